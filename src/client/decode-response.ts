@@ -1,0 +1,106 @@
+import { endpoints, type OperationName } from '../endpoints.js';
+import {
+  GatewayApiError,
+  GatewayEmptyResponseError,
+  GatewayHttpStatusError,
+  GatewayNonJsonResponseError,
+  GatewayResponseValidationError,
+  GatewaySignatureError,
+  GatewayTruncatedResponseError,
+} from '../errors.js';
+import { responseEnvelopeSchema } from '../schemas/envelope.js';
+import { toValidationIssues } from '../schemas/issues.js';
+import { verifySign } from '../signing/verify.js';
+import type { HttpExchange } from '../transport/http.js';
+import { JsonSyntaxError, parseLossless } from '../transport/lossless-json.js';
+
+/** How responses are judged. */
+export interface ResponseContext {
+  readonly secret: string;
+  readonly successCode: number;
+  readonly verifyResponses: boolean;
+}
+
+/** A decoded response: the typed `data`, and whether its signature was checked and matched. */
+export interface DecodedResponse<T> {
+  readonly data: T;
+  readonly signatureVerified: boolean;
+}
+
+/**
+ * Turns an HTTP exchange into the operation's typed `data`, or the {@link GatewayError} subclass that
+ * says what was wrong with it. The signature is checked over each member's text as received, so decimals
+ * such as `10.50` verify.
+ */
+export function decodeResponse<T>(operation: OperationName, exchange: HttpExchange, context: ResponseContext): DecodedResponse<T> {
+  const { status, body } = exchange;
+  const details = { operation, status, body };
+  if (status < 200 || status > 299) {
+    throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from the gateway${status >= 500 ? ' (the gateway or a proxy in front of it failed)' : status === 404 || status === 405 ? ' (check baseUrl: the path was not found)' : ''}.`, details);
+  }
+  if (body.trim() === '') {
+    throw new GatewayEmptyResponseError(
+      `${operation} got an empty response body (HTTP ${status}).${operation === 'close' ? ' The gateway does this when the channel refuses the close: query the order to learn its state.' : ''}`,
+      details,
+    );
+  }
+  let parsed;
+  try {
+    parsed = parseLossless(body, 'data');
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    const looksLikeJson = /^\s*[[{]/.test(body);
+    if (looksLikeJson && error.atEnd) {
+      throw new GatewayTruncatedResponseError(`${operation} got a truncated JSON body (${error.message}); the connection was probably cut.`, { ...details, cause: error });
+    }
+    throw new GatewayNonJsonResponseError(`${operation} got a body that is not JSON (${error.message}), e.g. an HTML error page from a proxy.`, { ...details, cause: error });
+  }
+  const envelope = responseEnvelopeSchema.safeParse(parsed.value, { reportInput: true });
+  if (!envelope.success) {
+    throw new GatewayResponseValidationError(`${operation} got JSON that is not a gateway response envelope`, toValidationIssues(envelope.error.issues), details);
+  }
+  const { code, msg, data, sign } = envelope.data;
+  if (code !== context.successCode) {
+    throw new GatewayApiError(code, msg ?? '', { operation, hint: apiErrorHint(code) });
+  }
+  let signatureVerified = false;
+  if (context.verifyResponses) {
+    if (typeof sign !== 'string' || sign === '') {
+      throw new GatewaySignatureError(`${operation} response has no sign: it cannot be trusted. (verifyResponses: false turns this check off, unsafely.)`, { operation });
+    }
+    const members = parsed.capturedMembers ?? new Map<string, string | null>();
+    if (!verifySign(Object.fromEntries(members), context.secret, sign)) {
+      throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
+    }
+    signatureVerified = true;
+  }
+  const result = endpoints[operation].result.safeParse(withoutNulls(data ?? {}), { reportInput: true });
+  if (!result.success) {
+    throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
+  }
+  return { data: result.data as T, signatureVerified };
+}
+
+function apiErrorHint(code: number): string | undefined {
+  switch (code) {
+    case 10:
+      return 'A system error at the gateway: retry later.';
+    case 11:
+      return 'The gateway could not read the parameters.';
+    case 12:
+      return 'A database error at the gateway: retry later.';
+    default:
+      return undefined;
+  }
+}
+
+// The gateway may send `null` for an absent optional field; the signature already ignores nulls.
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (member !== null) Object.defineProperty(out, key, { value: withoutNulls(member), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}

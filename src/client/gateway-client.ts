@@ -1,0 +1,217 @@
+import { endpoints, type OperationName } from '../endpoints.js';
+import { GatewayValidationError } from '../errors.js';
+import type { CloseParams, PayOrder, QueryParams, UnifiedOrderParams, UnifiedOrderResult } from '../schemas/order.js';
+import type {
+  SettleAddressApplyParams,
+  SettlementRecord,
+  SettlementResult,
+  SettleRequestGetParams,
+  SettleRequestParams,
+} from '../schemas/settlement.js';
+import { createKyTransport, type Transport } from '../transport/http.js';
+import { decodeResponse } from './decode-response.js';
+import { encodeRequest } from './encode-request.js';
+import { resolveOptions, type GatewayClientOptions } from './options.js';
+
+/** Per-call options, the optional last argument of every operation. */
+export interface RequestOptions {
+  /** Aborts the call; it then rejects with {@link GatewayAbortError}. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds for this call's attempt, overriding the client's `timeout`. */
+  timeout?: number | undefined;
+}
+
+/** Parameters and results of each operation, by name. */
+export interface OperationTypes {
+  unifiedOrder: { params: UnifiedOrderParams; result: UnifiedOrderResult };
+  query: { params: QueryParams; result: PayOrder };
+  close: { params: CloseParams; result: void };
+  settleAddressApply: { params: SettleAddressApplyParams; result: SettlementResult };
+  settleRequest: { params: SettleRequestParams; result: SettlementResult };
+  settleRequestGet: { params: SettleRequestGetParams; result: SettlementRecord };
+}
+
+const REDACTED = '[redacted]';
+
+/**
+ * The gateway client: validates, signs and sends each operation, verifies the response's signature and
+ * returns its typed `data`. One instance per merchant application; it holds no other state and is safe
+ * to share across concurrent calls.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient } from 'payment-gateway-sdk';
+ *
+ * const client = new GatewayClient({
+ *   baseUrl: 'https://pay.example.com',
+ *   mchNo: process.env.GATEWAY_MCH_NO!,
+ *   appId: process.env.GATEWAY_APP_ID!,
+ *   secret: process.env.GATEWAY_SECRET!,
+ * });
+ * const order = await client.unifiedOrder({
+ *   mchOrderNo: 'order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD',
+ *   subject: 'T-shirt', body: 'Blue T-shirt, size M', notifyUrl: 'https://shop.example.com/pay/notify',
+ *   channelExtra: { payDataType: 'codeImgUrl' },
+ * });
+ * console.log(order.payOrderId, order.payData);
+ * ```
+ */
+export class GatewayClient {
+  /** The gateway's base URL. */
+  readonly baseUrl: string;
+  /** The merchant number sent with every request. */
+  readonly mchNo: string;
+  /** The merchant application id sent with every request. */
+  readonly appId: string;
+  readonly #secret: string;
+  readonly #options: ReturnType<typeof resolveOptions>;
+  readonly #transport: Transport;
+
+  /**
+   * @param options - see {@link GatewayClientOptions}; invalid options throw {@link GatewayValidationError}.
+   */
+  constructor(options: GatewayClientOptions) {
+    const resolved = resolveOptions(options);
+    this.baseUrl = resolved.baseUrl;
+    this.mchNo = resolved.mchNo;
+    this.appId = resolved.appId;
+    this.#secret = resolved.secret;
+    this.#options = { ...resolved, secret: REDACTED };
+    this.#transport = createKyTransport(resolved.baseUrl, resolved.fetch);
+  }
+
+  /**
+   * Creates a payment order (`POST /api/pay/unifiedOrder`) and returns the payment parameters.
+   * A channel failure is a result (`orderState` 3 with `errCode`/`errMsg`), not an exception.
+   * `mchOrderNo` is your idempotency key: the gateway refuses a second order with the same one.
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `mchOrderNo`
+   *
+   * @example
+   * ```ts
+   * const result = await client.unifiedOrder({
+   *   mchOrderNo: 'order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD',
+   *   subject: 'T-shirt', body: 'Blue T-shirt', channelExtra: { payDataType: 'codeImgUrl' },
+   * });
+   * if (result.orderState === PayOrderState.Failed) console.warn(result.errCode, result.errMsg);
+   * else showQrImage(result.payData);
+   * ```
+   */
+  unifiedOrder(params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
+    return this.#call('unifiedOrder', params, options);
+  }
+
+  /**
+   * Reads an order's latest state (`POST /api/pay/query`) by `payOrderId` or `mchOrderNo`, including its
+   * on-chain transactions (`orderTransactionList`, amounts as exact decimal strings).
+   *
+   * @example
+   * ```ts
+   * const order = await client.query({ mchOrderNo: 'order-1001' });
+   * if (order.state === PayOrderState.Succeeded) fulfil(order);
+   * ```
+   */
+  query(params: QueryParams, options?: RequestOptions): Promise<PayOrder> {
+    return this.#call('query', params, options);
+  }
+
+  /**
+   * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close.
+   * Only states 0 and 1 can be closed; a paying order may still become paid, so query after closing.
+   *
+   * @throws {@link GatewayApiError} when the order cannot be closed (already paid, not found)
+   * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
+   *
+   * @example
+   * ```ts
+   * await client.close({ mchOrderNo: 'order-1001' });
+   * const order = await client.query({ mchOrderNo: 'order-1001' }); // state 6 unless it was paid meanwhile
+   * ```
+   */
+  async close(params: CloseParams, options?: RequestOptions): Promise<void> {
+    await this.#call('close', params, options);
+  }
+
+  /**
+   * Declares a crypto address to receive settlements (`POST /api/channelbiz/coinpay/settleAddressApply`).
+   * The platform reviews it; once approved, settle to it with `addrServerRequestId: result.serverRequestId`.
+   *
+   * @example
+   * ```ts
+   * const { serverRequestId, status } = await client.settleAddressApply({
+   *   requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', remark: 'treasury',
+   * });
+   * ```
+   */
+  settleAddressApply(params: SettleAddressApplyParams, options?: RequestOptions): Promise<SettlementResult> {
+    return this.#call('settleAddressApply', params, options);
+  }
+
+  /**
+   * Requests a settlement of available balance (`POST /api/channelbiz/coinpay/settleRequest`) to a declared
+   * address (`addrServerRequestId`) or a given one (`address`): exactly one of the two. Only
+   * `payoutChannel: 'Crypto'` and `currency: 'USD'` are supported. `requestId` is your idempotency key.
+   *
+   * @example
+   * ```ts
+   * const result = await client.settleRequest({
+   *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT',
+   *   payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
+   * });
+   * ```
+   */
+  settleRequest(params: SettleRequestParams, options?: RequestOptions): Promise<SettlementResult> {
+    return this.#call('settleRequest', params, options);
+  }
+
+  /**
+   * Reads a settlement request by your `requestId` (`POST /api/channelbiz/coinpay/settleRequestGet`).
+   *
+   * @example
+   * ```ts
+   * const record = await client.settleRequestGet({ requestId: 'settle-2024-07' });
+   * console.log(record.status, record.amount);
+   * ```
+   */
+  settleRequestGet(params: SettleRequestGetParams, options?: RequestOptions): Promise<SettlementRecord> {
+    return this.#call('settleRequestGet', params, options);
+  }
+
+  async #call<Op extends OperationName>(operation: Op, params: unknown, options: RequestOptions = {}): Promise<OperationTypes[Op]['result']> {
+    const o = this.#options;
+    const timeout = options.timeout ?? o.timeout;
+    if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > 2_147_483_647) {
+      throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, [{ path: ['timeout'], message: 'must be a whole number of milliseconds from 1 to 2147483647' }], { operation });
+    }
+    const body = encodeRequest(operation, params, {
+      mchNo: this.mchNo,
+      appId: this.appId,
+      version: o.version,
+      secret: this.#secret,
+      reqTime: o.now(),
+    });
+    const exchange = await this.#transport.post(endpoints[operation].path, body, {
+      operation,
+      timeout,
+      signal: options.signal,
+    });
+    const decoded = decodeResponse<OperationTypes[Op]['result']>(operation, exchange, {
+      secret: this.#secret,
+      successCode: o.successCode,
+      verifyResponses: o.verifyResponses,
+    });
+    return decoded.data;
+  }
+
+  /** A summary without the secret, so the client can be logged safely. */
+  toJSON(): Record<string, unknown> {
+    const { fetch: _fetch, now: _now, ...rest } = this.#options;
+    return { ...rest };
+  }
+
+  /** Node's `util.inspect` shows the same redacted summary. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `GatewayClient ${JSON.stringify(this.toJSON())}`;
+  }
+}

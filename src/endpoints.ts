@@ -1,0 +1,117 @@
+/**
+ * The six operations, each declared once: path, parameter schema, result schema and retry class. The
+ * client's methods, the mock gateway and the docs are derived from this table.
+ *
+ * @module
+ */
+import type * as z from 'zod/mini';
+import {
+  closeParamsSchema,
+  closeResultSchema,
+  payOrderSchema,
+  queryParamsSchema,
+  unifiedOrderParamsSchema,
+  unifiedOrderResultSchema,
+} from './schemas/order.js';
+import {
+  settleAddressApplyParamsSchema,
+  settlementRecordSchema,
+  settlementResultSchema,
+  settleRequestGetParamsSchema,
+  settleRequestParamsSchema,
+} from './schemas/settlement.js';
+
+/**
+ * How an operation may be repeated after a failure whose outcome is unknown:
+ * - `read`: no effect on the gateway, safe to repeat;
+ * - `idempotent`: repeating has the same effect as doing it once (close);
+ * - `create`: makes a record keyed by the merchant's own id; never replayed blindly.
+ */
+export type RetryClass = 'read' | 'idempotent' | 'create';
+
+/** The declaration of one operation. */
+export interface EndpointDefinition {
+  /** Path below `baseUrl`. */
+  readonly path: string;
+  /** Zod schema of the operation's own parameters (the common fields are added by the client). */
+  readonly params: z.ZodMiniObject;
+  /** Zod schema of the response's `data`. */
+  readonly result: z.ZodMiniType;
+  /** How the operation may be repeated. */
+  readonly retry: RetryClass;
+  /** For creates: the merchant's parameter that identifies the record (the idempotency key). */
+  readonly key?: string;
+  /** One line for documentation. */
+  readonly summary: string;
+}
+
+/**
+ * The operation table.
+ *
+ * @example
+ * ```ts
+ * import { endpoints } from 'payment-gateway-sdk';
+ * endpoints.query.path; // '/api/pay/query'
+ * ```
+ */
+export const endpoints = {
+  unifiedOrder: {
+    path: '/api/pay/unifiedOrder',
+    params: unifiedOrderParamsSchema,
+    result: unifiedOrderResultSchema,
+    retry: 'create',
+    key: 'mchOrderNo',
+    summary: 'Create a payment order and get the parameters to collect it.',
+  },
+  query: {
+    path: '/api/pay/query',
+    params: queryParamsSchema,
+    result: payOrderSchema,
+    retry: 'read',
+    summary: 'Read the latest state of an order, with its on-chain transactions.',
+  },
+  close: {
+    path: '/api/pay/close',
+    params: closeParamsSchema,
+    result: closeResultSchema,
+    retry: 'idempotent',
+    summary: 'Close an order that is not paid yet (state 0 or 1).',
+  },
+  settleAddressApply: {
+    path: '/api/channelbiz/coinpay/settleAddressApply',
+    params: settleAddressApplyParamsSchema,
+    result: settlementResultSchema,
+    retry: 'create',
+    key: 'requestId',
+    summary: 'Declare a crypto address to receive settlements (reviewed by the platform).',
+  },
+  settleRequest: {
+    path: '/api/channelbiz/coinpay/settleRequest',
+    params: settleRequestParamsSchema,
+    result: settlementResultSchema,
+    retry: 'create',
+    key: 'requestId',
+    summary: 'Settle available balance to a declared or given crypto address.',
+  },
+  settleRequestGet: {
+    path: '/api/channelbiz/coinpay/settleRequestGet',
+    params: settleRequestGetParamsSchema,
+    result: settlementRecordSchema,
+    retry: 'read',
+    summary: 'Read a settlement request by your requestId.',
+  },
+} as const satisfies Record<string, EndpointDefinition>;
+
+/** The name of an operation: `unifiedOrder`, `query`, `close`, `settleAddressApply`, `settleRequest`, `settleRequestGet`. */
+export type OperationName = keyof typeof endpoints;
+
+/** The common fields every signed request carries besides the operation's own (spec 2.1). */
+export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;
+
+/**
+ * The fields the gateway knows for an operation: the common ones and the operation's own. The gateway
+ * signs exactly these, so nothing else may be sent.
+ */
+export function wireFields(operation: OperationName): readonly string[] {
+  return [...COMMON_REQUEST_FIELDS, ...Object.keys(endpoints[operation].params.def.shape)];
+}

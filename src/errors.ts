@@ -1,0 +1,308 @@
+/**
+ * Every failure the SDK reports is a {@link GatewayError}. The subclasses say which layer failed, so a
+ * caller can decide what to do: fix the input, retry, reconcile, or alert.
+ *
+ * `instanceof` works across package copies (an ESM and a CJS copy in one process, or two versions): each
+ * error carries a `Symbol.for` brand listing its kinds, and `Symbol.hasInstance` checks that brand.
+ *
+ * @module
+ */
+
+import type { OperationName } from './endpoints.js';
+
+const BRAND = Symbol.for('payment-gateway-sdk.error');
+/** How many characters of a response body an error keeps: enough to diagnose, never a whole page. */
+export const BODY_EXCERPT_LIMIT = 512;
+
+type Branded = { [BRAND]?: readonly string[] };
+
+/** Options shared by every {@link GatewayError} constructor. */
+export interface GatewayErrorOptions {
+  /** The operation that failed (`unifiedOrder`, `query`, ...), when there is one. */
+  operation?: OperationName | undefined;
+  /** The underlying error, when there is one. */
+  cause?: unknown;
+}
+
+/**
+ * The base class of every error this SDK throws.
+ *
+ * @example
+ * ```ts
+ * import { GatewayError, isGatewayError } from 'payment-gateway-sdk';
+ *
+ * try {
+ *   await client.query({ mchOrderNo: 'order-1' });
+ * } catch (error) {
+ *   if (error instanceof GatewayError) console.error(error.name, error.operation, error.message);
+ *   // or, across bundles and realms:
+ *   if (isGatewayError(error)) console.error(error.message);
+ * }
+ * ```
+ */
+export class GatewayError extends Error {
+  /** Stable kind of this class; survives minification, unlike `constructor.name`. */
+  static readonly kind: string = 'GatewayError';
+  /** The operation that failed, when the error belongs to one. */
+  readonly operation: OperationName | undefined;
+
+  constructor(message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.operation = options.operation;
+    const kinds: string[] = [];
+    for (let c = new.target as unknown as { kind?: string } | null; c && Object.hasOwn(c, 'kind'); c = Object.getPrototypeOf(c)) {
+      kinds.push(c.kind as string);
+    }
+    Object.defineProperty(this, BRAND, { value: Object.freeze(kinds) });
+    this.name = kinds[0] ?? 'GatewayError';
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== 'object' || value === null) return false;
+    const kinds = (value as Branded)[BRAND];
+    return Array.isArray(kinds) && kinds.includes(this.kind);
+  }
+}
+
+/**
+ * Type guard for {@link GatewayError} that works across package copies and realms.
+ *
+ * @example
+ * ```ts
+ * if (isGatewayError(error)) console.log(error.operation);
+ * ```
+ */
+export function isGatewayError(value: unknown): value is GatewayError {
+  return value instanceof GatewayError;
+}
+
+/** One problem found in the caller's input. */
+export interface ValidationIssue {
+  /** Where the problem is, e.g. `['channelExtra', 'authCode']`; empty for the whole input. */
+  readonly path: readonly (string | number)[];
+  /** What is wrong and what to do. */
+  readonly message: string;
+}
+
+/**
+ * The input was invalid, so nothing was sent. `issues` lists every problem with its field path.
+ * Also used for invalid client options and for notifications that fail their checks.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.unifiedOrder({ mchOrderNo: 'o-1', wayCode: 'QR_CASHIER', amount: 0, currency: 'USD', subject: 's', body: 'b' });
+ * } catch (error) {
+ *   if (error instanceof GatewayValidationError) console.log(error.issues); // [{ path: ['amount'], message: ... }]
+ * }
+ * ```
+ */
+export class GatewayValidationError extends GatewayError {
+  static override readonly kind: string = 'GatewayValidationError';
+  /** Every problem found, each with its field path. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(summary: string, issues: readonly ValidationIssue[], options: GatewayErrorOptions = {}) {
+    super(`${summary}: ${issues.map(formatIssue).join('; ')}`, options);
+    this.issues = issues;
+  }
+}
+
+function formatIssue(issue: ValidationIssue): string {
+  return issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`;
+}
+
+/**
+ * The gateway answered with a business error (`code` other than the success code), for example a
+ * duplicate `mchOrderNo` (code 9999) or a parameter error (code 11).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.close({ mchOrderNo: 'order-1' });
+ * } catch (error) {
+ *   if (error instanceof GatewayApiError) console.log(error.code, error.msg);
+ * }
+ * ```
+ */
+export class GatewayApiError extends GatewayError {
+  static override readonly kind: string = 'GatewayApiError';
+  /** The gateway's business code (9999 business error, 10 system, 11 parameter, 12 database, ...). */
+  readonly code: number;
+  /** The gateway's message, as sent (often Chinese on the reference server). */
+  readonly msg: string;
+
+  constructor(code: number, msg: string, options: GatewayErrorOptions & { hint?: string | undefined } = {}) {
+    const hint = options.hint ? ` ${options.hint}` : '';
+    super(`The gateway refused ${options.operation ?? 'the request'} with code ${code}: ${msg}.${hint}`, options);
+    this.code = code;
+    this.msg = msg;
+  }
+}
+
+/**
+ * A response's signature was missing or did not match: the response cannot be trusted and its data is
+ * not returned. Check that the client's `secret` is the one configured for this merchant application;
+ * if it is, treat the response as tampered with.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.query({ payOrderId });
+ * } catch (error) {
+ *   if (error instanceof GatewaySignatureError) alertSecurityTeam(error.message);
+ * }
+ * ```
+ */
+export class GatewaySignatureError extends GatewayError {
+  static override readonly kind: string = 'GatewaySignatureError';
+}
+
+/** What a {@link GatewayResponseError} knows about the HTTP response. */
+export interface ResponseErrorDetails extends GatewayErrorOptions {
+  /** The HTTP status code. */
+  status: number;
+  /** The response body, of which at most {@link BODY_EXCERPT_LIMIT} characters are kept. */
+  body: string;
+}
+
+/**
+ * Base class of the errors for a response that could not be used (wrong HTTP status, empty, not JSON,
+ * truncated, or not the expected shape). Carries the HTTP `status` and a bounded `bodyExcerpt`.
+ *
+ * A response error after a create (`unifiedOrder`, `settleRequest`, `settleAddressApply`) is ambiguous:
+ * the gateway may have acted on the request. Look the record up by your own key before sending again.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof GatewayResponseError) console.log(error.status, error.bodyExcerpt);
+ * ```
+ */
+export class GatewayResponseError extends GatewayError {
+  static override readonly kind: string = 'GatewayResponseError';
+  /** The HTTP status code of the response. */
+  readonly status: number;
+  /** The start of the response body (at most {@link BODY_EXCERPT_LIMIT} characters). */
+  readonly bodyExcerpt: string;
+
+  constructor(message: string, details: ResponseErrorDetails) {
+    super(message, details);
+    this.status = details.status;
+    this.bodyExcerpt = excerpt(details.body);
+  }
+}
+
+/** Cuts a body to {@link BODY_EXCERPT_LIMIT} characters, marking the cut. */
+export function excerpt(body: string): string {
+  return body.length <= BODY_EXCERPT_LIMIT ? body : `${body.slice(0, BODY_EXCERPT_LIMIT)}… (${body.length} characters in all)`;
+}
+
+/**
+ * The gateway answered with an HTTP status other than 2xx (for example a 502 from a proxy, or the
+ * framework's 404 for a wrong path). Check `baseUrl`; for 5xx, the gateway or a proxy in front of it failed.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof GatewayHttpStatusError && error.status >= 500) scheduleRetry();
+ * ```
+ */
+export class GatewayHttpStatusError extends GatewayResponseError {
+  static override readonly kind: string = 'GatewayHttpStatusError';
+}
+
+/**
+ * The gateway answered 2xx with an empty body. `close` does this when the channel call fails: query the
+ * order to learn its state.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof GatewayEmptyResponseError) await client.query({ mchOrderNo });
+ * ```
+ */
+export class GatewayEmptyResponseError extends GatewayResponseError {
+  static override readonly kind: string = 'GatewayEmptyResponseError';
+}
+
+/**
+ * The body was not JSON at all (for example an HTML error page from a proxy).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof GatewayNonJsonResponseError) console.log(error.bodyExcerpt);
+ * ```
+ */
+export class GatewayNonJsonResponseError extends GatewayResponseError {
+  static override readonly kind: string = 'GatewayNonJsonResponseError';
+}
+
+/**
+ * The body started as JSON but ended early (a connection cut mid-response).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof GatewayTruncatedResponseError) console.log('cut after', error.bodyExcerpt.length, 'characters');
+ * ```
+ */
+export class GatewayTruncatedResponseError extends GatewayResponseError {
+  static override readonly kind: string = 'GatewayTruncatedResponseError';
+}
+
+/**
+ * The body was JSON but not the shape the operation returns (a field missing, of the wrong type, an
+ * unsafe integer, an unknown order state). `issues` lists each problem with its path.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof GatewayResponseValidationError) console.log(error.issues);
+ * ```
+ */
+export class GatewayResponseValidationError extends GatewayResponseError {
+  static override readonly kind: string = 'GatewayResponseValidationError';
+  /** Every problem found in the response, each with its path. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(message: string, issues: readonly ValidationIssue[], details: ResponseErrorDetails) {
+    super(`${message}: ${issues.map(formatIssue).join('; ')}`, details);
+    this.issues = issues;
+  }
+}
+
+/**
+ * The request could not be delivered or its response not received (connection refused, reset, DNS).
+ * For a create this is ambiguous when the request may have been sent: reconcile by your own key.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof GatewayConnectionError) console.log(error.cause);
+ * ```
+ */
+export class GatewayConnectionError extends GatewayError {
+  static override readonly kind: string = 'GatewayConnectionError';
+}
+
+/**
+ * No complete response arrived within the `timeout`. The gateway may still have acted on the request.
+ *
+ * @example
+ * ```ts
+ * const client = new GatewayClient({ ...credentials, timeout: 5_000 });
+ * // a slow answer rejects with GatewayTimeoutError after 5 s
+ * ```
+ */
+export class GatewayTimeoutError extends GatewayError {
+  static override readonly kind: string = 'GatewayTimeoutError';
+}
+
+/**
+ * The caller's `AbortSignal` aborted the call.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const pending = client.query({ mchOrderNo }, { signal: controller.signal });
+ * controller.abort(); // pending rejects with GatewayAbortError
+ * ```
+ */
+export class GatewayAbortError extends GatewayError {
+  static override readonly kind: string = 'GatewayAbortError';
+}

@@ -1,0 +1,91 @@
+/**
+ * payment-gateway-sdk: a typed, signed, verified client for the Payment Gateway Service.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient } from 'payment-gateway-sdk';
+ *
+ * const client = new GatewayClient({ baseUrl, mchNo, appId, secret });
+ * const order = await client.query({ mchOrderNo: 'order-1001' });
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { GatewayClient, type OperationTypes, type RequestOptions } from './client/gateway-client.js';
+export { CLIENT_DEFAULTS, type GatewayClientOptions } from './client/options.js';
+export { COMMON_REQUEST_FIELDS, endpoints, wireFields, type EndpointDefinition, type OperationName, type RetryClass } from './endpoints.js';
+export {
+  BODY_EXCERPT_LIMIT,
+  GatewayAbortError,
+  GatewayApiError,
+  GatewayConnectionError,
+  GatewayEmptyResponseError,
+  GatewayError,
+  GatewayHttpStatusError,
+  GatewayNonJsonResponseError,
+  GatewayResponseError,
+  GatewayResponseValidationError,
+  GatewaySignatureError,
+  GatewayTimeoutError,
+  GatewayTruncatedResponseError,
+  GatewayValidationError,
+  isGatewayError,
+  type GatewayErrorOptions,
+  type ResponseErrorDetails,
+  type ValidationIssue,
+} from './errors.js';
+export { sign, type SignableParams, type SignableValue } from './signing/sign.js';
+export { verifySign } from './signing/verify.js';
+export { responseEnvelopeSchema, type ResponseEnvelope } from './schemas/envelope.js';
+export {
+  DivisionMode,
+  divisionModeSchema,
+  isBarcodeWayCode,
+  isFinalPayOrderState,
+  isFinalTransactionStatus,
+  KNOWN_WAY_CODES,
+  PAY_DATA_TYPES,
+  PAYOUT_CHANNELS,
+  PayOrderState,
+  payDataTypeSchema,
+  payOrderStateName,
+  payOrderStateSchema,
+  payoutChannelSchema,
+  requestedPayDataTypeSchema,
+  TRANSACTION_STATUSES,
+  transactionStatusSchema,
+  type PayDataType,
+  type PayoutChannel,
+  type TransactionStatus,
+  type WayCode,
+} from './schemas/enums.js';
+export {
+  channelExtraSchema,
+  closeParamsSchema,
+  closeResultSchema,
+  orderTransactionSchema,
+  payOrderSchema,
+  queryParamsSchema,
+  unifiedOrderParamsSchema,
+  unifiedOrderResultSchema,
+  type CloseParams,
+  type OrderTransaction,
+  type PayOrder,
+  type QueryParams,
+  type UnifiedOrderParams,
+  type UnifiedOrderResult,
+} from './schemas/order.js';
+export {
+  settleAddressApplyParamsSchema,
+  settlementRecordSchema,
+  settlementResultSchema,
+  settleRequestGetParamsSchema,
+  settleRequestParamsSchema,
+  type SettleAddressApplyParams,
+  type SettlementRecord,
+  type SettlementResult,
+  type SettleRequestGetParams,
+  type SettleRequestParams,
+} from './schemas/settlement.js';
+export type { AtLeastOne, ExactlyOne } from './schemas/one-of.js';
+export type { FetchLike } from './transport/http.js';

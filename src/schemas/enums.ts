@@ -1,0 +1,160 @@
+import * as z from 'zod/mini';
+import { openString } from './fields.js';
+
+/**
+ * Pay-order states (`state` in a query, `orderState` in a unified-order result).
+ * Transitions: 0→1, 0/1→2 or 3, 0/1→6 (close or expiry), 2→5 (full refund); 3, 5, 6 are final.
+ *
+ * @example
+ * ```ts
+ * if (order.state === PayOrderState.Succeeded) fulfil(order);
+ * ```
+ */
+export const PayOrderState = {
+  Generated: 0,
+  Paying: 1,
+  Succeeded: 2,
+  Failed: 3,
+  Revoked: 4,
+  Refunded: 5,
+  Closed: 6,
+} as const;
+
+/** A pay-order state code, 0 to 6. */
+export type PayOrderState = (typeof PayOrderState)[keyof typeof PayOrderState];
+
+/** Zod schema of {@link PayOrderState}. An unknown code is an error: an order in an unknown state is not safe to act on. */
+export const payOrderStateSchema = z.enum(PayOrderState, { error: 'must be a pay-order state 0..6' });
+
+const stateNames = Object.fromEntries(Object.entries(PayOrderState).map(([name, code]) => [code, name])) as Record<PayOrderState, keyof typeof PayOrderState>;
+
+/**
+ * The name of a pay-order state, for logs and messages.
+ *
+ * @example
+ * ```ts
+ * payOrderStateName(2); // 'Succeeded'
+ * ```
+ */
+export function payOrderStateName(state: PayOrderState): keyof typeof PayOrderState {
+  return stateNames[state];
+}
+
+/**
+ * Whether no further change is expected: failed, refunded or closed. (Succeeded can still become refunded.)
+ *
+ * @example
+ * ```ts
+ * isFinalPayOrderState(PayOrderState.Closed); // true
+ * ```
+ */
+export function isFinalPayOrderState(state: PayOrderState): boolean {
+  return state === PayOrderState.Failed || state === PayOrderState.Refunded || state === PayOrderState.Closed;
+}
+
+/**
+ * The on-chain transaction statuses the gateway reports (Cobo WaaS 2.0). The list can grow: an unknown
+ * status is kept as received and should be treated as in progress.
+ */
+export const TRANSACTION_STATUSES = [
+  'Submitted',
+  'PendingScreening',
+  'PendingAuthorization',
+  'PendingSignature',
+  'Broadcasting',
+  'Confirming',
+  'Completed',
+  'Failed',
+  'Rejected',
+  'Pending',
+] as const;
+
+/** A known transaction status, or any other string the gateway adds later. */
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number] | (string & {});
+
+/** Zod schema of {@link TransactionStatus}: any string; unknown values are not an error. */
+export const transactionStatusSchema = openString(TRANSACTION_STATUSES);
+
+/**
+ * Whether a transaction status is final: `Completed` (funds available), `Failed` or `Rejected`.
+ * Anything else, including a status this SDK does not know, is in progress.
+ *
+ * @example
+ * ```ts
+ * isFinalTransactionStatus('Confirming'); // false
+ * ```
+ */
+export function isFinalTransactionStatus(status: TransactionStatus): boolean {
+  return status === 'Completed' || status === 'Failed' || status === 'Rejected';
+}
+
+/**
+ * How an order's funds may be divided: 0 not divided (default), 1 automatically on payment success per
+ * configuration, 2 by the merchant manually.
+ *
+ * @example
+ * ```ts
+ * await client.unifiedOrder({ ...order, divisionMode: DivisionMode.Manual });
+ * ```
+ */
+export const DivisionMode = { NotDivided: 0, Automatic: 1, Manual: 2 } as const;
+/** A division mode code, 0, 1 or 2. */
+export type DivisionMode = (typeof DivisionMode)[keyof typeof DivisionMode];
+/** Zod schema of {@link DivisionMode}. */
+export const divisionModeSchema = z.enum(DivisionMode, { error: 'must be 0 (not divided), 1 (automatic) or 2 (manual)' });
+
+/** Payout channels of a settlement. Only `Crypto` is available through this API. */
+export const PAYOUT_CHANNELS = ['Crypto', 'OffRamp'] as const;
+/** A payout channel name. */
+export type PayoutChannel = (typeof PAYOUT_CHANNELS)[number];
+/** Zod schema of {@link PayoutChannel}. */
+export const payoutChannelSchema = z.enum(PAYOUT_CHANNELS);
+
+/**
+ * What `payData` holds and what the merchant does with it. The gateway is inconsistent about case
+ * (`payurl` vs `payUrl`): results are normalized to these spellings.
+ *
+ * | value | the merchant does |
+ * |---|---|
+ * | `payurl` | redirect the payer to the URL |
+ * | `form` | render the auto-submitting HTML form |
+ * | `codeUrl` | render a QR code of the text |
+ * | `codeImgUrl` | show the QR image at the URL |
+ * | `wxapp`, `aliapp`, `ysfapp` | pass to the wallet's app/JS API |
+ * | `none` | nothing (barcode payments) |
+ */
+export const PAY_DATA_TYPES = ['payurl', 'form', 'codeUrl', 'codeImgUrl', 'wxapp', 'aliapp', 'ysfapp', 'none'] as const;
+/** A known pay-data type, or another string the gateway may send. */
+export type PayDataType = (typeof PAY_DATA_TYPES)[number] | (string & {});
+
+const canonicalPayDataType = new Map<string, string>(PAY_DATA_TYPES.map((t) => [t.toLowerCase(), t]));
+
+/** Zod schema of {@link PayDataType} as received: known values in any case are normalized, others kept. */
+export const payDataTypeSchema = z.pipe(
+  z.string(),
+  z.transform((value): PayDataType => canonicalPayDataType.get(value.toLowerCase()) ?? value),
+);
+
+/** Zod schema of the `payDataType` a merchant may request in `channelExtra`. */
+export const requestedPayDataTypeSchema = z.enum(PAY_DATA_TYPES, { error: `must be one of ${PAY_DATA_TYPES.join(', ')}` });
+
+/** Way codes seen on the reference gateway. Coin way codes are not published: any string is accepted. */
+export const KNOWN_WAY_CODES = [
+  'QR_CASHIER', 'AUTO_BAR', 'ALI_BAR', 'ALI_JSAPI', 'ALI_LITE', 'ALI_APP', 'ALI_PC', 'ALI_WAP', 'ALI_QR', 'ALI_OC',
+  'YSF_BAR', 'YSF_JSAPI', 'WX_JSAPI', 'WX_LITE', 'WX_BAR', 'WX_H5', 'WX_NATIVE', 'WX_APP', 'UP_APP', 'UP_WAP', 'UP_QR',
+  'UP_BAR', 'UP_B2B', 'UP_PC', 'UP_JSAPI', 'PP_PC',
+] as const;
+/** A known way code, or any other string (coin way codes). */
+export type WayCode = (typeof KNOWN_WAY_CODES)[number] | (string & {});
+
+/**
+ * Whether a way code is a barcode payment, which needs `channelExtra.authCode` (the payer's barcode).
+ *
+ * @example
+ * ```ts
+ * isBarcodeWayCode('WX_BAR'); // true
+ * ```
+ */
+export function isBarcodeWayCode(wayCode: string): boolean {
+  return wayCode.endsWith('_BAR');
+}

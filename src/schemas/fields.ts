@@ -1,0 +1,81 @@
+import * as z from 'zod/mini';
+import { JsonNumberText } from '../transport/lossless-json.js';
+
+/** A required string field: present and non-empty (the gateway does not sign `""`, so it would be missing). */
+export const requiredText = (): z.ZodMiniString =>
+  z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }));
+
+/** An optional string field; `""` is allowed and means "not sent" (the signer drops it). */
+export const optionalText = () => z.optional(z.string({ error: 'must be a string' }));
+
+/** An absolute http(s) URL the gateway can call back or redirect to. */
+export const httpUrl = () =>
+  z.string({ error: 'must be a string' }).check(
+    z.refine((value) => value === '' || isHttpUrl(value), { error: 'must be an absolute http(s) URL, e.g. https://shop.example.com/pay/notify' }),
+  );
+
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === 'https:' || protocol === 'http:';
+}
+
+/** An amount in integer minor units (cents): a safe integer >= 1. */
+export const minorUnits = () =>
+  z.number({ error: 'must be a number of minor units (an integer, e.g. 1050 for 10.50)' }).check(
+    z.refine(Number.isSafeInteger, { error: 'must be an integer number of minor units (e.g. 1050 for 10.50), within the safe integer range', abort: true }),
+    z.minimum(1, { error: 'must be at least 1 (minor units)' }),
+  );
+
+/** A whole number within JavaScript's safe integer range, at least `min`. */
+export const safeInteger = (min: number) =>
+  z.number({ error: 'must be an integer' }).check(
+    z.refine(Number.isSafeInteger, { error: 'must be an integer within the safe integer range', abort: true }),
+    z.minimum(min, { error: `must be at least ${min}` }),
+  );
+
+/**
+ * A JSON-text parameter (`channelExtra`, `extParam`): an object, serialized once with `JSON.stringify`,
+ * or a string that is sent as it is.
+ */
+export const jsonTextParam = <Shape extends z.ZodMiniType<Record<string, unknown>>>(objectSchema: Shape) =>
+  z.pipe(
+    z.union([z.string(), objectSchema as z.ZodMiniType<Record<string, unknown>>], { error: 'must be an object (serialized for you) or a JSON string' }),
+    z.transform((value: string | Record<string, unknown>, ctx): string => {
+      if (typeof value === 'string') return value;
+      try {
+        return JSON.stringify(value);
+      } catch (error) {
+        ctx.issues.push({ code: 'custom', message: `cannot be serialized with JSON.stringify (${(error as Error).message})`, input: value });
+        return z.NEVER;
+      }
+    }),
+  ) as unknown as z.ZodMiniType<string, string | z.input<Shape>>;
+
+/**
+ * A string whose known values are offered for completion while any other string is accepted
+ * (the gateway adds values, e.g. coin way codes, without notice).
+ */
+export const openString = <const Known extends string>(_known: readonly Known[]) =>
+  z.string({ error: 'must be a string' }) as unknown as z.ZodMiniType<Known | (string & {}), Known | (string & {})>;
+
+// ---- response fields: values come from the lossless JSON parser ----
+
+/** An integer in a response: a safe integer; an unsafe or non-integer literal is an error, never rounded. */
+export const wireInteger = () => z.number({ error: 'must be an integer' }).check(z.refine(Number.isSafeInteger, { error: 'must be an exact safe integer' }));
+
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * A decimal amount in a response, returned as the exact text received (`10.50` stays `"10.50"`).
+ */
+export const decimalText = () =>
+  z.pipe(
+    z.union([z.number(), z.instanceof(JsonNumberText), z.string()], { error: 'must be a decimal number' }),
+    z.transform((value, ctx): string => {
+      const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : value.text;
+      if (DECIMAL.test(text)) return text;
+      ctx.issues.push({ code: 'custom', message: `must be a plain decimal number, received ${JSON.stringify(text.slice(0, 40))}`, input: value });
+      return z.NEVER;
+    }),
+  );

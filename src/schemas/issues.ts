@@ -1,0 +1,76 @@
+import type * as z from 'zod/mini';
+import type { ValidationIssue } from '../errors.js';
+import { JsonNumberText } from '../transport/lossless-json.js';
+
+type ZodIssue = z.core.$ZodIssue;
+
+/**
+ * Turns zod issues into {@link ValidationIssue}s whose messages say what is wrong and what to do,
+ * without echoing string values (they may be personal data).
+ */
+export function toValidationIssues(issues: readonly ZodIssue[], knownKeys?: readonly string[]): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  for (const issue of issues) {
+    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: [...path, key], message: unknownKeyMessage(key, knownKeys) });
+      continue;
+    }
+    if (issue.code === 'invalid_union' && issue.errors.length > 0 && issue.message === DEFAULT_MESSAGE) {
+      out.push({ path, message: `must be ${issue.errors.map((branch) => describeExpected(branch[0])).join(' or ')}${received(issue.input)}` });
+      continue;
+    }
+    out.push({ path, message: messageFor(issue) });
+  }
+  return out;
+}
+
+const DEFAULT_MESSAGE = 'Invalid input';
+
+function messageFor(issue: ZodIssue): string {
+  if (issue.message !== DEFAULT_MESSAGE) {
+    return issue.code === 'invalid_type' || issue.code === 'invalid_value' ? `${issue.message}${received(issue.input)}` : issue.message;
+  }
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${describeExpected(issue)}${received(issue.input)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${received(issue.input)}`;
+    case 'too_small':
+      return issue.origin === 'string' ? `must be at least ${issue.minimum} characters` : `must be at least ${issue.minimum}`;
+    case 'too_big':
+      return issue.origin === 'string' ? `must be at most ${issue.maximum} characters` : `must be at most ${issue.maximum}`;
+    default:
+      return `is invalid (${issue.code})`;
+  }
+}
+
+function describeExpected(issue: ZodIssue | undefined): string {
+  if (!issue || issue.code !== 'invalid_type') return 'valid';
+  const expected = String(issue.expected);
+  return expected === 'int' ? 'an integer' : /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+function received(input: unknown): string {
+  if (input === undefined) return ' (missing)';
+  if (input === null) return ', received null';
+  if (input instanceof JsonNumberText) return `, received the number ${input.text.slice(0, 40)}`;
+  switch (typeof input) {
+    case 'number':
+    case 'boolean':
+      return `, received ${String(input)}`;
+    case 'string':
+      return ', received a string';
+    case 'object':
+      return Array.isArray(input) ? ', received an array' : ', received an object';
+    default:
+      return `, received a ${typeof input}`;
+  }
+}
+
+function unknownKeyMessage(key: string, knownKeys: readonly string[] | undefined): string {
+  const lower = key.toLowerCase();
+  const suggestion = knownKeys?.find((k) => k.toLowerCase() === lower);
+  const hint = suggestion ? ` Did you mean '${suggestion}'?` : knownKeys ? ` This operation sends only: ${knownKeys.join(', ')}.` : '';
+  return `unknown field '${key}': the gateway re-signs only the fields it knows, so an extra field would fail its signature check.${hint}`;
+}

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface SignVector {
+  name: string;
+  secret: string;
+  params: Record<string, string | number | boolean | null>;
+  canonical?: string;
+  sign: string;
+}
+
+const file = fileURLToPath(new URL('../../../shared/vectors/sign-vectors.json', import.meta.url));
+
+/** The shared signature vectors (read from ../shared, never copied into the repo). */
+export const vectors: SignVector[] = (JSON.parse(readFileSync(file, 'utf8')) as { cases: SignVector[] }).cases;
+
+export function vector(namePrefix: string): SignVector {
+  const found = vectors.find((v) => v.name.startsWith(namePrefix));
+  if (!found) throw new Error(`no vector named ${namePrefix}`);
+  return found;
+}
