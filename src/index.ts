@@ -12,7 +12,7 @@
  * @packageDocumentation
  */
 export { GatewayClient, type OperationTypes, type RequestOptions } from './client/gateway-client.js';
-export { CLIENT_DEFAULTS, type GatewayClientOptions } from './client/options.js';
+export { CLIENT_DEFAULTS, gatewayClientOptionsSchema, type GatewayClientOptions } from './client/options.js';
 export { COMMON_REQUEST_FIELDS, endpoints, wireFields, type EndpointDefinition, type OperationName, type RetryClass } from './endpoints.js';
 export {
   BODY_EXCERPT_LIMIT,
@@ -89,3 +89,4 @@ export {
 } from './schemas/settlement.js';
 export type { AtLeastOne, ExactlyOne } from './schemas/one-of.js';
 export type { FetchLike } from './transport/http.js';
+export { JsonNumberText } from './transport/lossless-json.js';

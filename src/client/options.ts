@@ -12,7 +12,8 @@ export const CLIENT_DEFAULTS = {
   verifyResponses: true,
 } as const;
 
-const optionsSchema = z.strictObject({
+/** Zod schema of {@link GatewayClientOptions}; unknown options are an error. */
+export const gatewayClientOptionsSchema = z.strictObject({
   baseUrl: httpUrl().check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
   mchNo: requiredText(),
   appId: requiredText(),
@@ -40,16 +41,16 @@ const optionsSchema = z.strictObject({
  * | `now` | `Date.now` | the clock for `reqTime` (milliseconds) |
  * | `verifyResponses` | `true` | check each response's signature; `false` is unsafe |
  */
-export type GatewayClientOptions = z.input<typeof optionsSchema>;
+export type GatewayClientOptions = z.input<typeof gatewayClientOptionsSchema>;
 
 /** Validated options with defaults applied. */
-export type ResolvedOptions = z.output<typeof optionsSchema>;
+export type ResolvedOptions = z.output<typeof gatewayClientOptionsSchema>;
 
 /** Validates client options; every problem is reported at once, never echoing the secret. */
 export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
-  const parsed = optionsSchema.safeParse(options ?? {}, { reportInput: true });
+  const parsed = gatewayClientOptionsSchema.safeParse(options ?? {}, { reportInput: true });
   if (!parsed.success) {
-    throw new GatewayValidationError('Invalid GatewayClient options', toValidationIssues(parsed.error.issues, Object.keys(optionsSchema.def.shape)));
+    throw new GatewayValidationError('Invalid GatewayClient options', toValidationIssues(parsed.error.issues, Object.keys(gatewayClientOptionsSchema.def.shape)));
   }
   return parsed.data;
 }

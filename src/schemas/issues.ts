@@ -16,9 +16,18 @@ export function toValidationIssues(issues: readonly ZodIssue[], knownKeys?: read
       for (const key of issue.keys) out.push({ path: [...path, key], message: unknownKeyMessage(key, knownKeys) });
       continue;
     }
-    if (issue.code === 'invalid_union' && issue.errors.length > 0 && issue.message === DEFAULT_MESSAGE) {
-      out.push({ path, message: `must be ${issue.errors.map((branch) => describeExpected(branch[0])).join(' or ')}${received(issue.input)}` });
-      continue;
+    if (issue.code === 'invalid_union') {
+      // When the input has the type of one branch and fails inside it, that branch's issues say what is wrong.
+      const matching = issue.errors.filter((branch) => !branch.every((b) => b.code === 'invalid_type' && b.path.length === 0));
+      if (matching.length === 1) {
+        const inner = toValidationIssues(matching[0] as ZodIssue[], knownKeys);
+        out.push(...inner.map((i) => ({ path: [...path, ...i.path], message: i.message })));
+        continue;
+      }
+      if (issue.message === DEFAULT_MESSAGE && issue.errors.length > 0) {
+        out.push({ path, message: `must be ${issue.errors.map((branch) => describeExpected(branch[0])).join(' or ')}${received(issue.input)}` });
+        continue;
+      }
     }
     out.push({ path, message: messageFor(issue) });
   }
@@ -28,12 +37,13 @@ export function toValidationIssues(issues: readonly ZodIssue[], knownKeys?: read
 const DEFAULT_MESSAGE = 'Invalid input';
 
 function messageFor(issue: ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
   if (issue.message !== DEFAULT_MESSAGE) {
     return issue.code === 'invalid_type' || issue.code === 'invalid_value' ? `${issue.message}${received(issue.input)}` : issue.message;
   }
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${describeExpected(issue)}${received(issue.input)}`;
+      return `must be ${describeExpected(issue)}${received(issue.input)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${received(issue.input)}`;
     case 'too_small':

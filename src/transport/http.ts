@@ -58,9 +58,13 @@ export function createKyTransport(baseUrl: string, fetch: FetchLike | undefined)
   };
 }
 
+// The useful part is deep in the cause chain (ky NetworkError -> TypeError 'fetch failed' -> { code: 'ECONNREFUSED' }).
 function describe(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  if (error instanceof Error) return error.message;
-  return 'unknown error';
+  let deepestMessage = 'unknown error';
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    if (e instanceof Error) deepestMessage = e.message;
+  }
+  return deepestMessage;
 }

@@ -5,10 +5,18 @@
  * - for one chosen member object (the envelope's `data`), the text each member is signed as: a string's
  *   decoded value, any other value's raw JSON text as received.
  *
- * @internal
+ * @module
  */
 
-/** A JSON number literal kept as written, because converting it to a JS number would change it. */
+/**
+ * A JSON number literal kept as written, because converting it to a JS number would change it (`10.50`,
+ * `1e2`, an unsafe integer). Response schemas turn it into an exact string or reject it.
+ *
+ * @example
+ * ```ts
+ * new JsonNumberText("10.50").text; // "10.50"
+ * ```
+ */
 export class JsonNumberText {
   constructor(readonly text: string) {}
   toJSON(): string {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { JsonNumberText, JsonSyntaxError, parseLossless } from '../src/transport/lossless-json.js';
+
+const samples = [
+  '{}', '[]', '0', '-0.5', '"x"', 'true', 'null', ' { "a" : [ 1 , 2 , { "b" : null } ] } ',
+  '{"s":"quote \\" backslash \\\\ slash \\/ controls \\b\\f\\n\\r\\t unicode \\u00e9\\ud83d\\ude00 raw é😀"}',
+  '{"n":[1,-1,1.5,123456789,0.1,1e21,-2.5e-3]}', '{"nested":{"deep":{"deeper":[[[]]]}}}',
+];
+
+// The value JSON.parse would give: kept literals become (rounded) JS numbers.
+function toPlain(value: unknown): unknown {
+  if (value instanceof JsonNumberText) return Number(value.text);
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toPlain(v)]));
+  return value;
+}
+
+describe('parseLossless', () => {
+  it.each(samples)('agrees with JSON.parse on %s where numbers are exact', (text) => {
+    const { value } = parseLossless(text);
+    expect(toPlain(value)).toEqual(JSON.parse(text));
+  });
+
+  it('keeps number literals a JS number would change', () => {
+    const { value } = parseLossless('{"a":10.50,"b":1e2,"c":9007199254740993,"d":100.0,"e":10.5,"f":58}');
+    expect(value).toEqual({ a: new JsonNumberText('10.50'), b: new JsonNumberText('1e2'), c: new JsonNumberText('9007199254740993'), d: new JsonNumberText('100.0'), e: 10.5, f: 58 });
+  });
+
+  it("captures each data member's sign text: strings decoded, everything else as received", () => {
+    const text = '{"code":200,"data":{"s":"a\\"b","n":10.50,"t":true,"z":null,"l":[{"amount":10.50, "x":"y"}],"o":{}},"sign":"X"}';
+    const { capturedMembers } = parseLossless(text, 'data');
+    expect(Object.fromEntries(capturedMembers ?? [])).toEqual({ s: 'a"b', n: '10.50', t: 'true', z: null, l: '[{"amount":10.50, "x":"y"}]', o: '{}' });
+  });
+
+  it('does not capture a data member nested deeper than the envelope', () => {
+    expect(parseLossless('{"x":{"data":{"a":1}}}', 'data').capturedMembers).toBeUndefined();
+  });
+
+  it('defines a __proto__ member as data, not as the prototype', () => {
+    const { value } = parseLossless('{"__proto__":{"polluted":true}}') as { value: Record<string, unknown> };
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each(['{"a":1', '{"a":"abc', '[1,2', '{"a":tr', '{"a":1.', '{"a"', '{'])('marks %s as cut off at the end', (text) => {
+    const error = (() => { try { parseLossless(text); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect((error as JsonSyntaxError).atEnd).toBe(true);
+  });
+
+  it.each(['<html>', '{"a":1}x', '{"a":01}', "{'a':1}", '{"a":1,}', '{"a":"\\x"}', '{"a":"\u0001"}', 'NaN'])('rejects %s as not JSON (not at the end)', (text) => {
+    const error = (() => { try { parseLossless(text); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect((error as JsonSyntaxError).atEnd).toBe(false);
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it('refuses absurd nesting instead of overflowing the stack', () => {
+    expect(() => parseLossless('['.repeat(10_000))).toThrow(JsonSyntaxError);
+  });
+});

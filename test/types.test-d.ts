@@ -1,0 +1,59 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { GatewayClient, PayOrder, PayOrderState, SettlementRecord, UnifiedOrderResult } from '../src/index.js';
+
+declare const client: GatewayClient;
+const order = { mchOrderNo: 'o', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' } as const;
+const settlement = { requestId: 'r', amount: 1, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD' } as const;
+
+describe('wrong calls fail to compile', () => {
+  it('query and close need payOrderId or mchOrderNo', () => {
+    client.query({ payOrderId: 'P' });
+    client.query({ mchOrderNo: 'o' });
+    client.close({ payOrderId: 'P', mchOrderNo: 'o' });
+    // @ts-expect-error neither id
+    client.query({});
+    // @ts-expect-error neither id
+    client.close({});
+  });
+
+  it('settleRequest takes exactly one of addrServerRequestId and address, Crypto and USD only', () => {
+    client.settleRequest({ ...settlement, address: 'T' });
+    client.settleRequest({ ...settlement, addrServerRequestId: 'S' });
+    // @ts-expect-error both
+    client.settleRequest({ ...settlement, address: 'T', addrServerRequestId: 'S' });
+    // @ts-expect-error neither
+    client.settleRequest({ ...settlement });
+    // @ts-expect-error OffRamp is not supported through this API
+    client.settleRequest({ ...settlement, address: 'T', payoutChannel: 'OffRamp' });
+    // @ts-expect-error USD only
+    client.settleRequest({ ...settlement, address: 'T', currency: 'EUR' });
+  });
+
+  it('unifiedOrder needs its required fields and knows its keys', () => {
+    client.unifiedOrder({ ...order, channelExtra: { payDataType: 'codeImgUrl' }, divisionMode: 2 });
+    client.unifiedOrder({ ...order, channelExtra: '{"authCode":"1"}', extParam: { any: 'thing' } });
+    const { amount: _a, ...withoutAmount } = order;
+    // @ts-expect-error amount is required
+    client.unifiedOrder(withoutAmount);
+    // @ts-expect-error amount is a number of minor units
+    client.unifiedOrder({ ...order, amount: '1.00' });
+    // @ts-expect-error a typo is an unknown key
+    client.unifiedOrder({ ...order, notifyURL: 'https://x' });
+    // @ts-expect-error divisionMode is 0, 1 or 2
+    client.unifiedOrder({ ...order, divisionMode: 3 });
+    // @ts-expect-error payDataType is one of the known values
+    client.unifiedOrder({ ...order, channelExtra: { payDataType: 'qr' } });
+  });
+});
+
+describe('results are typed', () => {
+  it('resolves to the parsed data', () => {
+    expectTypeOf(client.unifiedOrder).returns.resolves.toEqualTypeOf<UnifiedOrderResult>();
+    expectTypeOf(client.query).returns.resolves.toEqualTypeOf<PayOrder>();
+    expectTypeOf(client.close).returns.resolves.toBeVoid();
+    expectTypeOf(client.settleRequestGet).returns.resolves.toEqualTypeOf<SettlementRecord>();
+    expectTypeOf<PayOrder['state']>().toEqualTypeOf<PayOrderState>();
+    expectTypeOf<PayOrder['amount']>().toBeNumber();
+    expectTypeOf<NonNullable<PayOrder['orderTransactionList']>[number]['amount']>().toEqualTypeOf<string | undefined>();
+  });
+});
