@@ -33,8 +33,8 @@ export interface DecodedResponse<T> {
  * such as `10.50` verify.
  */
 export function decodeResponse<T>(operation: OperationName, exchange: HttpExchange, context: ResponseContext): DecodedResponse<T> {
-  const { status, body } = exchange;
-  const details = { operation, status, body };
+  const { status, body, headers } = exchange;
+  const details = { operation, status, body, headers };
   if (status < 200 || status > 299) {
     throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from the gateway${status >= 500 ? ' (the gateway or a proxy in front of it failed)' : status === 404 || status === 405 ? ' (check baseUrl: the path was not found)' : ''}.`, details);
   }

@@ -52,11 +52,19 @@ export function createKyTransport(baseUrl: string, fetch: FetchLike | undefined)
         if (deadline.aborted) {
           throw new GatewayTimeoutError(`${operation} got no complete response within ${timeout} ms. The gateway may still have acted on it.`, { operation, cause: error });
         }
-        throw new GatewayConnectionError(`${operation} could not reach the gateway (${describe(error)}). Check baseUrl and the network.`, { operation, cause: error });
+        const reason = describe(error);
+        throw new GatewayConnectionError(`${operation} could not reach the gateway (${reason}). Check baseUrl and the network.`, {
+          operation,
+          cause: error,
+          mayHaveReachedGateway: !NOT_SENT_CODES.has(reason),
+        });
       }
     },
   };
 }
+
+// Failures that happen before a connection exists: the request provably never reached the gateway.
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 // The useful part is deep in the cause chain (ky NetworkError -> TypeError 'fetch failed' -> { code: 'ECONNREFUSED' }).
 function describe(error: unknown): string {
