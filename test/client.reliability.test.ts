@@ -9,7 +9,7 @@ import {
   GatewayTimeoutError,
   type RetryEvent,
 } from '../src/index.js';
-import { CREDENTIALS, SECRET, signedEnvelope, useWire } from './support/wire.js';
+import { CREDENTIALS, hangingFetch, SECRET, signedEnvelope, useWire } from './support/wire.js';
 
 const wire = useWire();
 const FAST = { initialDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 30 };
@@ -82,11 +82,7 @@ describe('reads retry transient failures', () => {
   });
 
   it('stops at totalTimeout even with retries left', async () => {
-    const stalled = (request: Request) => new Promise<Response>((_, reject) => {
-      if (request.signal.aborted) reject(request.signal.reason);
-      request.signal.addEventListener('abort', () => reject(request.signal.reason));
-    });
-    const { client } = clientWith({ fetch: stalled, timeout: 40, totalTimeout: 100, retry: { ...FAST, maxRetries: 50 } });
+    const { client } = clientWith({ fetch: hangingFetch, timeout: 40, totalTimeout: 100, retry: { ...FAST, maxRetries: 50 } });
     const startedAt = performance.now();
     await expect(client.query({ mchOrderNo: 'o-1' })).rejects.toBeInstanceOf(GatewayTimeoutError);
     expect(performance.now() - startedAt).toBeLessThan(1_000);
@@ -150,10 +146,10 @@ describe('creates are never replayed blindly', () => {
 
   it('a refused connection (never sent) is sent again without a lookup', async () => {
     let calls = 0;
-    const fetch = async (request: Request) => {
+    const fetch = async (url: string, init: RequestInit) => {
       calls++;
       if (calls === 1) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-      return globalThis.fetch(request);
+      return globalThis.fetch(url, init);
     };
     script({ unifiedOrder: [() => json(signedEnvelope(created))] });
     await expect(clientWith({ fetch }).client.unifiedOrder(order)).resolves.toEqual(created);
@@ -208,10 +204,10 @@ describe('creates are never replayed blindly', () => {
 
   it('an abort while the create is in flight is an outcome-unknown error; an abort before sending is an abort', async () => {
     const controller = new AbortController();
-    const fetch = (request: Request) => new Promise<Response>((_, reject) => {
-      request.signal.addEventListener('abort', () => reject(request.signal.reason));
+    const fetch = (url: string, init: RequestInit) => {
       setTimeout(() => controller.abort(), 5);
-    });
+      return hangingFetch(url, init);
+    };
     await expect(clientWith({ fetch }).client.unifiedOrder(order, { signal: controller.signal })).rejects.toBeInstanceOf(GatewayOutcomeUnknownError);
     await expect(clientWith().client.unifiedOrder(order, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(GatewayAbortError);
     expect(sent('unifiedOrder')).toHaveLength(0);

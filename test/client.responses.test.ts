@@ -16,7 +16,7 @@ import {
   GatewayTruncatedResponseError,
   sign,
 } from '../src/index.js';
-import { CREDENTIALS, NO_RETRY, Raw, SECRET, signedEnvelope, toJsonText, useWire } from './support/wire.js';
+import { CREDENTIALS, hangingFetch, NO_RETRY, Raw, SECRET, signedEnvelope, toJsonText, useWire } from './support/wire.js';
 
 const wire = useWire();
 const client = new GatewayClient({ ...CREDENTIALS, ...NO_RETRY });
@@ -24,12 +24,6 @@ const payOrder = {
   payOrderId: 'P1', mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, mchOrderNo: 'o-1', ifCode: 'coinpay', wayCode: 'QR_CASHIER',
   amount: 100, currency: 'USD', state: 2, subject: 's', body: 'b', createdAt: 1700000000000,
 };
-/** A fetch that never answers and rejects when its request is aborted, as the real fetch does. */
-const hangingFetch = (request: Request) =>
-  new Promise<Response>((_, reject) => {
-    if (request.signal.aborted) reject(request.signal.reason);
-    request.signal.addEventListener('abort', () => reject(request.signal.reason));
-  });
 const query = () => client.query({ mchOrderNo: 'o-1' });
 
 async function failure(call: () => Promise<unknown>): Promise<GatewayError> {
@@ -205,7 +199,7 @@ describe('transport failures', () => {
     const stalledBody = new GatewayClient({
       ...CREDENTIALS,
       timeout: 50,
-      fetch: async (request) => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"code":')); request.signal.addEventListener('abort', () => c.error(request.signal.reason)); } })),
+      fetch: async (_url, init) => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"code":')); init.signal?.addEventListener('abort', () => c.error(init.signal?.reason)); } })),
     });
     expect(await failure(() => stalledBody.query({ payOrderId: 'P1' }))).toBeInstanceOf(GatewayTimeoutError);
   });

@@ -7,7 +7,7 @@ import type {
   SettleRequestGetParams,
   SettleRequestParams,
 } from '../schemas/settlement.js';
-import { createKyTransport } from '../transport/http.js';
+import { createFetchTransport } from '../transport/http.js';
 import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
 import { OperationRunner, type GatewayResponse, type RequestOptions } from './runner.js';
 
@@ -68,7 +68,7 @@ export class GatewayClient {
     this.mchNo = resolved.mchNo;
     this.appId = resolved.appId;
     this.#summary = summarize(resolved);
-    this.#runner = new OperationRunner({ ...resolved, transport: createKyTransport(resolved.baseUrl, resolved.fetch) }, resolved.secret);
+    this.#runner = new OperationRunner({ ...resolved, transport: createFetchTransport(resolved.baseUrl, resolved.fetch) }, resolved.secret);
   }
 
   /**

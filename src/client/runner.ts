@@ -188,7 +188,7 @@ export class OperationRunner {
   async #beforeRetry(call: Call, operation: OperationName, error: GatewayError, retry: number): Promise<void> {
     const delayMs = retryAfterDelay(error, this.#settings.retry) ?? backoffDelay(retry, this.#settings.retry);
     if (retry > call.maxRetries || error instanceof GatewayAbortError || performance.now() + delayMs >= call.deadline) throw error;
-    this.#emit('onRetry', { operation, attempt: call.attempts, delayMs, reason: failureReason(error) });
+    this.#emit('onRetry', () => ({ operation, attempt: call.attempts, delayMs, reason: failureReason(error) }));
     try {
       await sleep(delayMs, call.signal);
     } catch (reason) {
@@ -204,24 +204,28 @@ export class OperationRunner {
     const body = signRequest(operation, params, { mchNo: s.mchNo, appId: s.appId, version: s.version, secret: this.#secret, reqTime: s.now() });
     const attempt = ++call.attempts;
     const path = endpoints[operation].path;
-    this.#emit('onRequest', { operation, attempt, path, body });
+    this.#emit('onRequest', () => ({ operation, attempt, path, body }));
     const started = performance.now();
     let http: HttpExchange | undefined;
     try {
-      http = await s.transport.post(path, body, { operation, timeout: Math.min(call.timeout, remaining), signal: call.signal });
-      const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses });
-      this.#emit('onResponse', { operation, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
-      return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
+      const exchange = await s.transport.post(path, body, { operation, timeout: Math.min(call.timeout, remaining), signal: call.signal });
+      http = exchange;
+      const decoded = decodeResponse<T>(operation, exchange, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses });
+      this.#emit('onResponse', () => ({ operation, attempt, status: exchange.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified }));
+      return { data: decoded.data, http: exchange, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
     } catch (error) {
-      this.#emit('onResponse', { operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: error as GatewayError });
+      this.#emit('onResponse', () => ({ operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: error as GatewayError }));
       throw error;
     }
   }
 
   // Hooks observe; a hook that throws must not change the outcome of a payment call.
-  #emit<K extends keyof GatewayHooks>(name: K, event: Parameters<NonNullable<GatewayHooks[K]>>[0]): void {
+  // The event is built lazily: most clients have no hooks, and this is on every call's path.
+  #emit<K extends keyof GatewayHooks>(name: K, event: () => Parameters<NonNullable<GatewayHooks[K]>>[0]): void {
+    const hook = this.#settings.hooks[name] as ((e: ReturnType<typeof event>) => void) | undefined;
+    if (!hook) return;
     try {
-      (this.#settings.hooks[name] as ((e: typeof event) => void) | undefined)?.(event);
+      hook(event());
     } catch {
       /* ignored on purpose */
     }

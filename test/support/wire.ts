@@ -74,3 +74,12 @@ export function useWire() {
     HttpResponse,
   };
 }
+
+/** A fetch that never answers and rejects when its signal aborts, as the real fetch does. */
+export function hangingFetch(_url: string, init: RequestInit): Promise<Response> {
+  return new Promise((_, reject) => {
+    const signal = init.signal;
+    if (signal?.aborted) reject(signal.reason);
+    signal?.addEventListener('abort', () => reject(signal.reason));
+  });
+}
