@@ -1,0 +1,162 @@
+// `npm run check:package`: is what we publish installable and correct for every consumer?
+// Builds and packs the tarball, lints it (publint, attw), installs it into a scratch project and proves
+// that `import`, `require` and TypeScript (module nodenext, as ESM and as CommonJS) all work there.
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import {
+  buildAndPack,
+  entryPoints,
+  installTarball,
+  npm,
+  readJson,
+  repoRoot,
+  run,
+  scratchDir,
+  specifierOf,
+  StepError,
+  writeJson,
+} from './lib/shipped-package.mjs';
+
+const consumerFixtures = new URL('./package-consumer/', import.meta.url);
+const bin = (name) => join(repoRoot, 'node_modules', '.bin', name);
+const report = (step, outcome) => console.log(`  ${step.padEnd(15)} ${outcome}`);
+
+/** publint over the tarball's own bytes: every message (suggestions included) is a failure. */
+async function lintWithPublint(tarball) {
+  const bytes = await readFile(tarball);
+  const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, level: 'suggestion', strict: true });
+  if (messages.length > 0) {
+    throw new StepError(`publint found ${messages.length} problem(s):\n${messages.map((m) => `  ${m.type}: ${formatMessage(m, pkg)}`).join('\n')}`);
+  }
+  return 'clean';
+}
+
+/** attw over the tarball, offline (no @types lookup); any problem is a failure, shown as attw's table. */
+async function lintWithAttw(tarball) {
+  const args = [tarball, '--no-definitely-typed', '--no-color'];
+  const { stdout, stderr } = await run(bin('attw'), [...args, '--format', 'json'], { allowFailure: true });
+  if (!stdout.trim().startsWith('{')) throw new StepError(`attw did not produce a report:\n${stdout}\n${stderr}`);
+  const { analysis, problems } = JSON.parse(stdout);
+  const count = Object.values(problems).flat().length;
+  if (count > 0) {
+    const table = await run(bin('attw'), [...args, '--format', 'ascii']).then((r) => r.stdout, (e) => e.message);
+    throw new StepError(`attw found ${count} problem(s):\n${table}`);
+  }
+  const entries = Object.keys(analysis.entrypoints);
+  const modes = Object.keys(analysis.entrypoints['.'].resolutions);
+  return `clean (${entries.join(', ')} under ${modes.join(', ')})`;
+}
+
+/** The tarball must hold both builds and both declaration files of every entry point. */
+function checkFileList(manifest, files) {
+  const missing = [];
+  for (const entry of entryPoints(manifest)) {
+    const targets = JSON.stringify(manifest.exports[entry]).match(/\.\/[^"]+/g) ?? [];
+    for (const target of targets) if (!files.includes(target.slice(2))) missing.push(`${entry} -> ${target}`);
+  }
+  if (missing.length > 0) throw new StepError(`the tarball lacks files its exports map points at:\n  ${missing.join('\n  ')}`);
+}
+
+/** Runs the ESM and the CJS smoke consumer; both must see the same exports for every entry point. */
+async function importAndRequire(dir, specifiers) {
+  for (const file of ['smoke.mjs', 'smoke.cjs', 'exercise.cjs']) await copyFile(new URL(file, consumerFixtures), join(dir, file));
+  const esm = JSON.parse((await run(process.execPath, ['smoke.mjs', ...specifiers], { cwd: dir })).stdout);
+  const cjs = JSON.parse((await run(process.execPath, ['smoke.cjs', ...specifiers], { cwd: dir })).stdout);
+  for (const specifier of specifiers) {
+    const onlyEsm = esm[specifier].exports.filter((name) => !cjs[specifier].exports.includes(name));
+    const onlyCjs = cjs[specifier].exports.filter((name) => !esm[specifier].exports.includes(name) && name !== 'default');
+    if (onlyEsm.length + onlyCjs.length > 0) {
+      throw new StepError(`${specifier}: ESM and CommonJS builds export different names (only ESM: ${onlyEsm.join(', ') || '-'}; only CJS: ${onlyCjs.join(', ') || '-'})`);
+    }
+  }
+  const counts = specifiers.map((s) => `${s} (${esm[s].exports.length} exports)`).join(', ');
+  return { esm: `${counts}; ${esm[specifiers[0]].exercised.join(', ')}`, cjs: `same exports as ESM; ${cjs[specifiers[0]].exercised.join(', ')}` };
+}
+
+// A consumer file for TypeScript: written once, checked as .mts (ESM: the `import` condition, index.d.ts)
+// and as .cts (CommonJS: the `require` condition, index.d.cts).
+const typesConsumer = (specifiers) => `import { GatewayClient, GatewayValidationError, sign, type GatewayError, type PayOrder, type UnifiedOrderResult } from '${specifiers[0]}';
+${specifiers.slice(1).map((s, i) => `import * as entry${i} from '${s}';\nexport const entry${i}Names: string[] = Object.keys(entry${i});`).join('\n')}
+
+const client = new GatewayClient({ baseUrl: 'http://127.0.0.1:9', mchNo: 'M1', appId: 'app-1', secret: 'not-a-real-secret' });
+export const order: Promise<PayOrder> = client.query({ mchOrderNo: 'order-1' });
+export const created: Promise<UnifiedOrderResult> = client.unifiedOrder({
+  mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue T-shirt',
+});
+export const signature: string = sign({ amount: 100 }, 'not-a-real-secret');
+export const isValidationError = (e: unknown): e is GatewayError => e instanceof GatewayValidationError;
+
+// The declarations are real, not \`any\`: these must not compile.
+// @ts-expect-error unknown parameter
+export const wrongParam = client.query({ orderNumber: 'order-1' });
+// @ts-expect-error a query result is not a string
+export const wrongResult: Promise<string> = client.query({ mchOrderNo: 'order-1' });
+`;
+
+// Two consumers: a Node server project (@types/node, the strictest options) and an edge/browser-style one
+// (DOM lib, no Node types, default options). Library checking stays on: the shipped .d.ts must compile.
+const typeSettings = {
+  'Node types': { lib: ['es2023'], types: ['node'], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true },
+  'DOM lib only': { lib: ['es2023', 'dom'], types: [] },
+};
+
+async function typeCheck(dir, manifest, specifiers) {
+  const source = typesConsumer(specifiers);
+  await writeFile(join(dir, 'consumer.mts'), source);
+  await writeFile(join(dir, 'consumer.cts'), source);
+  const typesNode = (await readJson(join(repoRoot, 'node_modules', '@types', 'node', 'package.json'))).version;
+  await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', `@types/node@${typesNode}`], { cwd: dir });
+  const checked = [];
+  for (const [name, options] of Object.entries(typeSettings)) {
+    const config = `tsconfig.${checked.length}.json`;
+    await writeJson(join(dir, config), {
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: false, ...options },
+      files: ['consumer.mts', 'consumer.cts'],
+    });
+    const { stdout } = await run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--listFiles'], { cwd: dir }).catch((error) => {
+      throw new StepError(`TypeScript (${name}) rejected the consumer:\n${error.message}`);
+    });
+    const listed = stdout.split('\n').map((line) => line.trim());
+    for (const [condition, file] of [['import', 'consumer.mts'], ['require', 'consumer.cts']]) {
+      const declaration = manifest.exports['.'][condition].types.slice(2);
+      if (!listed.some((line) => line.endsWith(`node_modules/${manifest.name}/${declaration}`))) {
+        throw new StepError(`TypeScript did not load ${declaration} for ${file} (${name}); is the "${condition}" condition's "types" right?`);
+      }
+    }
+    checked.push(name);
+  }
+  const { version } = await readJson(join(repoRoot, 'node_modules', 'typescript', 'package.json'));
+  return `tsc ${version}, module nodenext: .mts -> ${manifest.exports['.'].import.types}, .cts -> ${manifest.exports['.'].require.types}; ${checked.join(' / ')}`;
+}
+
+async function main() {
+  console.log('check:package');
+  const packDir = await scratchDir('pack');
+  const consumer = await scratchDir('consumer');
+  try {
+    const { tarball, files, size } = await buildAndPack(packDir.dir);
+    report('build + pack', `${tarball.split('/').pop()}, ${files.length} files, ${(size / 1024).toFixed(1)} KiB`);
+    report('publint', await lintWithPublint(tarball));
+    report('attw', await lintWithAttw(tarball));
+    const manifest = await installTarball(consumer.dir, tarball);
+    checkFileList(manifest, files);
+    const zod = await readJson(join(consumer.dir, 'node_modules', 'zod', 'package.json'));
+    report('install', `scratch project; dependencies: zod ${zod.version}`);
+    const specifiers = entryPoints(manifest).map((entry) => specifierOf(manifest, entry));
+    const { esm, cjs } = await importAndRequire(consumer.dir, specifiers);
+    report('import (ESM)', `node ${process.version}: ${esm}`);
+    report('require (CJS)', `node ${process.version}: ${cjs}`);
+    report('types', await typeCheck(consumer.dir, manifest, specifiers));
+    console.log('check:package: OK');
+  } finally {
+    await packDir.dispose();
+    await consumer.dispose();
+  }
+}
+
+main().catch((error) => {
+  console.error(`\ncheck:package FAILED: ${error instanceof StepError ? error.message : error?.stack ?? error}`);
+  process.exit(1);
+});
