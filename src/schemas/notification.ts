@@ -1,0 +1,24 @@
+import * as z from 'zod/mini';
+import { wireInteger } from './fields.js';
+import { payOrderSchema } from './order.js';
+import { settlementRecordSchema } from './settlement.js';
+
+/**
+ * Zod schema of a verified payment notification: the pay-order fields (spec 2.3) plus the `reqTime` the
+ * gateway signed it with. Unknown extra fields are kept. Values must already be typed (numbers for
+ * `amount`, `state` and the times); {@link verifyNotification} turns the received strings into them.
+ */
+export const payOrderNotificationSchema = z.extend(payOrderSchema, {
+  /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
+  reqTime: wireInteger(),
+});
+
+/**
+ * Zod schema of a verified settlement notification: the settlement-record fields (spec 2.7), plus the
+ * merchant fields and `reqTime` when the gateway sends them (its callback format is not published).
+ */
+export const settlementNotificationSchema = z.extend(settlementRecordSchema, {
+  mchNo: z.optional(z.string()),
+  appId: z.optional(z.string()),
+  reqTime: z.optional(wireInteger()),
+});
