@@ -82,6 +82,7 @@ function problemWith(value: unknown): string {
 }
 
 function describe(value: unknown): string {
+  if (value === undefined) return 'undefined (did a body parser run for this request?)';
   if (value === null) return 'null';
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
