@@ -43,6 +43,7 @@ export {
   type VerifySettlementNotificationOptions,
 } from './notify/options.js';
 export type { NotificationInput } from './notify/read-input.js';
+export type { IdempotentNotification } from './notify/verify-received.js';
 export { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './notify/verify.js';
 export { payOrderNotificationSchema, settlementNotificationSchema } from './schemas/notification.js';
 export { sign, type SignableParams, type SignableValue } from './signing/sign.js';

@@ -15,7 +15,14 @@ const checks = {
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
 
-/** Zod schema of {@link VerifyNotificationOptions}; unknown options are an error. */
+/**
+ * Zod schema of {@link VerifyNotificationOptions}; unknown options are an error.
+ *
+ * @example
+ * ```ts
+ * verifyNotificationOptionsSchema.safeParse({ secret, mchNo, appId, maxAgeMs: 0 }).success; // false
+ * ```
+ */
 export const verifyNotificationOptionsSchema = z.strictObject({
   ...credentials,
   ...checks,
@@ -50,7 +57,14 @@ export const verifyNotificationOptionsSchema = z.strictObject({
  */
 export type VerifyNotificationOptions = z.input<typeof verifyNotificationOptionsSchema>;
 
-/** Zod schema of {@link VerifySettlementNotificationOptions}; unknown options are an error. */
+/**
+ * Zod schema of {@link VerifySettlementNotificationOptions}; unknown options are an error.
+ *
+ * @example
+ * ```ts
+ * verifySettlementNotificationOptionsSchema.safeParse({ secret, mchNo, appId, expect: { requestId: 'settle-1' } }).success; // true
+ * ```
+ */
 export const verifySettlementNotificationOptionsSchema = z.strictObject({
   ...credentials,
   ...checks,

@@ -7,6 +7,13 @@ import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type 
  * - `URLSearchParams` or `FormData`;
  * - a Web `Request` (form or JSON by its `Content-Type`; read from a clone, so its own body stays unread);
  * - an object of string fields, as `express.urlencoded()` or `@fastify/formbody` make of a form body.
+ *
+ * @example
+ * ```ts
+ * await verifyNotification(request, credentials);            // Web Request (Next.js, Hono, Bun, Deno)
+ * await verifyNotification(req.body, credentials);           // Express with express.urlencoded({ extended: false })
+ * await verifyNotification(rawBodyBuffer, credentials);      // bytes as received
+ * ```
  */
 export type NotificationInput = string | Uint8Array | ArrayBuffer | URLSearchParams | FormData | Request | Readonly<Record<string, unknown>>;
 

@@ -21,11 +21,20 @@ export interface NotificationKind<Schema extends z.ZodMiniObject> {
   readonly idempotencyKey: (notification: z.output<Schema>) => string;
 }
 
-/** A verified notification: its typed fields and the key to process it once by. */
-export type Verified<Schema extends z.ZodMiniObject> = z.output<Schema> & {
+/**
+ * What every verified notification carries besides its fields: the key to process its event once by.
+ *
+ * @example
+ * ```ts
+ * const { idempotencyKey } = await verifyNotification(body, credentials); // 'P202106181104177050002:2'
+ * ```
+ */
+export interface IdempotentNotification {
   /** The same for every delivery of the same event (retries, manual re-sends): process each key once. */
   readonly idempotencyKey: string;
-};
+}
+
+type Verified<Schema extends z.ZodMiniObject> = z.output<Schema> & IdempotentNotification;
 
 interface CheckOptions {
   readonly secret: string;

@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../schemas/notification.js';
 import {
   verifyNotificationOptionsSchema,
@@ -6,21 +7,35 @@ import {
   type VerifySettlementNotificationOptions,
 } from './options.js';
 import type { NotificationInput } from './read-input.js';
-import { verifyReceived, type NotificationKind, type Verified } from './verify-received.js';
+import { verifyReceived, type IdempotentNotification, type NotificationKind } from './verify-received.js';
 
 /**
  * A verified payment notification: the pay-order fields typed as {@link GatewayClient.query} returns them
  * (numbers for `amount`, `state`, `successTime`, `createdAt`; unknown extra fields kept as strings),
  * `reqTime`, and `idempotencyKey` (`${payOrderId}:${state}`), the same on every delivery of the event.
+ *
+ * @example
+ * ```ts
+ * const n: PayOrderNotification = await client.verifyNotification(request);
+ * n.amount;          // 58 (minor units, a number)
+ * n.state;           // 2 (PayOrderState.Succeeded)
+ * n.idempotencyKey;  // 'P202106181104177050002:2'
+ * ```
  */
-export type PayOrderNotification = Verified<typeof payOrderNotificationSchema>;
+export type PayOrderNotification = z.output<typeof payOrderNotificationSchema> & IdempotentNotification;
 
 /**
  * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
  * `mchNo`, `appId` and `reqTime` when sent, unknown extra fields kept, and `idempotencyKey`
  * (`${serverRequestId}:${status}`).
+ *
+ * @example
+ * ```ts
+ * const s: SettlementNotification = await client.verifySettlementNotification(request);
+ * console.log(s.requestId, s.status, s.amount);
+ * ```
  */
-export type SettlementNotification = Verified<typeof settlementNotificationSchema>;
+export type SettlementNotification = z.output<typeof settlementNotificationSchema> & IdempotentNotification;
 
 const payment: NotificationKind<typeof payOrderNotificationSchema> = {
   label: 'payment notification',
