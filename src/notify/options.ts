@@ -15,6 +15,11 @@ const checks = {
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
 
+/** The options of one kind of notification: the common ones, and the fields its `expect` can pin. */
+function optionsExpecting<const Expect extends z.core.$ZodLooseShape>(expect: Expect) {
+  return z.strictObject({ ...credentials, ...checks, expect: z.optional(z.strictObject(expect)) });
+}
+
 /**
  * Zod schema of {@link VerifyNotificationOptions}; unknown options are an error.
  *
@@ -23,16 +28,10 @@ const checks = {
  * verifyNotificationOptionsSchema.safeParse({ secret, mchNo, appId, maxAgeMs: 0 }).success; // false
  * ```
  */
-export const verifyNotificationOptionsSchema = z.strictObject({
-  ...credentials,
-  ...checks,
-  expect: z.optional(
-    z.strictObject({
-      mchOrderNo: z.optional(requiredText()),
-      amount: z.optional(minorUnits()),
-      currency: z.optional(requiredText()),
-    }),
-  ),
+export const verifyNotificationOptionsSchema = optionsExpecting({
+  mchOrderNo: z.optional(requiredText()),
+  amount: z.optional(minorUnits()),
+  currency: z.optional(requiredText()),
 });
 
 /**
@@ -65,17 +64,11 @@ export type VerifyNotificationOptions = z.input<typeof verifyNotificationOptions
  * verifySettlementNotificationOptionsSchema.safeParse({ secret, mchNo, appId, expect: { requestId: 'settle-1' } }).success; // true
  * ```
  */
-export const verifySettlementNotificationOptionsSchema = z.strictObject({
-  ...credentials,
-  ...checks,
-  expect: z.optional(
-    z.strictObject({
-      requestId: z.optional(requiredText()),
-      amount: z.optional(minorUnits()),
-      currency: z.optional(requiredText()),
-      tokenId: z.optional(requiredText()),
-    }),
-  ),
+export const verifySettlementNotificationOptionsSchema = optionsExpecting({
+  requestId: z.optional(requiredText()),
+  amount: z.optional(minorUnits()),
+  currency: z.optional(requiredText()),
+  tokenId: z.optional(requiredText()),
 });
 
 /**
