@@ -4,14 +4,20 @@ import { minorUnits, requiredText, safeInteger } from '../schemas/fields.js';
 import { toValidationIssues } from '../schemas/issues.js';
 
 const credentials = {
+  /** The merchant application's signing secret. */
   secret: requiredText(),
+  /** The merchant number the notification must be addressed to. */
   mchNo: requiredText(),
+  /** The application id the notification must be addressed to. */
   appId: requiredText(),
 };
 
 const checks = {
+  /** Unsigned fields to leave out: the query parameters of your own `notifyUrl`. */
   ignoreKeys: z.optional(z.array(requiredText(), { error: 'must be an array of field names' })),
+  /** Opt-in: the largest distance of `reqTime` from `now()`, in milliseconds. */
   maxAgeMs: z.optional(safeInteger(1)),
+  /** The clock for `maxAgeMs`, milliseconds since the epoch. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
 

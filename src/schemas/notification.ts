@@ -28,7 +28,10 @@ export const payOrderNotificationSchema = z.extend(payOrderSchema, {
  * ```
  */
 export const settlementNotificationSchema = z.extend(settlementRecordSchema, {
+  /** The merchant number, when the callback carries it. */
   mchNo: z.optional(z.string()),
+  /** The application id, when the callback carries it. */
   appId: z.optional(z.string()),
+  /** When the gateway first sent the callback, milliseconds since the epoch, when it carries it. */
   reqTime: z.optional(wireInteger()),
 });
