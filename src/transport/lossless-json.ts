@@ -49,11 +49,14 @@ export interface LosslessParse {
 const WS = new Uint8Array(128);
 for (const c of [0x20, 0x09, 0x0a, 0x0d]) WS[c] = 1;
 
+/** Pass as `capture` to get the sign texts of the top-level object's own members (a JSON notification body). */
+export const TOP_LEVEL: unique symbol = Symbol('top-level');
+
 /**
  * Parses `text`. When the top-level value is an object whose member `capture` is an object, returns
- * that object's members' sign texts too.
+ * that object's members' sign texts too; with {@link TOP_LEVEL}, the top-level object's members'.
  */
-export function parseLossless(text: string, capture?: string): LosslessParse {
+export function parseLossless(text: string, capture?: string | typeof TOP_LEVEL): LosslessParse {
   return new Parser(text, capture).parseDocument();
 }
 
@@ -63,12 +66,12 @@ class Parser {
 
   constructor(
     private readonly text: string,
-    private readonly capture: string | undefined,
+    private readonly capture: string | typeof TOP_LEVEL | undefined,
   ) {}
 
   parseDocument(): LosslessParse {
     this.skipWs();
-    const value = this.parseValue(0);
+    const value = this.parseValue(0, this.capture === TOP_LEVEL);
     this.skipWs();
     if (this.pos < this.text.length) this.fail('unexpected text after the JSON value');
     return { value, capturedMembers: this.captured };
