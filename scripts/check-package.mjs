@@ -77,7 +77,9 @@ async function importAndRequire(dir, specifiers) {
 
 // A consumer file for TypeScript: written once, checked as .mts (ESM: the `import` condition, index.d.ts)
 // and as .cts (CommonJS: the `require` condition, index.d.cts).
-const typesConsumer = (specifiers) => `import { GatewayClient, GatewayValidationError, sign, type GatewayError, type PayOrder, type UnifiedOrderResult } from '${specifiers[0]}';
+const typesConsumer = (specifiers) => `import {
+  GatewayClient, GatewayValidationError, sign, verifyNotification, type GatewayError, type PayOrder, type PayOrderNotification, type UnifiedOrderResult,
+} from '${specifiers[0]}';
 ${specifiers.slice(1).map((s, i) => `import * as entry${i} from '${s}';\nexport const entry${i}Names: string[] = Object.keys(entry${i});`).join('\n')}
 
 const client = new GatewayClient({ baseUrl: 'http://127.0.0.1:9', mchNo: 'M1', appId: 'app-1', secret: 'not-a-real-secret' });
@@ -87,6 +89,7 @@ export const created: Promise<UnifiedOrderResult> = client.unifiedOrder({
 });
 export const signature: string = sign({ amount: 100 }, 'not-a-real-secret');
 export const isValidationError = (e: unknown): e is GatewayError => e instanceof GatewayValidationError;
+export const notification: Promise<PayOrderNotification> = verifyNotification('payOrderId=P1&sign=00', { secret: 's', mchNo: 'M1', appId: 'app-1' });
 
 // The declarations are real, not \`any\`: these must not compile.
 // @ts-expect-error unknown parameter

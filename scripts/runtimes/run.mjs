@@ -100,7 +100,7 @@ async function main() {
     for (const runtime of selected) {
       const result = await runOne(runtime, project.dir, { ...gateway.input, vectors });
       const status = result.ok ? 'pass' : 'FAIL';
-      const detail = result.ok ? `${result.checked.length} steps, MD5 via ${result.md5}, notification via ${result.notificationVerifier}` : result.error.split('\n')[0];
+      const detail = result.ok ? `${result.checked.length} steps, MD5 via ${result.md5}` : result.error.split('\n')[0];
       console.log(`  ${runtime.name.padEnd(17)} ${result.version.padEnd(11)} ${status}  ${String(result.ms).padStart(6)} ms  ${detail}`);
       if (result.ok) steps = result.checked;
       else failures.push(`${runtime.name}: ${result.error}`);
