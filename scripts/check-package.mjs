@@ -75,12 +75,18 @@ async function importAndRequire(dir, specifiers) {
   return { esm: `${counts}; ${esm[specifiers[0]].exercised.join(', ')}`, cjs: `same exports as ESM; ${cjs[specifiers[0]].exercised.join(', ')}` };
 }
 
+// What a consumer does with each further entry point; an entry without a line here is only imported.
+const entryUsage = {
+  './testing': (name) => `const mock: ${name}.MockGateway = ${name}.createMockGateway({ merchants: [{ mchNo: 'M1', appId: 'app-1', secret: 'test-secret' }] });
+export const server: Promise<{ url: string; close(): Promise<void> }> = mock.listen({ port: 0 });`,
+};
+
 // A consumer file for TypeScript: written once, checked as .mts (ESM: the `import` condition, index.d.ts)
 // and as .cts (CommonJS: the `require` condition, index.d.cts).
-const typesConsumer = (specifiers) => `import {
+const typesConsumer = (manifest, entries) => `import {
   GatewayClient, GatewayValidationError, sign, verifyNotification, type GatewayError, type PayOrder, type PayOrderNotification, type UnifiedOrderResult,
-} from '${specifiers[0]}';
-${specifiers.slice(1).map((s, i) => `import * as entry${i} from '${s}';\nexport const entry${i}Names: string[] = Object.keys(entry${i});`).join('\n')}
+} from '${manifest.name}';
+${entries.filter((e) => e !== '.').map((entry, i) => `import * as entry${i} from '${specifierOf(manifest, entry)}';\n${entryUsage[entry]?.(`entry${i}`) ?? `export const entry${i}Names: string[] = Object.keys(entry${i});`}`).join('\n')}
 
 const client = new GatewayClient({ baseUrl: 'http://127.0.0.1:9', mchNo: 'M1', appId: 'app-1', secret: 'not-a-real-secret' });
 export const order: Promise<PayOrder> = client.query({ mchOrderNo: 'order-1' });
@@ -105,8 +111,8 @@ const typeSettings = {
   'DOM lib only': { lib: ['es2023', 'dom'], types: [] },
 };
 
-async function typeCheck(dir, manifest, specifiers) {
-  const source = typesConsumer(specifiers);
+async function typeCheck(dir, manifest) {
+  const source = typesConsumer(manifest, entryPoints(manifest));
   await writeFile(join(dir, 'consumer.mts'), source);
   await writeFile(join(dir, 'consumer.cts'), source);
   const typesNode = (await readJson(join(repoRoot, 'node_modules', '@types', 'node', 'package.json'))).version;
@@ -119,7 +125,8 @@ async function typeCheck(dir, manifest, specifiers) {
       files: ['consumer.mts', 'consumer.cts'],
     });
     const { stdout } = await run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--listFiles'], { cwd: dir }).catch((error) => {
-      throw new StepError(`TypeScript (${name}) rejected the consumer:\n${error.message}`);
+      const errors = error.message.split('\n').filter((line) => /error TS\d+/.test(line));
+      throw new StepError(`TypeScript (${name}: ${JSON.stringify(options)}) rejected the consumer:\n${errors.join('\n') || error.message}`);
     });
     const listed = stdout.split('\n').map((line) => line.trim());
     for (const [condition, file] of [['import', 'consumer.mts'], ['require', 'consumer.cts']]) {
@@ -151,7 +158,7 @@ async function main() {
     const { esm, cjs } = await importAndRequire(consumer.dir, specifiers);
     report('import (ESM)', `node ${process.version}: ${esm}`);
     report('require (CJS)', `node ${process.version}: ${cjs}`);
-    report('types', await typeCheck(consumer.dir, manifest, specifiers));
+    report('types', await typeCheck(consumer.dir, manifest));
     console.log('check:package: OK');
   } finally {
     await packDir.dispose();
