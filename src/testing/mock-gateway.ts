@@ -310,10 +310,10 @@ class InProcessGateway implements MockGateway {
     return render(answer, this.#successCode, fault?.kind);
   }
 
-  #process(spec: OperationSpec, { app, params }: AcceptedRequest, origin: string): Answer {
+  #process(spec: OperationSpec, request: AcceptedRequest, origin: string): Answer {
     this.#orders.expire();
-    const data = OPERATIONS[spec.operation]({ orders: this.#orders, settlements: this.#settlements, app, params, origin });
-    return { kind: 'success', data, secret: app.secret };
+    const data = OPERATIONS[spec.operation]({ orders: this.#orders, settlements: this.#settlements, ...request, origin });
+    return { kind: 'success', data, secret: request.app.secret };
   }
 }
 
@@ -325,7 +325,7 @@ interface OperationContext extends AcceptedRequest {
 
 /** Each operation's business step; routing, binding, signing and errors are shared. */
 const OPERATIONS: { readonly [Op in OperationName]: (context: OperationContext) => Readonly<Record<string, unknown>> } = {
-  unifiedOrder: ({ orders, app, params, origin }) => orders.create(app, params, origin),
+  unifiedOrder: ({ orders, origin, ...request }) => orders.create(request, origin),
   query: ({ orders, app, params }) => orders.queryData(orders.find(app, params)),
   close: ({ orders, app, params }) => {
     orders.close(orders.find(app, params));

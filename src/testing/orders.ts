@@ -10,6 +10,7 @@ import { md5Hex } from '../signing/md5.js';
 import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
 import type { MockMerchant } from './merchants.js';
+import type { AcceptedRequest } from './wire-request.js';
 import { channelOf, isCoinWayCode, isSupportedWayCode, payDataFor, readChannelExtra } from './pay-data.js';
 import { MESSAGES, refuse } from './refusals.js';
 
@@ -126,8 +127,9 @@ export class OrderBook {
   ) {}
 
   /** unifiedOrder: checks the request as the reference does, records the order, returns the result data. */
-  create(app: MockMerchant, params: Readonly<Record<string, string | number>>, origin: string): Record<string, unknown> {
+  create({ app, params, blank }: AcceptedRequest, origin: string): Record<string, unknown> {
     const p = params as Record<string, string | undefined> & { amount: number; expiredTime?: number; divisionMode?: number };
+    const echoed = (name: 'clientIp' | 'extParam') => p[name] ?? (blank.has(name) ? '' : undefined);
     if (p.amount < 1) throw refuse(MESSAGES.amountMissing);
     if (p.notifyUrl !== undefined && !/^https?:\/\//.test(p.notifyUrl)) throw refuse(MESSAGES.notifyUrlProtocol);
     if (p.returnUrl !== undefined && !/^https?:\/\//.test(p.returnUrl)) throw refuse(MESSAGES.returnUrlProtocol);
@@ -145,8 +147,8 @@ export class OrderBook {
     const payData = payDataFor(wayCode, payOrderId, extra, origin, depositAddress);
     const order: MockPayOrder = {
       payOrderId, mchNo: app.mchNo, appId: app.appId, mchOrderNo, ifCode: channelOf(wayCode), wayCode, amount: p.amount,
-      currency: String(p.currency), state: PayOrderState.Generated, clientIp: p.clientIp, subject: String(p.subject), body: String(p.body),
-      extParam: p.extParam, createdAt: now, notifyUrl: p.notifyUrl, returnUrl: p.returnUrl, channelExtra: p.channelExtra,
+      currency: String(p.currency), state: PayOrderState.Generated, clientIp: echoed('clientIp'), subject: String(p.subject), body: String(p.body),
+      extParam: echoed('extParam'), createdAt: now, notifyUrl: p.notifyUrl, returnUrl: p.returnUrl, channelExtra: p.channelExtra,
       divisionMode: p.divisionMode ?? 0, expiresAt: now + (p.expiredTime ?? DEFAULT_EXPIRED_TIME_SECONDS) * 1000,
       payDataType: payData.payDataType, payData: payData.payData, orderTransactionList: [],
     };

@@ -28,7 +28,10 @@ export interface OperationSpec {
 /** A bound, authenticated request: the merchant application and the operation's own fields. */
 export interface AcceptedRequest {
   readonly app: MockMerchant;
+  /** The operation's own fields that have a value (`""` counts as not given, as in the reference's checks). */
   readonly params: Readonly<Record<string, string | number>>;
+  /** Fields sent as `""`: the reference stores them, so queries and notifications echo them (unsigned). */
+  readonly blank: ReadonlySet<string>;
 }
 
 /** The six operations, by path, with their field bindings derived from the endpoint table. */
@@ -100,10 +103,13 @@ export function acceptRequest(spec: OperationSpec, body: Readonly<Record<string,
   if (!signaturesEqual(String(bound.sign), sign(bound, app.secret))) throw refuse(MESSAGES.signatureMismatch);
 
   const params: Record<string, string | number> = {};
+  const blank = new Set<string>();
   for (const [name, value] of Object.entries(bound)) {
-    if (!(COMMON_REQUEST_FIELDS as readonly string[]).includes(name) && value !== '') params[name] = value;
+    if ((COMMON_REQUEST_FIELDS as readonly string[]).includes(name)) continue;
+    if (value === '') blank.add(name);
+    else params[name] = value;
   }
-  return { app, params };
+  return { app, params, blank };
 }
 
 // Like the server's typed request class: unknown fields are dropped, values converted to the field's type.
