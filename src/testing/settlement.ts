@@ -142,7 +142,7 @@ export class SettlementDesk {
 
   /** Test control: the platform's review decision. */
   review(ref: string, decision: 'approve' | 'reject'): MockAddress {
-    const record = this.#find([...this.#addresses.values()], ref, decision === 'approve' ? 'approveAddress' : 'rejectAddress');
+    const record = this.#find(this.#addresses.values(), ref, decision === 'approve' ? 'approveAddress' : 'rejectAddress');
     if (record.status !== MockAddressStatus.UnderReview) throw new Error(`${decision}Address: address ${record.serverRequestId} was already reviewed`);
     record.status = decision === 'approve' ? MockAddressStatus.Approved : MockAddressStatus.Rejected;
     return { ...record };
@@ -150,7 +150,7 @@ export class SettlementDesk {
 
   /** Test control: a settlement moves on (pending -> processing -> completed), or to the given state. */
   progress(ref: string, to: SettlementProgress | undefined): MockSettlement {
-    const record = this.#find([...this.#settlements.values()], ref, 'progressSettlement');
+    const record = this.#find(this.#settlements.values(), ref, 'progressSettlement');
     if (record.status === MockSettlementStatus.Completed || record.status === MockSettlementStatus.Failed) {
       throw new Error(`progressSettlement: settlement ${record.requestId} is already final (status ${record.status})`);
     }
@@ -160,24 +160,36 @@ export class SettlementDesk {
   }
 
   address(ref: string): MockAddress | undefined {
-    const found = [...this.#addresses.values()].filter((a) => a.serverRequestId === ref || a.requestId === ref);
-    return found.length === 1 && found[0] ? { ...found[0] } : undefined;
+    const record = only(this.#addresses.values(), ref);
+    return record && { ...record };
   }
 
   settlement(ref: string): MockSettlement | undefined {
-    const found = [...this.#settlements.values()].filter((s) => s.serverRequestId === ref || s.requestId === ref);
-    return found.length === 1 && found[0] ? { ...found[0] } : undefined;
+    const record = only(this.#settlements.values(), ref);
+    return record && { ...record };
   }
 
-  #find<T extends { serverRequestId: string; requestId: string }>(records: T[], ref: string, control: string): T {
-    const found = records.filter((r) => r.serverRequestId === ref || r.requestId === ref);
-    if (found.length === 1 && found[0]) return found[0];
-    throw new Error(found.length === 0 ? `${control}: nothing with serverRequestId or requestId ${JSON.stringify(ref)}` : `${control}: several merchants use requestId ${JSON.stringify(ref)}; give the serverRequestId`);
+  #find<T extends Identified>(records: Iterable<T>, ref: string, control: string): T {
+    const record = only(records, ref, control);
+    if (!record) throw new Error(`${control}: nothing with serverRequestId or requestId ${JSON.stringify(ref)}`);
+    return record;
   }
 
   #nextId(prefix: string): string {
     return `${prefix}${this.clock.now()}${String(++this.#sequence).padStart(4, '0')}`;
   }
+}
+
+interface Identified {
+  serverRequestId: string;
+  requestId: string;
+}
+
+/** The record a test control means: by the gateway's id, or by a requestId only one merchant uses. */
+function only<T extends Identified>(records: Iterable<T>, ref: string, control = 'lookup'): T | undefined {
+  const found = [...records].filter((r) => r.serverRequestId === ref || r.requestId === ref);
+  if (found.length > 1) throw new Error(`${control}: several merchants use requestId ${JSON.stringify(ref)}; give the serverRequestId`);
+  return found[0];
 }
 
 function scoped(mchNo: string, requestId: string): string {
