@@ -1,8 +1,8 @@
 // The client against the mock gateway through msw (gateway.handlers), for unit-level wire tests.
-import { setupServer, type SetupServerApi } from 'msw/node';
+import { setupServer, type SetupServer } from 'msw/node';
 import { describeEndToEnd } from './support/e2e-scenarios.js';
 
-let server: SetupServerApi | undefined;
+let server: SetupServer | undefined;
 describeEndToEnd('msw handlers', {
   async start(gateway) {
     server = setupServer(...gateway.handlers);
