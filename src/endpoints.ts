@@ -41,8 +41,29 @@ export interface EndpointDefinition {
   readonly retry: RetryClass;
   /** For creates: the merchant's parameter that identifies the record (the idempotency key). */
   readonly key?: string;
+  /**
+   * For creates: how to find the record after an ambiguous failure. Absent where the gateway offers no
+   * lookup (settleAddressApply): an ambiguous failure there ends in {@link GatewayOutcomeUnknownError}.
+   */
+  readonly reconcile?: ReconcileDefinition;
   /** One line for documentation. */
   readonly summary: string;
+}
+
+/** How a create's record is looked up by the merchant's key, and turned into the create's result. */
+export interface ReconcileDefinition {
+  /** The read operation that finds the record. */
+  readonly lookup: 'query' | 'settleRequestGet';
+  /** The lookup's parameters, from the create's parameters. */
+  readonly params: (createParams: Record<string, unknown>) => Record<string, unknown>;
+  /** The create's result, from the record found. */
+  readonly toResult: (record: Record<string, unknown>) => Record<string, unknown>;
+}
+
+function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (record[key] !== undefined) out[key] = record[key];
+  return out;
 }
 
 /**
@@ -61,6 +82,12 @@ export const endpoints = {
     result: unifiedOrderResultSchema,
     retry: 'create',
     key: 'mchOrderNo',
+    // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
+    reconcile: {
+      lookup: 'query',
+      params: (p) => ({ mchOrderNo: p.mchOrderNo }),
+      toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state }),
+    },
     summary: 'Create a payment order and get the parameters to collect it.',
   },
   query: {
@@ -91,6 +118,11 @@ export const endpoints = {
     result: settlementResultSchema,
     retry: 'create',
     key: 'requestId',
+    reconcile: {
+      lookup: 'settleRequestGet',
+      params: (p) => ({ requestId: p.requestId }),
+      toResult: (record) => pick(record, ['serverRequestId', 'status']),
+    },
     summary: 'Settle available balance to a declared or given crypto address.',
   },
   settleRequestGet: {

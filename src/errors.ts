@@ -164,6 +164,8 @@ export interface ResponseErrorDetails extends GatewayErrorOptions {
   status: number;
   /** The response body, of which at most {@link BODY_EXCERPT_LIMIT} characters are kept. */
   body: string;
+  /** The response headers (for `Retry-After`). */
+  headers?: Headers | undefined;
 }
 
 /**
@@ -184,11 +186,14 @@ export class GatewayResponseError extends GatewayError {
   readonly status: number;
   /** The start of the response body (at most {@link BODY_EXCERPT_LIMIT} characters). */
   readonly bodyExcerpt: string;
+  /** The response headers, when known. */
+  readonly headers: Headers | undefined;
 
   constructor(message: string, details: ResponseErrorDetails) {
-    super(message, details);
+    super(message, { operation: details.operation, cause: details.cause });
     this.status = details.status;
     this.bodyExcerpt = excerpt(details.body);
+    this.headers = details.headers;
   }
 }
 
@@ -278,6 +283,16 @@ export class GatewayResponseValidationError extends GatewayResponseError {
  */
 export class GatewayConnectionError extends GatewayError {
   static override readonly kind: string = 'GatewayConnectionError';
+  /**
+   * `false` when the failure proves the request never reached the gateway (connection refused, DNS
+   * failure); `true` when it may have been received and processed (a reset after sending).
+   */
+  readonly mayHaveReachedGateway: boolean;
+
+  constructor(message: string, options: GatewayErrorOptions & { mayHaveReachedGateway: boolean }) {
+    super(message, options);
+    this.mayHaveReachedGateway = options.mayHaveReachedGateway;
+  }
 }
 
 /**
@@ -305,4 +320,40 @@ export class GatewayTimeoutError extends GatewayError {
  */
 export class GatewayAbortError extends GatewayError {
   static override readonly kind: string = 'GatewayAbortError';
+}
+
+/** The merchant key that identifies a record a create may have made. */
+export interface ReconcileKey {
+  /** The parameter name: `mchOrderNo` or `requestId`. */
+  readonly name: string;
+  /** Its value in the failed call. */
+  readonly value: string;
+}
+
+/**
+ * A create (`unifiedOrder`, `settleRequest`, `settleAddressApply`) failed in a way that does not tell
+ * whether the gateway acted on it, and the SDK could not find out before the deadline. Do **not** send a
+ * new record: look this one up later by `key` (`query({ mchOrderNo })` or `settleRequestGet({ requestId })`),
+ * or call the same operation again with the same key, which the gateway refuses if it already exists.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.unifiedOrder(order);
+ * } catch (error) {
+ *   if (error instanceof GatewayOutcomeUnknownError) {
+ *     await reconcileLater(error.operation, error.key.name, error.key.value);
+ *   }
+ * }
+ * ```
+ */
+export class GatewayOutcomeUnknownError extends GatewayError {
+  static override readonly kind: string = 'GatewayOutcomeUnknownError';
+  /** The key to reconcile with. */
+  readonly key: ReconcileKey;
+
+  constructor(message: string, key: ReconcileKey, options: GatewayErrorOptions) {
+    super(message, options);
+    this.key = key;
+  }
 }

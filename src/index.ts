@@ -11,9 +11,20 @@
  *
  * @packageDocumentation
  */
-export { GatewayClient, type OperationTypes, type RequestOptions } from './client/gateway-client.js';
+export { GatewayClient, type OperationTypes } from './client/gateway-client.js';
+export type { GatewayResponse, RequestOptions } from './client/runner.js';
+export type { GatewayHooks, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
+export { RETRY_DEFAULTS, type RetryOptions } from './client/retry-policy.js';
 export { CLIENT_DEFAULTS, gatewayClientOptionsSchema, type GatewayClientOptions } from './client/options.js';
-export { COMMON_REQUEST_FIELDS, endpoints, wireFields, type EndpointDefinition, type OperationName, type RetryClass } from './endpoints.js';
+export {
+  COMMON_REQUEST_FIELDS,
+  endpoints,
+  wireFields,
+  type EndpointDefinition,
+  type OperationName,
+  type ReconcileDefinition,
+  type RetryClass,
+} from './endpoints.js';
 export {
   BODY_EXCERPT_LIMIT,
   GatewayAbortError,
@@ -23,6 +34,7 @@ export {
   GatewayError,
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
+  GatewayOutcomeUnknownError,
   GatewayResponseError,
   GatewayResponseValidationError,
   GatewaySignatureError,
@@ -31,6 +43,7 @@ export {
   GatewayValidationError,
   isGatewayError,
   type GatewayErrorOptions,
+  type ReconcileKey,
   type ResponseErrorDetails,
   type ValidationIssue,
 } from './errors.js';

@@ -16,20 +16,14 @@ import {
   GatewayTruncatedResponseError,
   sign,
 } from '../src/index.js';
-import { CREDENTIALS, Raw, SECRET, signedEnvelope, toJsonText, useWire } from './support/wire.js';
+import { CREDENTIALS, hangingFetch, NO_RETRY, Raw, SECRET, signedEnvelope, toJsonText, useWire } from './support/wire.js';
 
 const wire = useWire();
-const client = new GatewayClient(CREDENTIALS);
+const client = new GatewayClient({ ...CREDENTIALS, ...NO_RETRY });
 const payOrder = {
   payOrderId: 'P1', mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, mchOrderNo: 'o-1', ifCode: 'coinpay', wayCode: 'QR_CASHIER',
   amount: 100, currency: 'USD', state: 2, subject: 's', body: 'b', createdAt: 1700000000000,
 };
-/** A fetch that never answers and rejects when its request is aborted, as the real fetch does. */
-const hangingFetch = (request: Request) =>
-  new Promise<Response>((_, reject) => {
-    if (request.signal.aborted) reject(request.signal.reason);
-    request.signal.addEventListener('abort', () => reject(request.signal.reason));
-  });
 const query = () => client.query({ mchOrderNo: 'o-1' });
 
 async function failure(call: () => Promise<unknown>): Promise<GatewayError> {
@@ -85,7 +79,7 @@ describe('response signatures', () => {
 
   it('skips the check only with the explicit verifyResponses: false', async () => {
     wire.replyWith(JSON.stringify({ code: 200, msg: 'SUCCESS', data: payOrder }));
-    const unsafe = new GatewayClient({ ...CREDENTIALS, verifyResponses: false });
+    const unsafe = new GatewayClient({ ...CREDENTIALS, ...NO_RETRY, verifyResponses: false });
     await expect(unsafe.query({ mchOrderNo: 'o-1' })).resolves.toMatchObject({ payOrderId: 'P1' });
   });
 });
@@ -101,7 +95,7 @@ describe('each bad response is a distinct GatewayError subclass with status and 
 
   it('honours a custom successCode (open-source Jeepay uses 0)', async () => {
     wire.replyWith(signedEnvelope(payOrder, SECRET, 0));
-    await expect(new GatewayClient({ ...CREDENTIALS, successCode: 0 }).query({ payOrderId: 'P1' })).resolves.toMatchObject({ payOrderId: 'P1' });
+    await expect(new GatewayClient({ ...CREDENTIALS, ...NO_RETRY, successCode: 0 }).query({ payOrderId: 'P1' })).resolves.toMatchObject({ payOrderId: 'P1' });
     wire.replyWith(signedEnvelope(payOrder, SECRET, 0));
     expect(await failure(query)).toBeInstanceOf(GatewayApiError);
   });
@@ -187,7 +181,7 @@ describe('each bad response is a distinct GatewayError subclass with status and 
 
 describe('transport failures', () => {
   it('a network error -> GatewayConnectionError with the cause', async () => {
-    const refused = new GatewayClient({ ...CREDENTIALS, fetch: async () => { throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }); } });
+    const refused = new GatewayClient({ ...CREDENTIALS, ...NO_RETRY, fetch: async () => { throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }); } });
     const error = await failure(() => refused.query({ payOrderId: 'P1' }));
     expect(error).toBeInstanceOf(GatewayConnectionError);
     expect(error.message).toMatch(/ECONNREFUSED/);
@@ -195,7 +189,7 @@ describe('transport failures', () => {
   });
 
   it('no answer within timeout -> GatewayTimeoutError', async () => {
-    const stalled = new GatewayClient({ ...CREDENTIALS, timeout: 50, fetch: hangingFetch });
+    const stalled = new GatewayClient({ ...CREDENTIALS, ...NO_RETRY, timeout: 50, fetch: hangingFetch });
     const error = await failure(() => stalled.query({ payOrderId: 'P1' }));
     expect(error).toBeInstanceOf(GatewayTimeoutError);
     expect(error.message).toMatch(/50 ms/);
@@ -205,14 +199,14 @@ describe('transport failures', () => {
     const stalledBody = new GatewayClient({
       ...CREDENTIALS,
       timeout: 50,
-      fetch: async (request) => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"code":')); request.signal.addEventListener('abort', () => c.error(request.signal.reason)); } })),
+      fetch: async (_url, init) => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"code":')); init.signal?.addEventListener('abort', () => c.error(init.signal?.reason)); } })),
     });
     expect(await failure(() => stalledBody.query({ payOrderId: 'P1' }))).toBeInstanceOf(GatewayTimeoutError);
   });
 
   it("the caller's signal -> GatewayAbortError", async () => {
     const controller = new AbortController();
-    const pending = new GatewayClient({ ...CREDENTIALS, fetch: hangingFetch })
+    const pending = new GatewayClient({ ...CREDENTIALS, ...NO_RETRY, fetch: hangingFetch })
       .query({ payOrderId: 'P1' }, { signal: controller.signal });
     controller.abort();
     const error = await failure(() => pending);

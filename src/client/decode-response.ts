@@ -33,12 +33,12 @@ export interface DecodedResponse<T> {
  * such as `10.50` verify.
  */
 export function decodeResponse<T>(operation: OperationName, exchange: HttpExchange, context: ResponseContext): DecodedResponse<T> {
-  const { status, body } = exchange;
-  const details = { operation, status, body };
+  const { status, body, headers } = exchange;
+  const details = { operation, status, body, headers };
   if (status < 200 || status > 299) {
     throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from the gateway${status >= 500 ? ' (the gateway or a proxy in front of it failed)' : status === 404 || status === 405 ? ' (check baseUrl: the path was not found)' : ''}.`, details);
   }
-  if (body.trim() === '') {
+  if (!/\S/.test(body)) {
     throw new GatewayEmptyResponseError(
       `${operation} got an empty response body (HTTP ${status}).${operation === 'close' ? ' The gateway does this when the channel refuses the close: query the order to learn its state.' : ''}`,
       details,
@@ -95,12 +95,26 @@ function apiErrorHint(code: number): string | undefined {
 }
 
 // The gateway may send `null` for an absent optional field; the signature already ignores nulls.
+// Copies only what contains a null, so the common null-free response costs one scan.
 function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (member !== null) Object.defineProperty(out, key, { value: withoutNulls(member), enumerable: true, writable: true, configurable: true });
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const member = withoutNulls(value[i]);
+      if (member !== value[i]) (copy ??= value.slice())[i] = member;
+    }
+    return copy ?? value;
   }
-  return out;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const member = (value as Record<string, unknown>)[key];
+    const cleaned = member === null ? undefined : withoutNulls(member);
+    if (cleaned === member) continue;
+    copy ??= { ...value };
+    if (cleaned === undefined) delete copy[key];
+    else Object.defineProperty(copy, key, { value: cleaned, enumerable: true, writable: true, configurable: true });
+  }
+  return copy ?? value;
 }

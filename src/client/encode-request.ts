@@ -12,13 +12,15 @@ export interface RequestContext {
   readonly reqTime: number;
 }
 
+/** Validated parameters, ready to sign: only the operation's own fields, `""` and `undefined` left out. */
+export type ValidParams = Readonly<Record<string, string | number>>;
+
 /**
- * Validates the caller's parameters and builds the signed body: only the operation's own fields and the
- * common ones, `""` and `undefined` left out (the gateway does not sign them), integers as numbers.
+ * Validates the caller's parameters for an operation.
  *
  * @throws {@link GatewayValidationError} listing every problem; nothing is sent then.
  */
-export function encodeRequest(operation: OperationName, params: unknown, context: RequestContext): Record<string, string | number> {
+export function validateParams(operation: OperationName, params: unknown): ValidParams {
   const endpoint = endpoints[operation];
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new GatewayValidationError(`Invalid ${operation} parameters`, [{ path: [], message: 'must be an object of parameters' }], { operation });
@@ -28,21 +30,31 @@ export function encodeRequest(operation: OperationName, params: unknown, context
     const known = Object.keys(endpoint.params.def.shape);
     throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, toValidationIssues(parsed.error.issues, known), { operation });
   }
+  const valid: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
+    if (value !== undefined && value !== '') valid[key] = value as string | number;
+  }
+  return valid;
+}
+
+/**
+ * Adds the common fields and the signature. Called once per attempt, so each attempt carries its own
+ * `reqTime`.
+ */
+export function signRequest(operation: OperationName, params: ValidParams, context: RequestContext): Record<string, string | number> {
   if (!isThirteenDigitMillis(context.reqTime)) {
     throw new GatewayValidationError(`Invalid ${operation} request, nothing was sent`, [
       { path: ['reqTime'], message: 'the clock (option `now`) must return milliseconds since the epoch (13 digits)' },
     ], { operation });
   }
-  const body: Record<string, string | number> = {};
-  for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
-    if (value === undefined || value === '') continue;
-    body[key] = value as string | number;
-  }
-  body.version = context.version;
-  body.signType = 'MD5';
-  body.reqTime = String(context.reqTime);
-  body.mchNo = context.mchNo;
-  body.appId = context.appId;
+  const body: Record<string, string | number> = {
+    ...params,
+    version: context.version,
+    signType: 'MD5',
+    reqTime: String(context.reqTime),
+    mchNo: context.mchNo,
+    appId: context.appId,
+  };
   body.sign = sign(body, context.secret);
   return body;
 }

@@ -1,5 +1,4 @@
-import { endpoints, type OperationName } from '../endpoints.js';
-import { GatewayValidationError } from '../errors.js';
+import type { OperationName } from '../endpoints.js';
 import type { CloseParams, PayOrder, QueryParams, UnifiedOrderParams, UnifiedOrderResult } from '../schemas/order.js';
 import type {
   SettleAddressApplyParams,
@@ -8,18 +7,9 @@ import type {
   SettleRequestGetParams,
   SettleRequestParams,
 } from '../schemas/settlement.js';
-import { createKyTransport, type Transport } from '../transport/http.js';
-import { decodeResponse } from './decode-response.js';
-import { encodeRequest } from './encode-request.js';
-import { resolveOptions, type GatewayClientOptions } from './options.js';
-
-/** Per-call options, the optional last argument of every operation. */
-export interface RequestOptions {
-  /** Aborts the call; it then rejects with {@link GatewayAbortError}. */
-  signal?: AbortSignal | undefined;
-  /** Milliseconds for this call's attempt, overriding the client's `timeout`. */
-  timeout?: number | undefined;
-}
+import { createFetchTransport } from '../transport/http.js';
+import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
+import { OperationRunner, type GatewayResponse, type RequestOptions } from './runner.js';
 
 /** Parameters and results of each operation, by name. */
 export interface OperationTypes {
@@ -31,7 +21,10 @@ export interface OperationTypes {
   settleRequestGet: { params: SettleRequestGetParams; result: SettlementRecord };
 }
 
-const REDACTED = '[redacted]';
+function summarize(options: ResolvedOptions): Record<string, unknown> {
+  const { fetch: _fetch, now: _now, hooks: _hooks, secret: _secret, ...rest } = options;
+  return { ...rest, secret: '[redacted]' };
+}
 
 /**
  * The gateway client: validates, signs and sends each operation, verifies the response's signature and
@@ -63,9 +56,8 @@ export class GatewayClient {
   readonly mchNo: string;
   /** The merchant application id sent with every request. */
   readonly appId: string;
-  readonly #secret: string;
-  readonly #options: ReturnType<typeof resolveOptions>;
-  readonly #transport: Transport;
+  readonly #summary: Record<string, unknown>;
+  readonly #runner: OperationRunner;
 
   /**
    * @param options - see {@link GatewayClientOptions}; invalid options throw {@link GatewayValidationError}.
@@ -75,9 +67,8 @@ export class GatewayClient {
     this.baseUrl = resolved.baseUrl;
     this.mchNo = resolved.mchNo;
     this.appId = resolved.appId;
-    this.#secret = resolved.secret;
-    this.#options = { ...resolved, secret: REDACTED };
-    this.#transport = createKyTransport(resolved.baseUrl, resolved.fetch);
+    this.#summary = summarize(resolved);
+    this.#runner = new OperationRunner({ ...resolved, transport: createFetchTransport(resolved.baseUrl, resolved.fetch) }, resolved.secret);
   }
 
   /**
@@ -178,36 +169,28 @@ export class GatewayClient {
     return this.#call('settleRequestGet', params, options);
   }
 
-  async #call<Op extends OperationName>(operation: Op, params: unknown, options: RequestOptions = {}): Promise<OperationTypes[Op]['result']> {
-    const o = this.#options;
-    const timeout = options.timeout ?? o.timeout;
-    if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > 2_147_483_647) {
-      throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, [{ path: ['timeout'], message: 'must be a whole number of milliseconds from 1 to 2147483647' }], { operation });
-    }
-    const body = encodeRequest(operation, params, {
-      mchNo: this.mchNo,
-      appId: this.appId,
-      version: o.version,
-      secret: this.#secret,
-      reqTime: o.now(),
-    });
-    const exchange = await this.#transport.post(endpoints[operation].path, body, {
-      operation,
-      timeout,
-      signal: options.signal,
-    });
-    const decoded = decodeResponse<OperationTypes[Op]['result']>(operation, exchange, {
-      secret: this.#secret,
-      successCode: o.successCode,
-      verifyResponses: o.verifyResponses,
-    });
-    return decoded.data;
+  /**
+   * Runs an operation by name and returns its data together with what was seen on the wire: the HTTP
+   * exchange, whether the signature verified, how many attempts it took and whether a create's result
+   * was recovered by a lookup.
+   *
+   * @example
+   * ```ts
+   * const { data, http, signatureVerified, attempts } = await client.withResponse('query', { mchOrderNo: 'order-1001' });
+   * console.log(http.status, http.headers.get('date'), signatureVerified, attempts);
+   * ```
+   */
+  withResponse<Op extends OperationName>(operation: Op, params: OperationTypes[Op]['params'], options?: RequestOptions): Promise<GatewayResponse<OperationTypes[Op]['result']>> {
+    return this.#runner.run(operation, params, options);
+  }
+
+  async #call<Op extends OperationName>(operation: Op, params: unknown, options?: RequestOptions): Promise<OperationTypes[Op]['result']> {
+    return (await this.#runner.run<OperationTypes[Op]['result']>(operation, params, options)).data;
   }
 
   /** A summary without the secret, so the client can be logged safely. */
   toJSON(): Record<string, unknown> {
-    const { fetch: _fetch, now: _now, ...rest } = this.#options;
-    return { ...rest };
+    return { ...this.#summary };
   }
 
   /** Node's `util.inspect` shows the same redacted summary. */

@@ -3,14 +3,20 @@ import { GatewayValidationError } from '../errors.js';
 import { httpUrl, requiredText, safeInteger } from '../schemas/fields.js';
 import { toValidationIssues } from '../schemas/issues.js';
 import type { FetchLike } from '../transport/http.js';
+import type { GatewayHooks } from './hooks.js';
+import { RETRY_DEFAULTS } from './retry-policy.js';
 
 /** Defaults of the optional {@link GatewayClientOptions}. */
 export const CLIENT_DEFAULTS = {
   version: '1.0.1',
   successCode: 200,
-  timeout: 20_000,
+  timeout: 15_000,
+  totalTimeout: 60_000,
   verifyResponses: true,
 } as const;
+
+const timerMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
+const hook = () => z.optional(z.custom<(event: never) => void>((v) => typeof v === 'function', { error: 'must be a function' }));
 
 /** Zod schema of {@link GatewayClientOptions}; unknown options are an error. */
 export const gatewayClientOptionsSchema = z.strictObject({
@@ -20,7 +26,18 @@ export const gatewayClientOptionsSchema = z.strictObject({
   secret: requiredText(),
   version: z._default(requiredText(), CLIENT_DEFAULTS.version),
   successCode: z._default(safeInteger(Number.MIN_SAFE_INTEGER), CLIENT_DEFAULTS.successCode),
-  timeout: z._default(safeInteger(1).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' })), CLIENT_DEFAULTS.timeout),
+  timeout: z._default(timerMs(1), CLIENT_DEFAULTS.timeout),
+  totalTimeout: z._default(timerMs(1), CLIENT_DEFAULTS.totalTimeout),
+  retry: z._default(
+    z.strictObject({
+      maxRetries: z._default(safeInteger(0).check(z.maximum(100, { error: 'must be at most 100' })), RETRY_DEFAULTS.maxRetries),
+      initialDelayMs: z._default(timerMs(0), RETRY_DEFAULTS.initialDelayMs),
+      maxDelayMs: z._default(timerMs(0), RETRY_DEFAULTS.maxDelayMs),
+      maxRetryAfterMs: z._default(timerMs(0), RETRY_DEFAULTS.maxRetryAfterMs),
+    }),
+    () => ({ ...RETRY_DEFAULTS }),
+  ),
+  hooks: z._default(z.strictObject({ onRequest: hook(), onResponse: hook(), onRetry: hook() }), () => ({})),
   fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
   now: z._default(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' }), () => Date.now),
   verifyResponses: z._default(z.boolean({ error: 'must be true or false' }), CLIENT_DEFAULTS.verifyResponses),
@@ -36,15 +53,20 @@ export const gatewayClientOptionsSchema = z.strictObject({
  * | `secret` | (required) | the application's signing secret; never logged or serialized |
  * | `version` | `'1.0.1'` | API version sent in every request |
  * | `successCode` | `200` | the envelope `code` that means success |
- * | `timeout` | `20000` | milliseconds for one attempt, including reading the body |
+ * | `timeout` | `15000` | milliseconds for one attempt, including reading the body |
+ * | `totalTimeout` | `60000` | milliseconds for a whole call: retries, backoff and reconciliation |
+ * | `retry.maxRetries` | `2` | retries after the first attempt (never a blind replay of a create) |
+ * | `retry.initialDelayMs` / `retry.maxDelayMs` | `500` / `8000` | exponential backoff with jitter |
+ * | `retry.maxRetryAfterMs` | `10000` | cap on a delay asked for by `Retry-After` (429/503) |
+ * | `hooks` | none | {@link GatewayHooks}: `onRequest`, `onResponse`, `onRetry` |
  * | `fetch` | global `fetch` | a fetch-compatible function (proxies, tests) |
  * | `now` | `Date.now` | the clock for `reqTime` (milliseconds) |
  * | `verifyResponses` | `true` | check each response's signature; `false` is unsafe |
  */
-export type GatewayClientOptions = z.input<typeof gatewayClientOptionsSchema>;
+export type GatewayClientOptions = Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks'> & { hooks?: GatewayHooks | undefined };
 
 /** Validated options with defaults applied. */
-export type ResolvedOptions = z.output<typeof gatewayClientOptionsSchema>;
+export type ResolvedOptions = Omit<z.output<typeof gatewayClientOptionsSchema>, 'hooks'> & { hooks: GatewayHooks };
 
 /** Validates client options; every problem is reported at once, never echoing the secret. */
 export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
@@ -52,5 +74,5 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
   if (!parsed.success) {
     throw new GatewayValidationError('Invalid GatewayClient options', toValidationIssues(parsed.error.issues, Object.keys(gatewayClientOptionsSchema.def.shape)));
   }
-  return parsed.data;
+  return parsed.data as ResolvedOptions;
 }

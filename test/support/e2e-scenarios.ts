@@ -8,9 +8,6 @@ import {
   GatewayClient,
   GatewayConnectionError,
   GatewayEmptyResponseError,
-  GatewayHttpStatusError,
-  GatewaySignatureError,
-  GatewayTruncatedResponseError,
   PayOrderState,
   type GatewayClientOptions,
 } from '../../src/index.js';
@@ -34,7 +31,11 @@ export function describeEndToEnd(name: string, transport: Transport): void {
     let client: GatewayClient;
     let seq = 0;
     const id = (prefix: string) => `${prefix}-${++seq}`;
-    const clientWith = (overrides: Partial<GatewayClientOptions>) => new GatewayClient({ ...connection, ...E2E_MERCHANT, ...overrides } as GatewayClientOptions);
+    // No backoff wait: the mock answers at once, and retries are what these tests are about.
+    const clientWith = (overrides: Partial<GatewayClientOptions>) =>
+      new GatewayClient({ ...connection, ...E2E_MERCHANT, retry: { initialDelayMs: 0, maxDelayMs: 0 }, ...overrides } as GatewayClientOptions);
+    /** The last requests the gateway saw, as [operation, answered code]. */
+    const operationsSince = (from: number) => gateway.requests.slice(from).map((r) => [r.operation, r.code]);
     const order = (mchOrderNo: string, extra: Record<string, unknown> = {}) =>
       client.unifiedOrder({ mchOrderNo, wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue, M', ...extra });
 
@@ -55,12 +56,18 @@ export function describeEndToEnd(name: string, transport: Transport): void {
         expect(paid).toMatchObject({ mchOrderNo, state: PayOrderState.Succeeded, amount: 1999, extParam: '{"cart":7}', successTime: gateway.now() });
       });
 
-      it('close, then query: state 6; closing again is refused', async () => {
+      it('close, then query: state 6; closing again resolves, closing a paid order is refused', async () => {
         const mchOrderNo = id('o');
         await order(mchOrderNo, { wayCode: 'WX_H5' });
         await expect(client.close({ mchOrderNo })).resolves.toBeUndefined();
         expect((await client.query({ mchOrderNo })).state).toBe(PayOrderState.Closed);
-        await expect(client.close({ mchOrderNo })).rejects.toMatchObject({ name: 'GatewayApiError', code: 9999, msg: '当前订单不可关闭' });
+        // The gateway refuses a second close; the client looks the order up and finds it closed: done.
+        await expect(client.close({ mchOrderNo })).resolves.toBeUndefined();
+        expect(operationsSince(-2)).toEqual([['close', 9999], ['query', 200]]);
+        const paid = id('o');
+        await order(paid);
+        gateway.payOrder(paid);
+        await expect(client.close({ mchOrderNo: paid })).rejects.toMatchObject({ name: 'GatewayApiError', code: 9999, msg: '当前订单不可关闭' });
       });
 
       it('a barcode payment is paid at once; a declined one is a result with errCode, not an exception', async () => {
@@ -124,63 +131,87 @@ export function describeEndToEnd(name: string, transport: Transport): void {
       });
     });
 
-    describe('faults', () => {
-      it('wrongSign: the order is created but the answer is not trusted', async () => {
-        const mchOrderNo = id('f');
-        gateway.injectFault({ kind: 'wrongSign', operation: 'unifiedOrder' });
-        await expect(order(mchOrderNo)).rejects.toBeInstanceOf(GatewaySignatureError);
-        expect(gateway.order(mchOrderNo)?.state).toBe(PayOrderState.Generated);
-      });
+    describe('faults: retries and reconciliation against a stateful gateway', () => {
+      const ordersWith = (mchOrderNo: string) => gateway.orders().filter((o) => o.mchOrderNo === mchOrderNo);
 
-      it('html502 before processing: HTTP status error, nothing created', async () => {
-        const mchOrderNo = id('f');
-        const fault = gateway.injectFault({ kind: 'html502', operation: 'unifiedOrder', when: 'before' });
-        await expect(order(mchOrderNo)).rejects.toMatchObject({ name: 'GatewayHttpStatusError', status: 502 });
-        expect(fault).toMatchObject({ hits: 1, remaining: 0 });
-        expect(gateway.order(mchOrderNo)).toBeUndefined();
-      });
-
-      it('emptyBody on close before processing (a channel refusal): the order stays open', async () => {
-        const mchOrderNo = id('f');
-        await order(mchOrderNo);
-        gateway.injectFault({ kind: 'emptyBody', operation: 'close', when: 'before' });
-        await expect(client.close({ mchOrderNo })).rejects.toBeInstanceOf(GatewayEmptyResponseError);
-        expect((await client.query({ mchOrderNo })).state).toBe(PayOrderState.Generated);
-      });
-
-      it('truncatedJson: a truncated-response error', async () => {
-        gateway.injectFault({ kind: 'truncatedJson', operation: 'query' });
-        const mchOrderNo = id('f');
-        await order(mchOrderNo);
-        await expect(client.query({ mchOrderNo })).rejects.toBeInstanceOf(GatewayTruncatedResponseError);
-      });
-
-      it('connectionReset after processing: the order exists, and resending the same mchOrderNo is refused as a duplicate', async () => {
+      it('reset after the order was created: the client finds it by mchOrderNo, no duplicate', async () => {
         const mchOrderNo = id('f');
         gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });
-        await expect(order(mchOrderNo)).rejects.toBeInstanceOf(GatewayConnectionError);
-        expect(gateway.orders().filter((o) => o.mchOrderNo === mchOrderNo)).toHaveLength(1);
-        expect((await client.query({ mchOrderNo })).state).toBe(PayOrderState.Generated); // reconcile by your key
-        await expect(order(mchOrderNo)).rejects.toMatchObject({ msg: `商户订单[${mchOrderNo}]已存在` });
-        expect(gateway.orders().filter((o) => o.mchOrderNo === mchOrderNo)).toHaveLength(1);
+        const result = await client.withResponse('unifiedOrder', { mchOrderNo, wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 's', body: 'b' });
+        expect(result).toMatchObject({ reconciled: true, attempts: 2, data: { mchOrderNo, orderState: PayOrderState.Generated } });
+        expect(ordersWith(mchOrderNo)).toHaveLength(1);
+        expect(result.data.payOrderId).toBe(ordersWith(mchOrderNo)[0]?.payOrderId);
+        expect(operationsSince(-2)).toEqual([['unifiedOrder', 200], ['query', 200]]);
       });
 
-      it('connectionReset before processing: nothing is created', async () => {
+      it('reset before the gateway saw it: the lookup finds nothing, the create is sent again, once', async () => {
         const mchOrderNo = id('f');
         gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'before' });
-        await expect(order(mchOrderNo)).rejects.toBeInstanceOf(GatewayConnectionError);
-        expect(gateway.order(mchOrderNo)).toBeUndefined();
         await expect(order(mchOrderNo)).resolves.toMatchObject({ mchOrderNo });
+        expect(ordersWith(mchOrderNo)).toHaveLength(1);
+        expect(operationsSince(-3)).toEqual([['unifiedOrder', undefined], ['query', 9999], ['unifiedOrder', 200]]);
       });
 
-      it('a fault aimed at one operation leaves the others alone, and strikes `times` times', async () => {
+      it('a wrong sign or an HTML 502 on a create is settled the same way', async () => {
+        const signed = id('f');
+        gateway.injectFault({ kind: 'wrongSign', operation: 'unifiedOrder' });
+        await expect(order(signed)).resolves.toMatchObject({ mchOrderNo: signed });
+        const proxied = id('f');
+        gateway.injectFault({ kind: 'html502', operation: 'unifiedOrder', when: 'before' });
+        await expect(order(proxied)).resolves.toMatchObject({ mchOrderNo: proxied });
+        expect([ordersWith(signed).length, ordersWith(proxied).length]).toEqual([1, 1]);
+      });
+
+      it('reset after a settlement request: reconciled through settleRequestGet', async () => {
+        const requestId = id('settle');
+        gateway.injectFault({ kind: 'connectionReset', operation: 'settleRequest', when: 'after' });
+        const result = await client.withResponse('settleRequest', { requestId, amount: 1, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: ADDRESS });
+        expect(result).toMatchObject({ reconciled: true, data: { serverRequestId: gateway.settlement(requestId)?.serverRequestId } });
+      });
+
+      it('reset after an address declaration (no lookup exists): outcome unknown, and a resend is refused as a duplicate', async () => {
+        const requestId = id('addr');
+        const params = { requestId, tokenId: 'TRON_USDT', address: ADDRESS };
+        gateway.injectFault({ kind: 'connectionReset', operation: 'settleAddressApply', when: 'after' });
+        await expect(client.settleAddressApply(params)).rejects.toMatchObject({ name: 'GatewayOutcomeUnknownError', key: { name: 'requestId', value: requestId } });
+        expect(gateway.address(requestId)?.status).toBe(MockAddressStatus.UnderReview);
+        await expect(client.settleAddressApply(params)).rejects.toMatchObject({ code: 9999, msg: expect.stringContaining(requestId) });
+      });
+
+      it('reads are retried: a truncated body, then the answer', async () => {
         const mchOrderNo = id('f');
-        const fault = gateway.injectFault({ kind: 'html502', operation: 'query', times: 2 });
         await order(mchOrderNo);
-        await expect(client.query({ mchOrderNo })).rejects.toBeInstanceOf(GatewayHttpStatusError);
-        await expect(client.query({ mchOrderNo })).rejects.toBeInstanceOf(GatewayHttpStatusError);
+        gateway.injectFault({ kind: 'truncatedJson', operation: 'query' });
+        await expect(client.withResponse('query', { mchOrderNo })).resolves.toMatchObject({ attempts: 2, data: { mchOrderNo } });
+      });
+
+      it('reads give up after the retries: the last error surfaces', async () => {
+        const mchOrderNo = id('f');
+        await order(mchOrderNo);
+        const fault = gateway.injectFault({ kind: 'html502', operation: 'query', times: 3 });
+        await expect(client.query({ mchOrderNo })).rejects.toMatchObject({ name: 'GatewayHttpStatusError', status: 502 });
+        expect(fault.hits).toBe(3); // one attempt and the 2 default retries
         await expect(client.query({ mchOrderNo })).resolves.toMatchObject({ mchOrderNo });
-        expect(fault.hits).toBe(2);
+      });
+
+      it('close with an empty body (the channel refused): retried; when it keeps failing the order stays open', async () => {
+        const mchOrderNo = id('f');
+        await order(mchOrderNo);
+        gateway.injectFault({ kind: 'emptyBody', operation: 'close', when: 'before', times: 3 });
+        await expect(client.close({ mchOrderNo })).rejects.toBeInstanceOf(GatewayEmptyResponseError);
+        expect((await client.query({ mchOrderNo })).state).toBe(PayOrderState.Generated);
+        gateway.injectFault({ kind: 'emptyBody', operation: 'close', when: 'before' });
+        await expect(client.close({ mchOrderNo })).resolves.toBeUndefined();
+        expect((await client.query({ mchOrderNo })).state).toBe(PayOrderState.Closed);
+      });
+
+      it('a fault aimed at one operation leaves the others alone', async () => {
+        const mchOrderNo = id('f');
+        const fault = gateway.injectFault({ kind: 'connectionReset', operation: 'settleRequestGet', when: 'before' });
+        await order(mchOrderNo);
+        await client.query({ mchOrderNo });
+        expect(fault).toMatchObject({ hits: 0, remaining: 1 });
+        await expect(clientWith({ retry: { maxRetries: 0 } }).settleRequestGet({ requestId: id('nope') })).rejects.toBeInstanceOf(GatewayConnectionError);
       });
     });
   });

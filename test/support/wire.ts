@@ -7,6 +7,8 @@ export const BASE_URL = 'https://gateway.test';
 export const SECRET = 'jeepay-test-secret-0123456789';
 export const CREDENTIALS = { baseUrl: BASE_URL, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: SECRET } as const;
 export const FIXED_NOW = 1_700_000_000_123;
+/** For tests of one response's handling: no retries, so each failure surfaces at once. */
+export const NO_RETRY = { retry: { maxRetries: 0 } } as const;
 
 /** A JSON number literal written exactly as given (e.g. `10.50`), for building response bodies. */
 export class Raw {
@@ -71,4 +73,13 @@ export function useWire() {
     },
     HttpResponse,
   };
+}
+
+/** A fetch that never answers and rejects when its signal aborts, as the real fetch does. */
+export function hangingFetch(_url: string, init: RequestInit): Promise<Response> {
+  return new Promise((_, reject) => {
+    const signal = init.signal;
+    if (signal?.aborted) reject(signal.reason);
+    signal?.addEventListener('abort', () => reject(signal.reason));
+  });
 }

@@ -1,0 +1,253 @@
+import { endpoints, type OperationName, type ReconcileDefinition } from '../endpoints.js';
+import {
+  GatewayAbortError,
+  GatewayApiError,
+  GatewayError,
+  GatewayOutcomeUnknownError,
+  GatewayTimeoutError,
+  GatewayValidationError,
+} from '../errors.js';
+import type { HttpExchange, Transport } from '../transport/http.js';
+import { decodeResponse } from './decode-response.js';
+import { signRequest, validateParams, type ValidParams } from './encode-request.js';
+import { backoffDelay, classifyFailure, failureReason, retryAfterDelay, sleep, type FailureKind, type RetryPolicy } from './retry-policy.js';
+import type { GatewayHooks } from './hooks.js';
+
+/** Per-call options, the optional last argument of every operation. */
+export interface RequestOptions {
+  /** Aborts the call; it then rejects with {@link GatewayAbortError} (or {@link GatewayOutcomeUnknownError} for a create already sent). */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds for one attempt, overriding the client's `timeout`. */
+  timeout?: number | undefined;
+  /** Milliseconds for the whole call, retries and reconciliation included, overriding the client's `totalTimeout`. */
+  totalTimeout?: number | undefined;
+  /** Retries after the first attempt, overriding the client's `retry.maxRetries`. */
+  maxRetries?: number | undefined;
+}
+
+/**
+ * A result with what the SDK saw on the wire, from {@link GatewayClient.withResponse}.
+ */
+export interface GatewayResponse<T> {
+  /** The operation's typed data, as the method would return it. */
+  readonly data: T;
+  /** The HTTP exchange the data came from (for a reconciled create: the lookup's). */
+  readonly http: HttpExchange;
+  /** Whether the response's signature was checked and matched (`false` only with `verifyResponses: false`). */
+  readonly signatureVerified: boolean;
+  /** How many HTTP attempts the call made, lookups included. */
+  readonly attempts: number;
+  /** `true` when a create's result was recovered by looking the record up after an ambiguous failure. */
+  readonly reconciled: boolean;
+}
+
+/** What the runner needs from the client. */
+export interface RunnerSettings {
+  readonly transport: Transport;
+  readonly mchNo: string;
+  readonly appId: string;
+  readonly version: string;
+  readonly successCode: number;
+  readonly verifyResponses: boolean;
+  readonly timeout: number;
+  readonly totalTimeout: number;
+  readonly retry: RetryPolicy;
+  readonly now: () => number;
+  readonly hooks: GatewayHooks;
+}
+
+interface Call {
+  readonly operation: OperationName;
+  readonly signal: AbortSignal | undefined;
+  readonly timeout: number;
+  readonly deadline: number;
+  readonly maxRetries: number;
+  attempts: number;
+}
+
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Runs operations with the retry class their endpoint declares: reads and close are retried on
+ * transient failures; creates are never replayed blindly but reconciled by the merchant's key.
+ */
+export class OperationRunner {
+  readonly #settings: RunnerSettings;
+  readonly #secret: string;
+
+  constructor(settings: RunnerSettings, secret: string) {
+    this.#settings = settings;
+    this.#secret = secret;
+  }
+
+  async run<T>(operation: OperationName, params: unknown, options: RequestOptions = {}): Promise<GatewayResponse<T>> {
+    const call = this.#plan(operation, options);
+    const valid = validateParams(operation, params);
+    const endpoint = endpoints[operation];
+    if (endpoint.retry === 'create') return this.#create<T>(call, valid, endpoint.key, 'reconcile' in endpoint ? endpoint.reconcile : undefined);
+    if (endpoint.retry === 'idempotent') return this.#close<T>(call, valid);
+    return this.#read<T>(call, valid);
+  }
+
+  #plan(operation: OperationName, options: RequestOptions): Call {
+    const s = this.#settings;
+    const timeout = options.timeout ?? s.timeout;
+    const totalTimeout = options.totalTimeout ?? s.totalTimeout;
+    const maxRetries = options.maxRetries ?? s.retry.maxRetries;
+    const issues = [
+      ...checkWhole('timeout', timeout, 1, MAX_TIMER_MS),
+      ...checkWhole('totalTimeout', totalTimeout, 1, MAX_TIMER_MS),
+      ...checkWhole('maxRetries', maxRetries, 0, 100),
+    ];
+    if (issues.length > 0) throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, issues, { operation });
+    return { operation, signal: options.signal, timeout, deadline: performance.now() + totalTimeout, maxRetries, attempts: 0 };
+  }
+
+  /** Reads: repeat on failures that may be transient, within the retry count and the deadline. */
+  async #read<T>(call: Call, params: ValidParams, operation: OperationName = call.operation): Promise<GatewayResponse<T>> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.#attempt<T>(call, operation, params);
+      } catch (error) {
+        if (!(error instanceof GatewayError) || classifyFailure(error) === 'final') throw error;
+        await this.#beforeRetry(call, operation, error, retry + 1);
+      }
+    }
+  }
+
+  /** Close: repeatable; a repeat that finds the order already closed is success. */
+  async #close<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
+    try {
+      return await this.#read<T>(call, params);
+    } catch (error) {
+      if (!(error instanceof GatewayApiError)) throw error;
+      const order = await this.#read<{ state: number }>(call, params, 'query').catch(() => undefined);
+      if (order?.data.state !== 6) throw error;
+      return { ...order, data: {} as T };
+    }
+  }
+
+  /**
+   * Creates: sent again only when the previous attempt provably did not reach the gateway, or a lookup
+   * by the merchant's key proved no record exists. A record found is the result.
+   */
+  async #create<T>(call: Call, params: ValidParams, keyName: string, reconcile: ReconcileDefinition | undefined): Promise<GatewayResponse<T>> {
+    const key = { name: keyName, value: String(params[keyName]) };
+    let maybeCreated = false; // some attempt may have reached the gateway
+    let unresolved: GatewayError | undefined; // ...and no lookup has settled it yet
+    for (let retry = 0; ; retry++) {
+      if (call.signal?.aborted) {
+        const aborted = new GatewayAbortError(`${call.operation} was aborted by the caller's signal.`, { operation: call.operation, cause: call.signal.reason });
+        throw unresolved ? this.#unknown(call, key, aborted) : aborted;
+      }
+      try {
+        return await this.#attempt<T>(call, call.operation, params);
+      } catch (error) {
+        if (!(error instanceof GatewayError)) throw error;
+        const kind = classifyCreateFailure(error);
+        // A refusal after an attempt that may have succeeded (e.g. "duplicate mchOrderNo") is settled by lookup.
+        if (kind === 'final' && !(maybeCreated && error instanceof GatewayApiError)) throw error;
+        if (kind !== 'not-sent') {
+          maybeCreated = true;
+          unresolved = error;
+          if (!reconcile || error instanceof GatewayAbortError) throw this.#unknown(call, key, error);
+          const found = await this.#lookup<T>(call, params, reconcile);
+          if (found === 'unknown') throw this.#unknown(call, key, error);
+          if (found !== 'absent') return found;
+          unresolved = undefined;
+        }
+        try {
+          await this.#beforeRetry(call, call.operation, error, retry + 1);
+        } catch (stop) {
+          throw unresolved ? this.#unknown(call, key, unresolved) : stop;
+        }
+      }
+    }
+  }
+
+  async #lookup<T>(call: Call, params: ValidParams, reconcile: ReconcileDefinition): Promise<GatewayResponse<T> | 'absent' | 'unknown'> {
+    try {
+      const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
+      const found = await this.#read<Record<string, unknown>>(call, lookupParams, reconcile.lookup);
+      return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
+    } catch (error) {
+      return error instanceof GatewayApiError && isNotFound(error) ? 'absent' : 'unknown';
+    }
+  }
+
+  #unknown(call: Call, key: { name: string; value: string }, cause: GatewayError): GatewayOutcomeUnknownError {
+    return new GatewayOutcomeUnknownError(
+      `${call.operation} may or may not have been processed (last failure: ${failureReason(cause)}) and the record could not be looked up in time. ` +
+        `Do not create a new one: reconcile later with ${key.name} '${key.value}' (a repeat with the same ${key.name} is refused if it exists).`,
+      key,
+      { operation: call.operation, cause },
+    );
+  }
+
+  /** Waits the backoff (or Retry-After) before retry number `retry`, or throws `error` when no retry is left. */
+  async #beforeRetry(call: Call, operation: OperationName, error: GatewayError, retry: number): Promise<void> {
+    const delayMs = retryAfterDelay(error, this.#settings.retry) ?? backoffDelay(retry, this.#settings.retry);
+    if (retry > call.maxRetries || error instanceof GatewayAbortError || performance.now() + delayMs >= call.deadline) throw error;
+    this.#emit('onRetry', () => ({ operation, attempt: call.attempts, delayMs, reason: failureReason(error) }));
+    try {
+      await sleep(delayMs, call.signal);
+    } catch (reason) {
+      throw new GatewayAbortError(`${operation} was aborted by the caller's signal while waiting to retry.`, { operation, cause: reason });
+    }
+  }
+
+  async #attempt<T>(call: Call, operation: OperationName, params: ValidParams): Promise<GatewayResponse<T>> {
+    const s = this.#settings;
+    if (call.signal?.aborted) throw new GatewayAbortError(`${operation} was aborted by the caller's signal.`, { operation, cause: call.signal.reason });
+    const remaining = Math.floor(call.deadline - performance.now());
+    if (remaining <= 0) throw new GatewayTimeoutError(`${call.operation} did not finish within its totalTimeout.`, { operation });
+    const body = signRequest(operation, params, { mchNo: s.mchNo, appId: s.appId, version: s.version, secret: this.#secret, reqTime: s.now() });
+    const attempt = ++call.attempts;
+    const path = endpoints[operation].path;
+    this.#emit('onRequest', () => ({ operation, attempt, path, body }));
+    const started = performance.now();
+    let http: HttpExchange | undefined;
+    try {
+      const exchange = await s.transport.post(path, body, { operation, timeout: Math.min(call.timeout, remaining), signal: call.signal });
+      http = exchange;
+      const decoded = decodeResponse<T>(operation, exchange, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses });
+      this.#emit('onResponse', () => ({ operation, attempt, status: exchange.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified }));
+      return { data: decoded.data, http: exchange, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
+    } catch (error) {
+      this.#emit('onResponse', () => ({ operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: error as GatewayError }));
+      throw error;
+    }
+  }
+
+  // Hooks observe; a hook that throws must not change the outcome of a payment call.
+  // The event is built lazily: most clients have no hooks, and this is on every call's path.
+  #emit<K extends keyof GatewayHooks>(name: K, event: () => Parameters<NonNullable<GatewayHooks[K]>>[0]): void {
+    const hook = this.#settings.hooks[name] as ((e: ReturnType<typeof event>) => void) | undefined;
+    if (!hook) return;
+    try {
+      hook(event());
+    } catch {
+      /* ignored on purpose */
+    }
+  }
+}
+
+/**
+ * For a create, only a business refusal or our own validation is final; any other failure after sending
+ * (a broken, untrusted or malformed response included) may hide a record the gateway made. An abort in
+ * flight is ambiguous too.
+ */
+function classifyCreateFailure(error: GatewayError): FailureKind {
+  if (error instanceof GatewayApiError || error instanceof GatewayValidationError) return 'final';
+  const kind = classifyFailure(error);
+  return kind === 'final' ? 'ambiguous' : kind;
+}
+
+function checkWhole(name: string, value: number, min: number, max: number) {
+  return Number.isSafeInteger(value) && value >= min && value <= max ? [] : [{ path: [name], message: `must be a whole number from ${min} to ${max}` }];
+}
+
+// The reference gateway says "订单不存在" (order does not exist); settlement lookups are assumed to say the same kind of thing.
+function isNotFound(error: GatewayApiError): boolean {
+  return /不存在|not\s*(?:found|exist)/i.test(error.msg);
+}
