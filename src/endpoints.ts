@@ -66,16 +66,10 @@ function pick(record: Record<string, unknown>, keys: readonly string[]): Record<
   return out;
 }
 
-/**
- * The operation table.
- *
- * @example
- * ```ts
- * import { endpoints } from 'payment-gateway-sdk';
- * endpoints.query.path; // '/api/pay/query'
- * ```
- */
-export const endpoints = {
+/** The name of an operation. */
+export type OperationName = 'unifiedOrder' | 'query' | 'close' | 'settleAddressApply' | 'settleRequest' | 'settleRequestGet';
+
+const definitions = {
   unifiedOrder: {
     path: '/api/pay/unifiedOrder',
     params: unifiedOrderParamsSchema,
@@ -132,10 +126,19 @@ export const endpoints = {
     retry: 'read',
     summary: 'Read a settlement request by your requestId.',
   },
-} as const satisfies Record<string, EndpointDefinition>;
+} as const satisfies Record<OperationName, EndpointDefinition>;
 
-/** The name of an operation: `unifiedOrder`, `query`, `close`, `settleAddressApply`, `settleRequest`, `settleRequestGet`. */
-export type OperationName = keyof typeof endpoints;
+/**
+ * The operation table: each operation's path, schemas, retry class and reconciliation.
+ *
+ * @example
+ * ```ts
+ * import { endpoints } from 'payment-gateway-sdk';
+ * endpoints.query.path; // '/api/pay/query'
+ * endpoints.unifiedOrder.retry; // 'create'
+ * ```
+ */
+export const endpoints: { readonly [Op in OperationName]: EndpointDefinition } = definitions;
 
 /** The common fields every signed request carries besides the operation's own (spec 2.1). */
 export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;

@@ -57,6 +57,7 @@ export class GatewayError extends Error {
     this.name = kinds[0] ?? 'GatewayError';
   }
 
+  /** `instanceof` by brand, so errors from another copy of the package are recognised too. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== 'object' || value === null) return false;
     const kinds = (value as Branded)[BRAND];

@@ -11,10 +11,10 @@
  *
  * @packageDocumentation
  */
-export { GatewayClient, type OperationTypes } from './client/gateway-client.js';
+export { GatewayClient, type Operation, type OperationTypes } from './client/gateway-client.js';
 export type { GatewayResponse, RequestOptions } from './client/runner.js';
 export type { GatewayHooks, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
-export { RETRY_DEFAULTS, type RetryOptions } from './client/retry-policy.js';
+export { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './client/retry-policy.js';
 export { CLIENT_DEFAULTS, gatewayClientOptionsSchema, type GatewayClientOptions } from './client/options.js';
 export {
   COMMON_REQUEST_FIELDS,
@@ -101,5 +101,5 @@ export {
   type SettleRequestParams,
 } from './schemas/settlement.js';
 export type { AtLeastOne, ExactlyOne } from './schemas/one-of.js';
-export type { FetchLike } from './transport/http.js';
+export type { FetchLike, HttpExchange } from './transport/http.js';
 export { JsonNumberText } from './transport/lossless-json.js';

@@ -13,12 +13,26 @@ import { OperationRunner, type GatewayResponse, type RequestOptions } from './ru
 
 /** Parameters and results of each operation, by name. */
 export interface OperationTypes {
-  unifiedOrder: { params: UnifiedOrderParams; result: UnifiedOrderResult };
-  query: { params: QueryParams; result: PayOrder };
-  close: { params: CloseParams; result: void };
-  settleAddressApply: { params: SettleAddressApplyParams; result: SettlementResult };
-  settleRequest: { params: SettleRequestParams; result: SettlementResult };
-  settleRequestGet: { params: SettleRequestGetParams; result: SettlementRecord };
+  /** Create an order. */
+  unifiedOrder: Operation<UnifiedOrderParams, UnifiedOrderResult>;
+  /** Read an order. */
+  query: Operation<QueryParams, PayOrder>;
+  /** Close an order. */
+  close: Operation<CloseParams, void>;
+  /** Declare a settlement address. */
+  settleAddressApply: Operation<SettleAddressApplyParams, SettlementResult>;
+  /** Request a settlement. */
+  settleRequest: Operation<SettleRequestParams, SettlementResult>;
+  /** Read a settlement. */
+  settleRequestGet: Operation<SettleRequestGetParams, SettlementRecord>;
+}
+
+/** The parameter and result types of one operation. */
+export interface Operation<Params, Result> {
+  /** What the method takes. */
+  params: Params;
+  /** What the method resolves to. */
+  result: Result;
 }
 
 function summarize(options: ResolvedOptions): Record<string, unknown> {

@@ -3,6 +3,7 @@ import type { GatewayError } from '../errors.js';
 
 /** Sent before each HTTP attempt. The body is the signed request: it never contains the secret. */
 export interface RequestEvent {
+  /** The operation of the call. */
   readonly operation: OperationName;
   /** 1 for the first attempt of the call; lookups made to reconcile a create count on. */
   readonly attempt: number;
@@ -14,10 +15,13 @@ export interface RequestEvent {
 
 /** Sent after each HTTP attempt, successful or not. */
 export interface ResponseEvent {
+  /** The operation of the call. */
   readonly operation: OperationName;
+  /** The attempt this response answers. */
   readonly attempt: number;
   /** HTTP status, when a response arrived. */
   readonly status: number | undefined;
+  /** Milliseconds from sending to the decoded response or the failure. */
   readonly durationMs: number;
   /** Whether the response's signature verified. */
   readonly signatureVerified: boolean;
@@ -27,6 +31,7 @@ export interface ResponseEvent {
 
 /** Sent before waiting to retry. */
 export interface RetryEvent {
+  /** The operation of the call. */
   readonly operation: OperationName;
   /** The attempt that failed. */
   readonly attempt: number;

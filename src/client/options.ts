@@ -8,10 +8,15 @@ import { RETRY_DEFAULTS } from './retry-policy.js';
 
 /** Defaults of the optional {@link GatewayClientOptions}. */
 export const CLIENT_DEFAULTS = {
+  /** API version sent with every request. */
   version: '1.0.1',
+  /** Envelope code of success. */
   successCode: 200,
+  /** Milliseconds for one attempt. */
   timeout: 15_000,
+  /** Milliseconds for a whole call. */
   totalTimeout: 60_000,
+  /** Whether response signatures are verified. */
   verifyResponses: true,
 } as const;
 
@@ -37,8 +42,21 @@ export const gatewayClientOptionsSchema = z.strictObject({
     }),
     () => ({ ...RETRY_DEFAULTS }),
   ),
-  hooks: z._default(z.strictObject({ onRequest: hook(), onResponse: hook(), onRetry: hook() }), () => ({})),
+  /** Observers of requests, responses and retries ({@link GatewayHooks}). */
+  hooks: z._default(
+    z.strictObject({
+      /** Before each HTTP attempt. */
+      onRequest: hook(),
+      /** After each HTTP attempt. */
+      onResponse: hook(),
+      /** Before waiting to retry. */
+      onRetry: hook(),
+    }),
+    () => ({}),
+  ),
+  /** A fetch-compatible function; the global `fetch` by default. */
   fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
+  /** The clock for `reqTime`, in milliseconds since the epoch. */
   now: z._default(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' }), () => Date.now),
   verifyResponses: z._default(z.boolean({ error: 'must be true or false' }), CLIENT_DEFAULTS.verifyResponses),
 });
@@ -63,7 +81,10 @@ export const gatewayClientOptionsSchema = z.strictObject({
  * | `now` | `Date.now` | the clock for `reqTime` (milliseconds) |
  * | `verifyResponses` | `true` | check each response's signature; `false` is unsafe |
  */
-export type GatewayClientOptions = Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks'> & { hooks?: GatewayHooks | undefined };
+export type GatewayClientOptions = Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks'> & {
+  /** Observers of requests, responses and retries. */
+  hooks?: GatewayHooks | undefined;
+};
 
 /** Validated options with defaults applied. */
 export type ResolvedOptions = Omit<z.output<typeof gatewayClientOptionsSchema>, 'hooks'> & { hooks: GatewayHooks };

@@ -84,7 +84,7 @@ export class OperationRunner {
     const call = this.#plan(operation, options);
     const valid = validateParams(operation, params);
     const endpoint = endpoints[operation];
-    if (endpoint.retry === 'create') return this.#create<T>(call, valid, endpoint.key, 'reconcile' in endpoint ? endpoint.reconcile : undefined);
+    if (endpoint.retry === 'create') return this.#create<T>(call, valid, endpoint.key ?? '', endpoint.reconcile);
     if (endpoint.retry === 'idempotent') return this.#close<T>(call, valid);
     return this.#read<T>(call, valid);
   }

@@ -11,12 +11,19 @@ import { openString } from './fields.js';
  * ```
  */
 export const PayOrderState = {
+  /** 0: created, not yet handed to the channel. */
   Generated: 0,
+  /** 1: waiting for the payer or the channel. */
   Paying: 1,
+  /** 2: paid. */
   Succeeded: 2,
+  /** 3: the payment failed (see `errCode`/`errMsg`). */
   Failed: 3,
+  /** 4: revoked (never set by the reference gateway). */
   Revoked: 4,
+  /** 5: fully refunded. */
   Refunded: 5,
+  /** 6: closed by the merchant or by expiry. */
   Closed: 6,
 } as const;
 
@@ -97,7 +104,14 @@ export function isFinalTransactionStatus(status: TransactionStatus): boolean {
  * await client.unifiedOrder({ ...order, divisionMode: DivisionMode.Manual });
  * ```
  */
-export const DivisionMode = { NotDivided: 0, Automatic: 1, Manual: 2 } as const;
+export const DivisionMode = {
+  /** 0: the order may not be divided (default). */
+  NotDivided: 0,
+  /** 1: divided automatically per configuration on payment success. */
+  Automatic: 1,
+  /** 2: the merchant divides manually (unfreezing merchant funds). */
+  Manual: 2,
+} as const;
 /** A division mode code, 0, 1 or 2. */
 export type DivisionMode = (typeof DivisionMode)[keyof typeof DivisionMode];
 /** Zod schema of {@link DivisionMode}. */

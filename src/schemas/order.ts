@@ -17,12 +17,19 @@ import type { AtLeastOne } from './one-of.js';
  * `WX_JSAPI`/`WX_LITE`, `userId` for `UP_JSAPI`, `payDataType` for QR/H5/PC ways, `cancelUrl` for `PP_PC`.
  */
 export const channelExtraSchema = z.looseObject({
+  /** The kind of payment data wanted (QR, H5 and PC ways). */
   payDataType: z.optional(requestedPayDataTypeSchema),
+  /** The payer's barcode (barcode ways, required there). */
   authCode: z.optional(z.string()),
+  /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
   buyerUserId: z.optional(z.string()),
+  /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
   openid: z.optional(z.string()),
+  /** 1 when `openid` is a sub-merchant openid. */
   isSubOpenId: z.optional(z.union([z.literal(0), z.literal(1)])),
+  /** UnionPay user id (`UP_JSAPI`). */
   userId: z.optional(z.string()),
+  /** Where PayPal returns a cancelled payment (`PP_PC`). */
   cancelUrl: z.optional(z.string()),
 });
 
@@ -122,13 +129,19 @@ export type CloseParams = AtLeastOne<z.input<typeof closeParamsSchema>, 'payOrde
 
 /** Zod schema of one on-chain transaction of an order (spec 2.4). */
 export const orderTransactionSchema = z.looseObject({
+  /** Payment transaction serial number. */
   txId: z.optional(z.string()),
+  /** The order this transaction pays. */
   payOrderId: z.optional(z.string()),
+  /** On-chain transaction hash. */
   txHash: z.optional(z.string()),
   /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
   amount: z.optional(decimalText()),
+  /** Currency/token id, e.g. `TRON_USDT`. */
   tokenId: z.optional(z.string()),
+  /** Source address. */
   fromAddress: z.optional(z.string()),
+  /** Destination address. */
   toAddress: z.optional(z.string()),
   /** Transaction status; unknown values mean in progress. */
   status: z.optional(transactionStatusSchema),
@@ -143,28 +156,43 @@ export type OrderTransaction = z.output<typeof orderTransactionSchema>;
 
 /** Zod schema of a pay order (spec 2.3). Unknown extra fields are kept. */
 export const payOrderSchema = z.looseObject({
+  /** The gateway's order id. */
   payOrderId: z.string(),
+  /** Merchant number. */
   mchNo: z.string(),
+  /** Merchant application id. */
   appId: z.string(),
+  /** Your order number, as sent at creation. */
   mchOrderNo: z.string(),
   /** The payment interface (channel) code. */
   ifCode: z.string(),
+  /** Payment way code. */
   wayCode: z.string(),
   /** Amount in integer minor units. */
   amount: wireInteger(),
+  /** Three-letter currency code. */
   currency: z.string(),
+  /** Order state, see {@link PayOrderState}. */
   state: payOrderStateSchema,
+  /** The payer's IP address. */
   clientIp: z.optional(z.string()),
+  /** Goods title. */
   subject: z.string(),
+  /** Goods description. */
   body: z.string(),
+  /** The order number at the channel. */
   channelOrderNo: z.optional(z.string()),
+  /** The channel's payment error code. */
   errCode: z.optional(z.string()),
+  /** The channel's payment error description. */
   errMsg: z.optional(z.string()),
+  /** Your extension parameter, as sent. */
   extParam: z.optional(z.string()),
   /** Payment success time, milliseconds since the epoch. */
   successTime: z.optional(wireInteger()),
   /** Creation time, milliseconds since the epoch. */
   createdAt: wireInteger(),
+  /** On-chain transactions of the order (coin channel). */
   orderTransactionList: z.optional(z.array(orderTransactionSchema)),
 });
 

@@ -64,8 +64,11 @@ export type SettlementResult = z.output<typeof settlementResultSchema>;
 
 /** Zod schema of a settlement record (spec 2.7). */
 export const settlementRecordSchema = z.looseObject({
+  /** The gateway's id of the settlement request. */
   serverRequestId: z.string(),
+  /** Your request id. */
   requestId: z.string(),
+  /** Settlement token id. */
   tokenId: z.string(),
   /** Fiat currency (`USD`). */
   currency: z.string(),
@@ -73,7 +76,9 @@ export const settlementRecordSchema = z.looseObject({
   amount: wireInteger(),
   /** Processing status (values not published). */
   status: wireInteger(),
+  /** Withdrawal address. */
   address: z.optional(z.string()),
+  /** Callback address. */
   notifyUrl: z.optional(z.string()),
 });
 /** A settlement record, as {@link GatewayClient.settleRequestGet} returns it (spec 2.7). */

@@ -9,8 +9,11 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** What one HTTP exchange returned: status, headers and the whole body as text. */
 export interface HttpExchange {
+  /** HTTP status code. */
   readonly status: number;
+  /** Response headers. */
   readonly headers: Headers;
+  /** The whole response body, as text. */
   readonly body: string;
 }
 

@@ -18,7 +18,12 @@
  * ```
  */
 export class JsonNumberText {
-  constructor(readonly text: string) {}
+  /** @param text - the literal, exactly as received */
+  constructor(
+    /** The literal, exactly as received. */
+    readonly text: string,
+  ) {}
+  /** Serializes as the literal's text. */
   toJSON(): string {
     return this.text;
   }
