@@ -1,7 +1,9 @@
 // The mock gateway on its own, against the signature vectors and the protocol rules. Requests are built
 // and signed by hand; the SDK's client is not involved.
 import { describe, expect, it } from 'vitest';
+import { endpoints, wireFields } from '../src/endpoints.js';
 import { sign } from '../src/signing/sign.js';
+import { OPERATION_SPECS } from '../src/testing/wire-request.js';
 import { createMockGateway, MOCK_MESSAGES } from '../src/testing/index.js';
 import { vector } from './support/vectors.js';
 import { call, common, expectedSign, MERCHANT, orderFields, OTHER_MERCHANT, PATHS, post, signed, START } from './support/raw-gateway.js';
@@ -185,5 +187,35 @@ describe('sign() sanity for these tests', () => {
   it('is the vector algorithm (so hand-signed requests here are real requests)', () => {
     const v = vector('vendor/normal');
     expect(sign(v.params, v.secret)).toBe(v.sign);
+  });
+});
+
+describe('routes and bindings derived from the endpoint table', () => {
+  const binding = (path: string) => {
+    const spec = OPERATION_SPECS.get(path);
+    const fields = [...(spec?.fields ?? new Map())];
+    return {
+      required: fields.filter(([, f]) => f.required).map(([n]) => n).sort(),
+      integers: fields.filter(([, f]) => f.integer).map(([n]) => n).sort(),
+      known: fields.map(([n]) => n).sort(),
+    };
+  };
+
+  it('has one route per operation, at its path', () => {
+    expect([...OPERATION_SPECS.values()].map((s) => [s.operation, s.path])).toEqual(Object.entries(endpoints).map(([name, e]) => [name, e.path]));
+  });
+
+  it('knows each operation\'s wire fields, which are required and which are integers', () => {
+    const commonRequired = ['appId', 'mchNo', 'reqTime', 'sign', 'signType', 'version'];
+    expect(binding(PATHS.unifiedOrder)).toEqual({
+      required: [...commonRequired, 'amount', 'body', 'currency', 'mchOrderNo', 'subject', 'wayCode'].sort(),
+      integers: ['amount', 'divisionMode', 'expiredTime'],
+      known: wireFields('unifiedOrder').slice().sort(),
+    });
+    expect(binding(PATHS.settleRequest)).toMatchObject({
+      required: [...commonRequired, 'amount', 'currency', 'payoutChannel', 'requestId', 'tokenId'].sort(),
+      integers: ['amount'],
+    });
+    expect(binding(PATHS.query)).toMatchObject({ required: commonRequired, integers: [] });
   });
 });

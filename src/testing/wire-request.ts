@@ -37,11 +37,11 @@ export interface AcceptedRequest {
 /** The six operations, by path, with their field bindings derived from the endpoint table. */
 export const OPERATION_SPECS: ReadonlyMap<string, OperationSpec> = new Map(
   (Object.keys(endpoints) as OperationName[]).map((operation) => {
-    const shape = endpoints[operation].params.def.shape as Record<string, { def: ZodDef }>;
+    const shape = endpoints[operation].params.def.shape;
     const fields = new Map<string, FieldSpec>();
     for (const name of wireFields(operation)) {
       const schema = shape[name];
-      fields.set(name, schema ? bindingOf(schema.def) : { required: true, integer: false });
+      fields.set(name, schema ? bindingOf(schema._zod.def as unknown as ZodDef) : { required: true, integer: false });
     }
     return [endpoints[operation].path, { operation, path: endpoints[operation].path, fields }];
   }),
@@ -50,8 +50,8 @@ export const OPERATION_SPECS: ReadonlyMap<string, OperationSpec> = new Map(
 // The few parts of zod's schema definitions needed to see optionality and integer fields.
 interface ZodDef {
   type: string;
-  innerType?: { def: ZodDef };
-  in?: { def: ZodDef };
+  innerType?: { _zod: { def: ZodDef } };
+  in?: { _zod: { def: ZodDef } };
   entries?: Record<string, unknown>;
 }
 
@@ -59,9 +59,9 @@ function bindingOf(def: ZodDef): FieldSpec {
   let required = true;
   while ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) {
     required = false;
-    def = def.innerType.def;
+    def = def.innerType._zod.def;
   }
-  if (def.type === 'pipe' && def.in) def = def.in.def;
+  if (def.type === 'pipe' && def.in) def = def.in._zod.def;
   const integer = def.type === 'number' || (def.type === 'enum' && Object.values(def.entries ?? {}).every((v) => typeof v === 'number'));
   return { required, integer };
 }
