@@ -13,6 +13,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module payment-gateway-sdk/testing
  */
 export { createMockGateway, type MockGateway, type MockGatewayOptions, type MockRequestRecord } from './mock-gateway.js';
 export type { MockMerchant } from './merchants.js';

@@ -11,9 +11,26 @@ import { sign } from '../signing/sign.js';
 import type { SimulatedClock } from './clock.js';
 import type { MockPayOrder } from './orders.js';
 
-/** Attempts in all before a notification is given up (the operator may resend by hand later). */
+/**
+ * Attempts in all before a notification is given up (the operator may resend by hand later).
+ *
+ * @example
+ * ```ts
+ * expect(gateway.deliveries).toHaveLength(NOTIFY_MAX_ATTEMPTS); // an endpoint that never answers SUCCESS
+ * ```
+ */
 export const NOTIFY_MAX_ATTEMPTS = 6;
-/** The n-th retry comes n times this many milliseconds after the previous failure. */
+
+/**
+ * The n-th retry comes n times this many milliseconds after the previous failure: attempts at 0 s, 30 s,
+ * 1.5 min, 3 min, 5 min and 7.5 min.
+ *
+ * @example
+ * ```ts
+ * gateway.advanceTime(NOTIFY_RETRY_STEP_MS); // the first retry is due
+ * await gateway.deliverNotifications();
+ * ```
+ */
 export const NOTIFY_RETRY_STEP_MS = 30_000;
 
 /** The query fields a notification carries, in the reference's order (`orderTransactionList` is not sent). */

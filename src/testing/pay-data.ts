@@ -8,7 +8,15 @@
 import { isBarcodeWayCode, KNOWN_WAY_CODES } from '../schemas/enums.js';
 import { MESSAGES, refuse } from './refusals.js';
 
-/** Coin way codes are not published: the mock treats every way code starting with this as a coin way. */
+/**
+ * Coin way codes are not published: the mock treats every way code starting with this as a coin way
+ * (`COIN_<tokenId>`), whose `payData` is a deposit address and whose orders list on-chain transactions.
+ *
+ * @example
+ * ```ts
+ * await client.unifiedOrder({ mchOrderNo: 'o-1', wayCode: `${COIN_WAY_CODE_PREFIX}TRON_USDT`, amount: 1050, currency: 'USD', subject: 's', body: 'b' });
+ * ```
+ */
 export const COIN_WAY_CODE_PREFIX = 'COIN_';
 
 /** Way codes whose `payDataType` the merchant may choose with `channelExtra.payDataType`, and their default. */

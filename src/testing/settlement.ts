@@ -19,7 +19,7 @@ import { MESSAGES, refuse } from './refusals.js';
  * ```
  */
 export const MockAddressStatus = { UnderReview: 0, Approved: 1, Rejected: 2 } as const;
-/** A review state of a declared address in the mock. */
+/** A review state of a declared address in the mock (see the constant of the same name). */
 export type MockAddressStatus = (typeof MockAddressStatus)[keyof typeof MockAddressStatus];
 
 /**
@@ -33,7 +33,7 @@ export type MockAddressStatus = (typeof MockAddressStatus)[keyof typeof MockAddr
  * ```
  */
 export const MockSettlementStatus = { Pending: 0, Processing: 1, Completed: 2, Failed: 3 } as const;
-/** A settlement state in the mock. */
+/** A settlement state in the mock (see the constant of the same name). */
 export type MockSettlementStatus = (typeof MockSettlementStatus)[keyof typeof MockSettlementStatus];
 
 /**
@@ -80,7 +80,15 @@ export interface MockSettlement {
   createdAt: number;
 }
 
-/** The target of {@link MockGateway.progressSettlement}; by default the next step. */
+/**
+ * The target of {@link MockGateway.progressSettlement}; by default the next step.
+ *
+ * @example
+ * ```ts
+ * const to: SettlementProgress = 'failed';
+ * gateway.progressSettlement('settle-1', to);
+ * ```
+ */
 export type SettlementProgress = 'processing' | 'completed' | 'failed';
 
 /** Addresses and settlements of all merchants. */
