@@ -20,7 +20,7 @@ export type { MockMerchant } from './merchants.js';
 export type { ListenOptions, MockGatewayServer } from './node-server.js';
 export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from './orders.js';
 export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt } from './notifications.js';
-export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockSettlement, type SettlementProgress } from './settlement.js';
+export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './settlement.js';
 export type { FaultKind, FaultOptions, InjectedFault } from './faults.js';
 export { COIN_WAY_CODE_PREFIX } from './pay-data.js';
 export { MESSAGES as MOCK_MESSAGES } from './refusals.js';

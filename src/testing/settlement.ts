@@ -37,6 +37,24 @@ export const MockSettlementStatus = { Pending: 0, Processing: 1, Completed: 2, F
 export type MockSettlementStatus = (typeof MockSettlementStatus)[keyof typeof MockSettlementStatus];
 
 /**
+ * What the mock records of every coinpay request: the gateway's id, the merchant's id, whose it is and
+ * for which token. Test controls find a record by either id.
+ *
+ * @example
+ * ```ts
+ * const record: MockCoinpayRecord | undefined = gateway.settlement('settle-2024-07');
+ * record?.serverRequestId;
+ * ```
+ */
+export interface MockCoinpayRecord {
+  serverRequestId: string;
+  requestId: string;
+  mchNo: string;
+  appId: string;
+  tokenId: string;
+}
+
+/**
  * A declared settlement address as the mock holds it.
  *
  * @example
@@ -44,12 +62,7 @@ export type MockSettlementStatus = (typeof MockSettlementStatus)[keyof typeof Mo
  * const address: MockAddress | undefined = gateway.address('addr-001');
  * ```
  */
-export interface MockAddress {
-  serverRequestId: string;
-  requestId: string;
-  mchNo: string;
-  appId: string;
-  tokenId: string;
+export interface MockAddress extends MockCoinpayRecord {
   address: string;
   remark?: string | undefined;
   status: MockAddressStatus;
@@ -63,12 +76,7 @@ export interface MockAddress {
  * const settlement: MockSettlement | undefined = gateway.settlement('settle-2024-07');
  * ```
  */
-export interface MockSettlement {
-  serverRequestId: string;
-  requestId: string;
-  mchNo: string;
-  appId: string;
-  tokenId: string;
+export interface MockSettlement extends MockCoinpayRecord {
   currency: string;
   amount: number;
   payoutChannel: string;
@@ -177,7 +185,7 @@ export class SettlementDesk {
     return record && { ...record };
   }
 
-  #find<T extends Identified>(records: Iterable<T>, ref: string, control: string): T {
+  #find<T extends MockCoinpayRecord>(records: Iterable<T>, ref: string, control: string): T {
     const record = only(records, ref, control);
     if (!record) throw new Error(`${control}: nothing with serverRequestId or requestId ${JSON.stringify(ref)}`);
     return record;
@@ -188,13 +196,8 @@ export class SettlementDesk {
   }
 }
 
-interface Identified {
-  serverRequestId: string;
-  requestId: string;
-}
-
 /** The record a test control means: by the gateway's id, or by a requestId only one merchant uses. */
-function only<T extends Identified>(records: Iterable<T>, ref: string, control = 'lookup'): T | undefined {
+function only<T extends MockCoinpayRecord>(records: Iterable<T>, ref: string, control = 'lookup'): T | undefined {
   const found = [...records].filter((r) => r.serverRequestId === ref || r.requestId === ref);
   if (found.length > 1) throw new Error(`${control}: several merchants use requestId ${JSON.stringify(ref)}; give the serverRequestId`);
   return found[0];
