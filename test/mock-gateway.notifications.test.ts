@@ -146,6 +146,11 @@ describe('retries', () => {
     expect(attempt).toMatchObject({ delivered: false, status: undefined, error: 'ECONNREFUSED' });
   });
 
+  it('logs a notifyUrl that cannot be parsed as a failed attempt instead of failing payOrder', async () => {
+    await paidOrder({ notifyUrl: 'http://exa mple.test/n' });
+    expect((await gateway.deliverNotifications())[0]).toMatchObject({ delivered: false, error: expect.any(String) });
+  });
+
   it('delivers through notifyFetch when given (e.g. straight into the app under test)', async () => {
     const seen: string[] = [];
     gateway = createMockGateway({

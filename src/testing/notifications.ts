@@ -117,7 +117,8 @@ export class Notifier {
     fields.reqTime = String(this.clock.now());
     fields.sign = sign(fields, this.secretOf(order.appId));
     // Query-string keys of the notifyUrl also arrive as body fields, unsigned (protocol.md section 3).
-    for (const [key, value] of new URL(order.notifyUrl).searchParams) if (!Object.hasOwn(fields, key)) fields[key] = value;
+    const query = URL.canParse(order.notifyUrl) ? new URL(order.notifyUrl).searchParams : [];
+    for (const [key, value] of query) if (!Object.hasOwn(fields, key)) fields[key] = value;
     this.#outbox.push({
       notification: { payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, url: order.notifyUrl, fields, state: 'pending', attempts: 0, nextAttemptAt: this.clock.now() },
       body: new URLSearchParams(fields).toString(),
