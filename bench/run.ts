@@ -47,7 +47,7 @@ await compare(
 );
 const md5Text = `${Object.entries(requestParams).map(([k, v]) => `${k}=${v}&`).join('')}key=${secret}`;
 const nodeMd5 = await measureSync('node:crypto MD5', () => md5Hex(md5Text));
-const pureMd5 = await measureSync('@noble/hashes MD5 (edge fallback)', () => portableMd5Hex(md5Text));
+const pureMd5 = await measureSync('portable MD5 (edge fallback)', () => portableMd5Hex(md5Text));
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const rows = comparisons.map((c) => {

@@ -48,6 +48,18 @@ export {
   type ResponseErrorDetails,
   type ValidationIssue,
 } from './errors.js';
+export { NOTIFICATION_ACK, notificationAckResponse } from './notify/acknowledge.js';
+export {
+  verifyNotificationOptionsSchema,
+  verifySettlementNotificationOptionsSchema,
+  type ClientNotificationOptions,
+  type VerifyNotificationOptions,
+  type VerifySettlementNotificationOptions,
+} from './notify/options.js';
+export type { NotificationInput } from './notify/read-input.js';
+export type { IdempotentNotification } from './notify/verify-received.js';
+export { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './notify/verify.js';
+export { payOrderNotificationSchema, settlementNotificationSchema } from './schemas/notification.js';
 export { sign, type SignableParams, type SignableValue } from './signing/sign.js';
 export { verifySign } from './signing/verify.js';
 export { responseEnvelopeSchema, type ResponseEnvelope } from './schemas/envelope.js';

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonNumberText, JsonSyntaxError, parseLossless } from '../src/transport/lossless-json.js';
 
@@ -58,5 +59,29 @@ describe('parseLossless', () => {
 
   it('refuses absurd nesting instead of overflowing the stack', () => {
     expect(() => parseLossless('['.repeat(10_000))).toThrow(JsonSyntaxError);
+  });
+});
+
+describe('parseLossless, property-based', () => {
+  it('agrees with JSON.parse on any JSON text', () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        expect(toPlain(parseLossless(text).value)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reports every proper prefix of a JSON object as cut off at the end', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()).map((o) => JSON.stringify(o)), fc.nat(), (text, n) => {
+        const prefix = text.slice(0, n % text.length);
+        fc.pre(prefix.trim() !== '');
+        const error = (() => { try { parseLossless(prefix); } catch (e) { return e; } })();
+        expect(error).toBeInstanceOf(JsonSyntaxError);
+        expect((error as JsonSyntaxError).atEnd).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayValidationError, sign } from '../src/index.js';
 import { compareCaseInsensitive } from '../src/signing/compare-fragments.js';
@@ -20,7 +22,7 @@ describe('sign() against ../shared/vectors/sign-vectors.json', () => {
         expect(signingString(v.params, v.secret)).toBe(v.canonical);
       });
     }
-    it(`${v.name}: portable MD5 gives the same digest as node:crypto`, () => {
+    it(`${v.name}: the portable MD5 gives the same digest as node:crypto`, () => {
       const text = signingString(v.params, v.secret);
       expect(portableMd5Hex(text)).toBe(v.sign);
       expect(md5Hex(text)).toBe(v.sign);
@@ -57,6 +59,18 @@ describe('the signing rule', () => {
     expect(() => sign({ channelExtra: { a: 1 } as never }, 'k')).toThrow(GatewayValidationError);
     expect(() => sign({ channelExtra: { a: 1 } as never }, 'k')).toThrow(/channelExtra/);
     expect(() => sign({ amount: Number.NaN }, 'k')).toThrow(/amount: is not a finite number/);
+  });
+});
+
+describe('the portable MD5 (runtimes without node:crypto)', () => {
+  it('matches node:crypto on random text of every length around the block boundaries', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(portableMd5Hex(text)).toBe(createHash('md5').update(text, 'utf8').digest('hex').toUpperCase());
+      }),
+      { numRuns: 1000 },
+    );
+    for (let n = 50; n <= 130; n++) expect(portableMd5Hex('x'.repeat(n))).toBe(createHash('md5').update('x'.repeat(n)).digest('hex').toUpperCase());
   });
 });
 

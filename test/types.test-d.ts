@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { GatewayClient, PayOrder, PayOrderState, SettlementRecord, UnifiedOrderResult } from '../src/index.js';
+import { verifyNotification, type GatewayClient, type PayOrder, type PayOrderState, type SettlementRecord, type UnifiedOrderResult } from '../src/index.js';
 
 declare const client: GatewayClient;
 const order = { mchOrderNo: 'o', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' } as const;
@@ -55,5 +55,29 @@ describe('results are typed', () => {
     expectTypeOf<PayOrder['state']>().toEqualTypeOf<PayOrderState>();
     expectTypeOf<PayOrder['amount']>().toBeNumber();
     expectTypeOf<NonNullable<PayOrder['orderTransactionList']>[number]['amount']>().toEqualTypeOf<string | undefined>();
+  });
+});
+
+describe('notifications are typed', () => {
+  it('verified notifications carry typed fields and the idempotency key', async () => {
+    const n = await client.verifyNotification('body');
+    expectTypeOf(n.amount).toBeNumber();
+    expectTypeOf(n.state).toEqualTypeOf<PayOrderState>();
+    expectTypeOf(n.reqTime).toBeNumber();
+    expectTypeOf(n.idempotencyKey).toBeString();
+    const s = await client.verifySettlementNotification('body');
+    expectTypeOf(s.status).toBeNumber();
+    expectTypeOf(s.idempotencyKey).toBeString();
+  });
+
+  it('the client uses its own credentials; the standalone function needs them', () => {
+    client.verifyNotification('body', { expect: { amount: 1 }, ignoreKeys: ['shop'] });
+    // @ts-expect-error the client's secret is used
+    client.verifyNotification('body', { secret: 'other' });
+    verifyNotification('body', { secret: 's', mchNo: 'M', appId: 'A' });
+    // @ts-expect-error mchNo and appId are required
+    verifyNotification('body', { secret: 's' });
+    // @ts-expect-error expect takes only the fields it can check
+    verifyNotification('body', { secret: 's', mchNo: 'M', appId: 'A', expect: { state: 2 } });
   });
 });

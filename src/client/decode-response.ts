@@ -55,7 +55,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     throw new GatewayNonJsonResponseError(`${operation} got a body that is not JSON (${error.message}), e.g. an HTML error page from a proxy.`, { ...details, cause: error });
   }
-  const envelope = responseEnvelopeSchema.safeParse(parsed.value, { reportInput: true });
+  const envelope = responseEnvelopeSchema.safeParse(withoutNulls(parsed.value), { reportInput: true });
   if (!envelope.success) {
     throw new GatewayResponseValidationError(`${operation} got JSON that is not a gateway response envelope`, toValidationIssues(envelope.error.issues), details);
   }
@@ -74,7 +74,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     signatureVerified = true;
   }
-  const result = endpoints[operation].result.safeParse(withoutNulls(data ?? {}), { reportInput: true });
+  const result = endpoints[operation].result.safeParse(data ?? {}, { reportInput: true });
   if (!result.success) {
     throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
   }

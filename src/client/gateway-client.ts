@@ -1,4 +1,7 @@
 import type { OperationName } from '../endpoints.js';
+import type { ClientNotificationOptions, VerifyNotificationOptions, VerifySettlementNotificationOptions } from '../notify/options.js';
+import type { NotificationInput } from '../notify/read-input.js';
+import * as notify from '../notify/verify.js';
 import type { CloseParams, PayOrder, QueryParams, UnifiedOrderParams, UnifiedOrderResult } from '../schemas/order.js';
 import type {
   SettleAddressApplyParams,
@@ -70,6 +73,8 @@ export class GatewayClient {
   readonly mchNo: string;
   /** The merchant application id sent with every request. */
   readonly appId: string;
+  // Kept for verifying notifications; private, so it is in no enumeration, JSON or inspect output.
+  readonly #secret: string;
   readonly #summary: Record<string, unknown>;
   readonly #runner: OperationRunner;
 
@@ -81,6 +86,7 @@ export class GatewayClient {
     this.baseUrl = resolved.baseUrl;
     this.mchNo = resolved.mchNo;
     this.appId = resolved.appId;
+    this.#secret = resolved.secret;
     this.#summary = summarize(resolved);
     this.#runner = new OperationRunner({ ...resolved, transport: createFetchTransport(resolved.baseUrl, resolved.fetch) }, resolved.secret);
   }
@@ -181,6 +187,33 @@ export class GatewayClient {
    */
   settleRequestGet(params: SettleRequestGetParams, options?: RequestOptions): Promise<SettlementRecord> {
     return this.#call('settleRequestGet', params, options);
+  }
+
+  /**
+   * Verifies a payment notification with this client's `secret`, `mchNo` and `appId`; see
+   * {@link verifyNotification} for the rules, the inputs and the errors.
+   *
+   * @example
+   * ```ts
+   * const notification = await client.verifyNotification(request, { expect: { mchOrderNo: 'order-1001', amount: 1999 } });
+   * if (notification.state === PayOrderState.Succeeded) await fulfilOnce(notification.idempotencyKey);
+   * return notificationAckResponse();
+   * ```
+   */
+  verifyNotification(input: NotificationInput, options?: ClientNotificationOptions<VerifyNotificationOptions>): Promise<notify.PayOrderNotification> {
+    return notify.verifyNotification(input, { ...options, secret: this.#secret, mchNo: this.mchNo, appId: this.appId });
+  }
+
+  /**
+   * Verifies a settlement notification with this client's credentials; see {@link verifySettlementNotification}.
+   *
+   * @example
+   * ```ts
+   * const settlement = await client.verifySettlementNotification(req.body, { expect: { requestId: 'settle-2024-07' } });
+   * ```
+   */
+  verifySettlementNotification(input: NotificationInput, options?: ClientNotificationOptions<VerifySettlementNotificationOptions>): Promise<notify.SettlementNotification> {
+    return notify.verifySettlementNotification(input, { ...options, secret: this.#secret, mchNo: this.mchNo, appId: this.appId });
   }
 
   /**

@@ -71,7 +71,7 @@ const DECIMAL = /^-?\d+(?:\.\d+)?$/;
  */
 export const decimalText = () =>
   z.pipe(
-    z.union([z.number(), z.instanceof(JsonNumberText), z.string()], { error: 'must be a decimal number' }),
+    z.custom<number | string | JsonNumberText>((v) => typeof v === 'number' || typeof v === 'string' || v instanceof JsonNumberText, { error: 'must be a decimal number' }),
     z.transform((value, ctx): string => {
       const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : value.text;
       if (DECIMAL.test(text)) return text;

@@ -26,7 +26,7 @@ export const channelExtraSchema = z.looseObject({
   /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
   openid: z.optional(z.string()),
   /** 1 when `openid` is a sub-merchant openid. */
-  isSubOpenId: z.optional(z.union([z.literal(0), z.literal(1)])),
+  isSubOpenId: z.optional(z.literal([0, 1])),
   /** UnionPay user id (`UP_JSAPI`). */
   userId: z.optional(z.string()),
   /** Where PayPal returns a cancelled payment (`PP_PC`). */
@@ -59,7 +59,7 @@ export const unifiedOrderParamsSchema = z
     /** Channel parameters: an object (serialized for you) or a ready JSON string. */
     channelExtra: z.optional(jsonTextParam(channelExtraSchema)),
     /** Your own extension data, returned in queries and notifications: an object or a JSON string. Avoid `&` and `=`. */
-    extParam: z.optional(jsonTextParam(z.record(z.string(), z.unknown()))),
+    extParam: z.optional(jsonTextParam(z.looseObject({}))),
     /** 0 not divided (default), 1 automatic, 2 manual. */
     divisionMode: z.optional(divisionModeSchema),
     /** The payer's user id at the channel. */

@@ -46,216 +46,125 @@ export interface LosslessParse {
   capturedMembers: Map<string, string | null> | undefined;
 }
 
-const WS = new Uint8Array(128);
-for (const c of [0x20, 0x09, 0x0a, 0x0d]) WS[c] = 1;
+/** Pass as `capture` to get the sign texts of the top-level object's own members (a JSON notification body). */
+export const TOP_LEVEL: unique symbol = Symbol('top-level');
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const WHITESPACE = /[ \t\n\r]*/y;
+const MAX_DEPTH = 64;
 
 /**
  * Parses `text`. When the top-level value is an object whose member `capture` is an object, returns
- * that object's members' sign texts too.
+ * that object's members' sign texts too; with {@link TOP_LEVEL}, the top-level object's members'.
  */
-export function parseLossless(text: string, capture?: string): LosslessParse {
-  return new Parser(text, capture).parseDocument();
-}
+export function parseLossless(text: string, capture?: string | typeof TOP_LEVEL): LosslessParse {
+  let pos = 0;
+  let captured: Map<string, string | null> | undefined;
 
-class Parser {
-  private pos = 0;
-  captured: Map<string, string | null> | undefined;
+  const fail = (message: string, at = pos): never => {
+    const atEnd = at >= text.length;
+    throw new JsonSyntaxError(`${atEnd ? 'unexpected end of input' : message} at position ${at}`, at, atEnd);
+  };
+  const skipWs = () => {
+    WHITESPACE.lastIndex = pos;
+    WHITESPACE.test(text);
+    pos = WHITESPACE.lastIndex;
+  };
+  const expect = (char: string, what: string) => {
+    skipWs();
+    if (text[pos] !== char) fail(`expected ${what}`);
+    pos++;
+    skipWs();
+  };
 
-  constructor(
-    private readonly text: string,
-    private readonly capture: string | undefined,
-  ) {}
-
-  parseDocument(): LosslessParse {
-    this.skipWs();
-    const value = this.parseValue(0);
-    this.skipWs();
-    if (this.pos < this.text.length) this.fail('unexpected text after the JSON value');
-    return { value, capturedMembers: this.captured };
-  }
-
-  private parseValue(depth: number, captureMembers = false): unknown {
-    const c = this.text.charCodeAt(this.pos);
-    switch (c) {
-      case 0x7b: // {
-        return this.parseObject(depth, captureMembers);
-      case 0x5b: // [
-        return this.parseArray(depth);
-      case 0x22: // "
-        return this.parseString();
-      case 0x74: // t
-        return this.parseLiteral('true', true);
-      case 0x66: // f
-        return this.parseLiteral('false', false);
-      case 0x6e: // n
-        return this.parseLiteral('null', null);
-      default:
-        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.parseNumber();
-        return this.fail(Number.isNaN(c) ? 'unexpected end of input' : `unexpected character ${JSON.stringify(this.text[this.pos])}`);
-    }
-  }
-
-  private parseObject(depth: number, captureMembers: boolean): Record<string, unknown> {
-    if (depth > 64) this.fail('nesting deeper than 64 levels');
-    const result: Record<string, unknown> = {};
-    const members = captureMembers ? new Map<string, string | null>() : undefined;
-    if (members) this.captured = members;
-    this.pos++;
-    this.skipWs();
-    if (this.text.charCodeAt(this.pos) === 0x7d) {
-      this.pos++;
-      return result;
-    }
-    for (;;) {
-      if (this.text.charCodeAt(this.pos) !== 0x22) this.fail('expected a member name');
-      const key = this.parseString();
-      this.skipWs();
-      this.expect(0x3a, "':'");
-      this.skipWs();
-      const start = this.pos;
-      const wantCapture = depth === 0 && key === this.capture && this.text.charCodeAt(this.pos) === 0x7b;
-      const value = this.parseValue(depth + 1, wantCapture);
-      if (members) members.set(key, typeof value === 'string' ? value : value === null ? null : this.text.slice(start, this.pos));
-      if (key === '__proto__') Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
-      else result[key] = value;
-      this.skipWs();
-      const next = this.text.charCodeAt(this.pos++);
-      if (next === 0x7d) return result;
-      if (next !== 0x2c) this.fail("expected ',' or '}'", -1);
-      this.skipWs();
-    }
-  }
-
-  private parseArray(depth: number): unknown[] {
-    if (depth > 64) this.fail('nesting deeper than 64 levels');
-    const result: unknown[] = [];
-    this.pos++;
-    this.skipWs();
-    if (this.text.charCodeAt(this.pos) === 0x5d) {
-      this.pos++;
-      return result;
-    }
-    for (;;) {
-      result.push(this.parseValue(depth + 1));
-      this.skipWs();
-      const next = this.text.charCodeAt(this.pos++);
-      if (next === 0x5d) return result;
-      if (next !== 0x2c) this.fail("expected ',' or ']'", -1);
-      this.skipWs();
-    }
-  }
-
-  private parseString(): string {
-    const text = this.text;
-    const start = ++this.pos;
-    // Fast path: no escapes.
-    for (let i = start; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        this.pos = i + 1;
-        return text.slice(start, i);
+  const parseString = (): string => {
+    const start = pos++;
+    let escaped = false;
+    for (; pos < text.length; pos++) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x22) break;
+      if (c < 0x20) fail('control character in a string');
+      if (c === 0x5c) {
+        escaped = true;
+        pos++;
       }
-      if (c === 0x5c || c < 0x20) break;
     }
-    let out = '';
-    let chunk = start;
-    for (;;) {
-      if (this.pos >= text.length) this.fail('unterminated string');
-      const c = text.charCodeAt(this.pos);
-      if (c === 0x22) {
-        out += text.slice(chunk, this.pos++);
-        return out;
+    if (pos >= text.length) fail('unterminated string');
+    pos++;
+    if (!escaped) return text.slice(start + 1, pos - 1);
+    try {
+      // Escapes are rare in gateway bodies: let the engine decode them, with its exact rules.
+      return JSON.parse(text.slice(start, pos)) as string;
+    } catch {
+      return fail('bad escape in a string', start);
+    }
+  };
+
+  const parseValue = (depth: number, captureMembers: boolean): unknown => {
+    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
+    const c = text[pos];
+    if (c === '"') return parseString();
+    if (c === '{' || c === '[') {
+      const isObject = c === '{';
+      const close = isObject ? '}' : ']';
+      const result: Record<string, unknown> | unknown[] = isObject ? {} : [];
+      const members = captureMembers && isObject ? new Map<string, string | null>() : undefined;
+      if (members) captured = members;
+      pos++;
+      skipWs();
+      if (text[pos] === close) {
+        pos++;
+        return result;
       }
-      if (c < 0x20) this.fail('control character in a string');
-      if (c !== 0x5c) {
-        this.pos++;
-        continue;
-      }
-      out += text.slice(chunk, this.pos);
-      const e = text[this.pos + 1];
-      if (e === undefined) this.fail('unterminated string');
-      this.pos += 2;
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          const hex = text.slice(this.pos, this.pos + 4);
-          if (hex.length < 4) this.fail('unterminated string');
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('bad \\u escape');
-          out += String.fromCharCode(Number.parseInt(hex, 16));
-          this.pos += 4;
-          break;
+      for (;;) {
+        let key = '';
+        if (isObject) {
+          if (text[pos] !== '"') fail('expected a member name');
+          key = parseString();
+          expect(':', "':'");
         }
-        default:
-          this.fail('bad escape', -2);
+        const start = pos;
+        const wantCapture = depth === 0 && isObject && key === capture && text[pos] === '{';
+        const value = parseValue(depth + 1, wantCapture);
+        if (Array.isArray(result)) result.push(value);
+        // defineProperty: a member named __proto__ is data, never the prototype.
+        else Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+        members?.set(key, typeof value === 'string' ? value : value === null ? null : text.slice(start, pos));
+        skipWs();
+        const next = text[pos++];
+        if (next === close) return result;
+        if (next !== ',') fail(`expected ',' or '${close}'`, pos - 1);
+        skipWs();
       }
-      chunk = this.pos;
     }
-  }
-
-  private parseNumber(): number | JsonNumberText {
-    const start = this.pos;
-    const text = this.text;
-    if (text.charCodeAt(this.pos) === 0x2d) this.pos++;
-    if (text.charCodeAt(this.pos) === 0x30) this.pos++;
-    else if (!this.digits()) this.failNumber();
-    if (text.charCodeAt(this.pos) === 0x2e) {
-      this.pos++;
-      if (!this.digits()) this.failNumber();
+    for (const [word, literal] of LITERALS) {
+      if (text.startsWith(word, pos)) {
+        pos += word.length;
+        return literal;
+      }
     }
-    const e = text.charCodeAt(this.pos);
-    if (e === 0x65 || e === 0x45) {
-      this.pos++;
-      const sign = text.charCodeAt(this.pos);
-      if (sign === 0x2b || sign === 0x2d) this.pos++;
-      if (!this.digits()) this.failNumber();
-    }
-    const literal = text.slice(start, this.pos);
+    NUMBER.lastIndex = pos;
+    const match = NUMBER.exec(text);
+    const end = pos + (match?.[0].length ?? 0);
+    // Text cut inside a literal ("tr", "-", "1.", "2e+") is truncation, not garbage.
+    const rest = text.length - pos <= 24 ? text.slice(pos) : '';
+    if (rest && (LITERALS.some(([word]) => word.startsWith(rest) && rest !== word) || /^(?:-|-?\d+(?:\.|(?:\.\d+)?[eE][+-]?))$/.test(rest))) fail('', text.length);
+    if (!match || end === pos) return fail(`unexpected character ${JSON.stringify(text[pos])}`);
+    pos = end;
+    const literal = match[0];
     const value = Number(literal);
     return String(value) === literal ? value : new JsonNumberText(literal);
-  }
+  };
 
-  private digits(): boolean {
-    const start = this.pos;
-    for (let c = this.text.charCodeAt(this.pos); c >= 0x30 && c <= 0x39; c = this.text.charCodeAt(++this.pos));
-    return this.pos > start;
-  }
-
-  private failNumber(): never {
-    return this.fail(this.pos >= this.text.length ? 'unexpected end of input' : 'malformed number');
-  }
-
-  private parseLiteral<T>(word: string, value: T): T {
-    for (let i = 0; i < word.length; i++) {
-      if (this.text.charCodeAt(this.pos + i) !== word.charCodeAt(i)) {
-        this.pos += i;
-        this.fail(this.pos >= this.text.length ? 'unexpected end of input' : `unexpected character ${JSON.stringify(this.text[this.pos])}`);
-      }
-    }
-    this.pos += word.length;
-    return value;
-  }
-
-  private expect(code: number, what: string): void {
-    if (this.text.charCodeAt(this.pos) !== code) this.fail(`expected ${what}`);
-    this.pos++;
-  }
-
-  private skipWs(): void {
-    const text = this.text;
-    let c = text.charCodeAt(this.pos);
-    while (c < 128 && WS[c] === 1) c = text.charCodeAt(++this.pos);
-  }
-
-  private fail(message: string, offset = 0): never {
-    const position = this.pos + offset;
-    const atEnd = position >= this.text.length;
-    throw new JsonSyntaxError(`${atEnd && !message.includes('end of input') ? 'unexpected end of input' : message} at position ${position}`, position, atEnd);
-  }
+  skipWs();
+  const value = parseValue(0, capture === TOP_LEVEL);
+  skipWs();
+  if (pos < text.length) fail('unexpected text after the JSON value');
+  return { value, capturedMembers: captured };
 }
+
+const LITERALS: ReadonlyArray<readonly [string, unknown]> = [
+  ['true', true],
+  ['false', false],
+  ['null', null],
+];

@@ -1,0 +1,68 @@
+import type * as z from 'zod/mini';
+import type { ValidationIssue } from '../errors.js';
+import { JsonSyntaxError, parseLossless } from '../transport/lossless-json.js';
+
+/** What a received text becomes: an integer, a JSON value (lists, objects), or itself. */
+type FieldKind = 'integer' | 'json' | 'text';
+
+interface SchemaDef {
+  type: string;
+  innerType?: { _zod: { def: SchemaDef } };
+  entries?: Record<string, unknown>;
+}
+
+/** The result of {@link coerceFields}: typed values, or what could not be converted. */
+export interface Coerced {
+  readonly value: Record<string, unknown>;
+  readonly issues: ValidationIssue[];
+}
+
+const DECIMAL_INTEGER = /^-?\d+$/;
+
+/**
+ * Turns received texts into the types `shape` expects, reading each field's kind from the schema so the
+ * field list is declared once: integers from decimal digits (never rounded: `1e2`, `58.0` and unsafe
+ * integers are refused), lists and objects from their JSON text. A field the schema does not know stays
+ * text. An empty integer or JSON field counts as absent (the gateway does not sign `""`).
+ */
+export function coerceFields(shape: Readonly<Record<string, z.core.$ZodType>>, fields: ReadonlyMap<string, string>): Coerced {
+  const value: Record<string, unknown> = {};
+  const issues: ValidationIssue[] = [];
+  for (const [key, text] of fields) {
+    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined;
+    const kind = schema ? kindOf(schema._zod.def as SchemaDef) : 'text';
+    if (kind !== 'text' && text === '') continue;
+    const converted = kind === 'integer' ? toInteger(text) : kind === 'json' ? toJson(text) : text;
+    if (converted === undefined) issues.push({ path: [key], message: kind === 'integer' ? 'must be an integer in plain decimal digits within the safe range' : 'must be JSON text' });
+    else Object.defineProperty(value, key, { value: converted, enumerable: true, writable: true, configurable: true });
+  }
+  return { value, issues };
+}
+
+function kindOf(def: SchemaDef): FieldKind {
+  if (def.type === 'optional' || def.type === 'nullable') return def.innerType ? kindOf(def.innerType._zod.def) : 'text';
+  if (def.type === 'number' || def.type === 'int') return 'integer';
+  if (def.type === 'enum') return isNumericEnum(def.entries) ? 'integer' : 'text';
+  if (def.type === 'array' || def.type === 'object') return 'json';
+  return 'text';
+}
+
+function isNumericEnum(entries: Record<string, unknown> = {}): boolean {
+  const values = Object.values(entries);
+  return values.length > 0 && values.every((entry) => typeof entry === 'number');
+}
+
+function toInteger(text: string): number | undefined {
+  if (!DECIMAL_INTEGER.test(text)) return undefined;
+  const number = Number(text);
+  return Number.isSafeInteger(number) ? number : undefined;
+}
+
+function toJson(text: string): unknown {
+  try {
+    return parseLossless(text).value;
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return undefined;
+    throw error;
+  }
+}

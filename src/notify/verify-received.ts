@@ -1,0 +1,132 @@
+import type * as z from 'zod/mini';
+import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors.js';
+import { toValidationIssues } from '../schemas/issues.js';
+import { verifySign } from '../signing/verify.js';
+import { coerceFields } from './coerce.js';
+import type { ReceivedFields } from './decode-body.js';
+import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
+import { readNotificationInput, type NotificationInput } from './read-input.js';
+
+/** What sets one kind of notification apart from another; the rules are the same for all. */
+export interface NotificationKind<Schema extends z.ZodMiniObject> {
+  /** For messages, e.g. `payment notification`. */
+  readonly label: string;
+  /** The typed shape of the verified notification. */
+  readonly schema: Schema;
+  /** The options this kind takes. */
+  readonly optionsSchema: typeof verifyNotificationOptionsSchema | typeof verifySettlementNotificationOptionsSchema;
+  /** Whether `mchNo` and `appId` must be present (otherwise they are checked when present). */
+  readonly merchantRequired: boolean;
+  /** The key under which the event is processed once. */
+  readonly idempotencyKey: (notification: z.output<Schema>) => string;
+}
+
+/**
+ * What every verified notification carries besides its fields: the key to process its event once by.
+ *
+ * @example
+ * ```ts
+ * const { idempotencyKey } = await verifyNotification(body, credentials); // 'P202106181104177050002:2'
+ * ```
+ */
+export interface IdempotentNotification {
+  /** The same for every delivery of the same event (retries, manual re-sends): process each key once. */
+  readonly idempotencyKey: string;
+}
+
+type Verified<Schema extends z.ZodMiniObject> = z.output<Schema> & IdempotentNotification;
+
+interface CheckOptions {
+  readonly secret: string;
+  readonly mchNo: string;
+  readonly appId: string;
+  readonly ignoreKeys?: readonly string[] | undefined;
+  readonly maxAgeMs?: number | undefined;
+  readonly now?: (() => number) | undefined;
+  readonly expect?: Readonly<Record<string, string | number | undefined>> | undefined;
+}
+
+/**
+ * Reads, verifies and types a notification: the signature over every received field but `sign` and the
+ * ignored keys (constant-time), the merchant, the shape, the caller's expectations and, when asked, the age.
+ */
+export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
+  const options: CheckOptions = resolveNotificationOptions(kind.optionsSchema, rawOptions, Object.keys(kind.schema.def.shape));
+  const received = await readNotificationInput(input);
+  const fields = withoutUnsigned(received, options.ignoreKeys ?? []);
+  checkSignature(kind.label, received.get('sign'), fields, options);
+  checkMerchant(kind, fields, options);
+  const notification = parseTyped(kind, fields);
+  checkExpected(kind.label, notification, options.expect ?? {});
+  checkAge(kind.label, notification.reqTime, options);
+  return Object.assign(notification, { idempotencyKey: kind.idempotencyKey(notification) });
+}
+
+function withoutUnsigned(received: ReceivedFields, ignoreKeys: readonly string[]): ReceivedFields {
+  const fields: ReceivedFields = new Map(received);
+  fields.delete('sign');
+  for (const key of ignoreKeys) fields.delete(key);
+  return fields;
+}
+
+function checkSignature(label: string, received: string | undefined, fields: ReceivedFields, options: CheckOptions): void {
+  if (received === undefined || received === '') {
+    throw new GatewaySignatureError(`The ${label} has no sign, so it cannot be trusted: do not act on it. (If you passed a parsed body, check that the parser kept every field.)`);
+  }
+  if (!verifySign(Object.fromEntries(fields), options.secret, received)) {
+    throw new GatewaySignatureError(
+      `The ${label}'s signature does not match, so it cannot be trusted: do not act on it. Check that the secret is the one of appId ${options.appId}; ` +
+        'if your notifyUrl has query parameters of its own, list them in ignoreKeys; otherwise the notification was forged or altered.',
+    );
+  }
+}
+
+function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: ReceivedFields, options: CheckOptions): void {
+  const issues: ValidationIssue[] = [];
+  for (const key of ['mchNo', 'appId'] as const) {
+    const value = fields.get(key);
+    if (value === undefined || value === '') {
+      if (kind.merchantRequired) issues.push({ path: [key], message: 'is missing' });
+    } else if (value !== options[key]) {
+      issues.push({ path: [key], message: `is ${JSON.stringify(value)}, not ${JSON.stringify(options[key])}: verify each merchant application's notifications with its own credentials` });
+    }
+  }
+  if (issues.length > 0) throw new GatewayValidationError(`The ${kind.label} is not addressed to this merchant application`, issues);
+}
+
+function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReceivedFields): z.output<Schema> {
+  const summary = `The ${kind.label} is signed but not the documented shape`;
+  const coerced = coerceFields(kind.schema.def.shape, fields);
+  if (coerced.issues.length > 0) throw new GatewayValidationError(summary, coerced.issues);
+  const result = kind.schema.safeParse(coerced.value, { reportInput: true });
+  if (!result.success) throw new GatewayValidationError(summary, toValidationIssues(result.error.issues));
+  return result.data;
+}
+
+// Gateways differ in the case of currency codes (`cny` vs `CNY`); the code means the same either way.
+const CASE_INSENSITIVE = new Set(['currency']);
+
+function checkExpected(label: string, notification: Record<string, unknown>, expected: Readonly<Record<string, string | number | undefined>>): void {
+  const issues: ValidationIssue[] = [];
+  for (const [key, want] of Object.entries(expected)) {
+    if (want === undefined) continue;
+    const actual = notification[key];
+    const same = typeof actual === 'string' && typeof want === 'string' && CASE_INSENSITIVE.has(key) ? actual.toUpperCase() === want.toUpperCase() : actual === want;
+    if (!same) issues.push({ path: [key], message: `is ${actual === undefined ? 'missing' : JSON.stringify(actual)}, but ${JSON.stringify(want)} was expected` });
+  }
+  if (issues.length > 0) throw new GatewayValidationError(`The ${label} is genuine but not for what you expected, so do not act on it`, issues);
+}
+
+function checkAge(label: string, reqTime: unknown, options: CheckOptions): void {
+  const { maxAgeMs } = options;
+  if (maxAgeMs === undefined) return;
+  const fail = (path: string, message: string) => new GatewayValidationError(`The ${label} failed the maxAgeMs check`, [{ path: [path], message }]);
+  if (typeof reqTime !== 'number') throw fail('reqTime', 'is missing, but maxAgeMs asks for an age check');
+  const now = (options.now ?? Date.now)();
+  if (!Number.isFinite(now)) throw fail('now', 'must return milliseconds since the epoch');
+  const age = now - reqTime;
+  if (age > maxAgeMs) {
+    throw fail('reqTime', `is ${age} ms old, more than maxAgeMs (${maxAgeMs}). The gateway keeps the original reqTime on retries and manual re-sends, so genuine deliveries can be this old: query the order instead of dropping it`);
+  }
+  if (-age > maxAgeMs) throw fail('reqTime', `is ${-age} ms in the future, more than maxAgeMs (${maxAgeMs}): check the clocks`);
+}

@@ -1,0 +1,116 @@
+import type * as z from 'zod/mini';
+import { payOrderNotificationSchema, settlementNotificationSchema } from '../schemas/notification.js';
+import {
+  verifyNotificationOptionsSchema,
+  verifySettlementNotificationOptionsSchema,
+  type VerifyNotificationOptions,
+  type VerifySettlementNotificationOptions,
+} from './options.js';
+import type { NotificationInput } from './read-input.js';
+import { verifyReceived, type IdempotentNotification, type NotificationKind } from './verify-received.js';
+
+/**
+ * A verified payment notification: the pay-order fields typed as {@link GatewayClient.query} returns them
+ * (numbers for `amount`, `state`, `successTime`, `createdAt`; unknown extra fields kept as strings),
+ * `reqTime`, and `idempotencyKey` (`${payOrderId}:${state}`), the same on every delivery of the event.
+ *
+ * @example
+ * ```ts
+ * const n: PayOrderNotification = await client.verifyNotification(request);
+ * n.amount;          // 58 (minor units, a number)
+ * n.state;           // 2 (PayOrderState.Succeeded)
+ * n.idempotencyKey;  // 'P202106181104177050002:2'
+ * ```
+ */
+export type PayOrderNotification = z.output<typeof payOrderNotificationSchema> & IdempotentNotification;
+
+/**
+ * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
+ * `mchNo`, `appId` and `reqTime` when sent, unknown extra fields kept, and `idempotencyKey`
+ * (`${serverRequestId}:${status}`).
+ *
+ * @example
+ * ```ts
+ * const s: SettlementNotification = await client.verifySettlementNotification(request);
+ * console.log(s.requestId, s.status, s.amount);
+ * ```
+ */
+export type SettlementNotification = z.output<typeof settlementNotificationSchema> & IdempotentNotification;
+
+const payment: NotificationKind<typeof payOrderNotificationSchema> = {
+  label: 'payment notification',
+  schema: payOrderNotificationSchema,
+  optionsSchema: verifyNotificationOptionsSchema,
+  merchantRequired: true,
+  idempotencyKey: (n) => `${n.payOrderId}:${n.state}`,
+};
+
+const settlement: NotificationKind<typeof settlementNotificationSchema> = {
+  label: 'settlement notification',
+  schema: settlementNotificationSchema,
+  optionsSchema: verifySettlementNotificationOptionsSchema,
+  merchantRequired: false,
+  idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,
+};
+
+/**
+ * Verifies a payment notification (the gateway's POST to your `notifyUrl`) and returns it typed.
+ *
+ * The signature is checked over **every field received** except `sign` and your `ignoreKeys`, in
+ * constant time, with the gateway's MD5 rule; then `mchNo`/`appId`, the pay-order shape and your
+ * `expect`. `reqTime` is not checked for age unless you set `maxAgeMs`: the gateway re-sends a
+ * notification with its original `reqTime`. Replay protection is processing each `idempotencyKey` once.
+ *
+ * Answer a verified notification with {@link NOTIFICATION_ACK} (`SUCCESS`) once you have processed it;
+ * anything else makes the gateway try again (up to 6 attempts).
+ *
+ * @param input - the raw body, `URLSearchParams`, `FormData`, a Web `Request` or a parsed form object;
+ *   see {@link NotificationInput}. A `Request` is read from a clone: its own body stays unread.
+ * @param options - the merchant application's credentials and optional checks; see {@link VerifyNotificationOptions}
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match (never contains the secret or the expected sign)
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
+ *   has fields of the wrong type, differs from `expect`, or fails `maxAgeMs`; also for invalid options
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, PayOrderState, verifyNotification } from 'payment-gateway-sdk';
+ *
+ * // rawBody: the request body as received, e.g. 'payOrderId=P2021...&amount=58&state=2&...&sign=98A8...'
+ * const notification = await verifyNotification(rawBody, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ * });
+ * if (notification.state === PayOrderState.Succeeded && !(await alreadyProcessed(notification.idempotencyKey))) {
+ *   await fulfil(notification.mchOrderNo, notification.amount);
+ * }
+ * reply(NOTIFICATION_ACK); // 'SUCCESS', nothing else
+ * ```
+ */
+export function verifyNotification(input: NotificationInput, options: VerifyNotificationOptions): Promise<PayOrderNotification> {
+  return verifyReceived(payment, input, options);
+}
+
+/**
+ * Verifies a settlement notification (the gateway's call to a settlement's `notifyUrl`) and returns it as
+ * a settlement record. The gateway does not publish this callback's format: it is taken to be signed like
+ * a payment notification and accepted as a form or a JSON body. The rules are those of
+ * {@link verifyNotification}; `mchNo`/`appId` are checked when the callback carries them.
+ *
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
+ *   is not a settlement record, differs from `expect`, or fails `maxAgeMs`
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, verifySettlementNotification } from 'payment-gateway-sdk';
+ *
+ * const settlement = await verifySettlementNotification(request, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { requestId: 'settle-2024-07' },
+ * });
+ * console.log(settlement.status, settlement.amount);
+ * return new Response(NOTIFICATION_ACK);
+ * ```
+ */
+export function verifySettlementNotification(input: NotificationInput, options: VerifySettlementNotificationOptions): Promise<SettlementNotification> {
+  return verifyReceived(settlement, input, options);
+}

@@ -1,0 +1,49 @@
+import { sign } from '../../src/signing/sign.js';
+import { vector } from './vectors.js';
+
+/** The shared "pay notification" vector: the fields the gateway posts (every value a string) and their sign. */
+export const PAY_NOTIFICATION = vector('pay notification');
+
+/** The vector's fields, as strings. */
+export const PAY_FIELDS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(PAY_NOTIFICATION.params).map(([k, v]) => [k, String(v)]));
+
+/** The merchant application the vector is addressed to. */
+export const MERCHANT = {
+  secret: PAY_NOTIFICATION.secret,
+  mchNo: PAY_FIELDS.mchNo as string,
+  appId: PAY_FIELDS.appId as string,
+} as const;
+
+/**
+ * A notification as the gateway would post it: `fields` (the vector's, changed by `changes`; `undefined`
+ * removes a field) signed with `secret`.
+ */
+export function signedFields(changes: Record<string, string | undefined> = {}, base: Readonly<Record<string, string>> = PAY_FIELDS, secret = MERCHANT.secret): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...base, ...changes })) if (value !== undefined) fields[key] = value;
+  return { ...fields, sign: sign(fields, secret) };
+}
+
+/** A form body of `fields`, encoded as browsers and Java's URLEncoder do (space as `+`). */
+export function formBody(fields: Readonly<Record<string, string>>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+/** A form POST of `fields` as a Web Request. */
+export function formRequest(fields: Readonly<Record<string, string>>, url = 'http://127.0.0.1/pay/notify'): Request {
+  return new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: formBody(fields) });
+}
+
+/** A settlement record as the gateway might post it (its callback format is not published). */
+export const SETTLEMENT_FIELDS: Readonly<Record<string, string>> = {
+  serverRequestId: 'SRV-SETTLE-1',
+  requestId: 'settle-2024-07',
+  tokenId: 'TRON_USDT',
+  currency: 'USD',
+  amount: '150000',
+  status: '1',
+  address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+  mchNo: MERCHANT.mchNo,
+  appId: MERCHANT.appId,
+  reqTime: '1700000000123',
+};
