@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { GatewayApiError, GatewayClient, PayOrderState, payOrderStateName, verifySign } from 'payment-gateway-sdk';
+import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName } from 'payment-gateway-sdk';
 import { createMockGateway } from 'payment-gateway-sdk/testing';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: '6630a1b2c3d4e5f6a7b8c9d0', secret: 'demo-secret-not-for-production' };
@@ -18,10 +18,10 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
 
   const gateway = createMockGateway({ merchants: [MERCHANT] });
   const server = await gateway.listen({ port: 0 });
-  const shop = await startNotifyEndpoint(say);
+  const client = new GatewayClient({ baseUrl: server.url, ...MERCHANT });
+  const shop = await startNotifyEndpoint(client, say);
   try {
     print(`Mock gateway on ${server.url}; merchant notify endpoint on ${shop.url}`);
-    const client = new GatewayClient({ baseUrl: server.url, ...MERCHANT });
 
     step('1. Create an order (QR code payment)');
     const order = await client.unifiedOrder({
@@ -91,29 +91,29 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
 }
 
 /**
- * The merchant's side: verifies each notification over every received field except `sign`, acts on a
- * paid order once (by payOrderId and state), and acknowledges with the exact body `SUCCESS`.
+ * The merchant's side: verifies each notification with the SDK (every received field but `sign`, and
+ * that it is for this merchant application), acts on a paid order once, and acknowledges with `SUCCESS`.
  */
-async function startNotifyEndpoint(say: (text: string) => void) {
+async function startNotifyEndpoint(client: GatewayClient, say: (text: string) => void) {
   const fulfilled = new Set<string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const { sign, ...fields } = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      // TODO(lead): once the notify branch is merged, use verifyNotification(body, { secret, mchNo, appId })
-      // (or client.verifyNotification) here instead of checking the fields by hand.
-      const genuine = verifySign(fields, MERCHANT.secret, sign) && fields.mchNo === MERCHANT.mchNo && fields.appId === MERCHANT.appId;
-      if (!genuine) {
-        res.end('FAIL');
-        return;
-      }
-      const key = `${fields.payOrderId}/${fields.state}`;
-      if (Number(fields.state) === PayOrderState.Succeeded && !fulfilled.has(key)) {
-        fulfilled.add(key);
-        say(`notify endpoint: verified ${fields.mchOrderNo} (${fields.payOrderId}) paid ${fields.amount} ${fields.currency}; fulfilling it`);
-      }
-      res.end('SUCCESS');
+      client.verifyNotification(Buffer.concat(chunks)).then(
+        (notification) => {
+          if (notification.state === PayOrderState.Succeeded && !fulfilled.has(notification.idempotencyKey)) {
+            fulfilled.add(notification.idempotencyKey);
+            say(`notify endpoint: verified ${notification.mchOrderNo} (${notification.payOrderId}) paid ${notification.amount} ${notification.currency}; fulfilling it`);
+          }
+          res.end(NOTIFICATION_ACK);
+        },
+        (error: unknown) => {
+          if (!isGatewayError(error)) throw error;
+          res.statusCode = 400;
+          res.end('FAIL');
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

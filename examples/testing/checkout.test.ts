@@ -10,14 +10,14 @@ let checkout: ReturnType<typeof createCheckout>;
 const gateway = createMockGateway({
   merchants: [merchant],
   // Deliver notifications straight into the code under test (or leave this out to POST to notifyUrl).
-  notifyFetch: async (_url, init) => new Response(checkout.onNotification(String(init?.body))),
+  notifyFetch: async (_url, init) => new Response(await checkout.onNotification(String(init?.body))),
 });
 let server: MockGatewayServer;
 
 beforeAll(async () => {
   server = await gateway.listen();
   const client = new GatewayClient({ baseUrl: server.url, ...merchant });
-  checkout = createCheckout({ client, secret: merchant.secret, notifyUrl: 'https://shop.example.com/pay/notify' });
+  checkout = createCheckout({ client, notifyUrl: 'https://shop.example.com/pay/notify' });
 });
 afterAll(() => server.close());
 
@@ -30,6 +30,15 @@ it('marks the cart paid when the gateway notifies', async () => {
 
   expect(checkout.isPaid('cart-42')).toBe(true);
   expect(gateway.deliveries.at(-1)?.delivered).toBe(true);
+});
+
+it('refuses a forged notification', async () => {
+  await checkout.pay('cart-45', 900);
+  gateway.payOrder('cart-45');
+  const [genuine] = gateway.notifications.slice(-1);
+  const forged = new URLSearchParams({ ...genuine?.fields, mchOrderNo: 'cart-46' });
+  expect(await checkout.onNotification(forged)).toBe('FAIL');
+  expect(checkout.isPaid('cart-46')).toBe(false);
 });
 
 it('does not mark a failed payment paid', async () => {

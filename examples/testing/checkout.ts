@@ -2,18 +2,16 @@
  * A merchant's checkout, as small as it gets: start a payment for a cart, and mark the cart paid when the
  * gateway's notification says so. `checkout.test.ts` tests it against the mock gateway.
  */
-import { PayOrderState, verifySign, type GatewayClient } from 'payment-gateway-sdk';
+import { isGatewayError, NOTIFICATION_ACK, PayOrderState, type GatewayClient, type NotificationInput } from 'payment-gateway-sdk';
 
 export interface CheckoutSettings {
   /** The client for your merchant application. */
   client: GatewayClient;
-  /** Your application's secret, to verify notifications with. */
-  secret: string;
   /** Where the gateway should POST payment notifications (your route). */
   notifyUrl: string;
 }
 
-export function createCheckout({ client, secret, notifyUrl }: CheckoutSettings) {
+export function createCheckout({ client, notifyUrl }: CheckoutSettings) {
   const paid = new Set<string>();
   return {
     /** Starts paying a cart; resolves to the QR-code text to show. The cart id is the gateway's idempotency key. */
@@ -25,13 +23,16 @@ export function createCheckout({ client, secret, notifyUrl }: CheckoutSettings) 
       return order.payData ?? '';
     },
 
-    /** Your notify route's body: verify, act once, answer `SUCCESS` (anything else makes the gateway retry). */
-    onNotification(formBody: string): 'SUCCESS' | 'FAIL' {
-      const { sign, ...fields } = Object.fromEntries(new URLSearchParams(formBody));
-      // TODO(lead): use verifyNotification / client.verifyNotification once src/notify is merged.
-      if (!verifySign(fields, secret, sign) || fields.mchNo !== client.mchNo || fields.appId !== client.appId) return 'FAIL';
-      if (Number(fields.state) === PayOrderState.Succeeded && fields.mchOrderNo) paid.add(fields.mchOrderNo);
-      return 'SUCCESS';
+    /** Your notify route: verify, act once, answer `SUCCESS` (anything else makes the gateway retry). */
+    async onNotification(body: NotificationInput): Promise<string> {
+      try {
+        const notification = await client.verifyNotification(body);
+        if (notification.state === PayOrderState.Succeeded) paid.add(notification.mchOrderNo);
+        return NOTIFICATION_ACK;
+      } catch (error) {
+        if (isGatewayError(error)) return 'FAIL'; // forged, or for another merchant application
+        throw error;
+      }
     },
 
     isPaid: (cartId: string): boolean => paid.has(cartId),
