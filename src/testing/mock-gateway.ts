@@ -43,6 +43,8 @@ export interface MockGatewayOptions {
   notifyTimeout?: number | undefined;
   /** For {@link MockGateway.handlers}: intercept only below this base URL; default any origin. */
   baseUrl?: string | undefined;
+  /** How many of the latest requests {@link MockGateway.requests} keeps; default 1000, so long soak runs stay flat. */
+  requestLogLimit?: number | undefined;
 }
 
 /**
@@ -169,6 +171,7 @@ class InProcessGateway implements MockGateway {
   readonly #notifier: Notifier;
   readonly #faults = new FaultPlan();
   readonly #requests: MockRequestRecord[] = [];
+  readonly #requestLogLimit: number;
   #handlers: HttpHandler[] | undefined;
 
   constructor(options: MockGatewayOptions) {
@@ -178,6 +181,8 @@ class InProcessGateway implements MockGateway {
     if (!Number.isSafeInteger(startTime) || startTime < 1e12 || startTime >= 1e13) throw new TypeError('createMockGateway: startTime must be milliseconds since the epoch (13 digits)');
     this.#clock = new SimulatedClock(startTime);
     this.#successCode = options.successCode ?? 200;
+    this.#requestLogLimit = options.requestLogLimit ?? 1000;
+    if (!Number.isSafeInteger(this.#requestLogLimit) || this.#requestLogLimit < 0) throw new TypeError('createMockGateway: requestLogLimit must be a whole number >= 0');
     this.#baseUrl = options.baseUrl;
     const notifyFetch = options.notifyFetch;
     this.#notifier = new Notifier(
@@ -293,6 +298,7 @@ class InProcessGateway implements MockGateway {
     if (request.method !== 'POST') return frameworkError(405, url.pathname, this.#clock.now());
     const record: { -readonly [K in keyof MockRequestRecord]: MockRequestRecord[K] } = { operation: spec.operation, at: this.#clock.now() };
     this.#requests.push(record);
+    if (this.#requests.length > this.#requestLogLimit) this.#requests.shift();
     const fault = this.#faults.take(spec.operation);
     if (fault) record.fault = fault.kind;
     if (fault?.when === 'before') return faultOutcome(fault.kind as 'html502' | 'emptyBody' | 'connectionReset');
