@@ -1,14 +1,20 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
+const shared = {
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
-  clean: true,
   target: 'node22',
   treeshake: true,
   // zod/mini is bundled (tree-shaken): one file loads in ~25 ms where zod's hundred modules took ~70 ms
   // (scripts/size.mjs measures it). zod stays a dependency, pinned exactly, for the exported schemas' types.
   noExternal: ['zod'],
-});
+} satisfies Options;
+
+export default defineConfig([
+  { ...shared, entry: { index: 'src/index.ts' }, clean: true },
+  // payment-gateway-sdk/testing, the mock gateway: a separate build, so the main entry's output does not
+  // change with it and never contains it. It finds msw with createRequire(import.meta.url), which the
+  // CJS build needs shimmed.
+  { ...shared, entry: { testing: 'src/testing/index.ts' }, clean: false, shims: true },
+]);

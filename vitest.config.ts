@@ -1,11 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
-  // The examples import the package by its name, as a merchant's code does; in this repo that is the source.
-  resolve: { alias: [{ find: /^payment-gateway-sdk$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
+  // Examples and the demo import the package by name, as a merchant would (tsconfig `paths` does the same for tsc and tsx).
+  resolve: {
+    alias: [
+      { find: /^payment-gateway-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^payment-gateway-sdk$/, replacement: src('index.ts') },
+    ],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     // Type-level rules (a wrong call must not compile) are checked by tsc through vitest.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },

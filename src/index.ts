@@ -10,6 +10,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module payment-gateway-sdk
  */
 export { GatewayClient, type Operation, type OperationTypes } from './client/gateway-client.js';
 export type { GatewayResponse, RequestOptions } from './client/runner.js';

@@ -1,0 +1,55 @@
+// Testing a checkout against the mock gateway: a real HTTP server on 127.0.0.1, no account, no network.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { GatewayClient } from 'payment-gateway-sdk';
+import { createMockGateway, type MockGatewayServer } from 'payment-gateway-sdk/testing';
+import { createCheckout } from './checkout.js';
+
+const merchant = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret' };
+let checkout: ReturnType<typeof createCheckout>;
+
+const gateway = createMockGateway({
+  merchants: [merchant],
+  // Deliver notifications straight into the code under test (or leave this out to POST to notifyUrl).
+  notifyFetch: async (_url, init) => new Response(await checkout.onNotification(String(init?.body))),
+});
+let server: MockGatewayServer;
+
+beforeAll(async () => {
+  server = await gateway.listen();
+  const client = new GatewayClient({ baseUrl: server.url, ...merchant });
+  checkout = createCheckout({ client, notifyUrl: 'https://shop.example.com/pay/notify' });
+});
+afterAll(() => server.close());
+
+it('marks the cart paid when the gateway notifies', async () => {
+  expect(await checkout.pay('cart-42', 1999)).toMatch(/^http/);
+  expect(checkout.isPaid('cart-42')).toBe(false);
+
+  gateway.payOrder('cart-42');               // the payer pays
+  await gateway.deliverNotifications();      // the gateway notifies your route
+
+  expect(checkout.isPaid('cart-42')).toBe(true);
+  expect(gateway.deliveries.at(-1)?.delivered).toBe(true);
+});
+
+it('refuses a forged notification', async () => {
+  await checkout.pay('cart-45', 900);
+  gateway.payOrder('cart-45');
+  const [genuine] = gateway.notifications.slice(-1);
+  const forged = new URLSearchParams({ ...genuine?.fields, mchOrderNo: 'cart-46' });
+  expect(await checkout.onNotification(forged)).toBe('FAIL');
+  expect(checkout.isPaid('cart-46')).toBe(false);
+});
+
+it('does not mark a failed payment paid', async () => {
+  await checkout.pay('cart-43', 500);
+  gateway.failOrder('cart-43', { errCode: 'INSUFFICIENT_FUNDS' });
+  await gateway.deliverNotifications();
+  expect(checkout.isPaid('cart-43')).toBe(false);
+});
+
+it('creates one order even when the answer is lost after the gateway created it', async () => {
+  gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });
+  await checkout.pay('cart-44', 700);        // the SDK finds the order by its cart id instead of creating another
+  expect(gateway.orders().filter((order) => order.mchOrderNo === 'cart-44')).toHaveLength(1);
+});

@@ -1,0 +1,144 @@
+/**
+ * `npm run demo`: the SDK's whole job on a fresh machine, with no account and no network beyond
+ * 127.0.0.1. It starts the embedded mock gateway and a small merchant notify endpoint on loopback, then
+ * walks through orders, a payment notification and a crypto settlement, narrating each step.
+ */
+import { createServer, type Server } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName } from 'payment-gateway-sdk';
+import { createMockGateway } from 'payment-gateway-sdk/testing';
+
+const MERCHANT = { mchNo: 'M1700000001', appId: '6630a1b2c3d4e5f6a7b8c9d0', secret: 'demo-secret-not-for-production' };
+const ADDRESS = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+
+/** Runs the walkthrough; `print` receives each line of the narrative. Resolves when everything is closed. */
+export async function runDemo(print: (line: string) => void = console.log): Promise<void> {
+  const step = (title: string) => print(`\n== ${title}`);
+  const say = (text: string) => print(`   ${text}`);
+
+  const gateway = createMockGateway({ merchants: [MERCHANT] });
+  const server = await gateway.listen({ port: 0 });
+  const client = new GatewayClient({ baseUrl: server.url, ...MERCHANT });
+  const shop = await startNotifyEndpoint(client, say);
+  try {
+    print(`Mock gateway on ${server.url}; merchant notify endpoint on ${shop.url}`);
+
+    step('1. Create an order (QR code payment)');
+    const order = await client.unifiedOrder({
+      mchOrderNo: 'demo-order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD',
+      subject: 'T-shirt', body: 'Blue T-shirt, size M', notifyUrl: `${shop.url}/pay/notify`,
+      channelExtra: { payDataType: 'codeImgUrl' },
+    });
+    say(`payOrderId ${order.payOrderId}, state ${order.orderState} (${payOrderStateName(order.orderState)})`);
+    say(`payDataType ${order.payDataType}: show the payer ${order.payData}`);
+
+    step('2. The payer pays (the gateway hears from the channel)');
+    gateway.payOrder(order.payOrderId);
+    say('order paid at the gateway; a notification is queued for the notifyUrl');
+
+    step('3. Receive and verify the payment notification');
+    const [delivery] = await gateway.deliverNotifications();
+    say(`gateway delivery attempt ${delivery?.attempt}: merchant answered ${JSON.stringify(delivery?.response)} -> ${delivery?.delivered ? 'delivered' : 'will retry'}`);
+    const forged = await shop.post({ ...(delivery?.fields ?? {}), amount: '1' });
+    say(`a forged copy with amount=1 is answered ${JSON.stringify(forged)}: its signature does not match`);
+
+    step('4. Query the order');
+    const paid = await client.query({ mchOrderNo: 'demo-order-1001' });
+    say(`state ${paid.state} (${payOrderStateName(paid.state)}), amount ${paid.amount} ${paid.currency}, paid at ${new Date(paid.successTime ?? 0).toISOString()}`);
+
+    step('5. Create another order and close it');
+    const second = await client.unifiedOrder({ mchOrderNo: 'demo-order-1002', wayCode: 'ALI_WAP', amount: 500, currency: 'USD', subject: 'Socks', body: 'Wool socks' });
+    say(`payOrderId ${second.payOrderId}, state ${second.orderState} (${payOrderStateName(second.orderState)}), redirect to ${second.payData}`);
+    await client.close({ mchOrderNo: 'demo-order-1002' });
+    const closed = await client.query({ mchOrderNo: 'demo-order-1002' });
+    say(`closed: state ${closed.state} (${payOrderStateName(closed.state)})`);
+    try {
+      await client.close({ mchOrderNo: 'demo-order-1001' });
+    } catch (error) {
+      if (!(error instanceof GatewayApiError)) throw error;
+      say(`closing the paid order is refused: code ${error.code}, msg ${error.msg}`);
+    }
+
+    step('6. A channel failure (barcode payment declined)');
+    gateway.declineNextPayment({ errCode: 'ACQ.PAYMENT_AUTH_CODE_INVALID', errMsg: 'the payment code is invalid or expired' });
+    const declined = await client.unifiedOrder({
+      mchOrderNo: 'demo-order-1003', wayCode: 'ALI_BAR', amount: 800, currency: 'USD', subject: 'Coffee', body: 'Latte',
+      channelExtra: { authCode: '28763443825664394' },
+    });
+    say(`a result, not an exception: state ${declined.orderState} (${payOrderStateName(declined.orderState)}), ${declined.errCode}: ${declined.errMsg}`);
+
+    step('7. Declare a settlement address; the platform approves it');
+    const declared = await client.settleAddressApply({ requestId: 'demo-addr-1', tokenId: 'TRON_USDT', address: ADDRESS, remark: 'treasury' });
+    say(`declared ${ADDRESS}: serverRequestId ${declared.serverRequestId}, status ${declared.status} (under review)`);
+    gateway.approveAddress(declared.serverRequestId);
+    say('approved by the platform');
+
+    step('8. Request a settlement to it and read it back');
+    const settlement = await client.settleRequest({
+      requestId: 'demo-settle-2024-07', amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD',
+      addrServerRequestId: declared.serverRequestId,
+    });
+    say(`settlement ${settlement.serverRequestId}, status ${settlement.status}`);
+    gateway.progressSettlement('demo-settle-2024-07', 'completed');
+    const record = await client.settleRequestGet({ requestId: 'demo-settle-2024-07' });
+    say(`read back: ${record.amount} minor units of ${record.currency} as ${record.tokenId} to ${record.address}, status ${record.status}`);
+
+    print(`\nDone: ${gateway.requests.length} signed requests, each success answer's signature verified, ${shop.fulfilled.size} order fulfilled.`);
+  } finally {
+    await shop.close();
+    await server.close();
+  }
+}
+
+/**
+ * The merchant's side: verifies each notification with the SDK (every received field but `sign`, and
+ * that it is for this merchant application), acts on a paid order once, and acknowledges with `SUCCESS`.
+ */
+async function startNotifyEndpoint(client: GatewayClient, say: (text: string) => void) {
+  const fulfilled = new Set<string>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      client.verifyNotification(Buffer.concat(chunks)).then(
+        (notification) => {
+          if (notification.state === PayOrderState.Succeeded && !fulfilled.has(notification.idempotencyKey)) {
+            fulfilled.add(notification.idempotencyKey);
+            say(`notify endpoint: verified ${notification.mchOrderNo} (${notification.payOrderId}) paid ${notification.amount} ${notification.currency}; fulfilling it`);
+          }
+          res.end(NOTIFICATION_ACK);
+        },
+        (error: unknown) => {
+          if (!isGatewayError(error)) throw error;
+          res.statusCode = 400;
+          res.end('FAIL');
+        },
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    url,
+    fulfilled,
+    /** Posts a form as the gateway would; resolves to the endpoint's answer. */
+    post: async (fields: Record<string, string>) =>
+      (await fetch(`${url}/pay/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) })).text(),
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const started = performance.now();
+  runDemo().then(
+    () => console.log(`(${Math.round(performance.now() - started)} ms)`),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

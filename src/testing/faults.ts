@@ -1,0 +1,132 @@
+/**
+ * Faults a test can inject into the mock's next responses, to prove that a client copes with what real
+ * networks and proxies do. Each fault targets one operation (or any), fires on the next matching
+ * requests (`times`, default 1), and strikes either **before** the gateway processes the request (it has
+ * no effect: the order is not created) or **after** (the gateway acted, then the answer was lost or
+ * corrupted: the case where a blind retry would create a duplicate).
+ *
+ * @module
+ */
+import type { OperationName } from '../endpoints.js';
+
+/**
+ * What goes wrong with the response:
+ * - `wrongSign`: a success envelope signed with another secret (after processing only);
+ * - `html502`: HTTP 502 with an HTML page, as from a proxy;
+ * - `emptyBody`: HTTP 200 with no body (what `close` answers when the channel refuses);
+ * - `truncatedJson`: the JSON answer cut in the middle (after processing only);
+ * - `connectionReset`: no answer at all: the real server destroys the socket; `fetch` and the msw
+ *   handlers fail with a network error (`TypeError`).
+ *
+ * @example
+ * ```ts
+ * const kind: FaultKind = 'connectionReset';
+ * ```
+ */
+export type FaultKind = 'wrongSign' | 'html502' | 'emptyBody' | 'truncatedJson' | 'connectionReset';
+
+/**
+ * A fault to inject with {@link MockGateway.injectFault}.
+ *
+ * @example
+ * ```ts
+ * // The order is created, then the connection drops before the answer: the client must not create it twice.
+ * gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });
+ * ```
+ */
+export interface FaultOptions {
+  kind: FaultKind;
+  /** Only requests of this operation; by default the next request of any operation. */
+  operation?: OperationName | undefined;
+  /**
+   * `after` (default): the gateway processes the request, then the response is replaced.
+   * `before`: the request is not processed at all. `wrongSign` and `truncatedJson` need a response, so
+   * they are `after` only.
+   */
+  when?: 'before' | 'after' | undefined;
+  /** How many matching requests get the fault; default 1. */
+  times?: number | undefined;
+}
+
+/**
+ * An injected fault: how often it has struck and how often it still will.
+ *
+ * @example
+ * ```ts
+ * const fault: InjectedFault = gateway.injectFault({ kind: 'html502', operation: 'query', when: 'before' });
+ * await expect(client.query({ mchOrderNo: 'o-1' })).rejects.toBeInstanceOf(GatewayHttpStatusError);
+ * expect(fault.hits).toBe(1);
+ * ```
+ */
+export interface InjectedFault {
+  readonly kind: FaultKind;
+  readonly operation: OperationName | undefined;
+  readonly when: 'before' | 'after';
+  /** Requests it struck so far. */
+  readonly hits: number;
+  /** Requests it will still strike. */
+  readonly remaining: number;
+  /** Disarms what remains of it. */
+  cancel(): void;
+}
+
+const KINDS: readonly FaultKind[] = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset'];
+const AFTER_ONLY: readonly FaultKind[] = ['wrongSign', 'truncatedJson'];
+
+class ArmedFault implements InjectedFault {
+  hits = 0;
+  remaining: number;
+
+  constructor(
+    readonly kind: FaultKind,
+    readonly operation: OperationName | undefined,
+    readonly when: 'before' | 'after',
+    times: number,
+  ) {
+    this.remaining = times;
+  }
+
+  cancel(): void {
+    this.remaining = 0;
+  }
+}
+
+/** The armed faults, in the order they were injected. */
+export class FaultPlan {
+  #armed: ArmedFault[] = [];
+
+  inject(options: FaultOptions): InjectedFault {
+    const { kind, operation, when = 'after', times = 1 } = options ?? ({} as FaultOptions);
+    if (!KINDS.includes(kind)) throw new TypeError(`injectFault: kind must be one of ${KINDS.join(', ')}`);
+    if (when !== 'before' && when !== 'after') throw new TypeError("injectFault: when must be 'before' or 'after'");
+    if (when === 'before' && AFTER_ONLY.includes(kind)) throw new TypeError(`injectFault: ${kind} corrupts a real response, so it can only strike 'after' processing`);
+    if (!Number.isSafeInteger(times) || times < 1) throw new TypeError('injectFault: times must be a whole number >= 1');
+    const fault = new ArmedFault(kind, operation, when, times);
+    this.#armed.push(fault);
+    return fault;
+  }
+
+  /** The first armed fault for this operation, counted as struck. */
+  take(operation: OperationName): ArmedFault | undefined {
+    this.#armed = this.#armed.filter((f) => f.remaining > 0);
+    const fault = this.#armed.find((f) => f.operation === undefined || f.operation === operation);
+    if (fault) {
+      fault.remaining--;
+      fault.hits++;
+    }
+    return fault;
+  }
+
+  clear(): void {
+    for (const fault of this.#armed) fault.cancel();
+    this.#armed = [];
+  }
+}
+
+/** The page a proxy answers with when the gateway behind it fails. */
+export const BAD_GATEWAY_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** Half of a JSON text: never valid JSON, as when a connection breaks mid-body. */
+export function truncate(json: string): string {
+  return json.slice(0, Math.max(1, Math.floor(json.length / 2)));
+}

@@ -1,0 +1,26 @@
+/**
+ * payment-gateway-sdk/testing: an embedded, stateful mock of the Payment Gateway Service for your tests
+ * and demos. One import, no separate binary, no account, no network beyond loopback.
+ *
+ * @example
+ * ```ts
+ * import { createMockGateway } from 'payment-gateway-sdk/testing';
+ *
+ * const gateway = createMockGateway({ merchants: [{ mchNo: 'M1', appId: 'app-1', secret: 'test-secret' }] });
+ * const server = await gateway.listen({ port: 0 });
+ * // ... point your GatewayClient at server.url, drive the gateway with payOrder(), deliverNotifications() ...
+ * await server.close();
+ * ```
+ *
+ * @packageDocumentation
+ * @module payment-gateway-sdk/testing
+ */
+export { createMockGateway, type MockGateway, type MockGatewayOptions, type MockRequestRecord } from './mock-gateway.js';
+export type { MockMerchant } from './merchants.js';
+export type { ListenOptions, MockGatewayServer } from './node-server.js';
+export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from './orders.js';
+export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt } from './notifications.js';
+export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './settlement.js';
+export type { FaultKind, FaultOptions, InjectedFault } from './faults.js';
+export { COIN_WAY_CODE_PREFIX } from './pay-data.js';
+export { MESSAGES as MOCK_MESSAGES } from './refusals.js';
