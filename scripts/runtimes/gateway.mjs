@@ -2,6 +2,7 @@
 // that the scenario calls to have an order paid and receive the payment notification the gateway sent.
 // Runs in the Node orchestrator from the scratch project, so 'payment-gateway-sdk' is the packed tarball.
 import { createServer } from 'node:http';
+import { createMockGateway } from 'payment-gateway-sdk/testing';
 
 /** The gateway's merchant application; the secret is a throwaway test value. */
 export const MERCHANT = Object.freeze({ mchNo: 'M1700000000', appId: 'app-runtime-matrix', secret: 'runtime-matrix-test-secret' });
@@ -21,8 +22,8 @@ async function readBody(req) {
  * The package's own mock gateway (`payment-gateway-sdk/testing`) on a real loopback server. Paying an order
  * makes the mock deliver its notification to `notifyUrl`, the control server, which keeps the body.
  */
-async function startMockGateway(testing, notifyUrl, received) {
-  const mock = testing.createMockGateway({ merchants: [MERCHANT] });
+async function startMockGateway(notifyUrl, received) {
+  const mock = createMockGateway({ merchants: [MERCHANT] });
   const server = await mock.listen({ port: 0 });
   return {
     name: 'mock gateway (payment-gateway-sdk/testing)',
@@ -36,12 +37,6 @@ async function startMockGateway(testing, notifyUrl, received) {
     },
     close: () => server.close(),
   };
-}
-
-/** Until the package ships the mock: the stand-in in stand-in-gateway.mjs. */
-async function startStandIn() {
-  const { startStandInGateway } = await import('./stand-in-gateway.mjs');
-  return startStandInGateway(MERCHANT);
 }
 
 /**
@@ -69,8 +64,7 @@ export async function startGateway() {
   });
   const controlUrl = await listen(control);
   const notifyUrl = `${controlUrl}/notify`;
-  const testing = await import('payment-gateway-sdk/testing').catch((error) => (error?.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' ? undefined : Promise.reject(error)));
-  gateway = testing ? await startMockGateway(testing, notifyUrl, received) : await startStandIn();
+  gateway = await startMockGateway(notifyUrl, received);
   return {
     name: gateway.name,
     input: { baseUrl: gateway.url, controlUrl, notifyUrl, merchant: MERCHANT },

@@ -9,7 +9,7 @@ import { runInWorkerd } from './workerd.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const bin = (name) => join(here, 'node_modules', '.bin', name);
-const SCENARIO_FILES = ['scenario.mjs', 'cli-entry.mjs', 'worker-entry.mjs', 'gateway.mjs', 'stand-in-gateway.mjs'];
+const SCENARIO_FILES = ['scenario.mjs', 'cli-entry.mjs', 'worker-entry.mjs', 'gateway.mjs'];
 const TIMEOUT_MS = 60_000;
 
 /** A runtime: how to read its version, how to run the scenario on it, and what it calls itself inside. */
