@@ -14,14 +14,14 @@ for (let seed = first; seed < first + seeds; seed++) {
   reports.push(r);
   console.log(
     `seed ${seed}: ${r.calls} calls, ${r.resolved} resolved (${r.resolvedByReconciliation} by reconciliation), ${r.outcomeUnknown} outcome unknown ` +
-      `(${r.outcomeUnknownButCreated} of them created), duplicates ${r.duplicates}, lost ${r.lost}, wrong ${r.wrongResults}, other failures ${r.otherFailures.length}, ` +
+      `(${r.outcomeUnknownButCreated} of them created), ${r.failedNothingCreated} failed with nothing created, duplicates ${r.duplicates}, lost ${r.lost}, wrong ${r.wrongResults}, other failures ${r.otherFailures.length}, ` +
       `${r.httpRequests} HTTP requests, ${r.ms} ms`,
   );
 }
 const sum = (pick: (r: CampaignReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
 console.log(
   `\ntotal: ${sum((r) => r.calls)} calls over ${seeds} seeds; resolved ${sum((r) => r.resolved)} (by reconciliation ${sum((r) => r.resolvedByReconciliation)}); ` +
-    `outcome unknown ${sum((r) => r.outcomeUnknown)}; duplicates ${sum((r) => r.duplicates)}; lost ${sum((r) => r.lost)}; wrong ${sum((r) => r.wrongResults)}; ` +
+    `outcome unknown ${sum((r) => r.outcomeUnknown)}; failed with nothing created ${sum((r) => r.failedNothingCreated)}; duplicates ${sum((r) => r.duplicates)}; lost ${sum((r) => r.lost)}; wrong ${sum((r) => r.wrongResults)}; ` +
     `other failures ${sum((r) => r.otherFailures.length)}`,
 );
 if (sum((r) => r.duplicates + r.lost + r.wrongResults + r.otherFailures.length) > 0) process.exitCode = 1;

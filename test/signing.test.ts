@@ -74,6 +74,19 @@ describe('the portable MD5 (runtimes without node:crypto)', () => {
   });
 });
 
+describe('the fast fragment order', () => {
+  it('equals Java CASE_INSENSITIVE_ORDER on whole fragments, for any keys and values', () => {
+    const key = fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.stringMatching(/^[aAſSs_0=ß]{1,4}$/)).filter((k) => k !== 'sign');
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(key, fc.string({ minLength: 1, maxLength: 5 })), { selector: ([k]) => k, maxLength: 12 }), (entries) => {
+        const expected = entries.map(([k, v]) => `${k}=${v}&`).sort(compareCaseInsensitive).join('');
+        expect(signingString(Object.fromEntries(entries), 'K')).toBe(`${expected}key=K`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('signature comparison', () => {
   it('accepts either case and rejects any difference', () => {
     const good = sign({ a: '1' }, 'k');

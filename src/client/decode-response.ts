@@ -14,6 +14,8 @@ import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
 import { JsonSyntaxError, parseLossless } from '../transport/lossless-json.js';
 
+const EMPTY: ReadonlyMap<string, string> = new Map();
+
 /** How responses are judged. */
 export interface ResponseContext {
   readonly secret: string;
@@ -68,8 +70,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     if (typeof sign !== 'string' || sign === '') {
       throw new GatewaySignatureError(`${operation} response has no sign: it cannot be trusted. (verifyResponses: false turns this check off, unsafely.)`, { operation });
     }
-    const members = parsed.capturedMembers ?? new Map<string, string | null>();
-    if (!verifySign(Object.fromEntries(members), context.secret, sign)) {
+    if (!verifySign(parsed.capturedMembers ?? EMPTY, context.secret, sign)) {
       throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
     }
     signatureVerified = true;

@@ -26,17 +26,31 @@ const DECIMAL_INTEGER = /^-?\d+$/;
  * text. An empty integer or JSON field counts as absent (the gateway does not sign `""`).
  */
 export function coerceFields(shape: Readonly<Record<string, z.core.$ZodType>>, fields: ReadonlyMap<string, string>): Coerced {
+  const kinds = kindsOf(shape);
   const value: Record<string, unknown> = {};
   const issues: ValidationIssue[] = [];
   for (const [key, text] of fields) {
-    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined;
-    const kind = schema ? kindOf(schema._zod.def as SchemaDef) : 'text';
+    const kind = kinds.get(key) ?? 'text';
     if (kind !== 'text' && text === '') continue;
     const converted = kind === 'integer' ? toInteger(text) : kind === 'json' ? toJson(text) : text;
     if (converted === undefined) issues.push({ path: [key], message: kind === 'integer' ? 'must be an integer in plain decimal digits within the safe range' : 'must be JSON text' });
-    else Object.defineProperty(value, key, { value: converted, enumerable: true, writable: true, configurable: true });
+    // A field named __proto__ is data, never the prototype.
+    else if (key === '__proto__') Object.defineProperty(value, key, { value: converted, enumerable: true, writable: true, configurable: true });
+    else value[key] = converted;
   }
   return { value, issues };
+}
+
+// Field kinds are read from the schema once per shape, not once per notification.
+const kindCache = new WeakMap<object, ReadonlyMap<string, FieldKind>>();
+
+function kindsOf(shape: Readonly<Record<string, z.core.$ZodType>>): ReadonlyMap<string, FieldKind> {
+  let kinds = kindCache.get(shape);
+  if (!kinds) {
+    kinds = new Map(Object.entries(shape).map(([key, schema]) => [key, kindOf(schema._zod.def as SchemaDef)]));
+    kindCache.set(shape, kinds);
+  }
+  return kinds;
 }
 
 function kindOf(def: SchemaDef): FieldKind {

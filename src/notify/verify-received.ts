@@ -52,9 +52,12 @@ interface CheckOptions {
  */
 export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
   const options: CheckOptions = resolveNotificationOptions(kind.optionsSchema, rawOptions, Object.keys(kind.schema.def.shape));
-  const received = await readNotificationInput(input);
-  const fields = withoutUnsigned(received, options.ignoreKeys ?? []);
-  checkSignature(kind.label, received.get('sign'), fields, options);
+  const fields = await readNotificationInput(input);
+  const signature = fields.get('sign');
+  // The map is this call's own: drop what is not signed in place instead of copying it.
+  fields.delete('sign');
+  for (const key of options.ignoreKeys ?? []) fields.delete(key);
+  checkSignature(kind.label, signature, fields, options);
   checkMerchant(kind, fields, options);
   const notification = parseTyped(kind, fields);
   checkExpected(kind.label, notification, options.expect ?? {});
@@ -62,18 +65,11 @@ export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: Notif
   return Object.assign(notification, { idempotencyKey: kind.idempotencyKey(notification) });
 }
 
-function withoutUnsigned(received: ReceivedFields, ignoreKeys: readonly string[]): ReceivedFields {
-  const fields: ReceivedFields = new Map(received);
-  fields.delete('sign');
-  for (const key of ignoreKeys) fields.delete(key);
-  return fields;
-}
-
 function checkSignature(label: string, received: string | undefined, fields: ReceivedFields, options: CheckOptions): void {
   if (received === undefined || received === '') {
     throw new GatewaySignatureError(`The ${label} has no sign, so it cannot be trusted: do not act on it. (If you passed a parsed body, check that the parser kept every field.)`);
   }
-  if (!verifySign(Object.fromEntries(fields), options.secret, received)) {
+  if (!verifySign(fields, options.secret, received)) {
     throw new GatewaySignatureError(
       `The ${label}'s signature does not match, so it cannot be trusted: do not act on it. Check that the secret is the one of appId ${options.appId}; ` +
         'if your notifyUrl has query parameters of its own, list them in ignoreKeys; otherwise the notification was forged or altered.',

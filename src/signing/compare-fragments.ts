@@ -31,3 +31,17 @@ function lower(c: number): number {
   const s = String.fromCharCode(c).toLowerCase();
   return s.length === 1 ? s.charCodeAt(0) : c;
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The string whose code-unit order is Java's case-insensitive order: each char as `lower(upper(c))`,
+ * the form {@link compareCaseInsensitive} finally compares. (Plain `toLowerCase` differs outside ASCII,
+ * e.g. for 'ſ', whose upper case is 'S'.)
+ */
+export function foldCase(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
+  let folded = '';
+  for (let i = 0; i < text.length; i++) folded += String.fromCharCode(lower(upper(text.charCodeAt(i))));
+  return folded;
+}

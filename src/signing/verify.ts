@@ -1,4 +1,4 @@
-import { sign, type SignableParams } from './sign.js';
+import { sign, type SignableParams, type SignableValue } from './sign.js';
 
 /**
  * Compares two signatures in time that depends only on their length, case-insensitively (the gateway
@@ -27,6 +27,6 @@ function foldCase(c: number): number {
  * verifySign({ amount: 100 }, 'SECRET', receivedSign); // true or false
  * ```
  */
-export function verifySign(params: SignableParams, secret: string, received: unknown): boolean {
+export function verifySign(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown): boolean {
   return typeof received === 'string' && received !== '' && signaturesEqual(received, sign(params, secret));
 }

@@ -3,7 +3,7 @@
  * gateway on real loopback HTTP, faults drawn at random (reproducibly from a seed) for creates and for
  * the lookups that reconcile them alike. It then compares what every call said with what the gateway holds.
  */
-import { GatewayApiError, GatewayClient, GatewayOutcomeUnknownError } from '../../src/index.js';
+import { GatewayApiError, GatewayClient, GatewayError, GatewayOutcomeUnknownError } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import { PROXY_FAULTS, refusedPort, startFaultProxy, type ProxyFault } from './fault-proxy.js';
 
@@ -24,7 +24,9 @@ export interface CampaignReport {
   resolvedByReconciliation: number;
   outcomeUnknown: number;
   outcomeUnknownButCreated: number;
-  /** Calls that ended in anything but a result or GatewayOutcomeUnknownError: must be empty. */
+  /** Calls that failed with another GatewayError, and the gateway holds no order for them: nothing was created, as the error implies. */
+  failedNothingCreated: number;
+  /** Calls that failed with another error while the gateway holds their order, or with a non-GatewayError: must be empty. */
   otherFailures: string[];
   /** Orders the gateway holds more than once for one mchOrderNo, or duplicate-key refusals a call surfaced. */
   duplicates: number;
@@ -93,7 +95,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   });
 
   const started = performance.now();
-  const outcomes: Array<{ mchOrderNo: string; payOrderId?: string; reconciled?: boolean; unknownKey?: string; failure?: string }> = [];
+  const outcomes: Array<{ mchOrderNo: string; payOrderId?: string; reconciled?: boolean; unknownKey?: string; failure?: string; gatewayError?: boolean }> = [];
   let next = 0;
   async function worker() {
     while (next < calls) {
@@ -104,7 +106,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
         outcomes.push({ mchOrderNo, payOrderId: result.data.payOrderId, reconciled: result.reconciled });
       } catch (error) {
         if (error instanceof GatewayOutcomeUnknownError) outcomes.push({ mchOrderNo, unknownKey: error.key.value });
-        else outcomes.push({ mchOrderNo, failure: `${(error as Error).name}: ${(error as Error).message}${error instanceof GatewayApiError ? ` [${error.msg}]` : ''}` });
+        else outcomes.push({ mchOrderNo, gatewayError: error instanceof GatewayError, failure: `${(error as Error).name}: ${(error as Error).message}${error instanceof GatewayApiError ? ` [${error.msg}]` : ''}` });
       }
     }
   }
@@ -130,6 +132,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     }
   }
   const duplicateRefusals = outcomes.filter((o) => o.failure?.includes('已存在')).length;
+  // A failure is clean when it is a GatewayError and the gateway holds nothing for the key.
+  const cleanFailure = (o: (typeof outcomes)[number]) => o.failure !== undefined && o.gatewayError === true && !held.has(o.mchOrderNo) && !o.failure.includes('已存在');
   return {
     seed,
     calls,
@@ -137,7 +141,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     resolvedByReconciliation: outcomes.filter((o) => o.reconciled).length,
     outcomeUnknown: outcomes.filter((o) => o.unknownKey !== undefined).length,
     outcomeUnknownButCreated,
-    otherFailures: outcomes.flatMap((o) => (o.failure ? [`${o.mchOrderNo}: ${o.failure}`] : [])),
+    failedNothingCreated: outcomes.filter(cleanFailure).length,
+    otherFailures: outcomes.flatMap((o) => (o.failure && !cleanFailure(o) ? [`${o.mchOrderNo}: ${o.failure}`] : [])),
     duplicates: [...held.values()].filter((ids) => ids.length > 1).length + duplicateRefusals,
     lost: [...held.keys()].filter((k) => !accounted.has(k)).length,
     wrongResults,
