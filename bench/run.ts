@@ -4,12 +4,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, arch } from 'node:os';
-import { GatewayClient, sign, verifyNotification } from '../src/index.js';
 import { md5Hex, portableMd5Hex } from '../src/signing/md5.js';
 import { baselineCall, baselineSign, baselineVerifyForm } from './baseline.js';
 import { asyncBatch, compare, rate, syncBatch, type Comparison } from './harness.js';
 import { signedEnvelope } from '../test/support/wire.js';
 import { formBody, MERCHANT, signedFields } from '../test/support/notification.js';
+
+// Measure what ships: the built bundle (npm run bench builds it first), typed from the sources.
+const DIST = new URL('../dist/index.js', import.meta.url).href;
+const { GatewayClient, sign, verifyNotification } = (await import(DIST)) as typeof import('../src/index.js');
 
 const secret = 'jeepay-test-secret-0123456789';
 const requestParams = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonNumberText, JsonSyntaxError, parseLossless } from '../src/transport/lossless-json.js';
+import { JsonNumberText, JsonSyntaxError, memberTexts, numbersAreExact, parseLossless, scan } from '../src/transport/lossless-json.js';
 
 const samples = [
   '{}', '[]', '0', '-0.5', '"x"', 'true', 'null', ' { "a" : [ 1 , 2 , { "b" : null } ] } ',
@@ -30,7 +30,23 @@ describe('parseLossless', () => {
   it("captures each data member's sign text: strings decoded, everything else as received", () => {
     const text = '{"code":200,"data":{"s":"a\\"b","n":10.50,"t":true,"z":null,"l":[{"amount":10.50, "x":"y"}],"o":{}},"sign":"X"}';
     const { capturedMembers } = parseLossless(text, 'data');
-    expect(Object.fromEntries(capturedMembers ?? [])).toEqual({ s: 'a"b', n: '10.50', t: 'true', z: null, l: '[{"amount":10.50, "x":"y"}]', o: '{}' });
+    expect(Object.fromEntries(memberTexts(capturedMembers ?? new Map()))).toEqual({ s: 'a"b', n: '10.50', t: 'true', z: null, l: '[{"amount":10.50, "x":"y"}]', o: '{}' });
+  });
+
+  it('takes the engine path only where it loses nothing, and both paths agree', () => {
+    const flat = '{"code":200,"data":{"s":"a\\"b","n":58,"d":10.5,"t":true,"z":null},"sign":"X"}';
+    expect(parseLossless(flat, 'data').capturedMembers).not.toBeInstanceOf(Map); // engine path
+    expect(parseLossless('{"data":{"n":10.50}}', 'data').capturedMembers).toBeInstanceOf(Map); // 10.50 needs the scanner
+    expect(parseLossless('{"data":{"l":[1]}}', 'data').capturedMembers).toBeInstanceOf(Map); // nested: raw text needed
+    const engine = parseLossless(flat, 'data');
+    const scanned = scan(flat, 'data');
+    expect(engine.value).toEqual(scanned.value);
+    expect(memberTexts(engine.capturedMembers ?? new Map())).toEqual(memberTexts(scanned.capturedMembers ?? new Map()));
+  });
+
+  it('finds inexact numbers anywhere but inside strings', () => {
+    expect(numbersAreExact('{"a":[1,2.5,-3,1e+21],"b":"10.50 \\" 1e2"}')).toBe(true);
+    for (const text of ['{"a":10.50}', '[1e2]', '{"a":"x\\\\","b":100.0}', '[9007199254740993]', '[-0]']) expect(numbersAreExact(text)).toBe(false);
   });
 
   it('does not capture a data member nested deeper than the envelope', () => {
@@ -63,10 +79,11 @@ describe('parseLossless', () => {
 });
 
 describe('parseLossless, property-based', () => {
-  it('agrees with JSON.parse on any JSON text', () => {
+  it('agrees with JSON.parse on any JSON text, on both paths', () => {
     fc.assert(
       fc.property(fc.json(), (text) => {
         expect(toPlain(parseLossless(text).value)).toEqual(JSON.parse(text));
+        expect(toPlain(scan(text).value)).toEqual(JSON.parse(text));
       }),
       { numRuns: 2000 },
     );

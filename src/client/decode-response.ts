@@ -7,8 +7,9 @@ import {
   GatewayResponseValidationError,
   GatewaySignatureError,
   GatewayTruncatedResponseError,
+  type ResponseErrorDetails,
 } from '../errors.js';
-import { responseEnvelopeSchema } from '../schemas/envelope.js';
+import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelope.js';
 import { toValidationIssues } from '../schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
@@ -57,11 +58,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     throw new GatewayNonJsonResponseError(`${operation} got a body that is not JSON (${error.message}), e.g. an HTML error page from a proxy.`, { ...details, cause: error });
   }
-  const envelope = responseEnvelopeSchema.safeParse(withoutNulls(parsed.value), { reportInput: true });
-  if (!envelope.success) {
-    throw new GatewayResponseValidationError(`${operation} got JSON that is not a gateway response envelope`, toValidationIssues(envelope.error.issues), details);
-  }
-  const { code, msg, data, sign } = envelope.data;
+  const { code, msg, data, sign } = readEnvelope(operation, withoutNulls(parsed.value), details);
   if (code !== context.successCode) {
     throw new GatewayApiError(code, msg ?? '', { operation, hint: apiErrorHint(code) });
   }
@@ -80,6 +77,19 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
   }
   return { data: result.data as T, signatureVerified };
+}
+
+// The envelope is checked on every call: plain type checks first, and only a body that fails them goes
+// through the zod schema, whose issues then say what is wrong.
+function readEnvelope(operation: OperationName, value: unknown, details: ResponseErrorDetails): ResponseEnvelope {
+  const e = value as Partial<Record<keyof ResponseEnvelope, unknown>> | null;
+  const optionalText = (v: unknown) => v === undefined || typeof v === 'string';
+  if (typeof e === 'object' && e !== null && !Array.isArray(e) && Number.isSafeInteger(e.code) && optionalText(e.msg) && optionalText(e.sign)) {
+    return e as ResponseEnvelope;
+  }
+  const envelope = responseEnvelopeSchema.safeParse(value, { reportInput: true });
+  if (envelope.success) return envelope.data;
+  throw new GatewayResponseValidationError(`${operation} got JSON that is not a gateway response envelope`, toValidationIssues(envelope.error.issues), details);
 }
 
 function apiErrorHint(code: number): string | undefined {

@@ -1,5 +1,5 @@
 import { GatewayValidationError } from '../errors.js';
-import { JsonSyntaxError, parseLossless, TOP_LEVEL } from '../transport/lossless-json.js';
+import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../transport/lossless-json.js';
 
 /** The fields of a notification exactly as received: name to text, in arrival order. */
 export type ReceivedFields = Map<string, string>;
@@ -57,7 +57,8 @@ export function collectUnique(entries: Iterable<readonly [string, string]>): Rec
 export function decodeJsonBody(text: string): ReceivedFields {
   let members: Map<string, string | null> | undefined;
   try {
-    members = parseLossless(text, TOP_LEVEL).capturedMembers;
+    const captured = parseLossless(text, TOP_LEVEL).capturedMembers;
+    members = captured && memberTexts(captured);
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw unreadable(`the body is not valid JSON (${error.message})`);

@@ -40,8 +40,17 @@ const ASCII = /^[\x00-\x7f]*$/;
  * e.g. for 'ſ', whose upper case is 'S'.)
  */
 export function foldCase(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase();
-  let folded = '';
-  for (let i = 0; i < text.length; i++) folded += String.fromCharCode(lower(upper(text.charCodeAt(i))));
+  let folded = foldedKeys.get(text);
+  if (folded === undefined) {
+    if (ASCII.test(text)) folded = text.toLowerCase();
+    else {
+      folded = '';
+      for (let i = 0; i < text.length; i++) folded += String.fromCharCode(lower(upper(text.charCodeAt(i))));
+    }
+    // Field names repeat from call to call; a bounded cache keeps hostile input from growing it.
+    if (foldedKeys.size < 512) foldedKeys.set(text, folded);
+  }
   return folded;
 }
+
+const foldedKeys = new Map<string, string>();

@@ -10,11 +10,11 @@ export type Md5Hex = (text: string) => string;
  */
 export function selectMd5(): Md5Hex {
   const crypto = loadNodeCrypto();
-  if (crypto) {
-    const { createHash } = crypto;
-    return (text) => createHash('md5').update(text, 'utf8').digest('hex').toUpperCase();
-  }
-  return portableMd5Hex;
+  if (!crypto) return portableMd5Hex;
+  // crypto.hash (Node 21.7+) is a one-shot digest, about twice as fast as createHash for short input.
+  const { hash, createHash } = crypto;
+  if (typeof hash === 'function') return (text) => hash('md5', text, 'hex').toUpperCase();
+  return (text) => createHash('md5').update(text, 'utf8').digest('hex').toUpperCase();
 }
 
 function loadNodeCrypto(): NodeCrypto | undefined {

@@ -36,28 +36,26 @@ export function sign(params: SignableParams | ReadonlyMap<string, SignableValue>
  */
 export function signingString(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string): string {
   const fragments: Fragment[] = [];
-  let keyWithEquals = false;
-  const add = (key: string, value: unknown) => {
-    if (key === 'sign') return;
-    const text = signText(key, value);
-    if (text === undefined) return;
-    keyWithEquals ||= key.includes('=');
-    fragments.push([foldCase(key) + '=', `${key}=${text}&`]);
-  };
-  if (params instanceof Map) params.forEach((value, key) => add(key, value));
-  else for (const key in params) if (Object.hasOwn(params, key)) add(key, (params as SignableParams)[key]);
-  fragments.sort(keyWithEquals ? (a, b) => compareCaseInsensitive(a[1], b[1]) : byJavaOrder);
+  if (params instanceof Map) for (const [key, value] of params) addFragment(fragments, key, value);
+  else for (const key in params) if (Object.hasOwn(params, key)) addFragment(fragments, key, (params as SignableParams)[key]);
+  // A key containing '=' breaks the folded-key shortcut (see byJavaOrder): compare such fragments whole.
+  fragments.sort(fragments.some((f) => f[2]) ? (a, b) => compareCaseInsensitive(a[1], b[1]) : byJavaOrder);
   let text = '';
   for (const fragment of fragments) text += fragment[1];
   return `${text}key=${secret}`;
 }
 
-/** A fragment `key=value&` with its sort key: the case-folded `key=`. */
-type Fragment = [sortKey: string, fragment: string];
+function addFragment(fragments: Fragment[], key: string, value: unknown): void {
+  if (key === 'sign') return;
+  const text = signText(key, value);
+  if (text !== undefined) fragments.push([foldCase(key) + '=', `${key}=${text}&`, key.includes('=')]);
+}
+
+/** A fragment `key=value&` with its sort key (the case-folded `key=`) and whether its key contains '='. */
+type Fragment = [sortKey: string, fragment: string, keyHasEquals: boolean];
 
 // Keys are unique, so two fragments' order is decided within `key=` unless the keys are equal when
-// folded ('A' and 'a'): only then are the whole fragments compared. (A key containing '=' breaks this;
-// such fragments are compared whole.) Native string comparison of folded
+// folded ('A' and 'a'): only then are the whole fragments compared. (A key containing '=' breaks this.) Native string comparison of folded
 // keys is Java's CASE_INSENSITIVE_ORDER, and much cheaper than comparing character by character in JS.
 function byJavaOrder(a: Fragment, b: Fragment): number {
   if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
