@@ -80,13 +80,18 @@ export class OperationRunner {
     this.#secret = secret;
   }
 
-  async run<T>(operation: OperationName, params: unknown, options: RequestOptions = {}): Promise<GatewayResponse<T>> {
-    const call = this.#plan(operation, options);
-    const valid = validateParams(operation, params);
-    const endpoint = endpoints[operation];
-    if (endpoint.retry === 'create') return this.#create<T>(call, valid, endpoint.key ?? '', endpoint.reconcile);
-    if (endpoint.retry === 'idempotent') return this.#close<T>(call, valid);
-    return this.#read<T>(call, valid);
+  run<T>(operation: OperationName, params: unknown, options: RequestOptions = {}): Promise<GatewayResponse<T>> {
+    // Not async: the operation's own promise is returned as it is, one tick less on every call.
+    try {
+      const call = this.#plan(operation, options);
+      const valid = validateParams(operation, params);
+      const endpoint = endpoints[operation];
+      if (endpoint.retry === 'create') return this.#create<T>(call, valid, endpoint.key ?? '', endpoint.reconcile);
+      if (endpoint.retry === 'idempotent') return this.#close<T>(call, valid);
+      return this.#read<T>(call, valid);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   #plan(operation: OperationName, options: RequestOptions): Call {
@@ -188,7 +193,8 @@ export class OperationRunner {
   async #beforeRetry(call: Call, operation: OperationName, error: GatewayError, retry: number): Promise<void> {
     const delayMs = retryAfterDelay(error, this.#settings.retry) ?? backoffDelay(retry, this.#settings.retry);
     if (retry > call.maxRetries || error instanceof GatewayAbortError || performance.now() + delayMs >= call.deadline) throw error;
-    this.#emit('onRetry', () => ({ operation, attempt: call.attempts, delayMs, reason: failureReason(error) }));
+    const { onRetry } = this.#settings.hooks;
+    if (onRetry) observe(onRetry, { operation, attempt: call.attempts, delayMs, reason: failureReason(error) });
     try {
       await sleep(delayMs, call.signal);
     } catch (reason) {
@@ -204,32 +210,24 @@ export class OperationRunner {
     const body = signRequest(operation, params, { mchNo: s.mchNo, appId: s.appId, version: s.version, secret: this.#secret, reqTime: s.now() });
     const attempt = ++call.attempts;
     const path = endpoints[operation].path;
-    this.#emit('onRequest', () => ({ operation, attempt, path, body }));
+    const { onRequest, onResponse } = s.hooks;
+    if (onRequest) observe(onRequest, { operation, attempt, path, body });
     const started = performance.now();
     let http: HttpExchange | undefined;
     try {
       const exchange = await s.transport.post(path, body, { operation, timeout: Math.min(call.timeout, remaining), signal: call.signal });
       http = exchange;
       const decoded = decodeResponse<T>(operation, exchange, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses });
-      this.#emit('onResponse', () => ({ operation, attempt, status: exchange.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified }));
+      if (onResponse) observe(onResponse, { operation, attempt, status: exchange.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
       return { data: decoded.data, http: exchange, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
     } catch (error) {
-      this.#emit('onResponse', () => ({ operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: error as GatewayError }));
+      if (onResponse) observe(onResponse, { operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: error as GatewayError });
       throw error;
     }
   }
 
   // Hooks observe; a hook that throws must not change the outcome of a payment call.
-  // The event is built lazily: most clients have no hooks, and this is on every call's path.
-  #emit<K extends keyof GatewayHooks>(name: K, event: () => Parameters<NonNullable<GatewayHooks[K]>>[0]): void {
-    const hook = this.#settings.hooks[name] as ((e: ReturnType<typeof event>) => void) | undefined;
-    if (!hook) return;
-    try {
-      hook(event());
-    } catch {
-      /* ignored on purpose */
-    }
-  }
+
 }
 
 /**
@@ -241,6 +239,15 @@ function classifyCreateFailure(error: GatewayError): FailureKind {
   if (error instanceof GatewayApiError || error instanceof GatewayValidationError) return 'final';
   const kind = classifyFailure(error);
   return kind === 'final' ? 'ambiguous' : kind;
+}
+
+// Hooks observe; a hook that throws must not change the outcome of a payment call.
+function observe<E>(hook: (event: E) => void, event: E): void {
+  try {
+    hook(event);
+  } catch {
+    /* ignored on purpose */
+  }
 }
 
 function checkWhole(name: string, value: number, min: number, max: number) {

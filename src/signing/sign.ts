@@ -35,31 +35,36 @@ export function sign(params: SignableParams | ReadonlyMap<string, SignableValue>
  * @internal
  */
 export function signingString(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string): string {
-  const fragments: Fragment[] = [];
-  if (params instanceof Map) for (const [key, value] of params) addFragment(fragments, key, value);
-  else for (const key in params) if (Object.hasOwn(params, key)) addFragment(fragments, key, (params as SignableParams)[key]);
-  // A key containing '=' breaks the folded-key shortcut (see byJavaOrder): compare such fragments whole.
-  fragments.sort(fragments.some((f) => f[2]) ? (a, b) => compareCaseInsensitive(a[1], b[1]) : byJavaOrder);
+  const keys: string[] = [];
+  const texts: string[] = [];
+  const entries: Iterable<readonly [string, unknown]> = params instanceof Map ? params : Object.entries(params);
+  for (const [key, value] of entries) {
+    const text = key === 'sign' ? undefined : signText(key, value);
+    if (text === undefined) continue;
+    keys.push(key);
+    texts.push(text);
+  }
   let text = '';
-  for (const fragment of fragments) text += fragment[1];
+  for (const i of fragmentOrder(keys.join('\u0000'), keys, texts)) text += `${keys[i]}=${texts[i]}&`;
   return `${text}key=${secret}`;
 }
 
-function addFragment(fragments: Fragment[], key: string, value: unknown): void {
-  if (key === 'sign') return;
-  const text = signText(key, value);
-  if (text !== undefined) fragments.push([foldCase(key) + '=', `${key}=${text}&`, key.includes('=')]);
-}
+// Requests and responses of one operation have the same keys call after call, so the sorted order of a
+// key list is computed once (a sort costs more than the rest of signing). Keys are unique, so the order
+// is decided by the case-folded `key=` alone, except where keys are equal when folded ('A' and 'a') or
+// contain '=': such lists depend on their values and are sorted, as whole fragments, every time.
+const orderCache = new Map<string, readonly number[]>();
 
-/** A fragment `key=value&` with its sort key (the case-folded `key=`) and whether its key contains '='. */
-type Fragment = [sortKey: string, fragment: string, keyHasEquals: boolean];
-
-// Keys are unique, so two fragments' order is decided within `key=` unless the keys are equal when
-// folded ('A' and 'a'): only then are the whole fragments compared. (A key containing '=' breaks this.) Native string comparison of folded
-// keys is Java's CASE_INSENSITIVE_ORDER, and much cheaper than comparing character by character in JS.
-function byJavaOrder(a: Fragment, b: Fragment): number {
-  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
-  return compareCaseInsensitive(a[1], b[1]);
+function fragmentOrder(shape: string, keys: readonly string[], texts: readonly string[]): readonly number[] {
+  const cached = orderCache.get(shape);
+  if (cached) return cached;
+  const folded = keys.map((key) => `${foldCase(key)}=`);
+  const valueDependent = keys.some((key) => key.includes('=')) || new Set(folded).size < folded.length;
+  const fragment = (i: number) => `${keys[i]}=${texts[i]}&`;
+  const byFoldedKey = (a: number, b: number) => (folded[a]! < folded[b]! ? -1 : folded[a]! > folded[b]! ? 1 : 0);
+  const order = keys.map((_, i) => i).sort(valueDependent ? (a, b) => compareCaseInsensitive(fragment(a), fragment(b)) : byFoldedKey);
+  if (!valueDependent && orderCache.size < 256) orderCache.set(shape, order);
+  return order;
 }
 
 function signText(key: string, value: unknown): string | undefined {

@@ -74,33 +74,18 @@ export function parseLossless(text: string, capture?: string | typeof TOP_LEVEL)
   return parseNative(text, capture) ?? scan(text, capture);
 }
 
-/**
- * Whether every number literal in (valid JSON) `text` reads back as written, so `JSON.parse` loses
- * nothing. Strings are skipped by jumping from quote to quote.
- */
+// In JSON, a number outside a string follows ':', ',' or '[' (or starts the document). This also finds
+// number-like text inside strings, which only sends a body to the exact scanner needlessly: never wrong.
+const NUMBER_AFTER_DELIMITER = /(?:^|[:,[])\s*(-?\d[\d.eE+-]*)/g;
+
+/** Whether every number literal in (valid JSON) `text` reads back as written, so `JSON.parse` loses nothing. */
 export function numbersAreExact(text: string): boolean {
-  for (let pos = 0; pos < text.length; pos++) {
-    const c = text.charCodeAt(pos);
-    if (c === 0x22) {
-      // The closing quote is the first one not escaped by an odd run of backslashes.
-      let close = text.indexOf('"', pos + 1);
-      while (close !== -1 && isEscaped(text, close)) close = text.indexOf('"', close + 1);
-      if (close === -1) return true;
-      pos = close;
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      NUMBER.lastIndex = pos;
-      const literal = NUMBER.exec(text)?.[0] ?? '';
-      if (String(Number(literal)) !== literal) return false;
-      pos += literal.length - 1;
-    }
+  NUMBER_AFTER_DELIMITER.lastIndex = 0;
+  for (let match; (match = NUMBER_AFTER_DELIMITER.exec(text)) !== null; ) {
+    const literal = match[1] as string;
+    if (String(Number(literal)) !== literal) return false;
   }
   return true;
-}
-
-function isEscaped(text: string, at: number): boolean {
-  let backslashes = 0;
-  while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
-  return backslashes % 2 === 1;
 }
 
 // The engine's parse, several times faster than scanning in JavaScript, when it loses nothing: not for
