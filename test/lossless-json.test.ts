@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonNumberText, JsonSyntaxError, memberTexts, numbersAreExact, parseLossless, scan } from '../src/transport/lossless-json.js';
+import { JsonNumberText, JsonSyntaxError, memberTexts, numbersAreExact, parseLossless, scan, TOP_LEVEL } from '../src/transport/lossless-json.js';
 
 const samples = [
   '{}', '[]', '0', '-0.5', '"x"', 'true', 'null', ' { "a" : [ 1 , 2 , { "b" : null } ] } ',
@@ -38,6 +38,9 @@ describe('parseLossless', () => {
     expect(parseLossless(flat, 'data').capturedMembers).not.toBeInstanceOf(Map); // engine path
     expect(parseLossless('{"data":{"n":10.50}}', 'data').capturedMembers).toBeInstanceOf(Map); // 10.50 needs the scanner
     expect(parseLossless('{"data":{"l":[1]}}', 'data').capturedMembers).toBeInstanceOf(Map); // nested: raw text needed
+    expect(parseLossless('{"data":{"o":{}}}', 'data').capturedMembers).toBeInstanceOf(Map);
+    expect(parseLossless('{"o":{"a":1}}', TOP_LEVEL).capturedMembers).toBeInstanceOf(Map);
+    expect(memberTexts(parseLossless('{"o":{ "a" :1}}', TOP_LEVEL).capturedMembers ?? new Map()).get('o')).toBe('{ "a" :1}');
     const engine = parseLossless(flat, 'data');
     const scanned = scan(flat, 'data');
     expect(engine.value).toEqual(scanned.value);
@@ -86,6 +89,18 @@ describe('parseLossless, property-based', () => {
         expect(toPlain(scan(text).value)).toEqual(JSON.parse(text));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('gives the same member sign texts on the engine path as the scanner, for any envelope and any JSON body', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (data) => {
+        const envelope = JSON.stringify({ code: 200, data, sign: 'X' });
+        expect(memberTexts(parseLossless(envelope, 'data').capturedMembers ?? new Map())).toEqual(memberTexts(scan(envelope, 'data').capturedMembers ?? new Map()));
+        const body = JSON.stringify(data);
+        expect(memberTexts(parseLossless(body, TOP_LEVEL).capturedMembers ?? new Map())).toEqual(memberTexts(scan(body, TOP_LEVEL).capturedMembers ?? new Map()));
+      }),
+      { numRuns: 1000 },
     );
   });
 

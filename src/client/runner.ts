@@ -99,12 +99,15 @@ export class OperationRunner {
     const timeout = options.timeout ?? s.timeout;
     const totalTimeout = options.totalTimeout ?? s.totalTimeout;
     const maxRetries = options.maxRetries ?? s.retry.maxRetries;
-    const issues = [
-      ...checkWhole('timeout', timeout, 1, MAX_TIMER_MS),
-      ...checkWhole('totalTimeout', totalTimeout, 1, MAX_TIMER_MS),
-      ...checkWhole('maxRetries', maxRetries, 0, 100),
-    ];
-    if (issues.length > 0) throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, issues, { operation });
+    // The client's own values were validated at construction; only per-call overrides need checking.
+    if (options.timeout !== undefined || options.totalTimeout !== undefined || options.maxRetries !== undefined) {
+      const issues = [
+        ...checkWhole('timeout', timeout, 1, MAX_TIMER_MS),
+        ...checkWhole('totalTimeout', totalTimeout, 1, MAX_TIMER_MS),
+        ...checkWhole('maxRetries', maxRetries, 0, 100),
+      ];
+      if (issues.length > 0) throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, issues, { operation });
+    }
     return { operation, signal: options.signal, timeout, deadline: performance.now() + totalTimeout, maxRetries, attempts: 0 };
   }
 

@@ -102,9 +102,14 @@ function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefine
   if (!numbersAreExact(text)) return undefined;
   const target = capture === undefined ? undefined : capture === TOP_LEVEL ? value : isRecord(value) ? value[capture] : undefined;
   if (!isRecord(target)) return { value, capturedMembers: undefined };
-  for (const key in target) {
-    const member = target[key];
-    if (typeof member === 'object' && member !== null) return undefined;
+  // A nested object or array needs a '[' or one '{' more than the objects around it; else skip looking.
+  const enclosing = capture === TOP_LEVEL ? 1 : 2;
+  const mayNest = text.includes('[') || text.split('{', enclosing + 2).length > enclosing + 1;
+  if (mayNest) {
+    for (const key in target) {
+      const member = target[key];
+      if (typeof member === 'object' && member !== null) return undefined;
+    }
   }
   return { value, capturedMembers: target as Readonly<Record<string, string | number | boolean | null>> };
 }
