@@ -47,6 +47,21 @@ describe('parseLossless', () => {
     expect(memberTexts(engine.capturedMembers ?? new Map())).toEqual(memberTexts(scanned.capturedMembers ?? new Map()));
   });
 
+  it('finds every inexact number (any literal JSON can hold)', () => {
+    const literal = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+      fc.stringMatching(/^-?(0|[1-9]\d{0,25})(\.\d{1,20})?([eE][+-]?\d{1,3})?$/),
+    );
+    fc.assert(
+      fc.property(fc.array(literal, { minLength: 1, maxLength: 6 }), fc.constantFrom(',', ', ', ' ,\n'), (literals, separator) => {
+        fc.pre(literals.every((l) => Number.isFinite(Number(l))));
+        const text = `{"a":[${literals.join(separator)}],"b":${literals[0]}}`;
+        expect(numbersAreExact(text)).toBe(literals.every((l) => String(Number(l)) === l));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('finds inexact numbers anywhere but inside strings', () => {
     expect(numbersAreExact('{"a":[1,2.5,-3,1e+21],"b":"10.50 \\" 1e2"}')).toBe(true);
     for (const text of ['{"a":10.50}', '[1e2]', '{"a":"x\\\\","b":100.0}', '[9007199254740993]', '[-0]']) expect(numbersAreExact(text)).toBe(false);

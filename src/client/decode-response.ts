@@ -58,7 +58,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     throw new GatewayNonJsonResponseError(`${operation} got a body that is not JSON (${error.message}), e.g. an HTML error page from a proxy.`, { ...details, cause: error });
   }
-  const { code, msg, data, sign } = readEnvelope(operation, withoutNulls(parsed.value), details);
+  const { code, msg, data, sign } = readEnvelope(operation, body.includes("null") ? withoutNulls(parsed.value) : parsed.value, details);
   if (code !== context.successCode) {
     throw new GatewayApiError(code, msg ?? '', { operation, hint: apiErrorHint(code) });
   }

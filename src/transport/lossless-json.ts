@@ -74,16 +74,21 @@ export function parseLossless(text: string, capture?: string | typeof TOP_LEVEL)
   return parseNative(text, capture) ?? scan(text, capture);
 }
 
-// In JSON, a number outside a string follows ':', ',' or '[' (or starts the document). This also finds
-// number-like text inside strings, which only sends a body to the exact scanner needlessly: never wrong.
-const NUMBER_AFTER_DELIMITER = /(?:^|[:,[])\s*(-?\d[\d.eE+-]*)/g;
+// The literals that may not read back as written: an exponent, a fraction ending in 0, 16 or more
+// digits, -0, or 6 zeros after "0." (String() switches to exponents below 1e-6). Any other literal (at
+// most 15 significant digits, so a unique double whose shortest form is the literal itself) is exact.
+// In JSON a number outside a string follows ':', ',' or '[' or starts the document; number-like text
+// inside a string can match too, which costs a check, never a wrong answer.
+const MAYBE_INEXACT = /(?:^|[:,[])\s*(?:-0(?![.\d])|-?(?:\d[\d.]{15}|\d*\.\d*0(?!\d)|[\d.]+[eE]|0\.0{6}))/g;
 
 /** Whether every number literal in (valid JSON) `text` reads back as written, so `JSON.parse` loses nothing. */
 export function numbersAreExact(text: string): boolean {
-  NUMBER_AFTER_DELIMITER.lastIndex = 0;
-  for (let match; (match = NUMBER_AFTER_DELIMITER.exec(text)) !== null; ) {
-    const literal = match[1] as string;
+  MAYBE_INEXACT.lastIndex = 0;
+  for (let match; (match = MAYBE_INEXACT.exec(text)) !== null; ) {
+    NUMBER.lastIndex = match.index + match[0].search(/-|\d/);
+    const literal = NUMBER.exec(text)?.[0] ?? '';
     if (String(Number(literal)) !== literal) return false;
+    MAYBE_INEXACT.lastIndex = NUMBER.lastIndex;
   }
   return true;
 }
