@@ -4,7 +4,7 @@ import { httpUrl, requiredText, safeInteger } from '../schemas/fields.js';
 import { toValidationIssues } from '../schemas/issues.js';
 import type { FetchLike } from '../transport/http.js';
 import type { GatewayHooks } from './hooks.js';
-import { RETRY_DEFAULTS } from './retry-policy.js';
+import { RETRY_DEFAULTS, type RetryPolicy } from './retry-policy.js';
 
 /** Defaults of the optional {@link GatewayClientOptions}. */
 export const CLIENT_DEFAULTS = {
@@ -29,21 +29,20 @@ export const gatewayClientOptionsSchema = z.strictObject({
   mchNo: requiredText(),
   appId: requiredText(),
   secret: requiredText(),
-  version: z._default(requiredText(), CLIENT_DEFAULTS.version),
-  successCode: z._default(safeInteger(Number.MIN_SAFE_INTEGER), CLIENT_DEFAULTS.successCode),
-  timeout: z._default(timerMs(1), CLIENT_DEFAULTS.timeout),
-  totalTimeout: z._default(timerMs(1), CLIENT_DEFAULTS.totalTimeout),
-  retry: z._default(
+  version: z.optional(requiredText()),
+  successCode: z.optional(safeInteger(Number.MIN_SAFE_INTEGER)),
+  timeout: z.optional(timerMs(1)),
+  totalTimeout: z.optional(timerMs(1)),
+  retry: z.optional(
     z.strictObject({
-      maxRetries: z._default(safeInteger(0).check(z.maximum(100, { error: 'must be at most 100' })), RETRY_DEFAULTS.maxRetries),
-      initialDelayMs: z._default(timerMs(0), RETRY_DEFAULTS.initialDelayMs),
-      maxDelayMs: z._default(timerMs(0), RETRY_DEFAULTS.maxDelayMs),
-      maxRetryAfterMs: z._default(timerMs(0), RETRY_DEFAULTS.maxRetryAfterMs),
+      maxRetries: z.optional(safeInteger(0).check(z.maximum(100, { error: 'must be at most 100' }))),
+      initialDelayMs: z.optional(timerMs(0)),
+      maxDelayMs: z.optional(timerMs(0)),
+      maxRetryAfterMs: z.optional(timerMs(0)),
     }),
-    () => ({ ...RETRY_DEFAULTS }),
   ),
   /** Observers of requests, responses and retries ({@link GatewayHooks}). */
-  hooks: z._default(
+  hooks: z.optional(
     z.strictObject({
       /** Before each HTTP attempt. */
       onRequest: hook(),
@@ -52,13 +51,12 @@ export const gatewayClientOptionsSchema = z.strictObject({
       /** Before waiting to retry. */
       onRetry: hook(),
     }),
-    () => ({}),
   ),
   /** A fetch-compatible function; the global `fetch` by default. */
   fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
   /** The clock for `reqTime`, in milliseconds since the epoch. */
-  now: z._default(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' }), () => Date.now),
-  verifyResponses: z._default(z.boolean({ error: 'must be true or false' }), CLIENT_DEFAULTS.verifyResponses),
+  now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
+  verifyResponses: z.optional(z.literal([true, false], { error: 'must be true or false' })),
 });
 
 /**
@@ -87,7 +85,13 @@ export type GatewayClientOptions = Omit<z.input<typeof gatewayClientOptionsSchem
 };
 
 /** Validated options with defaults applied. */
-export type ResolvedOptions = Omit<z.output<typeof gatewayClientOptionsSchema>, 'hooks'> & { hooks: GatewayHooks };
+type Defined<T> = { readonly [K in keyof T]-?: Exclude<T[K], undefined> };
+
+export interface ResolvedOptions extends Defined<Omit<z.output<typeof gatewayClientOptionsSchema>, 'hooks' | 'retry' | 'fetch'>> {
+  readonly retry: RetryPolicy;
+  readonly hooks: GatewayHooks;
+  readonly fetch: FetchLike | undefined;
+}
 
 /** Validates client options; every problem is reported at once, never echoing the secret. */
 export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
@@ -95,5 +99,22 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
   if (!parsed.success) {
     throw new GatewayValidationError('Invalid GatewayClient options', toValidationIssues(parsed.error.issues, Object.keys(gatewayClientOptionsSchema.def.shape)));
   }
-  return parsed.data as ResolvedOptions;
+  // Defaults are applied here rather than in the schema: zod's default wrapper costs bundle size.
+  const o = parsed.data;
+  return {
+    ...o,
+    version: o.version ?? CLIENT_DEFAULTS.version,
+    successCode: o.successCode ?? CLIENT_DEFAULTS.successCode,
+    timeout: o.timeout ?? CLIENT_DEFAULTS.timeout,
+    totalTimeout: o.totalTimeout ?? CLIENT_DEFAULTS.totalTimeout,
+    retry: { ...RETRY_DEFAULTS, ...withoutUndefined(o.retry ?? {}) } as RetryPolicy,
+    hooks: (o.hooks ?? {}) as GatewayHooks,
+    fetch: o.fetch,
+    now: o.now ?? Date.now,
+    verifyResponses: o.verifyResponses ?? CLIENT_DEFAULTS.verifyResponses,
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -80,7 +80,7 @@ export const TRANSACTION_STATUSES = [
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number] | (string & {});
 
 /** Zod schema of {@link TransactionStatus}: any string; unknown values are not an error. */
-export const transactionStatusSchema = openString(TRANSACTION_STATUSES);
+export const transactionStatusSchema = openString<(typeof TRANSACTION_STATUSES)[number]>();
 
 /**
  * Whether a transaction status is final: `Completed` (funds available), `Failed` or `Rejected`.

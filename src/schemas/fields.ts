@@ -56,7 +56,7 @@ export const jsonTextParam = <Shape extends z.ZodMiniType<Record<string, unknown
  * A string whose known values are offered for completion while any other string is accepted
  * (the gateway adds values, e.g. coin way codes, without notice).
  */
-export const openString = <const Known extends string>(_known: readonly Known[]) =>
+export const openString = <Known extends string>() =>
   z.string({ error: 'must be a string' }) as unknown as z.ZodMiniType<Known | (string & {}), Known | (string & {})>;
 
 // ---- response fields: values come from the lossless JSON parser ----

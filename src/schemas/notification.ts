@@ -13,7 +13,8 @@ import { settlementRecordSchema } from './settlement.js';
  * payOrderNotificationSchema.parse({ ...payOrder, reqTime: 1623985460123 });
  * ```
  */
-export const payOrderNotificationSchema = z.extend(payOrderSchema, {
+export const payOrderNotificationSchema = z.looseObject({
+  ...payOrderSchema.def.shape,
   /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
   reqTime: wireInteger(),
 });
@@ -27,7 +28,8 @@ export const payOrderNotificationSchema = z.extend(payOrderSchema, {
  * settlementNotificationSchema.parse({ serverRequestId: 'SRV-1', requestId: 'settle-1', tokenId: 'TRON_USDT', currency: 'USD', amount: 150000, status: 1 });
  * ```
  */
-export const settlementNotificationSchema = z.extend(settlementRecordSchema, {
+export const settlementNotificationSchema = z.looseObject({
+  ...settlementRecordSchema.def.shape,
   /** The merchant number, when the callback carries it. */
   mchNo: z.optional(z.string()),
   /** The application id, when the callback carries it. */

@@ -39,7 +39,7 @@ export const unifiedOrderParamsSchema = z
     /** Your order number: unique per merchant; the gateway refuses a duplicate (your idempotency key). */
     mchOrderNo: requiredText(),
     /** Payment way, e.g. `QR_CASHIER`, `WX_BAR`, or a coin way code. */
-    wayCode: openString(KNOWN_WAY_CODES),
+    wayCode: openString<(typeof KNOWN_WAY_CODES)[number]>(),
     /** Amount in integer minor units (cents), at least 1. */
     amount: minorUnits(),
     /** Currency code, e.g. `USD`. */
