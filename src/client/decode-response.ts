@@ -13,7 +13,7 @@ import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelo
 import { toValidationIssues } from '../schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
-import { JsonSyntaxError, parseLossless } from '../transport/lossless-json.js';
+import { JsonSyntaxError, parseLossless, parseRounded, type LosslessParse } from '../transport/lossless-json.js';
 
 const EMPTY: ReadonlyMap<string, string> = new Map();
 
@@ -47,18 +47,11 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
       details,
     );
   }
-  let parsed;
-  try {
-    parsed = parseLossless(body, 'data');
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    const looksLikeJson = /^\s*[[{]/.test(body);
-    if (looksLikeJson && error.atEnd) {
-      throw new GatewayTruncatedResponseError(`${operation} got a truncated JSON body (${error.message}); the connection was probably cut.`, { ...details, cause: error });
-    }
-    throw new GatewayNonJsonResponseError(`${operation} got a body that is not JSON (${error.message}), e.g. an HTML error page from a proxy.`, { ...details, cause: error });
-  }
-  const { code, msg, data, sign } = readEnvelope(operation, body.includes("null") ? withoutNulls(parsed.value) : parsed.value, details);
+  // A verified response proves its numbers exact (see parseRounded), so it may skip the exactness check.
+  let parsed = (context.verifyResponses && parseRounded(body, 'data')) || parseExactly(operation, body, details);
+  const envelope = readEnvelope(operation, parsed.value, body, details);
+  const { code, msg, sign } = envelope;
+  let { data } = envelope;
   if (code !== context.successCode) {
     throw new GatewayApiError(code, msg ?? '', { operation, hint: apiErrorHint(code) });
   }
@@ -68,7 +61,12 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
       throw new GatewaySignatureError(`${operation} response has no sign: it cannot be trusted. (verifyResponses: false turns this check off, unsafely.)`, { operation });
     }
     if (!verifySign(parsed.capturedMembers ?? EMPTY, context.secret, sign)) {
-      throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
+      // Perhaps a number was rounded (10.50 read as 10.5): parse losslessly and verify once more.
+      parsed = parseExactly(operation, body, details);
+      ({ data } = readEnvelope(operation, parsed.value, body, details));
+      if (!verifySign(parsed.capturedMembers ?? EMPTY, context.secret, sign)) {
+        throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
+      }
     }
     signatureVerified = true;
   }
@@ -79,9 +77,23 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   return { data: result.data as T, signatureVerified };
 }
 
+function parseExactly(operation: OperationName, body: string, details: ResponseErrorDetails): LosslessParse {
+  try {
+    return parseLossless(body, 'data');
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    const looksLikeJson = /^\s*[[{]/.test(body);
+    if (looksLikeJson && error.atEnd) {
+      throw new GatewayTruncatedResponseError(`${operation} got a truncated JSON body (${error.message}); the connection was probably cut.`, { ...details, cause: error });
+    }
+    throw new GatewayNonJsonResponseError(`${operation} got a body that is not JSON (${error.message}), e.g. an HTML error page from a proxy.`, { ...details, cause: error });
+  }
+}
+
 // The envelope is checked on every call: plain type checks first, and only a body that fails them goes
 // through the zod schema, whose issues then say what is wrong.
-function readEnvelope(operation: OperationName, value: unknown, details: ResponseErrorDetails): ResponseEnvelope {
+function readEnvelope(operation: OperationName, parsed: unknown, body: string, details: ResponseErrorDetails): ResponseEnvelope {
+  const value = body.includes('null') ? withoutNulls(parsed) : parsed;
   const e = value as Partial<Record<keyof ResponseEnvelope, unknown>> | null;
   const optionalText = (v: unknown) => v === undefined || typeof v === 'string';
   if (typeof e === 'object' && e !== null && !Array.isArray(e) && Number.isSafeInteger(e.code) && optionalText(e.msg) && optionalText(e.sign)) {
