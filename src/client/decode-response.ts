@@ -10,7 +10,7 @@ import {
   type ResponseErrorDetails,
 } from '../errors.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelope.js';
-import { toValidationIssues } from '../schemas/issues.js';
+import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
 import { JsonSyntaxError, parseLossless, parseRounded, type LosslessParse } from '../transport/lossless-json.js';
@@ -70,7 +70,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     signatureVerified = true;
   }
-  const result = endpoints[operation].result.safeParse(data ?? {}, { reportInput: true });
+  const result = endpoints[operation].result.safeParse(data ?? {}, REPORT_INPUT);
   if (!result.success) {
     throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
   }

@@ -1,6 +1,6 @@
 import { endpoints, type OperationName } from '../endpoints.js';
 import { GatewayValidationError } from '../errors.js';
-import { toValidationIssues } from '../schemas/issues.js';
+import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 import { sign } from '../signing/sign.js';
 
 /** What the client adds to every request. */
@@ -25,7 +25,7 @@ export function validateParams(operation: OperationName, params: unknown): Valid
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new GatewayValidationError(`Invalid ${operation} parameters`, [{ path: [], message: 'must be an object of parameters' }], { operation });
   }
-  const parsed = endpoint.params.safeParse(params, { reportInput: true });
+  const parsed = endpoint.params.safeParse(params, REPORT_INPUT);
   if (!parsed.success) {
     const known = Object.keys(endpoint.params.def.shape);
     throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, toValidationIssues(parsed.error.issues, known), { operation });

@@ -38,6 +38,8 @@ export interface Operation<Params, Result> {
   result: Result;
 }
 
+const dataOf = <T>(response: GatewayResponse<T>): T => response.data;
+
 function summarize(options: ResolvedOptions): Record<string, unknown> {
   const { fetch: _fetch, now: _now, hooks: _hooks, secret: _secret, ...rest } = options;
   return { ...rest, secret: '[redacted]' };
@@ -231,8 +233,8 @@ export class GatewayClient {
     return this.#runner.run(operation, params, options);
   }
 
-  async #call<Op extends OperationName>(operation: Op, params: unknown, options?: RequestOptions): Promise<OperationTypes[Op]['result']> {
-    return (await this.#runner.run<OperationTypes[Op]['result']>(operation, params, options)).data;
+  #call<Op extends OperationName>(operation: Op, params: unknown, options?: RequestOptions): Promise<OperationTypes[Op]['result']> {
+    return this.#runner.run<OperationTypes[Op]['result']>(operation, params, options).then(dataOf);
   }
 
   /** A summary without the secret, so the client can be logged safely. */

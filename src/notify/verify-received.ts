@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors.js';
-import { toValidationIssues } from '../schemas/issues.js';
+import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
 import { coerceFields } from './coerce.js';
 import type { ReceivedFields } from './decode-body.js';
@@ -94,7 +94,7 @@ function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schem
   const summary = `The ${kind.label} is signed but not the documented shape`;
   const coerced = coerceFields(kind.schema.def.shape, fields);
   if (coerced.issues.length > 0) throw new GatewayValidationError(summary, coerced.issues);
-  const result = kind.schema.safeParse(coerced.value, { reportInput: true });
+  const result = kind.schema.safeParse(coerced.value, REPORT_INPUT);
   if (!result.success) throw new GatewayValidationError(summary, toValidationIssues(result.error.issues));
   return result.data;
 }

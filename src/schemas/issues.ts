@@ -4,6 +4,9 @@ import { JsonNumberText } from '../transport/lossless-json.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
+/** Parse options that keep each issue's input, for messages; one shared object, not one per parse. */
+export const REPORT_INPUT = Object.freeze({ reportInput: true });
+
 /**
  * Turns zod issues into {@link ValidationIssue}s whose messages say what is wrong and what to do,
  * without echoing string values (they may be personal data).
