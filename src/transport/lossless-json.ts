@@ -118,8 +118,9 @@ function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefine
   const target = capture === undefined ? undefined : capture === TOP_LEVEL ? value : isRecord(value) ? value[capture] : undefined;
   if (!isRecord(target)) return { value, capturedMembers: undefined };
   // A nested object or array needs a '[' or one '{' more than the objects around it; else skip looking.
-  const enclosing = capture === TOP_LEVEL ? 1 : 2;
-  const mayNest = text.includes('[') || text.split('{', enclosing + 2).length > enclosing + 1;
+  let brace = text.indexOf('{', text.indexOf('{') + 1);
+  if (capture !== TOP_LEVEL && brace !== -1) brace = text.indexOf('{', brace + 1);
+  const mayNest = brace !== -1 || text.includes('[');
   if (mayNest) {
     for (const key in target) {
       const member = target[key];
