@@ -172,6 +172,12 @@ describe('creates are never replayed blindly', () => {
     expect(sent('query')).toHaveLength(0);
   });
 
+  it('a lookup refused for another reason (unknown merchant) proves nothing: the outcome is unknown', async () => {
+    script({ unifiedOrder: [html502], query: [() => json(JSON.stringify({ code: 9999, msg: '商户或商户应用不存在' }))] });
+    await expect(clientWith().client.unifiedOrder(order)).rejects.toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(sent('unifiedOrder')).toHaveLength(1);
+  });
+
   it('when the lookup cannot tell, the error says the outcome is unknown and carries the key', async () => {
     script({ settleRequest: [html502], settleRequestGet: [html502] });
     const error = await clientWith().client

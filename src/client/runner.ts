@@ -257,7 +257,8 @@ function checkWhole(name: string, value: number, min: number, max: number) {
   return Number.isSafeInteger(value) && value >= min && value <= max ? [] : [{ path: [name], message: `must be a whole number from ${min} to ${max}` }];
 }
 
-// The reference gateway says "订单不存在" (order does not exist); settlement lookups are assumed to say the same kind of thing.
+// The reference gateway says "订单不存在" (order does not exist); settlement lookups are taken to say the
+// same kind of thing. "商户或商户应用不存在" (unknown merchant) also contains 不存在 but proves nothing.
 function isNotFound(error: GatewayApiError): boolean {
-  return /不存在|not\s*(?:found|exist)/i.test(error.msg);
+  return (/不存在/.test(error.msg) && !/商户/.test(error.msg)) || /not\s*(?:found|exist)/i.test(error.msg);
 }
