@@ -26,10 +26,36 @@ import {
  * - `read`: no effect on the gateway, safe to repeat;
  * - `idempotent`: repeating has the same effect as doing it once (close);
  * - `create`: makes a record keyed by the merchant's own id; never replayed blindly.
+ *
+ * @example
+ * ```ts
+ * import { endpoints, type RetryClass } from 'payment-gateway-sdk';
+ *
+ * // What an operator may do after a failure whose outcome is unknown.
+ * function afterUnknownOutcome(retry: RetryClass): string {
+ *   switch (retry) {
+ *     case 'read': return 'run it again';
+ *     case 'idempotent': return 'run it again: doing it twice is doing it once';
+ *     case 'create': return 'look the record up by your own key before sending it again';
+ *   }
+ * }
+ * afterUnknownOutcome(endpoints.settleRequest.retry); // 'look the record up by your own key before sending it again'
+ * ```
  */
 export type RetryClass = 'read' | 'idempotent' | 'create';
 
-/** The declaration of one operation. */
+/**
+ * The declaration of one operation, as {@link endpoints} holds it.
+ *
+ * @example
+ * ```ts
+ * import { endpoints, type EndpointDefinition } from 'payment-gateway-sdk';
+ *
+ * // One line per operation, e.g. for a runbook or an allow-list of the gateway's paths.
+ * const describe = (name: string, endpoint: EndpointDefinition) => `${name}: POST ${endpoint.path} (${endpoint.retry}) ${endpoint.summary}`;
+ * for (const [name, endpoint] of Object.entries(endpoints)) console.log(describe(name, endpoint));
+ * ```
+ */
 export interface EndpointDefinition {
   /** Path below `baseUrl`. */
   readonly path: string;
@@ -50,7 +76,19 @@ export interface EndpointDefinition {
   readonly summary: string;
 }
 
-/** How a create's record is looked up by the merchant's key, and turned into the create's result. */
+/**
+ * How a create's record is looked up by the merchant's key, and turned into the create's result.
+ *
+ * @example
+ * ```ts
+ * import { endpoints, type ReconcileDefinition } from 'payment-gateway-sdk';
+ *
+ * const reconcile: ReconcileDefinition | undefined = endpoints.unifiedOrder.reconcile;
+ * reconcile?.lookup;                                             // 'query'
+ * reconcile?.params({ mchOrderNo: 'order-1001', amount: 1999 }); // { mchOrderNo: 'order-1001' }
+ * endpoints.settleAddressApply.reconcile;                        // undefined: the gateway offers no lookup
+ * ```
+ */
 export interface ReconcileDefinition {
   /** The read operation that finds the record. */
   readonly lookup: 'query' | 'settleRequestGet';
@@ -66,7 +104,18 @@ function pick(record: Record<string, unknown>, keys: readonly string[]): Record<
   return out;
 }
 
-/** The name of an operation. */
+/**
+ * The name of an operation: a key of {@link endpoints} and the name of its {@link GatewayClient} method.
+ *
+ * @example
+ * ```ts
+ * import { endpoints, type OperationName } from 'payment-gateway-sdk';
+ *
+ * // A failed create may still have made a record: page someone instead of retrying it blindly.
+ * const isCreate = (operation: OperationName): boolean => endpoints[operation].retry === 'create';
+ * isCreate('unifiedOrder'); // true
+ * ```
+ */
 export type OperationName = 'unifiedOrder' | 'query' | 'close' | 'settleAddressApply' | 'settleRequest' | 'settleRequestGet';
 
 const definitions = {
@@ -140,12 +189,34 @@ const definitions = {
  */
 export const endpoints: { readonly [Op in OperationName]: EndpointDefinition } = definitions;
 
-/** The common fields every signed request carries besides the operation's own (spec 2.1). */
+/**
+ * The common fields every signed request carries besides the operation's own (spec 2.1).
+ *
+ * @example
+ * ```ts
+ * import { COMMON_REQUEST_FIELDS, GatewayClient } from 'payment-gateway-sdk';
+ *
+ * // Log which of the operation's own fields were sent, without the envelope every request repeats.
+ * const common = new Set<string>(COMMON_REQUEST_FIELDS);
+ * const client = new GatewayClient({
+ *   ...credentials,
+ *   hooks: { onRequest: ({ operation, body }) => log.debug({ operation, fields: Object.keys(body).filter((key) => !common.has(key)) }) },
+ * });
+ * ```
+ */
 export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;
 
 /**
  * The fields the gateway knows for an operation: the common ones and the operation's own. The gateway
  * signs exactly these, so nothing else may be sent.
+ *
+ * @example
+ * ```ts
+ * import { wireFields } from 'payment-gateway-sdk';
+ *
+ * wireFields('query');
+ * // ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId', 'payOrderId', 'mchOrderNo']
+ * ```
  */
 export function wireFields(operation: OperationName): readonly string[] {
   return [...COMMON_REQUEST_FIELDS, ...Object.keys(endpoints[operation].params.def.shape)];

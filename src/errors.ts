@@ -11,12 +11,36 @@
 import type { OperationName } from './endpoints.js';
 
 const BRAND = Symbol.for('payment-gateway-sdk.error');
-/** How many characters of a response body an error keeps: enough to diagnose, never a whole page. */
+/**
+ * How many characters of a response body an error keeps: enough to diagnose, never a whole page.
+ *
+ * @example
+ * ```ts
+ * import { BODY_EXCERPT_LIMIT, GatewayResponseError } from 'payment-gateway-sdk';
+ *
+ * if (error instanceof GatewayResponseError) {
+ *   // A longer excerpt was cut, and ends by saying how long the whole body was.
+ *   const cut = error.bodyExcerpt.length > BODY_EXCERPT_LIMIT;
+ *   log.error({ status: error.status, cut, body: error.bodyExcerpt }, 'unusable gateway response');
+ * }
+ * ```
+ */
 export const BODY_EXCERPT_LIMIT = 512;
 
 type Branded = { [BRAND]?: readonly string[] };
 
-/** Options shared by every {@link GatewayError} constructor. */
+/**
+ * Options shared by every {@link GatewayError} constructor.
+ *
+ * @example
+ * ```ts
+ * import { GatewayConnectionError, type GatewayErrorOptions } from 'payment-gateway-sdk';
+ *
+ * // A test double of your payment service fails the way the real client would.
+ * const options: GatewayErrorOptions = { operation: 'query', cause: new Error('socket hang up') };
+ * throw new GatewayConnectionError('query could not reach the gateway (ECONNRESET).', { ...options, mayHaveReachedGateway: true });
+ * ```
+ */
 export interface GatewayErrorOptions {
   /** The operation that failed (`unifiedOrder`, `query`, ...), when there is one. */
   operation?: OperationName | undefined;
@@ -77,7 +101,20 @@ export function isGatewayError(value: unknown): value is GatewayError {
   return value instanceof GatewayError;
 }
 
-/** One problem found in the caller's input. */
+/**
+ * One problem found in the caller's input.
+ *
+ * @example
+ * ```ts
+ * import { GatewayValidationError, type ValidationIssue } from 'payment-gateway-sdk';
+ *
+ * // Show each problem next to its form field.
+ * const fieldErrors = (issues: readonly ValidationIssue[]): Record<string, string> =>
+ *   Object.fromEntries(issues.map((issue) => [issue.path.join('.'), issue.message]));
+ *
+ * if (error instanceof GatewayValidationError) return { status: 422, errors: fieldErrors(error.issues) };
+ * ```
+ */
 export interface ValidationIssue {
   /** Where the problem is, e.g. `['channelExtra', 'authCode']`; empty for the whole input. */
   readonly path: readonly (string | number)[];
@@ -159,7 +196,18 @@ export class GatewaySignatureError extends GatewayError {
   static override readonly kind: string = 'GatewaySignatureError';
 }
 
-/** What a {@link GatewayResponseError} knows about the HTTP response. */
+/**
+ * What a {@link GatewayResponseError} knows about the HTTP response.
+ *
+ * @example
+ * ```ts
+ * import { GatewayHttpStatusError, type ResponseErrorDetails } from 'payment-gateway-sdk';
+ *
+ * // A test double of your payment service answers as an overloaded gateway would.
+ * const details: ResponseErrorDetails = { operation: 'query', status: 503, body: 'Service Unavailable', headers: new Headers({ 'retry-after': '2' }) };
+ * throw new GatewayHttpStatusError('query got HTTP 503 from the gateway.', details);
+ * ```
+ */
 export interface ResponseErrorDetails extends GatewayErrorOptions {
   /** The HTTP status code. */
   status: number;
@@ -323,7 +371,24 @@ export class GatewayAbortError extends GatewayError {
   static override readonly kind: string = 'GatewayAbortError';
 }
 
-/** The merchant key that identifies a record a create may have made. */
+/**
+ * The merchant key that identifies a record a create may have made, from
+ * {@link GatewayOutcomeUnknownError.key}.
+ *
+ * @example
+ * ```ts
+ * import type { OperationName, ReconcileKey } from 'payment-gateway-sdk';
+ *
+ * // Run later, e.g. from a queue, to learn what became of the create.
+ * async function reconcile(operation: OperationName | undefined, key: ReconcileKey) {
+ *   if (operation === 'unifiedOrder') return client.query({ mchOrderNo: key.value });
+ *   if (operation === 'settleRequest') return client.settleRequestGet({ requestId: key.value });
+ *   // settleAddressApply has no lookup: send it again with the same requestId; the gateway refuses a duplicate.
+ *   return undefined;
+ * }
+ * // with error.operation and error.key of a GatewayOutcomeUnknownError
+ * ```
+ */
 export interface ReconcileKey {
   /** The parameter name: `mchOrderNo` or `requestId`. */
   readonly name: string;

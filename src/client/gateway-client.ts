@@ -14,7 +14,22 @@ import { createFetchTransport } from '../transport/http.js';
 import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
 import { OperationRunner, type GatewayResponse, type RequestOptions } from './runner.js';
 
-/** Parameters and results of each operation, by name. */
+/**
+ * Parameters and results of each operation, by name: one place to derive the types of code that handles
+ * any operation generically (queues, audit logs, test doubles).
+ *
+ * @example
+ * ```ts
+ * import type { OperationName, OperationTypes } from 'payment-gateway-sdk';
+ *
+ * // A job queued now and run later by a worker, typed by the operation it will call.
+ * interface GatewayJob<Op extends OperationName> {
+ *   operation: Op;
+ *   params: OperationTypes[Op]['params'];
+ * }
+ * const job: GatewayJob<'query'> = { operation: 'query', params: { mchOrderNo: 'order-1001' } };
+ * ```
+ */
 export interface OperationTypes {
   /** Create an order. */
   unifiedOrder: Operation<UnifiedOrderParams, UnifiedOrderResult>;
@@ -30,7 +45,21 @@ export interface OperationTypes {
   settleRequestGet: Operation<SettleRequestGetParams, SettlementRecord>;
 }
 
-/** The parameter and result types of one operation. */
+/**
+ * The parameter and result types of one operation, as {@link OperationTypes} lists them.
+ *
+ * @example
+ * ```ts
+ * import type { OperationTypes } from 'payment-gateway-sdk';
+ *
+ * type Query = OperationTypes['query']; // Operation<QueryParams, PayOrder>
+ * async function auditedQuery(params: Query['params']): Promise<Query['result']> {
+ *   const order = await client.query(params);
+ *   log.info({ payOrderId: order.payOrderId, state: order.state }, 'order read');
+ *   return order;
+ * }
+ * ```
+ */
 export interface Operation<Params, Result> {
   /** What the method takes. */
   params: Params;

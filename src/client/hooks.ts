@@ -1,7 +1,18 @@
 import type { OperationName } from '../endpoints.js';
 import type { GatewayError } from '../errors.js';
 
-/** Sent before each HTTP attempt. The body is the signed request: it never contains the secret. */
+/**
+ * Sent before each HTTP attempt. The body is the signed request: it never contains the secret.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, type RequestEvent } from 'payment-gateway-sdk';
+ *
+ * // The body holds order details (subject, clientIp): log where the call goes, not what it carries.
+ * const onRequest = ({ operation, attempt, path }: RequestEvent) => log.debug({ operation, attempt, path }, 'gateway request');
+ * const client = new GatewayClient({ ...credentials, hooks: { onRequest } });
+ * ```
+ */
 export interface RequestEvent {
   /** The operation of the call. */
   readonly operation: OperationName;
@@ -13,7 +24,19 @@ export interface RequestEvent {
   readonly body: Readonly<Record<string, string | number>>;
 }
 
-/** Sent after each HTTP attempt, successful or not. */
+/**
+ * Sent after each HTTP attempt, successful or not.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, type ResponseEvent } from 'payment-gateway-sdk';
+ *
+ * function onResponse({ operation, status, durationMs, error }: ResponseEvent): void {
+ *   metrics.timing(`gateway.${operation}`, durationMs, { status: status ?? 'none', outcome: error?.name ?? 'ok' });
+ * }
+ * const client = new GatewayClient({ ...credentials, hooks: { onResponse } });
+ * ```
+ */
 export interface ResponseEvent {
   /** The operation of the call. */
   readonly operation: OperationName;
@@ -29,7 +52,18 @@ export interface ResponseEvent {
   readonly error?: GatewayError;
 }
 
-/** Sent before waiting to retry. */
+/**
+ * Sent before waiting to retry.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, type RetryEvent } from 'payment-gateway-sdk';
+ *
+ * // Retries are normal; many in a row mean the gateway or the network is degrading.
+ * const onRetry = ({ operation, attempt, delayMs, reason }: RetryEvent) => log.warn({ operation, attempt, delayMs, reason }, 'gateway retry');
+ * const client = new GatewayClient({ ...credentials, hooks: { onRetry } });
+ * ```
+ */
 export interface RetryEvent {
   /** The operation of the call. */
   readonly operation: OperationName;

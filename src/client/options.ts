@@ -6,7 +6,19 @@ import type { FetchLike } from '../transport/http.js';
 import type { GatewayHooks } from './hooks.js';
 import { RETRY_DEFAULTS, type RetryPolicy } from './retry-policy.js';
 
-/** Defaults of the optional {@link GatewayClientOptions}. */
+/**
+ * Defaults of the optional {@link GatewayClientOptions}.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { CLIENT_DEFAULTS } from 'payment-gateway-sdk';
+ *
+ * const server = createServer(app);
+ * // A checkout request must outlive the gateway call it waits for, retries included.
+ * server.requestTimeout = CLIENT_DEFAULTS.totalTimeout + 5_000;
+ * ```
+ */
 export const CLIENT_DEFAULTS = {
   /** API version sent with every request. */
   version: '1.0.1',
@@ -23,7 +35,23 @@ export const CLIENT_DEFAULTS = {
 const timerMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
 const hook = () => z.optional(z.custom<(event: never) => void>((v) => typeof v === 'function', { error: 'must be a function' }));
 
-/** Zod schema of {@link GatewayClientOptions}; unknown options are an error. */
+/**
+ * Zod schema of {@link GatewayClientOptions}; unknown options are an error. The constructor applies it;
+ * use it yourself to check configuration at startup without creating a client.
+ *
+ * @example
+ * ```ts
+ * import { gatewayClientOptionsSchema } from 'payment-gateway-sdk';
+ *
+ * const config = gatewayClientOptionsSchema.safeParse({
+ *   baseUrl: process.env.GATEWAY_URL, mchNo: process.env.GATEWAY_MCH_NO, appId: process.env.GATEWAY_APP_ID,
+ *   secret: process.env.GATEWAY_SECRET,
+ * });
+ * if (!config.success) {
+ *   throw new Error(`gateway settings invalid: ${config.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+ * }
+ * ```
+ */
 export const gatewayClientOptionsSchema = z.strictObject({
   baseUrl: httpUrl().check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
   mchNo: requiredText(),
@@ -78,6 +106,20 @@ export const gatewayClientOptionsSchema = z.strictObject({
  * | `fetch` | global `fetch` | a fetch-compatible function (proxies, tests) |
  * | `now` | `Date.now` | the clock for `reqTime` (milliseconds) |
  * | `verifyResponses` | `true` | check each response's signature; `false` is unsafe |
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, type GatewayClientOptions } from 'payment-gateway-sdk';
+ *
+ * const options: GatewayClientOptions = {
+ *   baseUrl: 'https://pay.example.com',
+ *   mchNo: process.env.GATEWAY_MCH_NO!,
+ *   appId: process.env.GATEWAY_APP_ID!,
+ *   secret: process.env.GATEWAY_SECRET!,
+ *   timeout: 10_000,
+ * };
+ * const client = new GatewayClient(options);
+ * ```
  */
 export type GatewayClientOptions = Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks'> & {
   /** Observers of requests, responses and retries. */

@@ -9,7 +9,19 @@ import {
   GatewayTruncatedResponseError,
 } from '../errors.js';
 
-/** Retry settings: how often and how patiently transient failures are retried. */
+/**
+ * Retry settings: how often and how patiently transient failures are retried. Only what you give
+ * changes; the rest keeps {@link RETRY_DEFAULTS}. Retries stay within the call's `totalTimeout`.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, type RetryOptions } from 'payment-gateway-sdk';
+ *
+ * // A nightly reconciliation job can wait longer than a payer at checkout.
+ * const patient: RetryOptions = { maxRetries: 5, maxDelayMs: 30_000 };
+ * const client = new GatewayClient({ ...credentials, retry: patient, totalTimeout: 300_000 });
+ * ```
+ */
 export interface RetryOptions {
   /** Retries after the first attempt (reads, close, and creates that provably did not reach the gateway). Default 2. */
   maxRetries?: number;
@@ -21,10 +33,32 @@ export interface RetryOptions {
   maxRetryAfterMs?: number;
 }
 
-/** {@link RetryOptions} with every default applied. */
+/**
+ * {@link RetryOptions} with every default applied.
+ *
+ * @example
+ * ```ts
+ * import { RETRY_DEFAULTS, type RetryPolicy } from 'payment-gateway-sdk';
+ *
+ * // The most each retry waits when the gateway sends no Retry-After: doubling from initialDelayMs up to maxDelayMs.
+ * const backoffCeilings = (policy: RetryPolicy): number[] =>
+ *   Array.from({ length: policy.maxRetries }, (_, i) => Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** i));
+ * backoffCeilings(RETRY_DEFAULTS); // [500, 1000]
+ * ```
+ */
 export type RetryPolicy = Required<RetryOptions>;
 
-/** The defaults of {@link RetryOptions}. */
+/**
+ * The defaults of {@link RetryOptions}.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, RETRY_DEFAULTS } from 'payment-gateway-sdk';
+ *
+ * // Two more retries than usual for a batch job, whatever the default becomes.
+ * const client = new GatewayClient({ ...credentials, retry: { maxRetries: RETRY_DEFAULTS.maxRetries + 2 } });
+ * ```
+ */
 export const RETRY_DEFAULTS: RetryPolicy = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 10_000 };
 
 /**

@@ -13,7 +13,18 @@ import { signRequest, validateParams, type ValidParams } from './encode-request.
 import { backoffDelay, classifyFailure, failureReason, retryAfterDelay, sleep, type FailureKind, type RetryPolicy } from './retry-policy.js';
 import type { GatewayHooks } from './hooks.js';
 
-/** Per-call options, the optional last argument of every operation. */
+/**
+ * Per-call options, the optional last argument of every operation. They override the client's settings
+ * for one call, e.g. a payer waiting at checkout gets a shorter budget than a background job.
+ *
+ * @example
+ * ```ts
+ * import type { RequestOptions } from 'payment-gateway-sdk';
+ *
+ * const atCheckout: RequestOptions = { totalTimeout: 8_000, maxRetries: 1 };
+ * const order = await client.query({ mchOrderNo: 'order-1001' }, atCheckout);
+ * ```
+ */
 export interface RequestOptions {
   /** Aborts the call; it then rejects with {@link GatewayAbortError} (or {@link GatewayOutcomeUnknownError} for a create already sent). */
   signal?: AbortSignal | undefined;
@@ -27,6 +38,15 @@ export interface RequestOptions {
 
 /**
  * A result with what the SDK saw on the wire, from {@link GatewayClient.withResponse}.
+ *
+ * @example
+ * ```ts
+ * import type { GatewayResponse, UnifiedOrderResult } from 'payment-gateway-sdk';
+ *
+ * const response: GatewayResponse<UnifiedOrderResult> = await client.withResponse('unifiedOrder', order);
+ * // A recovered create comes from a query, which has no payData: to collect, close it and create a new order.
+ * if (response.reconciled && !response.data.payData) await client.close({ payOrderId: response.data.payOrderId });
+ * ```
  */
 export interface GatewayResponse<T> {
   /** The operation's typed data, as the method would return it. */

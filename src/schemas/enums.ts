@@ -30,7 +30,17 @@ export const PayOrderState = {
 /** A pay-order state code, 0 to 6. */
 export type PayOrderState = (typeof PayOrderState)[keyof typeof PayOrderState];
 
-/** Zod schema of {@link PayOrderState}. An unknown code is an error: an order in an unknown state is not safe to act on. */
+/**
+ * Zod schema of {@link PayOrderState}. An unknown code is an error: an order in an unknown state is not safe to act on.
+ *
+ * @example
+ * ```ts
+ * import { payOrderStateSchema } from 'payment-gateway-sdk';
+ *
+ * payOrderStateSchema.safeParse(2).success; // true
+ * payOrderStateSchema.safeParse(7).success; // false
+ * ```
+ */
 export const payOrderStateSchema = z.enum(PayOrderState, { error: 'must be a pay-order state 0..6' });
 
 const stateNames = Object.fromEntries(Object.entries(PayOrderState).map(([name, code]) => [code, name])) as Record<PayOrderState, keyof typeof PayOrderState>;
@@ -62,6 +72,15 @@ export function isFinalPayOrderState(state: PayOrderState): boolean {
 /**
  * The on-chain transaction statuses the gateway reports (Cobo WaaS 2.0). The list can grow: an unknown
  * status is kept as received and should be treated as in progress.
+ *
+ * @example
+ * ```ts
+ * import { TRANSACTION_STATUSES } from 'payment-gateway-sdk';
+ *
+ * // Count an unknown status apart, so a new upstream status shows up on a dashboard.
+ * const known = new Set<string>(TRANSACTION_STATUSES);
+ * const label = (status: string) => (known.has(status) ? status : 'Other');
+ * ```
  */
 export const TRANSACTION_STATUSES = [
   'Submitted',
@@ -76,10 +95,33 @@ export const TRANSACTION_STATUSES = [
   'Pending',
 ] as const;
 
-/** A known transaction status, or any other string the gateway adds later. */
+/**
+ * A known transaction status, or any other string the gateway adds later. Editors offer the known ones.
+ *
+ * @example
+ * ```ts
+ * import { isFinalTransactionStatus, type TransactionStatus } from 'payment-gateway-sdk';
+ *
+ * function describeTransfer(status: TransactionStatus): string {
+ *   if (status === 'Completed') return 'funds available';
+ *   return isFinalTransactionStatus(status) ? 'not paid' : 'in progress';
+ * }
+ * ```
+ */
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number] | (string & {});
 
-/** Zod schema of {@link TransactionStatus}: any string; unknown values are not an error. */
+/**
+ * Zod schema of {@link TransactionStatus}: any string; unknown values are not an error.
+ *
+ * @example
+ * ```ts
+ * import { transactionStatusSchema } from 'payment-gateway-sdk';
+ *
+ * transactionStatusSchema.parse('Confirming');    // 'Confirming'
+ * transactionStatusSchema.parse('Frozen');        // 'Frozen': kept, to be treated as in progress
+ * transactionStatusSchema.safeParse(3).success;   // false
+ * ```
+ */
 export const transactionStatusSchema = openString<(typeof TRANSACTION_STATUSES)[number]>();
 
 /**
@@ -114,14 +156,52 @@ export const DivisionMode = {
 } as const;
 /** A division mode code, 0, 1 or 2. */
 export type DivisionMode = (typeof DivisionMode)[keyof typeof DivisionMode];
-/** Zod schema of {@link DivisionMode}. */
+/**
+ * Zod schema of {@link DivisionMode}.
+ *
+ * @example
+ * ```ts
+ * import { divisionModeSchema } from 'payment-gateway-sdk';
+ *
+ * divisionModeSchema.safeParse(2).success; // true (DivisionMode.Manual)
+ * divisionModeSchema.safeParse(3).success; // false
+ * ```
+ */
 export const divisionModeSchema = z.enum(DivisionMode, { error: 'must be 0 (not divided), 1 (automatic) or 2 (manual)' });
 
-/** Payout channels of a settlement. Only `Crypto` is available through this API. */
+/**
+ * Payout channels of a settlement. Only `Crypto` is available through this API.
+ *
+ * @example
+ * ```ts
+ * import { PAYOUT_CHANNELS } from 'payment-gateway-sdk';
+ *
+ * PAYOUT_CHANNELS.includes('OffRamp'); // true: a channel the gateway knows, though settleRequest accepts only 'Crypto'
+ * ```
+ */
 export const PAYOUT_CHANNELS = ['Crypto', 'OffRamp'] as const;
-/** A payout channel name. */
+/**
+ * A payout channel name.
+ *
+ * @example
+ * ```ts
+ * import type { PayoutChannel } from 'payment-gateway-sdk';
+ *
+ * const channel: PayoutChannel = 'Crypto'; // the only one settleRequest accepts
+ * ```
+ */
 export type PayoutChannel = (typeof PAYOUT_CHANNELS)[number];
-/** Zod schema of {@link PayoutChannel}. */
+/**
+ * Zod schema of {@link PayoutChannel}.
+ *
+ * @example
+ * ```ts
+ * import { payoutChannelSchema } from 'payment-gateway-sdk';
+ *
+ * payoutChannelSchema.safeParse('Crypto').success; // true
+ * payoutChannelSchema.safeParse('Bank').success;   // false
+ * ```
+ */
 export const payoutChannelSchema = z.enum(PAYOUT_CHANNELS);
 
 /**
@@ -136,29 +216,91 @@ export const payoutChannelSchema = z.enum(PAYOUT_CHANNELS);
  * | `codeImgUrl` | show the QR image at the URL |
  * | `wxapp`, `aliapp`, `ysfapp` | pass to the wallet's app/JS API |
  * | `none` | nothing (barcode payments) |
+ *
+ * @example
+ * ```ts
+ * import { PAY_DATA_TYPES } from 'payment-gateway-sdk';
+ *
+ * // The payDataType choices of a checkout setting: 'none' only ever comes back for barcode payments.
+ * const choices = PAY_DATA_TYPES.filter((type) => type !== 'none');
+ * ```
  */
 export const PAY_DATA_TYPES = ['payurl', 'form', 'codeUrl', 'codeImgUrl', 'wxapp', 'aliapp', 'ysfapp', 'none'] as const;
-/** A known pay-data type, or another string the gateway may send. */
+/**
+ * A known pay-data type, or another string the gateway may send.
+ *
+ * @example
+ * ```ts
+ * import type { PayDataType } from 'payment-gateway-sdk';
+ *
+ * function collect(type: PayDataType | undefined, payData: string): void {
+ *   if (type === 'payurl') window.location.assign(payData);
+ *   else if (type === 'codeImgUrl') showQrImage(payData);
+ *   else throw new Error(`cannot collect payData of type ${type}`); // a type the page does not handle yet
+ * }
+ * ```
+ */
 export type PayDataType = (typeof PAY_DATA_TYPES)[number] | (string & {});
 
 const canonicalPayDataType = new Map<string, string>(PAY_DATA_TYPES.map((t) => [t.toLowerCase(), t]));
 
-/** Zod schema of {@link PayDataType} as received: known values in any case are normalized, others kept. */
+/**
+ * Zod schema of {@link PayDataType} as received: known values in any case are normalized, others kept.
+ *
+ * @example
+ * ```ts
+ * import { payDataTypeSchema } from 'payment-gateway-sdk';
+ *
+ * payDataTypeSchema.parse('payUrl');   // 'payurl'
+ * payDataTypeSchema.parse('newType');  // 'newType'
+ * ```
+ */
 export const payDataTypeSchema = z.pipe(
   z.string(),
   z.transform((value): PayDataType => canonicalPayDataType.get(value.toLowerCase()) ?? value),
 );
 
-/** Zod schema of the `payDataType` a merchant may request in `channelExtra`. */
+/**
+ * Zod schema of the `payDataType` a merchant may request in `channelExtra`: only the known spellings,
+ * since the gateway would not understand any other.
+ *
+ * @example
+ * ```ts
+ * import { requestedPayDataTypeSchema } from 'payment-gateway-sdk';
+ *
+ * requestedPayDataTypeSchema.safeParse('codeImgUrl').success; // true
+ * requestedPayDataTypeSchema.safeParse('qr').success;         // false
+ * ```
+ */
 export const requestedPayDataTypeSchema = z.enum(PAY_DATA_TYPES, { error: `must be one of ${PAY_DATA_TYPES.join(', ')}` });
 
-/** Way codes seen on the reference gateway. Coin way codes are not published: any string is accepted. */
+/**
+ * Way codes seen on the reference gateway. Coin way codes are not published: any string is accepted.
+ *
+ * @example
+ * ```ts
+ * import { KNOWN_WAY_CODES } from 'payment-gateway-sdk';
+ *
+ * // The WeChat and Alipay ways for a payment picker; coin way codes come from your gateway account.
+ * const walletWays = KNOWN_WAY_CODES.filter((way) => way.startsWith('WX_') || way.startsWith('ALI_'));
+ * ```
+ */
 export const KNOWN_WAY_CODES = [
   'QR_CASHIER', 'AUTO_BAR', 'ALI_BAR', 'ALI_JSAPI', 'ALI_LITE', 'ALI_APP', 'ALI_PC', 'ALI_WAP', 'ALI_QR', 'ALI_OC',
   'YSF_BAR', 'YSF_JSAPI', 'WX_JSAPI', 'WX_LITE', 'WX_BAR', 'WX_H5', 'WX_NATIVE', 'WX_APP', 'UP_APP', 'UP_WAP', 'UP_QR',
   'UP_BAR', 'UP_B2B', 'UP_PC', 'UP_JSAPI', 'PP_PC',
 ] as const;
-/** A known way code, or any other string (coin way codes). */
+/**
+ * A known way code, or any other string (coin way codes).
+ *
+ * @example
+ * ```ts
+ * import { isBarcodeWayCode, type WayCode } from 'payment-gateway-sdk';
+ *
+ * const wayCode: WayCode = 'WX_BAR';
+ * const needsAuthCode = isBarcodeWayCode(wayCode); // true: send channelExtra.authCode
+ * ```
+ */
 export type WayCode = (typeof KNOWN_WAY_CODES)[number] | (string & {});
 
 /**

@@ -3,6 +3,14 @@ import * as z from 'zod/mini';
 /**
  * Zod schema of the response envelope (spec 2.2): `{ code, msg, data, sign }`; error responses have no
  * `data`/`sign`. A member sent as `null` counts as absent (the client removes nulls before parsing).
+ *
+ * @example
+ * ```ts
+ * import { responseEnvelopeSchema } from 'payment-gateway-sdk';
+ *
+ * responseEnvelopeSchema.safeParse({ code: 9999, msg: 'duplicate mchOrderNo' }).success; // true: refusals carry no data
+ * responseEnvelopeSchema.safeParse({ code: '200', msg: 'SUCCESS' }).success;             // false: code must be a number
+ * ```
  */
 export const responseEnvelopeSchema = z.looseObject({
   /** Business code: the success code (200) or an error code (9999, 10, 11, 12, ...). */
@@ -15,5 +23,18 @@ export const responseEnvelopeSchema = z.looseObject({
   sign: z.optional(z.string()),
 });
 
-/** The response envelope (spec 2.2). */
+/**
+ * The response envelope (spec 2.2).
+ *
+ * @example
+ * ```ts
+ * import { expect } from 'vitest';
+ * import { GatewayApiError, GatewayClient, type ResponseEnvelope } from 'payment-gateway-sdk';
+ *
+ * // A test of your refusal handling: the gateway refuses unsigned, with no data.
+ * const refusal: ResponseEnvelope = { code: 9999, msg: 'duplicate mchOrderNo' };
+ * const client = new GatewayClient({ ...credentials, fetch: async () => Response.json(refusal) });
+ * await expect(client.query({ mchOrderNo: 'order-1001' })).rejects.toBeInstanceOf(GatewayApiError);
+ * ```
+ */
 export type ResponseEnvelope = z.output<typeof responseEnvelopeSchema>;

@@ -15,6 +15,14 @@ import type { AtLeastOne } from './one-of.js';
  * `channelExtra` as an object: the members the reference gateway knows by way code, plus any other.
  * `authCode` for barcode ways (`*_BAR`), `buyerUserId` for `ALI_JSAPI`/`ALI_LITE`, `openid` for
  * `WX_JSAPI`/`WX_LITE`, `userId` for `UP_JSAPI`, `payDataType` for QR/H5/PC ways, `cancelUrl` for `PP_PC`.
+ *
+ * @example
+ * ```ts
+ * import { channelExtraSchema } from 'payment-gateway-sdk';
+ *
+ * channelExtraSchema.safeParse({ payDataType: 'codeImgUrl' }).success;  // true
+ * channelExtraSchema.safeParse({ payDataType: 'qr' }).success;          // false: not a payDataType the gateway knows
+ * ```
  */
 export const channelExtraSchema = z.looseObject({
   /** The kind of payment data wanted (QR, H5 and PC ways). */
@@ -33,7 +41,20 @@ export const channelExtraSchema = z.looseObject({
   cancelUrl: z.optional(z.string()),
 });
 
-/** Zod schema of the parameters of {@link GatewayClient.unifiedOrder}. Unknown keys are an error. */
+/**
+ * Zod schema of the parameters of {@link GatewayClient.unifiedOrder}. Unknown keys are an error.
+ * The client applies it; use it to check an order before it is queued for sending.
+ *
+ * @example
+ * ```ts
+ * import { unifiedOrderParamsSchema } from 'payment-gateway-sdk';
+ *
+ * const checked = unifiedOrderParamsSchema.safeParse({
+ *   mchOrderNo: 'order-1001', wayCode: 'WX_BAR', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue T-shirt',
+ * });
+ * checked.success; // false: barcode ways (*_BAR) need channelExtra.authCode
+ * ```
+ */
 export const unifiedOrderParamsSchema = z
   .strictObject({
     /** Your order number: unique per merchant; the gateway refuses a duplicate (your idempotency key). */
@@ -82,10 +103,34 @@ function hasAuthCode(channelExtra: string | undefined): boolean {
   }
 }
 
-/** Parameters of {@link GatewayClient.unifiedOrder}. */
+/**
+ * Parameters of {@link GatewayClient.unifiedOrder}. `amount` is in integer minor units (1999 is 19.99).
+ *
+ * @example
+ * ```ts
+ * import type { UnifiedOrderParams } from 'payment-gateway-sdk';
+ *
+ * function qrOrder(cart: { id: string; totalMinor: number; title: string }): UnifiedOrderParams {
+ *   return {
+ *     mchOrderNo: `cart-${cart.id}`, wayCode: 'QR_CASHIER', amount: cart.totalMinor, currency: 'USD',
+ *     subject: cart.title, body: cart.title, channelExtra: { payDataType: 'codeImgUrl' },
+ *   };
+ * }
+ * ```
+ */
 export type UnifiedOrderParams = z.input<typeof unifiedOrderParamsSchema>;
 
-/** Zod schema of the unified-order result (spec 2.5). Unknown extra fields are kept. */
+/**
+ * Zod schema of the unified-order result (spec 2.5). Unknown extra fields are kept.
+ *
+ * @example
+ * ```ts
+ * import { unifiedOrderResultSchema } from 'payment-gateway-sdk';
+ *
+ * // A result stored as JSON earlier is checked again when read back.
+ * const result = unifiedOrderResultSchema.parse(JSON.parse(row.gatewayResult));
+ * ```
+ */
 export const unifiedOrderResultSchema = z.looseObject({
   /** The gateway's order id. */
   payOrderId: z.string(),
@@ -103,7 +148,20 @@ export const unifiedOrderResultSchema = z.looseObject({
   errMsg: z.optional(z.string()),
 });
 
-/** The result of {@link GatewayClient.unifiedOrder} (spec 2.5). A channel failure is `orderState` 3, not an exception. */
+/**
+ * The result of {@link GatewayClient.unifiedOrder} (spec 2.5). A channel failure is `orderState` 3, not an exception.
+ *
+ * @example
+ * ```ts
+ * import { PayOrderState, type UnifiedOrderResult } from 'payment-gateway-sdk';
+ *
+ * function nextStep(result: UnifiedOrderResult): string {
+ *   if (result.orderState === PayOrderState.Failed) return `declined: ${result.errMsg ?? result.errCode}`;
+ *   if (result.orderState === PayOrderState.Succeeded) return 'paid';
+ *   return result.payData ? `collect via ${result.payDataType}` : 'wait for the notification';
+ * }
+ * ```
+ */
 export type UnifiedOrderResult = z.output<typeof unifiedOrderResultSchema>;
 
 const orderIdsShape = {
@@ -117,17 +175,71 @@ const oneOrderId = z.refine<{ payOrderId?: string | undefined; mchOrderNo?: stri
   error: 'give payOrderId or mchOrderNo (at least one)',
 });
 
-/** Zod schema of the parameters of {@link GatewayClient.query}. */
+/**
+ * Zod schema of the parameters of {@link GatewayClient.query}.
+ *
+ * @example
+ * ```ts
+ * import { queryParamsSchema } from 'payment-gateway-sdk';
+ *
+ * queryParamsSchema.safeParse({ mchOrderNo: 'order-1001' }).success; // true
+ * queryParamsSchema.safeParse({}).success;                           // false: give payOrderId or mchOrderNo
+ * ```
+ */
 export const queryParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId);
-/** Parameters of {@link GatewayClient.query}: `payOrderId`, `mchOrderNo`, or both. */
+/**
+ * Parameters of {@link GatewayClient.query}: `payOrderId`, `mchOrderNo`, or both.
+ *
+ * @example
+ * ```ts
+ * import type { QueryParams } from 'payment-gateway-sdk';
+ *
+ * const byOurNumber: QueryParams = { mchOrderNo: 'order-1001' };
+ * const byGatewayId: QueryParams = { payOrderId: 'P202406180001' };
+ * // const neither: QueryParams = {}; // does not compile
+ * ```
+ */
 export type QueryParams = AtLeastOne<z.input<typeof queryParamsSchema>, 'payOrderId' | 'mchOrderNo'>;
 
-/** Zod schema of the parameters of {@link GatewayClient.close}. */
+/**
+ * Zod schema of the parameters of {@link GatewayClient.close}.
+ *
+ * @example
+ * ```ts
+ * import { closeParamsSchema } from 'payment-gateway-sdk';
+ *
+ * closeParamsSchema.safeParse({ payOrderId: 'P202406180001' }).success; // true
+ * closeParamsSchema.safeParse({ mchOrderNo: '' }).success;              // false: must not be empty
+ * ```
+ */
 export const closeParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId);
-/** Parameters of {@link GatewayClient.close}: `payOrderId`, `mchOrderNo`, or both. */
+/**
+ * Parameters of {@link GatewayClient.close}: `payOrderId`, `mchOrderNo`, or both.
+ *
+ * @example
+ * ```ts
+ * import type { CloseParams } from 'payment-gateway-sdk';
+ *
+ * // The payer abandoned the checkout: close the order so it can no longer be paid.
+ * async function abandon(mchOrderNo: string): Promise<void> {
+ *   const params: CloseParams = { mchOrderNo };
+ *   await client.close(params);
+ * }
+ * ```
+ */
 export type CloseParams = AtLeastOne<z.input<typeof closeParamsSchema>, 'payOrderId' | 'mchOrderNo'>;
 
-/** Zod schema of one on-chain transaction of an order (spec 2.4). */
+/**
+ * Zod schema of one on-chain transaction of an order (spec 2.4).
+ *
+ * @example
+ * ```ts
+ * import { orderTransactionSchema } from 'payment-gateway-sdk';
+ *
+ * const tx = orderTransactionSchema.parse({ txId: 'TX1001', amount: '10.50', tokenId: 'TRON_USDT', status: 'Completed' });
+ * tx.amount; // '10.50': exact text, never a float
+ * ```
+ */
 export const orderTransactionSchema = z.looseObject({
   /** Payment transaction serial number. */
   txId: z.optional(z.string()),
@@ -151,10 +263,33 @@ export const orderTransactionSchema = z.looseObject({
   updatedAt: z.optional(z.string()),
 });
 
-/** One on-chain transaction of an order (spec 2.4). */
+/**
+ * One on-chain transaction of an order (spec 2.4). `amount` is exact decimal text in token units:
+ * add amounts with a decimal library, never with `parseFloat`.
+ *
+ * @example
+ * ```ts
+ * import type { OrderTransaction, PayOrder } from 'payment-gateway-sdk';
+ *
+ * const completedTransfers = (order: PayOrder): OrderTransaction[] =>
+ *   (order.orderTransactionList ?? []).filter((tx) => tx.status === 'Completed');
+ * ```
+ */
 export type OrderTransaction = z.output<typeof orderTransactionSchema>;
 
-/** Zod schema of a pay order (spec 2.3). Unknown extra fields are kept. */
+/**
+ * Zod schema of a pay order (spec 2.3). Unknown extra fields are kept.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod/mini';
+ * import { payOrderSchema } from 'payment-gateway-sdk';
+ *
+ * // A fulfilment job carries the order it was queued for; the worker checks it again.
+ * const fulfilmentJob = z.object({ order: payOrderSchema, queuedAt: z.number() });
+ * const job = fulfilmentJob.parse(JSON.parse(message));
+ * ```
+ */
 export const payOrderSchema = z.looseObject({
   /** The gateway's order id. */
   payOrderId: z.string(),
@@ -196,8 +331,29 @@ export const payOrderSchema = z.looseObject({
   orderTransactionList: z.optional(z.array(orderTransactionSchema)),
 });
 
-/** A pay order, as {@link GatewayClient.query} returns it (spec 2.3). */
+/**
+ * A pay order, as {@link GatewayClient.query} returns it (spec 2.3).
+ *
+ * @example
+ * ```ts
+ * import { PayOrderState, type PayOrder } from 'payment-gateway-sdk';
+ *
+ * // Ship only what was paid in full: amounts are integer minor units (1999 is 19.99).
+ * function isPaidInFull(order: PayOrder, expectedAmount: number): boolean {
+ *   return order.state === PayOrderState.Succeeded && order.amount === expectedAmount;
+ * }
+ * ```
+ */
 export type PayOrder = z.output<typeof payOrderSchema>;
 
-/** Zod schema of the close response's `data`: an empty object (extra fields are tolerated). */
+/**
+ * Zod schema of the close response's `data`: an empty object (extra fields are tolerated).
+ *
+ * @example
+ * ```ts
+ * import { closeResultSchema } from 'payment-gateway-sdk';
+ *
+ * closeResultSchema.safeParse({}).success; // true
+ * ```
+ */
 export const closeResultSchema = z.looseObject({});

@@ -2,7 +2,18 @@ import * as z from 'zod/mini';
 import { httpUrl, minorUnits, optionalText, requiredText, wireInteger } from './fields.js';
 import type { ExactlyOne } from './one-of.js';
 
-/** Zod schema of the parameters of {@link GatewayClient.settleAddressApply}. */
+/**
+ * Zod schema of the parameters of {@link GatewayClient.settleAddressApply}.
+ *
+ * @example
+ * ```ts
+ * import { settleAddressApplyParamsSchema } from 'payment-gateway-sdk';
+ *
+ * // Check the treasury form before the address goes to review.
+ * const form = settleAddressApplyParamsSchema.safeParse({ requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: '' });
+ * form.success; // false: address must not be empty
+ * ```
+ */
 export const settleAddressApplyParamsSchema = z.strictObject({
   /** Your request id for this declaration. */
   requestId: requiredText(),
@@ -13,10 +24,34 @@ export const settleAddressApplyParamsSchema = z.strictObject({
   /** A remark for the reviewer. */
   remark: optionalText(),
 });
-/** Parameters of {@link GatewayClient.settleAddressApply}. */
+/**
+ * Parameters of {@link GatewayClient.settleAddressApply}.
+ *
+ * @example
+ * ```ts
+ * import type { SettleAddressApplyParams } from 'payment-gateway-sdk';
+ *
+ * const declaration: SettleAddressApplyParams = {
+ *   requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', remark: 'treasury',
+ * };
+ * const { serverRequestId } = await client.settleAddressApply(declaration); // settle to it once approved
+ * ```
+ */
 export type SettleAddressApplyParams = z.input<typeof settleAddressApplyParamsSchema>;
 
-/** Zod schema of the parameters of {@link GatewayClient.settleRequest}. */
+/**
+ * Zod schema of the parameters of {@link GatewayClient.settleRequest}.
+ *
+ * @example
+ * ```ts
+ * import { settleRequestParamsSchema } from 'payment-gateway-sdk';
+ *
+ * settleRequestParamsSchema.safeParse({
+ *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD',
+ *   addrServerRequestId: 'SRV-ADDR-1', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+ * }).success; // false: give exactly one of addrServerRequestId and address
+ * ```
+ */
 export const settleRequestParamsSchema = z
   .strictObject({
     /** Your request id: the idempotency key of the settlement. */
@@ -41,28 +76,95 @@ export const settleRequestParamsSchema = z
       error: 'give exactly one of addrServerRequestId (a declared address) and address',
     }),
   );
-/** Parameters of {@link GatewayClient.settleRequest}: exactly one of `addrServerRequestId` and `address`. */
+/**
+ * Parameters of {@link GatewayClient.settleRequest}: exactly one of `addrServerRequestId` and `address`.
+ * `amount` is in integer minor units of `currency` (150000 is 1,500.00 USD).
+ *
+ * @example
+ * ```ts
+ * import type { SettleRequestParams } from 'payment-gateway-sdk';
+ *
+ * const monthly: SettleRequestParams = {
+ *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT',
+ *   payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
+ * };
+ * await client.settleRequest(monthly);
+ * ```
+ */
 export type SettleRequestParams = ExactlyOne<z.input<typeof settleRequestParamsSchema>, 'addrServerRequestId' | 'address'>;
 
-/** Zod schema of the parameters of {@link GatewayClient.settleRequestGet}. */
+/**
+ * Zod schema of the parameters of {@link GatewayClient.settleRequestGet}.
+ *
+ * @example
+ * ```ts
+ * import { settleRequestGetParamsSchema } from 'payment-gateway-sdk';
+ *
+ * settleRequestGetParamsSchema.safeParse({ requestId: 'settle-2024-07' }).success; // true
+ * ```
+ */
 export const settleRequestGetParamsSchema = z.strictObject({
   /** The `requestId` you gave the settlement. */
   requestId: requiredText(),
 });
-/** Parameters of {@link GatewayClient.settleRequestGet}. */
+/**
+ * Parameters of {@link GatewayClient.settleRequestGet}.
+ *
+ * @example
+ * ```ts
+ * import type { SettleRequestGetParams } from 'payment-gateway-sdk';
+ *
+ * const lookup: SettleRequestGetParams = { requestId: 'settle-2024-07' };
+ * const record = await client.settleRequestGet(lookup);
+ * ```
+ */
 export type SettleRequestGetParams = z.input<typeof settleRequestGetParamsSchema>;
 
-/** Zod schema of a settlement result (spec 2.6). */
+/**
+ * Zod schema of a settlement result (spec 2.6).
+ *
+ * @example
+ * ```ts
+ * import { settlementResultSchema } from 'payment-gateway-sdk';
+ *
+ * settlementResultSchema.parse({ serverRequestId: 'SRV-1', status: 1 }); // { serverRequestId: 'SRV-1', status: 1 }
+ * settlementResultSchema.safeParse({ serverRequestId: 'SRV-1', status: 'Pending' }).success; // false: status is a number
+ * ```
+ */
 export const settlementResultSchema = z.looseObject({
   /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
   serverRequestId: z.string(),
   /** Processing status; the gateway does not publish its values, so it stays a number. */
   status: wireInteger(),
 });
-/** The result of {@link GatewayClient.settleAddressApply} and {@link GatewayClient.settleRequest} (spec 2.6). */
+/**
+ * The result of {@link GatewayClient.settleAddressApply} and {@link GatewayClient.settleRequest} (spec 2.6).
+ * `status` stays a number: the gateway does not publish what its values mean.
+ *
+ * @example
+ * ```ts
+ * import type { SettlementResult } from 'payment-gateway-sdk';
+ *
+ * // Keep the gateway's id with your request, e.g. to settle to a declared address later.
+ * async function remember(requestId: string, result: SettlementResult): Promise<void> {
+ *   await db.settlements.update(requestId, { serverRequestId: result.serverRequestId, gatewayStatus: result.status });
+ * }
+ * ```
+ */
 export type SettlementResult = z.output<typeof settlementResultSchema>;
 
-/** Zod schema of a settlement record (spec 2.7). */
+/**
+ * Zod schema of a settlement record (spec 2.7).
+ *
+ * @example
+ * ```ts
+ * import { settlementRecordSchema } from 'payment-gateway-sdk';
+ *
+ * settlementRecordSchema.safeParse({
+ *   serverRequestId: 'SRV-1', requestId: 'settle-2024-07', tokenId: 'TRON_USDT', currency: 'USD', amount: 1500.5, status: 1,
+ * }).success; // false: amount must be integer minor units
+ * ```
+ */
 export const settlementRecordSchema = z.looseObject({
   /** The gateway's id of the settlement request. */
   serverRequestId: z.string(),
@@ -81,5 +183,15 @@ export const settlementRecordSchema = z.looseObject({
   /** Callback address. */
   notifyUrl: z.optional(z.string()),
 });
-/** A settlement record, as {@link GatewayClient.settleRequestGet} returns it (spec 2.7). */
+/**
+ * A settlement record, as {@link GatewayClient.settleRequestGet} returns it (spec 2.7).
+ *
+ * @example
+ * ```ts
+ * import type { SettlementRecord } from 'payment-gateway-sdk';
+ *
+ * // Reconcile the books: the gateway settled what was asked, in integer minor units.
+ * const matches = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
+ * ```
+ */
 export type SettlementRecord = z.output<typeof settlementRecordSchema>;

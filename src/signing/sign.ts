@@ -2,10 +2,33 @@ import { GatewayValidationError } from '../errors.js';
 import { compareCaseInsensitive, foldCase } from './compare-fragments.js';
 import { md5Hex } from './md5.js';
 
-/** A value the gateway can sign: every signed field is a scalar (objects travel as JSON strings). */
+/**
+ * A value the gateway can sign: every signed field is a scalar (objects travel as JSON strings).
+ * `null`, `undefined` and `""` are left out of the signature, so an absent optional field needs no filtering.
+ *
+ * @example
+ * ```ts
+ * import { sign, type SignableValue } from 'payment-gateway-sdk';
+ *
+ * const clientIp: SignableValue = request.headers.get('x-real-ip'); // null when absent: not signed
+ * const signature = sign({ mchOrderNo: 'order-1001', amount: 1999, clientIp }, process.env.GATEWAY_SECRET!);
+ * ```
+ */
 export type SignableValue = string | number | boolean | bigint | null | undefined;
 
-/** Parameters to sign: field name to scalar value. A `sign` member is ignored. */
+/**
+ * Parameters to sign: field name to scalar value. A `sign` member is ignored, so a received message can
+ * be checked as it is.
+ *
+ * @example
+ * ```ts
+ * import { verifySign, type SignableParams } from 'payment-gateway-sdk';
+ *
+ * // A form body as received (verifyNotification does this and also checks merchant, shape and amounts).
+ * const fields: SignableParams = Object.fromEntries(new URLSearchParams(rawBody));
+ * const authentic = verifySign(fields, process.env.GATEWAY_SECRET!, fields.sign);
+ * ```
+ */
 export type SignableParams = Readonly<Record<string, SignableValue>>;
 
 /**

@@ -4,10 +4,36 @@ import { GatewayAbortError, GatewayConnectionError, GatewayTimeoutError } from '
 /**
  * A fetch-compatible function: the global `fetch`, or one of your own (proxies, tests, benchmarks). It
  * is called as `fetch(url, { method: 'POST', headers, body, signal })`.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, type FetchLike } from 'payment-gateway-sdk';
+ *
+ * // Mark each request for your egress proxy; keep the rest of init, whose signal carries the SDK's deadline.
+ * const viaEgress: FetchLike = (url, init) => {
+ *   const headers = new Headers(init.headers);
+ *   headers.set('x-egress-route', 'payments');
+ *   return fetch(url, { ...init, headers });
+ * };
+ * const client = new GatewayClient({ ...credentials, fetch: viaEgress });
+ * ```
  */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
-/** What one HTTP exchange returned: status, headers and the whole body as text. */
+/**
+ * What one HTTP exchange returned: status, headers and the whole body as text, from
+ * {@link GatewayClient.withResponse}.
+ *
+ * @example
+ * ```ts
+ * import type { HttpExchange } from 'payment-gateway-sdk';
+ *
+ * // Keep the exchange for a dispute: the body is the signed response exactly as received.
+ * const evidence = ({ status, headers, body }: HttpExchange) => ({ status, date: headers.get('date'), body });
+ * const { http } = await client.withResponse('query', { mchOrderNo: 'order-1001' });
+ * await archive.put('order-1001', evidence(http));
+ * ```
+ */
 export interface HttpExchange {
   /** HTTP status code. */
   readonly status: number;
