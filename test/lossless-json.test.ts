@@ -62,6 +62,25 @@ describe('parseLossless', () => {
     );
   });
 
+  it('terminates on number-like text that is no JSON number, and leaves it to the scanner', () => {
+    // Each once sent the scan back to the start of the text, forever.
+    for (const text of ['{"a":"1:.e"}', '{"a":"x5,.E"}', '{"a":":-.50"}']) {
+      expect(typeof numbersAreExact(text)).toBe('boolean');
+      expect(parseLossless(text).value).toEqual(JSON.parse(text));
+    }
+  });
+
+  it('is never stuck and never wrong on random text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(':', ',', '[', '-', '.', 'e', 'E', '0', '1', '5', ' ', '"', 'x') }), (text) => {
+        const json = JSON.stringify({ a: text, b: [text] });
+        expect(parseLossless(json).value).toEqual(JSON.parse(json));
+        numbersAreExact(text);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('finds inexact numbers anywhere but inside strings', () => {
     expect(numbersAreExact('{"a":[1,2.5,-3,1e+21],"b":"10.50 \\" 1e2"}')).toBe(true);
     for (const text of ['{"a":10.50}', '[1e2]', '{"a":"x\\\\","b":100.0}', '[9007199254740993]', '[-0]']) expect(numbersAreExact(text)).toBe(false);

@@ -95,10 +95,12 @@ const MAYBE_INEXACT = /(?:^|[:,[])\s*(?:-0(?![.\d])|-?(?:\d[\d.]{15}|\d*\.\d*0(?
 export function numbersAreExact(text: string): boolean {
   MAYBE_INEXACT.lastIndex = 0;
   for (let match; (match = MAYBE_INEXACT.exec(text)) !== null; ) {
-    NUMBER.lastIndex = match.index + match[0].search(/-|\d/);
-    const literal = NUMBER.exec(text)?.[0] ?? '';
-    if (String(Number(literal)) !== literal) return false;
-    MAYBE_INEXACT.lastIndex = NUMBER.lastIndex;
+    const start = match.index + match[0].search(/[-\d]/);
+    NUMBER.lastIndex = start;
+    const literal = start >= match.index ? NUMBER.exec(text)?.[0] : undefined;
+    // Number-like text that is no JSON number (inside a string, e.g. "-.5"): let the scanner decide.
+    if (literal === undefined || String(Number(literal)) !== literal) return false;
+    MAYBE_INEXACT.lastIndex = start + literal.length;
   }
   return true;
 }
