@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayValidationError, sign } from '../src/index.js';
-import { compareCaseInsensitive } from '../src/signing/compare-fragments.js';
+import { foldCase } from '../src/signing/case-fold.js';
+import { compareCaseInsensitive } from './support/java-order.js';
 import { md5Hex, portableMd5Hex } from '../src/signing/md5.js';
 import { signingString } from '../src/signing/sign.js';
 import { signaturesEqual, verifySign } from '../src/signing/verify.js';
@@ -75,6 +76,17 @@ describe('the portable MD5 (runtimes without node:crypto)', () => {
 });
 
 describe('the fast fragment order', () => {
+  it('sorting case-folded strings natively is Java CASE_INSENSITIVE_ORDER, for any strings', () => {
+    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.stringMatching(/^[aAſSs_0=ßİı]{0,4}$/), fc.string({ unit: 'binary', maxLength: 4 }));
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        const folded = foldCase(a) < foldCase(b) ? -1 : foldCase(a) > foldCase(b) ? 1 : 0;
+        expect(folded).toBe(Math.sign(compareCaseInsensitive(a, b)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('equals Java CASE_INSENSITIVE_ORDER on whole fragments, for any keys and values', () => {
     const key = fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.stringMatching(/^[aAſSs_0=ß]{1,4}$/)).filter((k) => k !== 'sign');
     fc.assert(

@@ -1,5 +1,5 @@
 import { GatewayValidationError } from '../errors.js';
-import { compareCaseInsensitive, foldCase } from './compare-fragments.js';
+import { foldCase, foldKey } from './case-fold.js';
 import { md5Hex } from './md5.js';
 
 /**
@@ -85,11 +85,11 @@ const orderCache = new Map<string, readonly number[]>();
 function fragmentOrder(shape: string, keys: readonly string[], texts: readonly string[]): readonly number[] {
   const cached = orderCache.get(shape);
   if (cached) return cached;
-  const folded = keys.map((key) => `${foldCase(key)}=`);
+  const folded = keys.map((key) => `${foldKey(key)}=`);
   const valueDependent = keys.some((key) => key.includes('=')) || new Set(folded).size < folded.length;
-  const fragment = (i: number) => `${keys[i]}=${texts[i]}&`;
-  const byFoldedKey = (a: number, b: number) => (folded[a]! < folded[b]! ? -1 : folded[a]! > folded[b]! ? 1 : 0);
-  const order = keys.map((_, i) => i).sort(valueDependent ? (a, b) => compareCaseInsensitive(fragment(a), fragment(b)) : byFoldedKey);
+  // Sort keys: the folded `key=`, or for value-dependent lists the folded whole fragment `key=value&`.
+  const sortKeys = valueDependent ? keys.map((key, i) => foldCase(`${key}=${texts[i]}&`)) : folded;
+  const order = keys.map((_, i) => i).sort((a, b) => (sortKeys[a]! < sortKeys[b]! ? -1 : sortKeys[a]! > sortKeys[b]! ? 1 : 0));
   if (!valueDependent && orderCache.size < 256) orderCache.set(shape, order);
   return order;
 }
