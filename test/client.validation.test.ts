@@ -140,7 +140,7 @@ describe('client options', () => {
   });
 
   it('refuses an unknown option such as ky 1 prefixUrl', () => {
-    expect(() => new GatewayClient({ ...CREDENTIALS, prefixUrl: 'x' } as never)).toThrow(/unknown field 'prefixUrl'/);
+    expect(() => new GatewayClient({ ...CREDENTIALS, prefixUrl: 'x' } as never)).toThrow(/unknown option 'prefixUrl'\. The options are: baseUrl, mchNo/);
   });
 
   it('refuses a clock that is not 13-digit milliseconds, before sending', async () => {

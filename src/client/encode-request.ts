@@ -28,7 +28,7 @@ export function validateParams(operation: OperationName, params: unknown): Valid
   const parsed = endpoint.params.safeParse(params, REPORT_INPUT);
   if (!parsed.success) {
     const known = Object.keys(endpoint.params.def.shape);
-    throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, toValidationIssues(parsed.error.issues, known), { operation });
+    throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, toValidationIssues(parsed.error.issues, { keys: known, of: 'request' }), { operation });
   }
   const valid: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {

@@ -139,7 +139,7 @@ export interface ResolvedOptions extends Defined<Omit<z.output<typeof gatewayCli
 export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
   const parsed = gatewayClientOptionsSchema.safeParse(options ?? {}, { reportInput: true });
   if (!parsed.success) {
-    throw new GatewayValidationError('Invalid GatewayClient options', toValidationIssues(parsed.error.issues, Object.keys(gatewayClientOptionsSchema.def.shape)));
+    throw new GatewayValidationError('Invalid GatewayClient options', toValidationIssues(parsed.error.issues, { keys: Object.keys(gatewayClientOptionsSchema.def.shape), of: 'options' }));
   }
   // Defaults are applied here rather than in the schema: zod's default wrapper costs bundle size.
   const o = parsed.data;

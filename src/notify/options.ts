@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
 import { minorUnits, requiredText, safeInteger } from '../schemas/fields.js';
-import { toValidationIssues } from '../schemas/issues.js';
+import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 
 const credentials = {
   /** The merchant application's signing secret. */
@@ -108,15 +108,9 @@ export type ClientNotificationOptions<Options> = Omit<Options, 'secret' | 'mchNo
  * declares: ignoring one of them would return an unverified value as if it were signed, so it is refused.
  */
 export function resolveNotificationOptions<Schema extends z.ZodMiniObject>(schema: Schema, options: unknown, signedFields: readonly string[]): z.output<Schema> {
-  const parsed = schema.safeParse(options ?? {}, { reportInput: true });
+  const parsed = schema.safeParse(options ?? {}, REPORT_INPUT);
   if (!parsed.success) {
-    const known = Object.keys(schema.def.shape);
-    const issues = parsed.error.issues.flatMap((issue) =>
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => ({ path: [...issue.path.map(String), key], message: `is not an option${issue.path.length === 0 ? ` (the options are ${known.join(', ')})` : ''}` }))
-        : toValidationIssues([issue]),
-    );
-    throw new GatewayValidationError('Invalid notification options', issues);
+    throw new GatewayValidationError('Invalid notification options', toValidationIssues(parsed.error.issues, { keys: Object.keys(schema.def.shape), of: 'options' }));
   }
   const ignored = (parsed.data as { ignoreKeys?: readonly string[] }).ignoreKeys ?? [];
   const refused = ignored.filter((key) => key === 'sign' || signedFields.includes(key));

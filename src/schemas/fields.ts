@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { JsonNumberText } from '../transport/lossless-json.js';
+import { REPORT_INPUT } from './issues.js';
 
 /** A required string field: present and non-empty (the gateway does not sign `""`, so it would be missing). */
 export const requiredText = (): z.ZodMiniString =>
@@ -39,11 +40,20 @@ export const safeInteger = (min: number) =>
  * or a string that is sent as it is.
  */
 export const jsonTextParam = <Shape extends z.ZodMiniType<Record<string, unknown>>>(objectSchema: Shape) =>
+  // A check and a transform rather than a zod union, which would add 0.3 KB gzipped to the bundle.
   z.pipe(
-    z.union([z.string(), objectSchema as z.ZodMiniType<Record<string, unknown>>], { error: 'must be an object (serialized for you) or a JSON string' }),
-    z.transform((value: string | Record<string, unknown>, ctx): string => {
+    z.custom<string | Record<string, unknown>>((v) => typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v)), {
+      error: 'must be an object (serialized for you) or a JSON string',
+    }),
+    z.transform((value, ctx): string => {
       if (typeof value === 'string') return value;
+      const checked = objectSchema.safeParse(value, REPORT_INPUT);
+      if (!checked.success) {
+        ctx.issues.push(...(checked.error.issues as typeof ctx.issues));
+        return z.NEVER;
+      }
       try {
+        // The caller's object as given (key order included), not zod's copy of it.
         return JSON.stringify(value);
       } catch (error) {
         ctx.issues.push({ code: 'custom', message: `cannot be serialized with JSON.stringify (${(error as Error).message})`, input: value });

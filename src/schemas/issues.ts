@@ -11,26 +11,20 @@ export const REPORT_INPUT = Object.freeze({ reportInput: true });
  * Turns zod issues into {@link ValidationIssue}s whose messages say what is wrong and what to do,
  * without echoing string values (they may be personal data).
  */
-export function toValidationIssues(issues: readonly ZodIssue[], knownKeys?: readonly string[]): ValidationIssue[] {
+/** The keys an object may have, for messages about an unknown key: request fields, or options. */
+export interface KnownKeys {
+  readonly keys: readonly string[];
+  readonly of: 'request' | 'options';
+}
+
+export function toValidationIssues(issues: readonly ZodIssue[], knownKeys?: KnownKeys): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const issue of issues) {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: [...path, key], message: unknownKeyMessage(key, knownKeys) });
+      // The known keys are those of the top-level object; a nested object's unknown key gets no list.
+      for (const key of issue.keys) out.push({ path: [...path, key], message: unknownKeyMessage(key, path.length === 0 ? knownKeys : undefined, knownKeys?.of) });
       continue;
-    }
-    if (issue.code === 'invalid_union') {
-      // When the input has the type of one branch and fails inside it, that branch's issues say what is wrong.
-      const matching = issue.errors.filter((branch) => !branch.every((b) => b.code === 'invalid_type' && b.path.length === 0));
-      if (matching.length === 1) {
-        const inner = toValidationIssues(matching[0] as ZodIssue[], knownKeys);
-        out.push(...inner.map((i) => ({ path: [...path, ...i.path], message: i.message })));
-        continue;
-      }
-      if (issue.message === DEFAULT_MESSAGE && issue.errors.length > 0) {
-        out.push({ path, message: `must be ${issue.errors.map((branch) => describeExpected(branch[0])).join(' or ')}${received(issue.input)}` });
-        continue;
-      }
     }
     out.push({ path, message: messageFor(issue) });
   }
@@ -81,9 +75,12 @@ function received(input: unknown): string {
   }
 }
 
-function unknownKeyMessage(key: string, knownKeys: readonly string[] | undefined): string {
+function unknownKeyMessage(key: string, known: KnownKeys | undefined, of = known?.of): string {
   const lower = key.toLowerCase();
-  const suggestion = knownKeys?.find((k) => k.toLowerCase() === lower);
-  const hint = suggestion ? ` Did you mean '${suggestion}'?` : knownKeys ? ` This operation sends only: ${knownKeys.join(', ')}.` : '';
-  return `unknown field '${key}': the gateway re-signs only the fields it knows, so an extra field would fail its signature check.${hint}`;
+  const suggestion = known?.keys.find((k) => k.toLowerCase() === lower);
+  const list = known ? ` ${known.of === 'request' ? 'This operation sends only' : 'The options are'}: ${known.keys.join(', ')}.` : '';
+  const hint = suggestion ? ` Did you mean '${suggestion}'?` : list;
+  return of === 'options'
+    ? `unknown option '${key}'.${hint}`
+    : `unknown field '${key}': the gateway re-signs only the fields it knows, so an extra field would fail its signature check.${hint}`;
 }
