@@ -70,7 +70,7 @@ writeFileSync(
   `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.\n\nMachine: ${machine}.\n\n` +
     `SDK and baseline run in alternating batches of about 60 ms after calibration and warm-up, 21 rounds, in one process; ` +
     `rates are medians, the ratio is the median of the per-round ratios. ` +
-    `The baseline (bench/baseline.ts) does the least any client must: a plain sorted \`k=v&\` string, node:crypto MD5, ` +
+    `The baseline (bench/baseline.ts) does the least any client must: a plain sorted \`k=v&\` string, node:crypto's one-shot MD5, ` +
     `JSON.stringify, the same in-process stub fetch, JSON.parse; no validation, no response verification, no error handling.\n\n` +
     `${table}\n\n${md5Table}\n`,
 );
