@@ -7,6 +7,7 @@ import {
   GatewayTimeoutError,
   GatewayValidationError,
 } from '../errors.js';
+import { PayOrderState } from '../schemas/enums.js';
 import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
@@ -150,7 +151,7 @@ export class OperationRunner {
     } catch (error) {
       if (!(error instanceof GatewayApiError)) throw error;
       const order = await this.#read<{ state: number }>(call, params, 'query').catch(() => undefined);
-      if (order?.data.state !== 6) throw error;
+      if (order?.data.state !== PayOrderState.Closed) throw error;
       return { ...order, data: {} as T };
     }
   }
@@ -161,13 +162,11 @@ export class OperationRunner {
    */
   async #create<T>(call: Call, params: ValidParams, keyName: string, reconcile: ReconcileDefinition | undefined): Promise<GatewayResponse<T>> {
     const key = { name: keyName, value: String(params[keyName]) };
-    let maybeCreated = false; // some attempt may have reached the gateway
-    let unresolved: GatewayError | undefined; // ...and no lookup has settled it yet
+    // Every ambiguous failure is settled by a lookup before the loop goes on (found: returned; unknown:
+    // thrown), so each pass starts with no open ambiguity, only the memory that a record may exist.
+    let maybeCreated = false;
     for (let retry = 0; ; retry++) {
-      if (call.signal?.aborted) {
-        const aborted = new GatewayAbortError(`${call.operation} was aborted by the caller's signal.`, { operation: call.operation, cause: call.signal.reason });
-        throw unresolved ? this.#unknown(call, key, aborted) : aborted;
-      }
+      if (call.signal?.aborted) throw new GatewayAbortError(`${call.operation} was aborted by the caller's signal.`, { operation: call.operation, cause: call.signal.reason });
       try {
         return await this.#attempt<T>(call, call.operation, params);
       } catch (error) {
@@ -177,18 +176,12 @@ export class OperationRunner {
         if (kind === 'final' && !(maybeCreated && error instanceof GatewayApiError)) throw error;
         if (kind !== 'not-sent') {
           maybeCreated = true;
-          unresolved = error;
           if (!reconcile || error instanceof GatewayAbortError) throw this.#unknown(call, key, error);
           const found = await this.#lookup<T>(call, params, reconcile);
           if (found === 'unknown') throw this.#unknown(call, key, error);
           if (found !== 'absent') return found;
-          unresolved = undefined;
         }
-        try {
-          await this.#beforeRetry(call, call.operation, error, retry + 1);
-        } catch (stop) {
-          throw unresolved ? this.#unknown(call, key, unresolved) : stop;
-        }
+        await this.#beforeRetry(call, call.operation, error, retry + 1);
       }
     }
   }
