@@ -9,7 +9,7 @@ import { signingString } from '../src/signing/sign.js';
 import { signaturesEqual, verifySign } from '../src/signing/verify.js';
 import { vectors } from './support/vectors.js';
 
-describe('sign() against ../shared/vectors/sign-vectors.json', () => {
+describe('sign() against the signature vectors (test/fixtures/sign-vectors.json)', () => {
   it('has the vectors', () => {
     expect(vectors.length).toBeGreaterThanOrEqual(18);
   });

@@ -79,9 +79,9 @@ async function main() {
 
   console.log('test:runtimes');
   await ensureRuntimes();
-  const vectorsFile = join(repoRoot, '..', 'shared', 'vectors', 'sign-vectors.json');
+  const vectorsFile = join(repoRoot, 'test', 'fixtures', 'sign-vectors.json');
   const vectors = JSON.parse(await readFile(vectorsFile, 'utf8').catch(() => {
-    throw new StepError(`the shared signature vectors are missing: ${vectorsFile}`);
+    throw new StepError(`the signature vectors are missing: ${vectorsFile}`);
   })).cases;
 
   const packDir = await scratchDir('runtimes-pack');

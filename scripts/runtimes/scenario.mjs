@@ -1,6 +1,6 @@
 // The end-to-end scenario of the runtime matrix: the same code on every runtime, given the package's module
 // and the gateway's addresses. All six operations against the gateway on loopback, a typed API error,
-// the payment notification for a paid order (and a tampered copy), and sign() on the shared vectors.
+// the payment notification for a paid order (and a tampered copy), and sign() on the signature vectors.
 // Plain JavaScript with no runtime-specific API, so it runs unchanged on Node, Bun, Deno and workerd.
 
 /** A failed expectation, naming the step. */

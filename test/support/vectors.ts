@@ -9,9 +9,9 @@ export interface SignVector {
   sign: string;
 }
 
-const file = fileURLToPath(new URL('../../../shared/vectors/sign-vectors.json', import.meta.url));
+const file = fileURLToPath(new URL('../fixtures/sign-vectors.json', import.meta.url));
 
-/** The shared signature vectors (read from ../shared, never copied into the repo). */
+/** The gateway's signature vectors (a copy of the shared vectors: see test/fixtures/README.md). */
 export const vectors: SignVector[] = (JSON.parse(readFileSync(file, 'utf8')) as { cases: SignVector[] }).cases;
 
 export function vector(namePrefix: string): SignVector {
