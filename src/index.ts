@@ -53,6 +53,9 @@ export {
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,
   type ClientNotificationOptions,
+  type NotificationOptions,
+  type PayOrderExpectation,
+  type SettlementExpectation,
   type VerifyNotificationOptions,
   type VerifySettlementNotificationOptions,
 } from './notify/options.js';
@@ -94,7 +97,9 @@ export {
   queryParamsSchema,
   unifiedOrderParamsSchema,
   unifiedOrderResultSchema,
+  type ChannelExtra,
   type CloseParams,
+  type OrderIds,
   type OrderTransaction,
   type PayOrder,
   type QueryParams,
@@ -110,6 +115,7 @@ export {
   type SettleAddressApplyParams,
   type SettlementRecord,
   type SettlementResult,
+  type SettleRequestFields,
   type SettleRequestGetParams,
   type SettleRequestParams,
 } from './schemas/settlement.js';
