@@ -8,6 +8,7 @@
  * @module
  */
 
+import { apiErrorReason, REASON_ADVICE, type GatewayApiErrorReason } from './api-error-reason.js';
 import type { OperationName } from './endpoints.js';
 
 const BRAND = Symbol.for('payment-gateway-sdk.error');
@@ -152,14 +153,16 @@ function formatIssue(issue: ValidationIssue): string {
 
 /**
  * The gateway answered with a business error (`code` other than the success code), for example a
- * duplicate `mchOrderNo` (code 9999) or a parameter error (code 11).
+ * duplicate `mchOrderNo` (code 9999) or a parameter error (code 11). `reason` says what it means, whatever
+ * language the gateway answered in; the message leads with what to do and keeps the gateway's `msg` verbatim.
  *
  * @example
  * ```ts
  * try {
  *   await client.close({ mchOrderNo: 'order-1' });
  * } catch (error) {
- *   if (error instanceof GatewayApiError) console.log(error.code, error.msg);
+ *   if (error instanceof GatewayApiError && error.reason === 'order_not_closable') return client.query({ mchOrderNo: 'order-1' });
+ *   throw error;
  * }
  * ```
  */
@@ -169,12 +172,19 @@ export class GatewayApiError extends GatewayError {
   readonly code: number;
   /** The gateway's message, as sent (often Chinese on the reference server). */
   readonly msg: string;
+  /** What the refusal means, read from `code` and `msg` (Chinese or English): see {@link GatewayApiErrorReason}. */
+  readonly reason: GatewayApiErrorReason;
 
-  constructor(code: number, msg: string, options: GatewayErrorOptions & { hint?: string | undefined } = {}) {
-    const hint = options.hint ? ` ${options.hint}` : '';
-    super(`The gateway refused ${options.operation ?? 'the request'} with code ${code}: ${msg}.${hint}`, options);
+  /**
+   * @param options - `advice` replaces the leading sentence that `reason` would give (e.g. a wrong `successCode`)
+   */
+  constructor(code: number, msg: string, options: GatewayErrorOptions & { advice?: string | undefined } = {}) {
+    const reason = apiErrorReason(code, msg);
+    const advice = options.advice ?? REASON_ADVICE[reason];
+    super(`${advice[0]?.toUpperCase()}${advice.slice(1)}. The gateway refused ${options.operation ?? 'the request'} with code ${code}: ${msg}`, options);
     this.code = code;
     this.msg = msg;
+    this.reason = reason;
   }
 }
 

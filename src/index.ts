@@ -26,6 +26,7 @@ export {
   type ReconcileDefinition,
   type RetryClass,
 } from './endpoints.js';
+export type { GatewayApiErrorReason } from './api-error-reason.js';
 export {
   BODY_EXCERPT_LIMIT,
   GatewayAbortError,
