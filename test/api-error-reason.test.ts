@@ -134,7 +134,10 @@ describe('a success code of the other convention', () => {
   const answering = (code: number, msg: string, successCode: number) =>
     new GatewayClient({ baseUrl: 'https://gateway.test', mchNo: 'M1', appId: 'app-1', secret: 's', successCode, fetch: async () => Response.json({ code, msg }) })
       .query({ mchOrderNo: 'o-1' })
-      .catch((error: unknown) => error as GatewayApiError);
+      .then(
+        () => expect.unreachable('the query resolved'),
+        (error: unknown) => error as GatewayApiError,
+      );
 
   it.each([
     [0, 'SUCCESS', 200],
