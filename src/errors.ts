@@ -10,6 +10,8 @@
 
 import { apiErrorReason, REASON_ADVICE, type GatewayApiErrorReason } from './api-error-reason.js';
 import type { OperationName } from './endpoints.js';
+import type { PayOrderState } from './schemas/enums.js';
+import type { PayOrder } from './schemas/order.js';
 
 const BRAND = Symbol.for('payment-gateway-sdk.error');
 /**
@@ -431,5 +433,37 @@ export class GatewayOutcomeUnknownError extends GatewayError {
   constructor(message: string, key: ReconcileKey, options: GatewayErrorOptions) {
     super(message, options);
     this.key = key;
+  }
+}
+
+/**
+ * {@link GatewayClient.waitForOrder} ran out of its `timeout` before the order reached the state it waited
+ * for. `lastOrder` is the order as last read (`undefined` when no query succeeded; `cause` is then the last
+ * failure). Nothing is wrong with the order: show the payment as pending and rely on the notification or a
+ * later query.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   return await client.waitForOrder({ mchOrderNo }, { timeout: 10_000 });
+ * } catch (error) {
+ *   if (error instanceof GatewayWaitTimeoutError) return showPending(mchOrderNo, error.lastOrder?.state);
+ *   throw error;
+ * }
+ * ```
+ */
+export class GatewayWaitTimeoutError extends GatewayTimeoutError {
+  static override readonly kind: string = 'GatewayWaitTimeoutError';
+  /** The order as last read, or `undefined` when no query succeeded. */
+  readonly lastOrder: PayOrder | undefined;
+
+  constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions = {}) {
+    super(message, options);
+    this.lastOrder = lastOrder;
+  }
+
+  /** The state last seen, or `undefined` when no query succeeded. */
+  get lastState(): PayOrderState | undefined {
+    return this.lastOrder?.state;
   }
 }

@@ -394,6 +394,8 @@ describe('settleRequest parameters', () => {
     client.settleRequest(without(settlement, 'payoutChannel'));
     // @ts-expect-error currency is required
     client.settleRequest(without(settlement, 'currency'));
+    // @ts-expect-error no parameters at all
+    client.settleRequest(undefined);
     // @ts-expect-error addrServerRequestId or address (neither given) is required
     client.settleRequest(without(settlement, 'address'));
   });
@@ -599,5 +601,29 @@ describe('client notification options', () => {
     void client.verifyNotification('body', { secret: 'other' });
     // @ts-expect-error the client's mchNo is used
     void client.verifySettlementNotification('body', { mchNo: 'M2' });
+  });
+});
+
+describe('waitForOrder', () => {
+  it('valid calls compile', () => {
+    void client.waitForOrder({ mchOrderNo: 'o-1' });
+    void client.waitForOrder({ payOrderId: 'P1' }, { intervalMs: 500, maxIntervalMs: 2_000, timeout: 8_000, signal: AbortSignal.timeout(9_000), until: (order) => order.state === 2 });
+  });
+
+  it('wrong calls do not', () => {
+    // @ts-expect-error payOrderId or mchOrderNo
+    void client.waitForOrder({});
+    // @ts-expect-error payOrderId: a number
+    void client.waitForOrder({ payOrderId: 1 });
+    // @ts-expect-error intervalMs: a string
+    void client.waitForOrder({ mchOrderNo: 'o-1' }, { intervalMs: '1s' });
+    // @ts-expect-error timeout: null
+    void client.waitForOrder({ mchOrderNo: 'o-1' }, { timeout: null });
+    // @ts-expect-error until: not a predicate of the order
+    void client.waitForOrder({ mchOrderNo: 'o-1' }, { until: (order: string) => order === 'paid' });
+    // @ts-expect-error signal: not an AbortSignal
+    void client.waitForOrder({ mchOrderNo: 'o-1' }, { signal: {} });
+    // @ts-expect-error an unknown option
+    void client.waitForOrder({ mchOrderNo: 'o-1' }, { interval: 500 });
   });
 });
