@@ -3,7 +3,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // The typedoc site is part of the product: every public export carries TSDoc with an @example.
-const entries = ['../src/index.ts', '../src/testing/index.ts'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const entries = ['../src/index.ts', '../src/testing/index.ts', '../src/testing/msw.ts'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 function exportsWithoutExample(entry: string): string[] {
   const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true, skipLibCheck: true });
