@@ -227,7 +227,7 @@ const orderIdsShape = {
  * ```
  */
 export interface OrderIds {
-  /** The gateway's order id, from {@link UnifiedOrderResult.payOrderId}. */
+  /** The gateway's order id, from the {@link UnifiedOrderResult} of {@link GatewayClient.unifiedOrder}. */
   payOrderId?: string | undefined;
   /** Your order number, as sent to {@link GatewayClient.unifiedOrder}. */
   mchOrderNo?: string | undefined;

@@ -84,7 +84,7 @@ export interface MockGateway {
   readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /**
    * msw handlers for the six operations (msw is loaded when this is first read). Typed without msw, so
-   * this entry compiles where msw is not installed: pass them to msw with {@link mockGatewayHandlers}
+   * this entry compiles where msw is not installed: pass them to msw with `mockGatewayHandlers(gateway)`
    * from `payment-gateway-sdk/testing/msw`, which gives them msw's type.
    */
   readonly handlers: readonly unknown[];
