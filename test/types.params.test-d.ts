@@ -577,6 +577,48 @@ describe('verifySettlementNotification options', () => {
   });
 
   it('each field of the wrong type', () => {
+    // @ts-expect-error secret: a number
+    void verifySettlementNotification('body', { ...merchant, secret: 1 });
+    // @ts-expect-error secret: null
+    void verifySettlementNotification('body', { ...merchant, secret: null });
+    // @ts-expect-error secret: an object
+    void verifySettlementNotification('body', { ...merchant, secret: {} });
+    // @ts-expect-error mchNo: a number
+    void verifySettlementNotification('body', { ...merchant, mchNo: 1 });
+    // @ts-expect-error mchNo: null
+    void verifySettlementNotification('body', { ...merchant, mchNo: null });
+    // @ts-expect-error mchNo: an object
+    void verifySettlementNotification('body', { ...merchant, mchNo: {} });
+    // @ts-expect-error appId: a number
+    void verifySettlementNotification('body', { ...merchant, appId: 1 });
+    // @ts-expect-error appId: null
+    void verifySettlementNotification('body', { ...merchant, appId: null });
+    // @ts-expect-error appId: an object
+    void verifySettlementNotification('body', { ...merchant, appId: {} });
+    // @ts-expect-error ignoreKeys: a string
+    void verifySettlementNotification('body', { ...merchant, ignoreKeys: 'shop' });
+    // @ts-expect-error ignoreKeys: null
+    void verifySettlementNotification('body', { ...merchant, ignoreKeys: null });
+    // @ts-expect-error ignoreKeys: an array of numbers
+    void verifySettlementNotification('body', { ...merchant, ignoreKeys: [1] });
+    // @ts-expect-error now: a number
+    void verifySettlementNotification('body', { ...merchant, now: 1 });
+    // @ts-expect-error now: null
+    void verifySettlementNotification('body', { ...merchant, now: null });
+    // @ts-expect-error expect: a number
+    void verifySettlementNotification('body', { ...merchant, expect: 1 });
+    // @ts-expect-error expect: null
+    void verifySettlementNotification('body', { ...merchant, expect: null });
+    // @ts-expect-error expect.requestId: null
+    void verifySettlementNotification('body', { ...merchant, expect: { requestId: null } });
+    // @ts-expect-error expect.requestId: an object
+    void verifySettlementNotification('body', { ...merchant, expect: { requestId: {} } });
+    // @ts-expect-error expect.amount: null
+    void verifySettlementNotification('body', { ...merchant, expect: { amount: null } });
+    // @ts-expect-error expect.currency: a number
+    void verifySettlementNotification('body', { ...merchant, expect: { currency: 840 } });
+    // @ts-expect-error expect.tokenId: a number
+    void verifySettlementNotification('body', { ...merchant, expect: { tokenId: 1 } });
     // @ts-expect-error expect.requestId: a number
     void verifySettlementNotification('body', { ...merchant, expect: { requestId: 1 } });
     // @ts-expect-error expect.amount: a string
