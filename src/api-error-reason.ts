@@ -60,22 +60,23 @@ export type GatewayApiErrorReason =
   | 'unknown';
 
 // First match wins: the specific rules come before the broad ones (a duplicate request whose id contains
-// "order", an unknown merchant whose text contains 不存在, a parameter text that contains 不支持).
+// "order", an unknown merchant whose text contains 不存在, a parameter text that contains 不支持). Words are
+// matched as the gateways write them, one space apart.
 const RULES: readonly (readonly [GatewayApiErrorReason, RegExp])[] = [
-  ['signature_invalid', /验签失败|签名(?:错误|失败|不正确|校验失败)|sign(?:ature)?\s+(?:check|verification|validation)\s+failed|(?:invalid|wrong|bad)\s+sign(?:ature)?\b|signature\s+(?:is\s+)?(?:invalid|incorrect|mismatch|does\s+not\s+match)/i],
-  ['merchant_unknown', /商户(?:或商户应用|应用)?不存在|merchant(?:\s+(?:or\s+)?(?:merchant\s+)?app(?:lication)?)?\s+(?:does\s+not\s+exist|not\s+found|is\s+unknown)|unknown\s+merchant/i],
-  ['app_mismatch', /appId\s*与商户号不匹配|appId\s+(?:does\s+not|doesn't)\s+match|appId\s+mismatch|appId\s+does\s+not\s+belong/i],
-  ['duplicate_request', /请求\[[^\]]*\]已存在|request\s*(?:id\s*)?\[[^\]]*\]\s*already\s+exists|duplicate\s+request/i],
-  ['duplicate_order', /订单\[[^\]]*\]已存在|order(?:\s*(?:no\.?|number))?\s*(?:\[[^\]]*\]\s*)?already\s+exists|duplicate\s+(?:mchOrderNo|merchant\s+order|order)/i],
-  ['missing_order_id', /mchOrderNo\s*和\s*payOrderId\s*不能同时为空|(?:mchOrderNo|payOrderId)\s+(?:and|or)\s+(?:mchOrderNo|payOrderId)\s+(?:cannot|can't|must\s+not)\s+(?:both\s+)?be\s+(?:both\s+)?(?:empty|blank|missing)/i],
-  ['order_not_closable', /不可关闭|(?:cannot|can't|could\s+not)\s+be\s+closed|not\s+closable/i],
-  ['order_not_found', /订单不存在|order\s+(?:does\s+not|doesn't)\s+exist|order\s+not\s+found|no\s+such\s+order/i],
-  ['record_not_found', /(?:记录|地址)不存在|(?:record|settlement|request|address)\s+(?:does\s+not|doesn't)\s+exist|(?:record|settlement|request|address)\s+not\s+found|no\s+(?:such\s+|declared\s+)?(?:record|settlement|address)/i],
-  ['amount_invalid', /金额不能为空|金额(?:有误|错误|无效)|amount\s+(?:cannot|can't|must\s+not)\s+be\s+(?:empty|blank|missing)|invalid\s+amount|amount\s+(?:is\s+)?(?:invalid|required|missing)/i],
-  ['way_code_unsupported', /不支持的支付方式|支付方式不支持|unsupported\s+(?:payment\s+)?(?:way(?:\s*code)?|method)|(?:way\s*code|payment\s+(?:way|method))\s+(?:is\s+)?not\s+supported/i],
-  ['system_error', /系统异常|system\s+(?:error|exception)/i],
+  ['signature_invalid', /验签失败|sign(?:ature)? (?:check|verification) failed|invalid sign|signature (?:is )?(?:invalid|mismatch|does not match)/i],
+  ['merchant_unknown', /商户(?:或商户应用)?不存在|merchant(?: or (?:merchant )?app(?:lication)?| app(?:lication)?)? (?:does not exist|not found)|unknown merchant/i],
+  ['app_mismatch', /appId ?与商户号不匹配|appId (?:does not match|mismatch|does not belong)/i],
+  ['duplicate_request', /请求\[[^\]]*\]已存在|request ?(?:id ?)?\[[^\]]*\] ?already exists|duplicate request/i],
+  ['duplicate_order', /订单\[[^\]]*\]已存在|order (?:\[[^\]]*\] )?already exists|duplicate (?:mchOrderNo|(?:merchant )?order)/i],
+  ['missing_order_id', /mchOrderNo ?和 ?payOrderId ?不能同时为空|(?:mchOrderNo|payOrderId) (?:and|or) (?:mchOrderNo|payOrderId) (?:cannot|must not) (?:both )?be empty/i],
+  ['order_not_closable', /不可关闭|cannot be closed|not closable/i],
+  ['order_not_found', /订单不存在|order (?:does not exist|not found)|no such order/i],
+  ['record_not_found', /(?:记录|地址)不存在|(?:record|settlement|request|address) (?:does not exist|not found)|no (?:such |declared )?(?:record|settlement|address)/i],
+  ['amount_invalid', /金额不能为空|amount (?:cannot be empty|is (?:invalid|required))|invalid amount/i],
+  ['way_code_unsupported', /不支持的支付方式|unsupported (?:payment )?(?:way(?: ?code)?|method)|way ?code (?:is )?not supported/i],
+  ['system_error', /系统异常|system (?:error|exception)/i],
   ['database_error', /数据库|database/i],
-  ['parameter_invalid', /参数|不能为空|格式错误|仅支持|不支持|不匹配|必须|未审核通过|parameter|is\s+required|must\s+be|exactly\s+one|not\s+supported|not\s+approved|invalid/i],
+  ['parameter_invalid', /参数|不能为空|格式错误|仅支持|不支持|不匹配|必须|未审核通过|parameter|required|must be|exactly one|not supported|not approved|invalid/i],
 ];
 
 /** The reason of a refusal with this `code` and `msg`. Codes 10, 11 and 12 mean one thing whatever the text. */
