@@ -183,7 +183,7 @@ export class GatewayApiError extends GatewayError {
   constructor(code: number, msg: string, options: GatewayErrorOptions & { advice?: string | undefined } = {}) {
     const reason = apiErrorReason(code, msg);
     const advice = options.advice ?? REASON_ADVICE[reason];
-    super(`${advice[0]?.toUpperCase()}${advice.slice(1)}. The gateway refused ${options.operation ?? 'the request'} with code ${code}: ${msg}`, options);
+    super(`${advice[0]?.toUpperCase()}${advice.slice(1)}. The gateway answered ${options.operation ?? 'the request'} with code ${code}: ${msg}`, options);
     this.code = code;
     this.msg = msg;
     this.reason = reason;

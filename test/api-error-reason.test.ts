@@ -92,7 +92,7 @@ describe('the message of a refusal', () => {
   it('leads with what to do in English and keeps the gateway msg verbatim', () => {
     const error = new GatewayApiError(9999, '验签失败', { operation: 'query' });
     expect(error.message).toBe(
-      "The gateway could not verify the request's signature: check that secret is the signing secret of this appId, and that nothing rewrites the body on its way. The gateway refused query with code 9999: 验签失败",
+      "The gateway could not verify the request's signature: check that secret is the signing secret of this appId, and that nothing rewrites the body on its way. The gateway answered query with code 9999: 验签失败",
     );
   });
 
