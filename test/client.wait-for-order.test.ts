@@ -166,7 +166,7 @@ describe('client.waitForOrder ends', () => {
 
   it('after `timeout` with no order read when every query failed transiently: the last failure is the cause', async () => {
     const { client } = setup(() => new Response('busy', { status: 503 }));
-    const error = (await client.waitForOrder({ mchOrderNo: 'w-down' }, { intervalMs: 5, timeout: 40 }).catch((e: unknown) => e)) as GatewayWaitTimeoutError;
+    const error = (await client.waitForOrder({ mchOrderNo: 'w-down' }, { intervalMs: 5, timeout: 300 }).catch((e: unknown) => e)) as GatewayWaitTimeoutError;
     expect(error).toBeInstanceOf(GatewayWaitTimeoutError);
     expect(error.lastOrder).toBeUndefined();
     expect(error.message).toContain('could not be read (last failure: GatewayHttpStatusError)');

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { GatewayAbortError, GatewayApiError, GatewayError, GatewayValidationError, GatewayWaitTimeoutError } from '../errors.js';
+import { GatewayAbortError, GatewayApiError, GatewayError, GatewayTimeoutError, GatewayValidationError, GatewayWaitTimeoutError } from '../errors.js';
 import { PayOrderState } from '../schemas/enums.js';
 import { safeInteger } from '../schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
@@ -102,7 +102,9 @@ export async function waitForOrder(query: QueryOrder, ids: QueryParams, options:
       if (until(lastOrder)) return lastOrder;
     } catch (error) {
       if (endsTheWait(error)) throw error;
-      lastFailure = error as GatewayError;
+      // A query cut short by the wait's own deadline says nothing new about the gateway: keep the earlier failure.
+      const cutByDeadline = error instanceof GatewayTimeoutError && performance.now() >= deadline;
+      if (!(cutByDeadline && lastFailure)) lastFailure = error as GatewayError;
     }
     try {
       await sleep(Math.max(0, Math.min(pause, deadline - performance.now())), signal);
