@@ -79,7 +79,7 @@ const hostileText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 6 }),
   fc.constantFrom('a', 'A', 'a\u0000b', 'a=b', 'a&b', 'amount', 'AMOUNT', 'amountX', 'ä', 'Ä', '\ud83c', '😀'),
 );
-const entries = fc.array(fc.tuple(hostileText.filter((k) => k !== ''), fc.oneof(hostileText, fc.integer())), { maxLength: 10 });
+const entries = fc.array(fc.tuple(hostileText.filter((k) => k !== ''), fc.oneof(hostileText, fc.integer())), { maxLength: 24 });
 const uniqueEntries = entries.map((list) => [...new Map(list)]);
 
 /** The SDK's sign, or undefined where it refuses (ill-formed text, which has no UTF-8 form). */

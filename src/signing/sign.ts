@@ -68,17 +68,40 @@ export function signingString(params: SignableParams | ReadonlyMap<string, Signa
   }
   // Sorted afresh for every call: nothing about one message (its keys, their order) is kept for the
   // next, so a received message cannot change how another is signed or verified.
-  fragments.sort(compareCaseInsensitive);
-  return `${fragments.join('')}key=${secret}`;
+  sortFragments(fragments);
+  let text = '';
+  for (let i = 0; i < fragments.length; i++) text += fragments[i];
+  text += `key=${secret}`;
+  // UTF-8 has no bytes for a lone surrogate: Java would sign '?', a JS hash U+FFFD; neither is what was meant.
+  if (!text.isWellFormed()) throw illFormed(params);
+  return text;
 }
 
 function addFragment(fragments: string[], key: string, value: unknown): void {
   if (key === 'sign') return;
   const text = signText(key, value);
-  if (text === undefined) return;
-  // UTF-8 has no bytes for a lone surrogate: Java would sign '?', a JS hash U+FFFD. Neither is what was meant.
-  if (!key.isWellFormed() || !text.isWellFormed()) throw unsignable(key, 'contains a lone surrogate (text cut inside an emoji or another pair?); only well-formed text can be signed');
-  fragments.push(`${key}=${text}&`);
+  if (text !== undefined) fragments.push(`${key}=${text}&`);
+}
+
+// Insertion sort for the dozen fragments of a real message (twice as fast as Array.prototype.sort with
+// a comparator there); a hostile message with many fields gets the O(n log n) sort.
+function sortFragments(fragments: string[]): void {
+  if (fragments.length > 16) {
+    fragments.sort(compareCaseInsensitive);
+    return;
+  }
+  for (let i = 1; i < fragments.length; i++) {
+    const fragment = fragments[i]!;
+    let j = i;
+    for (; j > 0 && compareCaseInsensitive(fragments[j - 1]!, fragment) > 0; j--) fragments[j] = fragments[j - 1]!;
+    fragments[j] = fragment;
+  }
+}
+
+function illFormed(params: SignableParams | ReadonlyMap<string, SignableValue>): GatewayValidationError {
+  const entries = params instanceof Map ? [...(params as ReadonlyMap<string, SignableValue>)] : Object.entries(params);
+  const [key = 'key'] = entries.find(([k, v]) => k !== 'sign' && (!k.isWellFormed() || (typeof v === 'string' && !v.isWellFormed()))) ?? [];
+  return unsignable(key, 'contains a lone surrogate (text cut inside an emoji or another pair?); only well-formed text can be signed');
 }
 
 function signText(key: string, value: unknown): string | undefined {
