@@ -36,6 +36,7 @@ export {
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
   GatewayOutcomeUnknownError,
+  GatewayReconciliationMismatchError,
   GatewayResponseError,
   GatewayResponseValidationError,
   GatewaySignatureError,
@@ -45,6 +46,7 @@ export {
   isGatewayError,
   type GatewayErrorOptions,
   type ReconcileKey,
+  type ReconciliationDifference,
   type ResponseErrorDetails,
   type ValidationIssue,
 } from './errors.js';
