@@ -481,3 +481,34 @@ export class GatewayReconciliationMismatchError extends GatewayError {
     this.differences = differences;
   }
 }
+
+/**
+ * A notification body was larger than `maxBodyBytes` (64 KiB by default; a genuine one is well under
+ * 2 KiB), so reading stopped there: a stream or `Request` is cancelled, not read to its end. A
+ * {@link GatewayValidationError}, so handlers that answer those with 400 keep working; answer 413 if you
+ * tell them apart, and do not act on the notification.
+ *
+ * @example
+ * ```ts
+ * import { GatewayPayloadTooLargeError, verifyNotification } from 'payment-gateway-sdk';
+ *
+ * try {
+ *   await verifyNotification(request, { ...credentials, maxBodyBytes: 16_384 });
+ * } catch (error) {
+ *   if (error instanceof GatewayPayloadTooLargeError) return new Response('too large', { status: 413 });
+ *   throw error;
+ * }
+ * ```
+ */
+export class GatewayPayloadTooLargeError extends GatewayValidationError {
+  static override readonly kind: string = 'GatewayPayloadTooLargeError';
+  /** The limit that was passed, in bytes. */
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    super('Cannot read the notification', [
+      { path: [], message: `the body is larger than maxBodyBytes (${maxBytes} bytes), so reading stopped. A genuine notification is far smaller: do not act on it (answer 413)` },
+    ]);
+    this.maxBytes = maxBytes;
+  }
+}

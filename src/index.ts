@@ -36,6 +36,7 @@ export {
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
   GatewayOutcomeUnknownError,
+  GatewayPayloadTooLargeError,
   GatewayReconciliationMismatchError,
   GatewayResponseError,
   GatewayResponseValidationError,

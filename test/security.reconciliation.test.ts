@@ -45,7 +45,7 @@ describe('a create reconciles only to the record it asked for', () => {
     const request = { requestId: 'set-1', amount: 500, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' } as const;
     await client.settleRequest(request);
     gateway.injectFault({ kind: 'html502', operation: 'settleRequest', when: 'before' });
-    const error = await client.settleRequest({ ...request, amount: 90000, address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' }).catch((e: unknown) => e as GatewayReconciliationMismatchError);
+    const error = (await client.settleRequest({ ...request, amount: 90000, address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' }).catch((e: unknown) => e)) as GatewayReconciliationMismatchError;
     expect(error).toBeInstanceOf(GatewayReconciliationMismatchError);
     expect(error.differences.map((d) => d.field)).toEqual(['amount', 'address']);
   });

@@ -17,6 +17,8 @@ const checks = {
   ignoreKeys: z.optional(z.array(requiredText(), { error: 'must be an array of field names' })),
   /** Opt-in: the largest distance of `reqTime` from `now()`, in milliseconds. */
   maxAgeMs: z.optional(safeInteger(1)),
+  /** The most bytes of a body read; more is {@link GatewayPayloadTooLargeError}. Default 65536. */
+  maxBodyBytes: z.optional(safeInteger(1)),
   /** The clock for `maxAgeMs`, milliseconds since the epoch. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
@@ -49,6 +51,7 @@ export const verifyNotificationOptionsSchema = optionsExpecting({
  * | `ignoreKeys` | `[]` | fields to leave out of the signature check and the result: the query parameters of your own `notifyUrl`, which the gateway adds unsigned |
  * | `maxAgeMs` | none | reject a `reqTime` further than this from `now()`. **Off by default**: the gateway re-sends the original `reqTime` on every retry (minutes later) and on a manual re-send (any time later), so an age limit turns genuine deliveries away |
  * | `now` | `Date.now` | the clock for `maxAgeMs` |
+ * | `maxBodyBytes` | `65536` | the most bytes of a body read: a stream or `Request` is cancelled as soon as it passes this, and a larger string, buffer or parsed object is refused, as {@link GatewayPayloadTooLargeError} |
  * | `expect` | none | `{ mchOrderNo, amount, currency }` the notification must match (currency case-insensitively), e.g. from your order record |
  *
  * @example

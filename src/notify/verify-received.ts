@@ -42,9 +42,13 @@ interface CheckOptions {
   readonly appId: string;
   readonly ignoreKeys?: readonly string[] | undefined;
   readonly maxAgeMs?: number | undefined;
+  readonly maxBodyBytes?: number | undefined;
   readonly now?: (() => number) | undefined;
   readonly expect?: Readonly<Record<string, string | number | undefined>> | undefined;
 }
+
+/** The default `maxBodyBytes`: 64 KiB, many times a genuine notification (well under 2 KiB). */
+export const MAX_BODY_BYTES = 65_536;
 
 /**
  * Reads, verifies and types a notification: the signature over every received field but `sign` and the
@@ -52,7 +56,7 @@ interface CheckOptions {
  */
 export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
   const options: CheckOptions = resolveNotificationOptions(kind.optionsSchema, rawOptions, Object.keys(kind.schema.def.shape));
-  const fields = await readNotificationInput(input);
+  const fields = await readNotificationInput(input, options.maxBodyBytes ?? MAX_BODY_BYTES);
   checkReceivedText(fields);
   const signature = fields.get('sign');
   // The map is this call's own: drop what is not signed in place instead of copying it.
