@@ -20,7 +20,10 @@ export interface RequestEvent {
   readonly attempt: number;
   /** The operation path below `baseUrl`. */
   readonly path: string;
-  /** The JSON body as sent. */
+  /**
+   * The JSON body as sent, as a frozen copy: it cannot change what is sent. To redact it for a log,
+   * copy it first (`{ ...body, clientIp: '***' }`); assigning to it throws, and a hook that throws is ignored.
+   */
   readonly body: Readonly<Record<string, string | number>>;
 }
 

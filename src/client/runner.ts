@@ -231,7 +231,8 @@ export class OperationRunner {
     const attempt = ++call.attempts;
     const path = endpoints[operation].path;
     const { onRequest, onResponse } = s.hooks;
-    if (onRequest) observe(onRequest, { operation, attempt, path, body });
+    // A frozen copy: a hook that redacts or changes what it logs cannot change what is sent.
+    if (onRequest) observe(onRequest, { operation, attempt, path, body: Object.freeze({ ...body }) });
     const started = performance.now();
     let http: HttpExchange | undefined;
     try {
