@@ -133,6 +133,17 @@ describe('maxBodyBytes holds for every kind of input', () => {
     await expect(verifyNotification(big, { ...MERCHANT, maxBodyBytes: 100_000 })).resolves.toMatchObject({ state: 2 });
   });
 
+  it('a stream that fails midway is a GatewayValidationError, not a raw stream error', async () => {
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('payOrderId=P1&'));
+        controller.error(new Error('socket hang up'));
+      },
+    });
+    await expect(verifyNotification(failing, MERCHANT)).rejects.toThrow(/could not be read to its end \(socket hang up\)/);
+    await expect(verifyNotification(Readable.from((async function* () { yield new Uint8Array([97]); throw new Error('aborted'); })()), MERCHANT)).rejects.toBeInstanceOf(GatewayValidationError);
+  });
+
   it('maxBodyBytes must be a positive integer', async () => {
     await expect(verifyNotification(body, { ...MERCHANT, maxBodyBytes: 0 })).rejects.toThrow(/maxBodyBytes: must be at least 1/);
   });

@@ -78,17 +78,22 @@ async function readStream(stream: ReadableStream<Uint8Array> | AsyncIterable<Uin
     chunks.push(bytes);
     return total <= maxBytes;
   };
-  if (stream instanceof ReadableStream) {
-    const reader = stream.getReader();
-    for (let next = await reader.read(); !next.done; next = await reader.read()) {
-      if (!take(next.value)) {
-        reader.cancel('notification body over maxBodyBytes').catch(() => {});
-        throw new GatewayPayloadTooLargeError(maxBytes);
+  try {
+    if (stream instanceof ReadableStream) {
+      const reader = stream.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        if (!take(next.value)) {
+          reader.cancel('notification body over maxBodyBytes').catch(() => {});
+          throw new GatewayPayloadTooLargeError(maxBytes);
+        }
       }
+    } else {
+      // Leaving the loop early calls the iterator's return(), which destroys a Node stream.
+      for await (const chunk of stream) if (!take(chunk)) throw new GatewayPayloadTooLargeError(maxBytes);
     }
-  } else {
-    // Leaving the loop early calls the iterator's return(), which destroys a Node stream.
-    for await (const chunk of stream) if (!take(chunk)) throw new GatewayPayloadTooLargeError(maxBytes);
+  } catch (error) {
+    if (error instanceof GatewayPayloadTooLargeError) throw error;
+    throw unreadable(`the body could not be read to its end (${error instanceof Error ? error.message : String(error)}): the sender hung up or the stream failed`);
   }
   const bytes = new Uint8Array(total);
   let offset = 0;
