@@ -94,7 +94,7 @@ export interface RetryEvent {
  * ```
  */
 export interface GatewayHooks {
-  /** Before each HTTP attempt. */
+  /** Before each HTTP attempt. Its `body` is a frozen copy: nothing a hook does to it changes what is sent. */
   onRequest?: ((event: RequestEvent) => void) | undefined;
   /** After each HTTP attempt. */
   onResponse?: ((event: ResponseEvent) => void) | undefined;
