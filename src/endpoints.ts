@@ -86,6 +86,7 @@ export interface EndpointDefinition {
  * const reconcile: ReconcileDefinition | undefined = endpoints.unifiedOrder.reconcile;
  * reconcile?.lookup;                                             // 'query'
  * reconcile?.params({ mchOrderNo: 'order-1001', amount: 1999 }); // { mchOrderNo: 'order-1001' }
+ * reconcile?.matches;                                            // ['amount', 'currency', 'wayCode']
  * endpoints.settleAddressApply.reconcile;                        // undefined: the gateway offers no lookup
  * ```
  */
@@ -96,6 +97,11 @@ export interface ReconcileDefinition {
   readonly params: (createParams: Record<string, unknown>) => Record<string, unknown>;
   /** The create's result, from the record found. */
   readonly toResult: (record: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * The fields a record found must share with the create (where both have them) to be its result; a
+   * record that differs is an older one under the same key ({@link GatewayReconciliationMismatchError}).
+   */
+  readonly matches: readonly string[];
 }
 
 function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -130,6 +136,7 @@ const definitions = {
       lookup: 'query',
       params: (p) => ({ mchOrderNo: p.mchOrderNo }),
       toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state }),
+      matches: ['amount', 'currency', 'wayCode'],
     },
     summary: 'Create a payment order and get the parameters to collect it.',
   },
@@ -165,6 +172,7 @@ const definitions = {
       lookup: 'settleRequestGet',
       params: (p) => ({ requestId: p.requestId }),
       toResult: (record) => pick(record, ['serverRequestId', 'status']),
+      matches: ['amount', 'tokenId', 'currency', 'address', 'addrServerRequestId'],
     },
     summary: 'Settle available balance to a declared or given crypto address.',
   },

@@ -467,3 +467,92 @@ export class GatewayWaitTimeoutError extends GatewayTimeoutError {
     return this.lastOrder?.state;
   }
 }
+
+/**
+ * One field in which the record found by a reconciliation lookup differs from the create that was sent,
+ * from {@link GatewayReconciliationMismatchError.differences}.
+ *
+ * @example
+ * ```ts
+ * import type { ReconciliationDifference } from 'payment-gateway-sdk';
+ *
+ * const line = ({ field, expected, found }: ReconciliationDifference) => `${field}: sent ${String(expected)}, gateway has ${String(found)}`;
+ * ```
+ */
+export interface ReconciliationDifference {
+  /** The field, e.g. `amount`. */
+  readonly field: string;
+  /** The value the create sent. */
+  readonly expected: unknown;
+  /** The value of the record found. */
+  readonly found: unknown;
+}
+
+/**
+ * A create (`unifiedOrder`, `settleRequest`) failed ambiguously, and the lookup by your key found a
+ * record that is **not** the one you asked for (another amount, currency, way code, token or address):
+ * the key was already used, e.g. by an old order. The record is never returned as your result. Check
+ * the existing record, and send this one with a new key.
+ *
+ * @example
+ * ```ts
+ * import { GatewayReconciliationMismatchError } from 'payment-gateway-sdk';
+ *
+ * try {
+ *   await client.unifiedOrder({ mchOrderNo: 'order-1001', amount: 500000, currency: 'USD', wayCode: 'QR_CASHIER', subject: 'Sofa', body: 'Sofa' });
+ * } catch (error) {
+ *   if (error instanceof GatewayReconciliationMismatchError) {
+ *     log.error({ key: error.key, differences: error.differences }, 'mchOrderNo already used by another order');
+ *   }
+ * }
+ * ```
+ */
+export class GatewayReconciliationMismatchError extends GatewayError {
+  static override readonly kind: string = 'GatewayReconciliationMismatchError';
+  /** The key the lookup used. */
+  readonly key: ReconcileKey;
+  /** Each field that differs, with the value sent and the value found. */
+  readonly differences: readonly ReconciliationDifference[];
+
+  constructor(key: ReconcileKey, differences: readonly ReconciliationDifference[], options: GatewayErrorOptions = {}) {
+    const listed = differences.map((d) => `${d.field}: sent ${JSON.stringify(d.expected)}, found ${JSON.stringify(d.found)}`).join('; ');
+    super(
+      `${options.operation ?? 'The create'} failed without a clear outcome, and the record the gateway has under ${key.name} '${key.value}' is not this request (${listed}), ` +
+        `so it is not returned. The ${key.name} was already used: check that record, and send this one with a new ${key.name}.`,
+      options,
+    );
+    this.key = key;
+    this.differences = differences;
+  }
+}
+
+/**
+ * A notification body was larger than `maxBodyBytes` (64 KiB by default; a genuine one is well under
+ * 2 KiB), so reading stopped there: a stream or `Request` is cancelled, not read to its end. A
+ * {@link GatewayValidationError}, so handlers that answer those with 400 keep working; answer 413 if you
+ * tell them apart, and do not act on the notification.
+ *
+ * @example
+ * ```ts
+ * import { GatewayPayloadTooLargeError, verifyNotification } from 'payment-gateway-sdk';
+ *
+ * try {
+ *   await verifyNotification(request, { ...credentials, maxBodyBytes: 16_384 });
+ * } catch (error) {
+ *   if (error instanceof GatewayPayloadTooLargeError) return new Response('too large', { status: 413 });
+ *   throw error;
+ * }
+ * ```
+ */
+export class GatewayPayloadTooLargeError extends GatewayValidationError {
+  static override readonly kind: string = 'GatewayPayloadTooLargeError';
+  /** The limit that was passed, in bytes. */
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    super('Cannot read the notification', [
+      { path: [], message: `the body is larger than maxBodyBytes (${maxBytes} bytes), so reading stopped. A genuine notification is far smaller: do not act on it (answer 413)` },
+    ]);
+    this.maxBytes = maxBytes;
+  }
+}

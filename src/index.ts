@@ -38,6 +38,8 @@ export {
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
   GatewayOutcomeUnknownError,
+  GatewayPayloadTooLargeError,
+  GatewayReconciliationMismatchError,
   GatewayResponseError,
   GatewayResponseValidationError,
   GatewaySignatureError,
@@ -48,6 +50,7 @@ export {
   isGatewayError,
   type GatewayErrorOptions,
   type ReconcileKey,
+  type ReconciliationDifference,
   type ResponseErrorDetails,
   type ValidationIssue,
 } from './errors.js';

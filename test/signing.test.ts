@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayValidationError, sign } from '../src/index.js';
-import { foldCase } from '../src/signing/case-fold.js';
-import { compareCaseInsensitive } from './support/java-order.js';
+import { compareCaseInsensitive as sdkCompare, foldUnit } from '../src/signing/case-fold.js';
+import { compareCaseInsensitive, JAVA_FOLD } from './support/java-order.js';
 import { md5Hex, portableMd5Hex } from '../src/signing/md5.js';
 import { signingString } from '../src/signing/sign.js';
 import { signaturesEqual, verifySign } from '../src/signing/verify.js';
@@ -76,15 +76,29 @@ describe('the portable MD5 (runtimes without node:crypto)', () => {
 });
 
 describe('the fast fragment order', () => {
-  it('sorting case-folded strings natively is Java CASE_INSENSITIVE_ORDER, for any strings', () => {
-    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.stringMatching(/^[aAſSs_0=ßİı]{0,4}$/), fc.string({ unit: 'binary', maxLength: 4 }));
+  it('folds every one of the 65,536 UTF-16 units as Java does (test/fixtures/java-case-fold.txt, made with a JDK)', () => {
+    const differing: string[] = [];
+    for (let c = 0; c < 0x10000; c++) if (foldUnit(c) !== JAVA_FOLD[c]) differing.push(c.toString(16));
+    expect(differing).toEqual([]);
+    // The units the old JS-only fold got wrong, and a sanity check that the table is the JDK's.
+    expect(JAVA_FOLD[0x130]).toBe(0x69); // 'İ' -> 'i'
+    expect(JAVA_FOLD[0x17f]).toBe(0x73); // 'ſ' -> 's'
+    expect(JAVA_FOLD[0x41]).toBe(0x61);
+  });
+
+  it('the SDK comparator is Java CASE_INSENSITIVE_ORDER, for any strings', () => {
+    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.stringMatching(/^[aAſSs_0=ßİıꟀ]{0,4}$/), fc.string({ unit: 'binary', maxLength: 4 }));
     fc.assert(
       fc.property(text, text, (a, b) => {
-        const folded = foldCase(a) < foldCase(b) ? -1 : foldCase(a) > foldCase(b) ? 1 : 0;
-        expect(folded).toBe(Math.sign(compareCaseInsensitive(a, b)));
+        expect(Math.sign(sdkCompare(a, b))).toBe(Math.sign(compareCaseInsensitive(a, b)));
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it('signs İ (U+0130) as Java does: it sorts as i', () => {
+    // Java: 'İ' folds to 'i', so 'İb=…' sorts after 'ia=…'; without the fold it sorted after 'z'.
+    expect(signingString({ 'İb': '1', ia: '2', z: '3' }, 'K')).toBe('ia=2&İb=1&z=3&key=K');
   });
 
   it('equals Java CASE_INSENSITIVE_ORDER on whole fragments, for any keys and values', () => {

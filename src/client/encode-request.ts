@@ -31,8 +31,16 @@ export function validateParams(operation: OperationName, params: unknown): Valid
     throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, toValidationIssues(parsed.error.issues, { keys: known, of: 'request' }), { operation });
   }
   const valid: Record<string, string | number> = {};
+  const illFormed: string[] = [];
   for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
-    if (value !== undefined && value !== '') valid[key] = value as string | number;
+    if (value === undefined || value === '') continue;
+    // A lone surrogate has no UTF-8 form: the gateway (Java) would sign '?' where we send U+FFFD.
+    if (typeof value === 'string' && !value.isWellFormed()) illFormed.push(key);
+    valid[key] = value as string | number;
+  }
+  if (illFormed.length > 0) {
+    const message = 'contains a lone surrogate (text cut inside an emoji?): send well-formed text, e.g. cut with Array.from(text).slice(0, n).join("")';
+    throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, illFormed.map((key) => ({ path: [key], message })), { operation });
   }
   return valid;
 }

@@ -20,7 +20,10 @@ export interface RequestEvent {
   readonly attempt: number;
   /** The operation path below `baseUrl`. */
   readonly path: string;
-  /** The JSON body as sent. */
+  /**
+   * The JSON body as sent, as a frozen copy: it cannot change what is sent. To redact it for a log,
+   * copy it first (`{ ...body, clientIp: '***' }`); assigning to it throws, and a hook that throws is ignored.
+   */
   readonly body: Readonly<Record<string, string | number>>;
 }
 
@@ -91,7 +94,7 @@ export interface RetryEvent {
  * ```
  */
 export interface GatewayHooks {
-  /** Before each HTTP attempt. */
+  /** Before each HTTP attempt. Its `body` is a frozen copy: nothing a hook does to it changes what is sent. */
   onRequest?: ((event: RequestEvent) => void) | undefined;
   /** After each HTTP attempt. */
   onResponse?: ((event: ResponseEvent) => void) | undefined;

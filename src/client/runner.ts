@@ -4,12 +4,14 @@ import {
   GatewayApiError,
   GatewayError,
   GatewayOutcomeUnknownError,
+  GatewayReconciliationMismatchError,
   GatewayTimeoutError,
   GatewayValidationError,
 } from '../errors.js';
 import { PayOrderState } from '../schemas/enums.js';
 import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
+import { assertSameRecord } from './reconciliation.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
 import { backoffDelay, classifyFailure, failureReason, retryAfterDelay, sleep, type FailureKind, type RetryPolicy } from './retry-policy.js';
 import type { GatewayHooks } from './hooks.js';
@@ -190,8 +192,10 @@ export class OperationRunner {
     try {
       const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
       const found = await this.#read<Record<string, unknown>>(call, lookupParams, reconcile.lookup);
+      assertSameRecord(call.operation, endpoints[call.operation].key ?? '', reconcile, params, found.data);
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
+      if (error instanceof GatewayReconciliationMismatchError) throw error;
       return error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found') ? 'absent' : 'unknown';
     }
   }
@@ -227,7 +231,8 @@ export class OperationRunner {
     const attempt = ++call.attempts;
     const path = endpoints[operation].path;
     const { onRequest, onResponse } = s.hooks;
-    if (onRequest) observe(onRequest, { operation, attempt, path, body });
+    // A frozen copy: a hook that redacts or changes what it logs cannot change what is sent.
+    if (onRequest) observe(onRequest, { operation, attempt, path, body: Object.freeze({ ...body }) });
     const started = performance.now();
     let http: HttpExchange | undefined;
     try {

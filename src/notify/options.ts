@@ -13,6 +13,7 @@ const credentials = {
 const checks = {
   ignoreKeys: z.optional(z.array(requiredText(), { error: 'must be an array of field names' })),
   maxAgeMs: z.optional(safeInteger(1)),
+  maxBodyBytes: z.optional(safeInteger(1)),
   /** The clock for `maxAgeMs`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
@@ -71,6 +72,11 @@ export interface NotificationOptions {
   maxAgeMs?: number | undefined;
   /** The clock for `maxAgeMs`, milliseconds since the epoch. Default `Date.now`. */
   now?: (() => number) | undefined;
+  /**
+   * The most bytes of a body read. A stream or `Request` is cancelled as soon as it passes this, and a
+   * larger string, buffer or parsed object is refused, as {@link GatewayPayloadTooLargeError}. Default `65536`.
+   */
+  maxBodyBytes?: number | undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { GatewayPayloadTooLargeError } from '../errors.js';
 import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type ReceivedFields } from './decode-body.js';
 
 /**
@@ -6,6 +7,11 @@ import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type 
  *   the first character);
  * - `URLSearchParams` or `FormData`;
  * - a Web `Request` (form or JSON by its `Content-Type`; read from a clone, so its own body stays unread);
+ * - a body stream: a Web `ReadableStream` of bytes, or any async iterable of bytes such as Node's
+ *   `IncomingMessage` (form or JSON by the first character).
+ *
+ * Every kind is held to `maxBodyBytes`: a stream or `Request` is read chunk by chunk and cancelled as
+ * soon as it passes the limit.
  * - an object of string fields, as `express.urlencoded()` or `@fastify/formbody` make of a form body.
  *
  * @example
@@ -13,21 +19,35 @@ import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type 
  * await verifyNotification(request, credentials);            // Web Request (Next.js, Hono, Bun, Deno)
  * await verifyNotification(req.body, credentials);           // Express with express.urlencoded({ extended: false })
  * await verifyNotification(rawBodyBuffer, credentials);      // bytes as received
+ * await verifyNotification(req, credentials);                // node:http IncomingMessage, read as a stream
  * ```
  */
-export type NotificationInput = string | Uint8Array | ArrayBuffer | URLSearchParams | FormData | Request | Readonly<Record<string, unknown>>;
+export type NotificationInput =
+  | string
+  | Uint8Array
+  | ArrayBuffer
+  | URLSearchParams
+  | FormData
+  | Request
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array>
+  | Readonly<Record<string, unknown>>;
 
-/** Reads the fields of a notification, exactly as received, from any {@link NotificationInput}. */
-export async function readNotificationInput(input: NotificationInput): Promise<ReceivedFields> {
-  if (typeof input === 'string') return decodeBody(input, 'sniff');
-  if (input instanceof Uint8Array) return decodeBody(decodeUtf8(input), 'sniff');
-  if (input instanceof ArrayBuffer) return decodeBody(decodeUtf8(new Uint8Array(input)), 'sniff');
-  if (input instanceof URLSearchParams) return collectUnique(input);
-  if (input instanceof FormData) return collectUnique(formDataEntries(input));
+/** Reads the fields of a notification, exactly as received, from any {@link NotificationInput}, reading at most `maxBytes`. */
+export async function readNotificationInput(input: NotificationInput, maxBytes: number): Promise<ReceivedFields> {
+  if (typeof input === 'string') return decodeBody(capText(input, maxBytes), 'sniff');
+  if (input instanceof Uint8Array) return decodeBody(decodeUtf8(capBytes(input, maxBytes)), 'sniff');
+  if (input instanceof ArrayBuffer) return decodeBody(decodeUtf8(capBytes(new Uint8Array(input), maxBytes)), 'sniff');
+  if (input instanceof URLSearchParams) return capFields(collectUnique(input), maxBytes);
+  if (input instanceof FormData) return capFields(collectUnique(formDataEntries(input)), maxBytes);
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw unreadable(`expected the raw body (a string or bytes), URLSearchParams, FormData, a Request or an object of string fields; received ${describe(input)}`);
+    throw unreadable(`expected the raw body (a string or bytes), URLSearchParams, FormData, a Request, a body stream or an object of string fields; received ${describe(input)}`);
   }
-  return isRequestLike(input) ? readRequest(input) : readRecord(input);
+  if (isRequestLike(input)) return readRequest(input, maxBytes);
+  if (input instanceof ReadableStream || Symbol.asyncIterator in input) {
+    return decodeBody(decodeUtf8(await readStream(input as ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, maxBytes)), 'sniff');
+  }
+  return capFields(readRecord(input), maxBytes);
 }
 
 // Duck-typed, so a framework's own Request subclass or another realm's Request is recognised too.
@@ -36,14 +56,73 @@ function isRequestLike(value: object): value is Request {
   return typeof candidate.clone === 'function' && typeof candidate.arrayBuffer === 'function' && typeof candidate.headers?.get === 'function';
 }
 
-async function readRequest(request: Request): Promise<ReceivedFields> {
+async function readRequest(request: Request, maxBytes: number): Promise<ReceivedFields> {
   if (request.bodyUsed) {
     throw unreadable('the Request body was already read: call verifyNotification(request) before anything reads the body, or pass the text that was read');
   }
   const kind = bodyKindOf(request.headers.get('content-type'));
+  // A declared length over the limit is refused before anything is read.
+  if (Number(request.headers.get('content-length')) > maxBytes) throw new GatewayPayloadTooLargeError(maxBytes);
   // Read a clone, so the caller (or a framework after us) can still read the request's own body.
-  const bytes = new Uint8Array(await request.clone().arrayBuffer());
-  return decodeBody(decodeUtf8(bytes), kind);
+  const body = request.clone().body;
+  return decodeBody(decodeUtf8(body ? await readStream(body, maxBytes) : new Uint8Array()), kind);
+}
+
+/** Reads a byte stream chunk by chunk, cancelling it as soon as it passes `maxBytes`. */
+async function readStream(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const take = (chunk: Uint8Array | string): boolean => {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    total += bytes.byteLength;
+    chunks.push(bytes);
+    return total <= maxBytes;
+  };
+  try {
+    if (stream instanceof ReadableStream) {
+      const reader = stream.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        if (!take(next.value)) {
+          reader.cancel('notification body over maxBodyBytes').catch(() => {});
+          throw new GatewayPayloadTooLargeError(maxBytes);
+        }
+      }
+    } else {
+      // Leaving the loop early calls the iterator's return(), which destroys a Node stream.
+      for await (const chunk of stream) if (!take(chunk)) throw new GatewayPayloadTooLargeError(maxBytes);
+    }
+  } catch (error) {
+    if (error instanceof GatewayPayloadTooLargeError) throw error;
+    throw unreadable(`the body could not be read to its end (${error instanceof Error ? error.message : String(error)}): the sender hung up or the stream failed`);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function capBytes(bytes: Uint8Array, maxBytes: number): Uint8Array {
+  if (bytes.byteLength > maxBytes) throw new GatewayPayloadTooLargeError(maxBytes);
+  return bytes;
+}
+
+// A UTF-8 byte is at most one UTF-16 unit, and a unit at most three bytes: count exactly only in between.
+function capText(text: string, maxBytes: number): string {
+  if (text.length > maxBytes || (text.length * 3 > maxBytes && new TextEncoder().encode(text).byteLength > maxBytes)) throw new GatewayPayloadTooLargeError(maxBytes);
+  return text;
+}
+
+// Parsed input is already in memory; it is held to the size of the form body it stands for (in characters).
+function capFields(fields: ReceivedFields, maxBytes: number): ReceivedFields {
+  let size = 0;
+  for (const [key, value] of fields) {
+    size += key.length + value.length + 2;
+    if (size > maxBytes) throw new GatewayPayloadTooLargeError(maxBytes);
+  }
+  return fields;
 }
 
 /** How to decode a body with this `Content-Type` header. */

@@ -3,7 +3,7 @@ import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } f
 import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
 import { coerceFields } from './coerce.js';
-import type { ReceivedFields } from './decode-body.js';
+import { unreadable, type ReceivedFields } from './decode-body.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, type NotificationInput } from './read-input.js';
 
@@ -42,9 +42,13 @@ interface CheckOptions {
   readonly appId: string;
   readonly ignoreKeys?: readonly string[] | undefined;
   readonly maxAgeMs?: number | undefined;
+  readonly maxBodyBytes?: number | undefined;
   readonly now?: (() => number) | undefined;
   readonly expect?: Readonly<Record<string, string | number | undefined>> | undefined;
 }
+
+/** The default `maxBodyBytes`: 64 KiB, many times a genuine notification (well under 2 KiB). */
+export const MAX_BODY_BYTES = 65_536;
 
 /**
  * Reads, verifies and types a notification: the signature over every received field but `sign` and the
@@ -52,7 +56,8 @@ interface CheckOptions {
  */
 export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
   const options: CheckOptions = resolveNotificationOptions(kind.optionsSchema, rawOptions, Object.keys(kind.schema.def.shape));
-  const fields = await readNotificationInput(input);
+  const fields = await readNotificationInput(input, options.maxBodyBytes ?? MAX_BODY_BYTES);
+  checkReceivedText(fields);
   const signature = fields.get('sign');
   // The map is this call's own: drop what is not signed in place instead of copying it.
   fields.delete('sign');
@@ -63,6 +68,19 @@ export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: Notif
   checkExpected(kind.label, notification, options.expect ?? {});
   checkAge(kind.label, notification.reqTime, options);
   return Object.assign(notification, { idempotencyKey: kind.idempotencyKey(notification) });
+}
+
+// The gateway's field names are plain identifiers; a control character in one is hostile (a NUL in a name
+// once collided with a key list in a shared cache). Text must be well-formed to have a UTF-8 form to sign.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+function checkReceivedText(fields: ReceivedFields): void {
+  for (const [key, value] of fields) {
+    if (CONTROL_CHARACTER.test(key) || !key.isWellFormed()) {
+      throw unreadable(`a field name contains a control character or a lone surrogate (${JSON.stringify(key.slice(0, 40))}); the gateway sends none: do not act on this notification`);
+    }
+    if (!value.isWellFormed()) throw unreadable('contains a lone surrogate, which the gateway never sends (it signs UTF-8 text): do not act on this notification', [key]);
+  }
 }
 
 function checkSignature(label: string, received: string | undefined, fields: ReceivedFields, options: CheckOptions): void {

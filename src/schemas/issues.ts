@@ -26,12 +26,14 @@ export function toValidationIssues(issues: readonly ZodIssue[], knownKeys?: Know
       for (const key of issue.keys) out.push({ path: [...path, key], message: unknownKeyMessage(key, path.length === 0 ? knownKeys : undefined, knownKeys?.of) });
       continue;
     }
-    out.push({ path, message: messageFor(issue) });
+    // A misplaced secret (a number, an object) must not be echoed: its issues never describe the input.
+    out.push({ path, message: path.includes('secret') && issue.input !== undefined ? messageFor({ ...issue, input: SECRET_INPUT } as ZodIssue) : messageFor(issue) });
   }
   return out;
 }
 
 const DEFAULT_MESSAGE = 'Invalid input';
+const SECRET_INPUT = Symbol('secret input');
 
 function messageFor(issue: ZodIssue): string {
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
@@ -59,6 +61,7 @@ function describeExpected(issue: ZodIssue | undefined): string {
 }
 
 function received(input: unknown): string {
+  if (input === SECRET_INPUT) return ' (the value is not shown)';
   if (input === undefined) return ' (missing)';
   if (input === null) return ', received null';
   if (input instanceof JsonNumberText) return `, received the number ${input.text.slice(0, 40)}`;

@@ -1,3 +1,4 @@
+import { GatewayValidationError } from '../errors.js';
 import { sign, type SignableParams, type SignableValue } from './sign.js';
 
 /**
@@ -20,7 +21,8 @@ function foldCase(c: number): number {
 }
 
 /**
- * Whether `received` is the signature of `params` under `secret`, compared in constant time.
+ * Whether `received` is the signature of `params` under `secret`, compared in constant time. Parameters
+ * that cannot be signed (an object value, a lone surrogate) are not verified: `false`.
  *
  * @example
  * ```ts
@@ -28,5 +30,11 @@ function foldCase(c: number): number {
  * ```
  */
 export function verifySign(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown): boolean {
-  return typeof received === 'string' && received !== '' && signaturesEqual(received, sign(params, secret));
+  if (typeof received !== 'string' || received === '') return false;
+  try {
+    return signaturesEqual(received, sign(params, secret));
+  } catch (error) {
+    if (error instanceof GatewayValidationError) return false;
+    throw error;
+  }
 }
