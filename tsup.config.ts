@@ -18,4 +18,6 @@ export default defineConfig([
   // change with it and never contains it. It finds msw with createRequire(import.meta.url), which the
   // CJS build needs shimmed.
   { ...shared, entry: { testing: 'src/testing/index.ts' }, clean: false, shims: true },
+  // The `payment-gateway-sdk` command (package.json `bin`): one ESM file with the mock bundled in, no types.
+  { ...shared, entry: { cli: 'src/cli.ts' }, format: ['esm'], dts: false, clean: false, banner: { js: '#!/usr/bin/env node' } },
 ]);
