@@ -68,6 +68,11 @@ async function runMock(options: MockCommandOptions, out: NodeJS.WritableStream, 
     clock: options.clock,
     notifications: { loopbackOnly: true, forwardTo: options.forwardTo, retryStepMs: options.retryStepMs },
   });
+  // Listen for the signals first: a script may send one as soon as it has read the URL.
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
   let server: MockGatewayServer;
   try {
     server = await gateway.listen({ port: options.port, host: options.host });
@@ -78,14 +83,7 @@ async function runMock(options: MockCommandOptions, out: NodeJS.WritableStream, 
   }
   out.write(`${server.url}\n`);
   out.write(summary(options, server.url));
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      out.write(`\n${signal}: stopping the mock gateway\n`);
-      resolve();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  out.write(`\n${await stopped}: stopping the mock gateway\n`);
   await server.close();
   return 0;
 }
