@@ -60,9 +60,10 @@ function renderDashboard(state: MockGatewayState, base: string): Html {
 }
 
 // Buttons post to the control API; the page reloads when the state (less the ticking clock) changes.
-const script = (stateUrl: string) => `
-const stateUrl = ${JSON.stringify(stateUrl).replace(/</g, '\\u003c')};
-let last = null, busy = false;
+// The page starts from the state it was rendered with, so a change made right after rendering still shows.
+const script = (stateUrl: string, rendered: string) => `
+const stateUrl = ${scriptString(stateUrl)};
+let last = ${scriptString(rendered)}, busy = false;
 const key = (s) => JSON.stringify({ ...s, now: 0 });
 document.addEventListener('click', async (event) => {
   const button = event.target.closest('button[data-post]');
@@ -76,14 +77,19 @@ setInterval(async () => {
   if (busy) return;
   try {
     const state = key(await (await fetch(stateUrl)).json());
-    if (last !== null && state !== last) location.reload();
-    last = state;
+    if (state !== last) location.reload();
   } catch {}
 }, 1000);
 `;
 
+/** A JavaScript string literal that cannot end the script element. */
+function scriptString(text: string): string {
+  return JSON.stringify(text).replace(/</g, '\\u003c');
+}
+
 /** Answers `GET /`, or `undefined` for other paths. */
 export function handleDashboard(state: () => MockGatewayState, request: Request, path: string, base: string): Response | undefined {
   if (path !== '/' || request.method !== 'GET') return undefined;
-  return layout('Mock gateway dashboard', base, renderDashboard(state(), base), script(`${base}/_mock/state`));
+  const current = state();
+  return layout('Mock gateway dashboard', base, renderDashboard(current, base), script(`${base}/_mock/state`, JSON.stringify({ ...current, now: 0 })));
 }
