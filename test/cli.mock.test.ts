@@ -1,4 +1,5 @@
 // `payment-gateway-sdk mock` end to end: the command as a child process, the SDK and raw HTTP against it.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayHttpStatusError, PayOrderState, verifyNotification } from '../src/index.js';
 import type { MockGatewayState } from '../src/testing/index.js';
@@ -132,5 +133,15 @@ describe('payment-gateway-sdk mock', () => {
     expect(help.code).toBe(0);
     for (const flag of ['--port', '--host', '--merchant', '--forward-to', '--config', '--clock', '--notify-retry-ms']) expect(help.stdout).toContain(flag);
     expect((await runToEnd(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+/);
+  }, 30_000);
+
+  // The docs' non-JavaScript example (Python standard library only), where a python3 is on the machine.
+  const python = spawnSync('python3', ['--version']).status === 0;
+  it.skipIf(!python)('examples/python/checkout_test.py passes against the command', () => {
+    const output = execFileSync('python3', ['examples/python/checkout_test.py'], {
+      env: { ...process.env, MOCK_COMMAND: `"${process.execPath}" --import tsx src/cli.ts mock` }, encoding: 'utf8', timeout: 20_000,
+    });
+    expect(output).toMatch(/notification verified: order py-\d+ paid, 1999 USD/);
+    expect(output).toContain('the mock recorded: accepted: the body was "SUCCESS" (HTTP 200)');
   }, 30_000);
 });
