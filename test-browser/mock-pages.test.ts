@@ -11,7 +11,8 @@ import type { MockGatewayState } from '../src/testing/index.js';
 import { eventually, startMockCommand, type RunningMock } from '../test/support/mock-command.js';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: 'app-shop', secret: 'browser-test-secret' };
-const SCREENSHOTS = fileURLToPath(new URL('../docs/images/', import.meta.url));
+// `npm run screenshots` refreshes the docs' images; an ordinary run keeps its shots out of the work tree.
+const SCREENSHOTS = fileURLToPath(new URL(process.env.SAVE_SCREENSHOTS === 'docs' ? '../docs/images/' : '../.tmp/screenshots/', import.meta.url));
 
 /** The merchant's backend on loopback: a notify route that verifies, and the page the payer returns to. */
 async function startShop() {
