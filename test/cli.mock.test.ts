@@ -1,5 +1,8 @@
 // `payment-gateway-sdk mock` end to end: the command as a child process, the SDK and raw HTTP against it.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayHttpStatusError, PayOrderState, verifyNotification } from '../src/index.js';
 import type { MockGatewayState } from '../src/testing/index.js';
@@ -109,6 +112,33 @@ describe('payment-gateway-sdk mock', () => {
       await other.stop();
       await forwarded.close();
     }
+  }, 20_000);
+
+  it('--config: merchants and a manual clock from a JSON file; notifications wait for /_mock/notifications/deliver', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pgs-config-'));
+    const file = join(dir, 'mock.json');
+    writeFileSync(file, JSON.stringify({ merchants: [MERCHANT], clock: 'manual' }));
+    const manual = await startMockCommand(['--config', file]);
+    try {
+      expect(manual.output()).toContain(`Merchants:\n  mchNo ${MERCHANT.mchNo}  appId ${MERCHANT.appId}  secret (as given)`);
+      expect(manual.output()).toContain('Clock: manual');
+      endpoint.received.length = 0;
+      endpoint.answerWith(() => 'SUCCESS');
+      const created = await new GatewayClient({ baseUrl: manual.url, ...MERCHANT }).unifiedOrder(order('cfg-1', `${endpoint.url}/notify`));
+      await control(manual.url, `orders/${created.payOrderId}/pay`);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(endpoint.received).toHaveLength(0);
+      const [attempt] = (await control(manual.url, 'notifications/deliver')).json as { delivered: boolean }[];
+      expect(attempt?.delivered).toBe(true);
+      expect(endpoint.received).toHaveLength(1);
+      expect((await state(manual.url)).clock).toBe('manual');
+    } finally {
+      await manual.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    writeFileSync(join(tmpdir(), 'pgs-bad-config.json'), '{"merchants": [{"mchNo": "M1"}]}');
+    expect((await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-bad-config.json')])).stderr).toContain('merchants[0] needs non-empty strings mchNo, appId and secret');
+    expect((await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-no-such-file.json')])).stderr).toContain('cannot read');
   }, 20_000);
 
   it('closes cleanly on SIGINT and SIGTERM: exit code 0, the port released', async () => {

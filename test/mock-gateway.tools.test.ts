@@ -131,7 +131,9 @@ describe('cashier page', () => {
     const html = await (await page(gateway, `/cashier/${gateway.order('order-1')!.payOrderId}`)).text();
     expect(html).toContain('expired at');
     expect(html).not.toContain('id="pay"');
-    expect((await page(gateway, '/cashier/P404')).status).toBe(200);
+    const missing = await page(gateway, '/cashier/P404');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('The mock has no order P404.');
   });
 });
 

@@ -25,7 +25,7 @@ export function handleCashier(gateway: MockGateway, request: Request, path: stri
   } catch {
     order = undefined;
   }
-  if (!order) return layout('Order not found', base, html`<div class="card"><h1>Order not found</h1><p class="muted">The mock has no order ${id}.</p></div>`);
+  if (!order) return layout('Order not found', base, html`<div class="card"><h1>Order not found</h1><p class="muted">The mock has no order ${id}.</p></div>`, '', 404);
   if (action === undefined && request.method === 'GET') return renderCashier(order, base, gateway.now());
   if (action === undefined || !ACTIONS.includes(action) || request.method !== 'POST') return undefined;
   if (isOpen(order)) {

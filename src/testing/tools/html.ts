@@ -71,11 +71,11 @@ a { color: var(--brand); } code { font-family: ui-monospace, SFMono-Regular, Men
 `;
 
 /** A complete page with the mock's header. */
-export function layout(title: string, base: string, body: Html, script = ''): Response {
+export function layout(title: string, base: string, body: Html, script = '', status = 200): Response {
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title><style>${new Html(STYLE)}</style></head>
 <body><header><b>Mock payment gateway</b><span>${base}</span><span><a style="color:#cfd8ff" href="${base}/">dashboard</a></span></header>
 <main>${body}</main>${new Html(script === '' ? '' : `<script>${script}</script>`)}</body></html>`;
-  return new Response(page.text, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+  return new Response(page.text, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
 }
