@@ -20,4 +20,7 @@ export default defineConfig([
   { ...shared, entry: { testing: 'src/testing/index.ts' }, clean: false, shims: true },
   // The `payment-gateway-sdk` command (package.json `bin`): one ESM file with the mock bundled in, no types.
   { ...shared, entry: { cli: 'src/cli.ts' }, format: ['esm'], dts: false, clean: false, banner: { js: '#!/usr/bin/env node' } },
+  // payment-gateway-sdk/testing/msw: msw's types for gateway.handlers, apart so that ./testing compiles without
+  // msw. It refers to ./testing by name, so both declare one MockGateway.
+  { ...shared, entry: { 'testing/msw': 'src/testing/msw.ts' }, clean: false, external: ['payment-gateway-sdk/testing'] },
 ]);

@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^payment-gateway-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^payment-gateway-sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^payment-gateway-sdk$/, replacement: src('index.ts') },
     ],
   },

@@ -8,7 +8,10 @@
  * @module
  */
 
+import { apiErrorReason, REASON_ADVICE, type GatewayApiErrorReason } from './api-error-reason.js';
 import type { OperationName } from './endpoints.js';
+import type { PayOrderState } from './schemas/enums.js';
+import type { PayOrder } from './schemas/order.js';
 
 const BRAND = Symbol.for('payment-gateway-sdk.error');
 /**
@@ -152,14 +155,16 @@ function formatIssue(issue: ValidationIssue): string {
 
 /**
  * The gateway answered with a business error (`code` other than the success code), for example a
- * duplicate `mchOrderNo` (code 9999) or a parameter error (code 11).
+ * duplicate `mchOrderNo` (code 9999) or a parameter error (code 11). `reason` says what it means, whatever
+ * language the gateway answered in; the message leads with what to do and keeps the gateway's `msg` verbatim.
  *
  * @example
  * ```ts
  * try {
  *   await client.close({ mchOrderNo: 'order-1' });
  * } catch (error) {
- *   if (error instanceof GatewayApiError) console.log(error.code, error.msg);
+ *   if (error instanceof GatewayApiError && error.reason === 'order_not_closable') return client.query({ mchOrderNo: 'order-1' });
+ *   throw error;
  * }
  * ```
  */
@@ -169,12 +174,19 @@ export class GatewayApiError extends GatewayError {
   readonly code: number;
   /** The gateway's message, as sent (often Chinese on the reference server). */
   readonly msg: string;
+  /** What the refusal means, read from `code` and `msg` (Chinese or English): see {@link GatewayApiErrorReason}. */
+  readonly reason: GatewayApiErrorReason;
 
-  constructor(code: number, msg: string, options: GatewayErrorOptions & { hint?: string | undefined } = {}) {
-    const hint = options.hint ? ` ${options.hint}` : '';
-    super(`The gateway refused ${options.operation ?? 'the request'} with code ${code}: ${msg}.${hint}`, options);
+  /**
+   * @param options - `advice` replaces the leading sentence that `reason` would give (e.g. a wrong `successCode`)
+   */
+  constructor(code: number, msg: string, options: GatewayErrorOptions & { advice?: string | undefined } = {}) {
+    const reason = apiErrorReason(code, msg);
+    const advice = options.advice ?? REASON_ADVICE[reason];
+    super(`${advice[0]?.toUpperCase()}${advice.slice(1)}. The gateway answered ${options.operation ?? 'the request'} with code ${code}: ${msg}`, options);
     this.code = code;
     this.msg = msg;
+    this.reason = reason;
   }
 }
 
@@ -421,5 +433,37 @@ export class GatewayOutcomeUnknownError extends GatewayError {
   constructor(message: string, key: ReconcileKey, options: GatewayErrorOptions) {
     super(message, options);
     this.key = key;
+  }
+}
+
+/**
+ * {@link GatewayClient.waitForOrder} ran out of its `timeout` before the order reached the state it waited
+ * for. `lastOrder` is the order as last read (`undefined` when no query succeeded; `cause` is then the last
+ * failure). Nothing is wrong with the order: show the payment as pending and rely on the notification or a
+ * later query.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   return await client.waitForOrder({ mchOrderNo }, { timeout: 10_000 });
+ * } catch (error) {
+ *   if (error instanceof GatewayWaitTimeoutError) return showPending(mchOrderNo, error.lastOrder?.state);
+ *   throw error;
+ * }
+ * ```
+ */
+export class GatewayWaitTimeoutError extends GatewayTimeoutError {
+  static override readonly kind: string = 'GatewayWaitTimeoutError';
+  /** The order as last read, or `undefined` when no query succeeded. */
+  readonly lastOrder: PayOrder | undefined;
+
+  constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions = {}) {
+    super(message, options);
+    this.lastOrder = lastOrder;
+  }
+
+  /** The state last seen, or `undefined` when no query succeeded. */
+  get lastState(): PayOrderState | undefined {
+    return this.lastOrder?.state;
   }
 }

@@ -14,6 +14,7 @@
  */
 export { GatewayClient, type Operation, type OperationTypes } from './client/gateway-client.js';
 export type { GatewayResponse, RequestOptions } from './client/runner.js';
+export { WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
 export type { GatewayHooks, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './client/retry-policy.js';
 export { CLIENT_DEFAULTS, gatewayClientOptionsSchema, type GatewayClientOptions } from './client/options.js';
@@ -26,6 +27,7 @@ export {
   type ReconcileDefinition,
   type RetryClass,
 } from './endpoints.js';
+export type { GatewayApiErrorReason } from './api-error-reason.js';
 export {
   BODY_EXCERPT_LIMIT,
   GatewayAbortError,
@@ -42,6 +44,7 @@ export {
   GatewayTimeoutError,
   GatewayTruncatedResponseError,
   GatewayValidationError,
+  GatewayWaitTimeoutError,
   isGatewayError,
   type GatewayErrorOptions,
   type ReconcileKey,
@@ -53,6 +56,9 @@ export {
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,
   type ClientNotificationOptions,
+  type NotificationOptions,
+  type PayOrderExpectation,
+  type SettlementExpectation,
   type VerifyNotificationOptions,
   type VerifySettlementNotificationOptions,
 } from './notify/options.js';
@@ -94,7 +100,9 @@ export {
   queryParamsSchema,
   unifiedOrderParamsSchema,
   unifiedOrderResultSchema,
+  type ChannelExtra,
   type CloseParams,
+  type OrderIds,
   type OrderTransaction,
   type PayOrder,
   type QueryParams,
@@ -110,6 +118,7 @@ export {
   type SettleAddressApplyParams,
   type SettlementRecord,
   type SettlementResult,
+  type SettleRequestFields,
   type SettleRequestGetParams,
   type SettleRequestParams,
 } from './schemas/settlement.js';

@@ -1,11 +1,12 @@
-// The client against the mock gateway through msw (gateway.handlers), for unit-level wire tests.
+// The client against the mock gateway through msw (mockGatewayHandlers), for unit-level wire tests.
 import { setupServer, type SetupServer } from 'msw/node';
+import { mockGatewayHandlers } from '../src/testing/msw.js';
 import { describeEndToEnd } from './support/e2e-scenarios.js';
 
 let server: SetupServer | undefined;
 describeEndToEnd('msw handlers', {
   async start(gateway) {
-    server = setupServer(...gateway.handlers);
+    server = setupServer(...mockGatewayHandlers(gateway));
     server.listen({ onUnhandledFrame: 'error' });
     return { baseUrl: 'https://gateway.test' };
   },

@@ -36,8 +36,9 @@ describe('error classes', () => {
     expect(new GatewayError('wrapped', { cause }).cause).toBe(cause);
   });
 
-  it('GatewayApiError says what the gateway said', () => {
-    const error = new GatewayApiError(11, '参数有误[amount]', { operation: 'unifiedOrder', hint: 'The gateway could not read the parameters.' });
-    expect(error.message).toBe('The gateway refused unifiedOrder with code 11: 参数有误[amount]. The gateway could not read the parameters.');
+  it('GatewayApiError leads with what to do and keeps what the gateway said', () => {
+    const error = new GatewayApiError(11, '参数有误[amount]', { operation: 'unifiedOrder' });
+    expect(error.message).toBe('The gateway refused a parameter: correct the one its message names. The gateway answered unifiedOrder with code 11: 参数有误[amount]');
+    expect(error.reason).toBe('parameter_invalid');
   });
 });

@@ -4,10 +4,13 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { NestFactory } from '@nestjs/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp as createExpressApp } from '../examples/express.js';
 import { createServer as createFastifyServer } from '../examples/fastify.js';
 import { createApp as createHonoApp } from '../examples/hono.js';
+import { createApp as createKoaApp } from '../examples/koa.js';
+import { createNotifyModule } from '../examples/nestjs.js';
 import { createNotifyRoute } from '../examples/next-route.js';
 import { GatewayClient, type PayOrderNotification } from '../src/index.js';
 import { formBody, MERCHANT, signedFields } from './support/notification.js';
@@ -46,6 +49,16 @@ const examples: [string, (fulfil: Fulfil) => Promise<Running>][] = [
     },
   ],
   ['Hono', (fulfil) => listen(createAdaptorServer({ fetch: createHonoApp({ client, fulfil }).fetch }) as Server, '/pay/notify')],
+  ['Koa', (fulfil) => listen(createHttpServer(createKoaApp({ client, fulfil }).callback()), '/pay/notify')],
+  [
+    'NestJS',
+    async (fulfil) => {
+      const app = await NestFactory.create(createNotifyModule({ client, fulfil }), { rawBody: true, logger: false });
+      await app.listen(0, '127.0.0.1');
+      const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
+      return { url: `http://127.0.0.1:${port}/pay/notify`, close: () => app.close() };
+    },
+  ],
   ['Next.js-style route handler', (fulfil) => listen(createAdaptorServer({ fetch: createNotifyRoute({ ...MERCHANT, fulfil }) }) as Server, '/pay/notify')],
 ];
 
@@ -113,5 +126,22 @@ describe.each(examples)('the %s example', (_name, start) => {
     const retried = await post(running.url, signedFields());
     expect(await retried.text()).toBe('SUCCESS');
     expect(fulfil).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('the Koa example reads a bounded body', () => {
+  it('answers 400 to a body over 64 KiB without verifying or fulfilling it', async () => {
+    const fulfil = vi.fn<Fulfil>();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const running = await listen(createHttpServer(createKoaApp({ client, fulfil }).callback()), '/pay/notify');
+    try {
+      const response = await post(running.url, { ...signedFields(), extra: 'x'.repeat(70 * 1024) });
+      expect(response.status).toBe(400);
+      expect(fulfil).not.toHaveBeenCalled();
+      expect(console.warn).toHaveBeenCalledWith('payment notification rejected:', 'body over 65536 bytes');
+    } finally {
+      await running.close();
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -1,5 +1,18 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { verifyNotification, type GatewayClient, type PayOrder, type PayOrderState, type SettlementRecord, type UnifiedOrderResult } from '../src/index.js';
+import type * as z from 'zod/mini';
+import {
+  verifyNotification,
+  type gatewayClientOptionsSchema,
+  type GatewayClient,
+  type PayOrder,
+  type PayOrderState,
+  type queryParamsSchema,
+  type SettlementRecord,
+  type settleRequestGetParamsSchema,
+  type UnifiedOrderResult,
+  type unifiedOrderParamsSchema,
+  type verifyNotificationOptionsSchema,
+} from '../src/index.js';
 
 declare const client: GatewayClient;
 const order = { mchOrderNo: 'o', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' } as const;
@@ -79,5 +92,15 @@ describe('notifications are typed', () => {
     verifyNotification('body', { secret: 's' });
     // @ts-expect-error expect takes only the fields it can check
     verifyNotification('body', { secret: 's', mchNo: 'M', appId: 'A', expect: { state: 2 } });
+  });
+});
+
+describe('schema input types are exact', () => {
+  it('a required text field is a string, not unknown', () => {
+    expectTypeOf<z.input<typeof unifiedOrderParamsSchema>['mchOrderNo']>().toEqualTypeOf<string>();
+    expectTypeOf<z.input<typeof gatewayClientOptionsSchema>['secret']>().toEqualTypeOf<string>();
+    expectTypeOf<z.input<typeof settleRequestGetParamsSchema>['requestId']>().toEqualTypeOf<string>();
+    expectTypeOf<z.input<typeof verifyNotificationOptionsSchema>['appId']>().toEqualTypeOf<string>();
+    expectTypeOf<z.input<typeof queryParamsSchema>['payOrderId']>().toEqualTypeOf<string | undefined>();
   });
 });

@@ -1,3 +1,4 @@
+import { successCodeAdvice } from '../api-error-reason.js';
 import { endpoints, type OperationName } from '../endpoints.js';
 import {
   GatewayApiError,
@@ -53,7 +54,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   const { code, msg, sign } = envelope;
   let { data } = envelope;
   if (code !== context.successCode) {
-    throw new GatewayApiError(code, msg ?? '', { operation, hint: apiErrorHint(code) });
+    throw new GatewayApiError(code, msg ?? '', { operation, advice: successCodeAdvice(code, msg ?? '', context.successCode) });
   }
   let signatureVerified = false;
   if (context.verifyResponses) {
@@ -102,19 +103,6 @@ function readEnvelope(operation: OperationName, parsed: unknown, body: string, d
   const envelope = responseEnvelopeSchema.safeParse(value, { reportInput: true });
   if (envelope.success) return envelope.data;
   throw new GatewayResponseValidationError(`${operation} got JSON that is not a gateway response envelope`, toValidationIssues(envelope.error.issues), details);
-}
-
-function apiErrorHint(code: number): string | undefined {
-  switch (code) {
-    case 10:
-      return 'A system error at the gateway: retry later.';
-    case 11:
-      return 'The gateway could not read the parameters.';
-    case 12:
-      return 'A database error at the gateway: retry later.';
-    default:
-      return undefined;
-  }
 }
 
 // The gateway may send `null` for an absent optional field; the signature already ignores nulls.

@@ -13,6 +13,7 @@ import type {
 import { createFetchTransport } from '../transport/http.js';
 import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
 import { OperationRunner, type GatewayResponse, type RequestOptions } from './runner.js';
+import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
 
 /**
  * Parameters and results of each operation, by name: one place to derive the types of code that handles
@@ -156,6 +157,35 @@ export class GatewayClient {
    */
   query(params: QueryParams, options?: RequestOptions): Promise<PayOrder> {
     return this.#call('query', params, options);
+  }
+
+  /**
+   * Waits for an order's result without a notification: queries it (by `payOrderId` or `mchOrderNo`) until
+   * it leaves states 0 and 1, or until `options.until` holds, and resolves to the {@link PayOrder}. The
+   * reference gateway notifies only a success: a failure, a close or an expiry is learned by asking.
+   *
+   * The pause between queries starts at `intervalMs` (1 s) and grows by half each time, up to
+   * `maxIntervalMs` (10 s). A query that fails transiently (connection, timeout, 5xx, a broken body, a
+   * gateway system error) does not end the wait; any other failure rejects with it at once (invalid ids,
+   * `order_not_found`, `signature_invalid`, an untrusted response).
+   *
+   * @throws {@link GatewayWaitTimeoutError} (a {@link GatewayTimeoutError}) after `timeout` (5 minutes), with `lastOrder`
+   * @throws {@link GatewayAbortError} when `signal` aborts
+   *
+   * @example
+   * ```ts
+   * // The payer came back from the payment page: give the result a few seconds, then show "pending".
+   * try {
+   *   const order = await client.waitForOrder({ mchOrderNo: 'order-1001' }, { intervalMs: 500, timeout: 8_000 });
+   *   return order.state === PayOrderState.Succeeded ? showPaid(order) : showNotPaid(order);
+   * } catch (error) {
+   *   if (error instanceof GatewayWaitTimeoutError) return showPending();
+   *   throw error;
+   * }
+   * ```
+   */
+  waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
+    return waitForOrder((params, requestOptions) => this.query(params, requestOptions), ids, options);
   }
 
   /**

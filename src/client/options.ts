@@ -2,9 +2,10 @@ import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
 import { httpUrl, requiredText, safeInteger } from '../schemas/fields.js';
 import { toValidationIssues } from '../schemas/issues.js';
+import type { Assert, SameShape } from '../schemas/shape-check.js';
 import type { FetchLike } from '../transport/http.js';
 import type { GatewayHooks } from './hooks.js';
-import { RETRY_DEFAULTS, type RetryPolicy } from './retry-policy.js';
+import { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './retry-policy.js';
 
 /**
  * Defaults of the optional {@link GatewayClientOptions}.
@@ -69,7 +70,6 @@ export const gatewayClientOptionsSchema = z.strictObject({
       maxRetryAfterMs: z.optional(timerMs(0)),
     }),
   ),
-  /** Observers of requests, responses and retries ({@link GatewayHooks}). */
   hooks: z.optional(
     z.strictObject({
       /** Before each HTTP attempt. */
@@ -80,32 +80,15 @@ export const gatewayClientOptionsSchema = z.strictObject({
       onRetry: hook(),
     }),
   ),
-  /** A fetch-compatible function; the global `fetch` by default. */
   fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
-  /** The clock for `reqTime`, in milliseconds since the epoch. */
+  /** The clock for `reqTime`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
   verifyResponses: z.optional(z.literal([true, false], { error: 'must be true or false' })),
 });
 
 /**
- * Options of {@link GatewayClient}. Only `baseUrl`, `mchNo`, `appId` and `secret` are required.
- *
- * | option | default | meaning |
- * |---|---|---|
- * | `baseUrl` | (required) | the gateway's base URL; operation paths are appended to it |
- * | `mchNo`, `appId` | (required) | merchant number and application id |
- * | `secret` | (required) | the application's signing secret; never logged or serialized |
- * | `version` | `'1.0.1'` | API version sent in every request |
- * | `successCode` | `200` | the envelope `code` that means success |
- * | `timeout` | `15000` | milliseconds for one attempt, including reading the body |
- * | `totalTimeout` | `60000` | milliseconds for a whole call: retries, backoff and reconciliation |
- * | `retry.maxRetries` | `2` | retries after the first attempt (never a blind replay of a create) |
- * | `retry.initialDelayMs` / `retry.maxDelayMs` | `500` / `8000` | exponential backoff with jitter |
- * | `retry.maxRetryAfterMs` | `10000` | cap on a delay asked for by `Retry-After` (429/503) |
- * | `hooks` | none | {@link GatewayHooks}: `onRequest`, `onResponse`, `onRetry` |
- * | `fetch` | global `fetch` | a fetch-compatible function (proxies, tests) |
- * | `now` | `Date.now` | the clock for `reqTime` (milliseconds) |
- * | `verifyResponses` | `true` | check each response's signature; `false` is unsafe |
+ * Options of {@link GatewayClient}. Only `baseUrl`, `mchNo`, `appId` and `secret` are required; unknown
+ * options are an error ({@link GatewayValidationError}), so a typo cannot be silently ignored.
  *
  * @example
  * ```ts
@@ -121,10 +104,36 @@ export const gatewayClientOptionsSchema = z.strictObject({
  * const client = new GatewayClient(options);
  * ```
  */
-export type GatewayClientOptions = Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks'> & {
-  /** Observers of requests, responses and retries. */
+export interface GatewayClientOptions {
+  /** The gateway's base URL, e.g. `https://pay.example.com`; each operation's path is appended to it. */
+  baseUrl: string;
+  /** Merchant number. */
+  mchNo: string;
+  /** Merchant application id. */
+  appId: string;
+  /** The application's signing secret; never logged, serialized or put in an error. */
+  secret: string;
+  /** API version sent with every request. Default `'1.0.1'`. */
+  version?: string | undefined;
+  /** The envelope `code` that means success. Default `200`; open-source Jeepay uses `0`. */
+  successCode?: number | undefined;
+  /** Milliseconds for one attempt, including reading the whole body. Default `15000`. */
+  timeout?: number | undefined;
+  /** Milliseconds for a whole call: attempts, backoff and reconciliation. Default `60000`. */
+  totalTimeout?: number | undefined;
+  /** How transient failures are retried; see {@link RetryOptions} and {@link RETRY_DEFAULTS}. */
+  retry?: RetryOptions | undefined;
+  /** Observers of requests, responses and retries ({@link GatewayHooks}); they cannot change an outcome. */
   hooks?: GatewayHooks | undefined;
-};
+  /** A fetch-compatible function (proxies, tests). Default: the global `fetch`. */
+  fetch?: FetchLike | undefined;
+  /** The clock for `reqTime`, milliseconds since the epoch. Default `Date.now`. */
+  now?: (() => number) | undefined;
+  /** Whether each response's `sign` is verified. Default `true`; `false` is unsafe: a forged or corrupted response would be accepted. */
+  verifyResponses?: boolean | undefined;
+}
+type _ClientOptionsMatch = Assert<SameShape<Omit<GatewayClientOptions, 'hooks' | 'retry'>, Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks' | 'retry'>>>;
+type _RetryOptionsFit = Assert<[RetryOptions] extends [z.input<typeof gatewayClientOptionsSchema>['retry']] ? true : false>;
 
 /** Validated options with defaults applied. */
 type Defined<T> = { readonly [K in keyof T]-?: Exclude<T[K], undefined> };

@@ -192,7 +192,7 @@ export class OperationRunner {
       const found = await this.#read<Record<string, unknown>>(call, lookupParams, reconcile.lookup);
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
-      return error instanceof GatewayApiError && isNotFound(error) ? 'absent' : 'unknown';
+      return error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found') ? 'absent' : 'unknown';
     }
   }
 
@@ -268,10 +268,4 @@ function observe<E>(hook: (event: E) => void, event: E): void {
 
 function checkWhole(name: string, value: number, min: number, max: number) {
   return Number.isSafeInteger(value) && value >= min && value <= max ? [] : [{ path: [name], message: `must be a whole number from ${min} to ${max}` }];
-}
-
-// The reference gateway says "订单不存在" (order does not exist); settlement lookups are taken to say the
-// same kind of thing. "商户或商户应用不存在" (unknown merchant) also contains 不存在 but proves nothing.
-function isNotFound(error: GatewayApiError): boolean {
-  return (/不存在/.test(error.msg) && !/商户/.test(error.msg)) || /not\s*(?:found|exist)/i.test(error.msg);
 }

@@ -2,22 +2,18 @@ import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
 import { minorUnits, requiredText, safeInteger } from '../schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
+import type { Assert, SameShape } from '../schemas/shape-check.js';
 
 const credentials = {
-  /** The merchant application's signing secret. */
   secret: requiredText(),
-  /** The merchant number the notification must be addressed to. */
   mchNo: requiredText(),
-  /** The application id the notification must be addressed to. */
   appId: requiredText(),
 };
 
 const checks = {
-  /** Unsigned fields to leave out: the query parameters of your own `notifyUrl`. */
   ignoreKeys: z.optional(z.array(requiredText(), { error: 'must be an array of field names' })),
-  /** Opt-in: the largest distance of `reqTime` from `now()`, in milliseconds. */
   maxAgeMs: z.optional(safeInteger(1)),
-  /** The clock for `maxAgeMs`, milliseconds since the epoch. */
+  /** The clock for `maxAgeMs`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
 
@@ -41,15 +37,63 @@ export const verifyNotificationOptionsSchema = optionsExpecting({
 });
 
 /**
- * Options of {@link verifyNotification}. Only `secret`, `mchNo` and `appId` are required.
+ * What both kinds of notification verification take: the merchant application the notification must be
+ * signed for and addressed to, and the optional checks.
  *
- * | option | default | meaning |
- * |---|---|---|
- * | `secret`, `mchNo`, `appId` | (required) | the merchant application the notification must be signed for and addressed to |
- * | `ignoreKeys` | `[]` | fields to leave out of the signature check and the result: the query parameters of your own `notifyUrl`, which the gateway adds unsigned |
- * | `maxAgeMs` | none | reject a `reqTime` further than this from `now()`. **Off by default**: the gateway re-sends the original `reqTime` on every retry (minutes later) and on a manual re-send (any time later), so an age limit turns genuine deliveries away |
- * | `now` | `Date.now` | the clock for `maxAgeMs` |
- * | `expect` | none | `{ mchOrderNo, amount, currency }` the notification must match (currency case-insensitively), e.g. from your order record |
+ * @example
+ * ```ts
+ * import type { NotificationOptions } from 'payment-gateway-sdk';
+ *
+ * // One place for the credentials of both verifiers.
+ * const merchant: NotificationOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', ignoreKeys: ['shop'],
+ * };
+ * await verifyNotification(body, { ...merchant, expect: { amount: 1999 } });
+ * ```
+ */
+export interface NotificationOptions {
+  /** The merchant application's signing secret. */
+  secret: string;
+  /** The merchant number the notification must be addressed to. */
+  mchNo: string;
+  /** The application id the notification must be addressed to. */
+  appId: string;
+  /**
+   * Fields to leave out of the signature check and the result: the query parameters of your own
+   * `notifyUrl`, which the gateway adds unsigned. A field the gateway signs cannot be ignored. Default `[]`.
+   */
+  ignoreKeys?: string[] | undefined;
+  /**
+   * Reject a `reqTime` further than this many milliseconds from `now()`. **Off by default**: the gateway
+   * re-sends the original `reqTime` on every retry (minutes later) and on a manual re-send (any time
+   * later), so an age limit turns genuine deliveries away.
+   */
+  maxAgeMs?: number | undefined;
+  /** The clock for `maxAgeMs`, milliseconds since the epoch. Default `Date.now`. */
+  now?: (() => number) | undefined;
+}
+
+/**
+ * What a payment notification must match, e.g. from your order record (`currency` case-insensitively).
+ *
+ * @example
+ * ```ts
+ * import type { PayOrderExpectation } from 'payment-gateway-sdk';
+ *
+ * const fromOrderRecord = (row: { number: string; totalMinor: number }): PayOrderExpectation => ({ mchOrderNo: row.number, amount: row.totalMinor, currency: 'USD' });
+ * ```
+ */
+export interface PayOrderExpectation {
+  /** Your order number. */
+  mchOrderNo?: string | undefined;
+  /** The amount in integer minor units. */
+  amount?: number | undefined;
+  /** The currency code, compared case-insensitively. */
+  currency?: string | undefined;
+}
+
+/**
+ * Options of {@link verifyNotification}: {@link NotificationOptions} and what the notification must match.
  *
  * @example
  * ```ts
@@ -60,7 +104,11 @@ export const verifyNotificationOptionsSchema = optionsExpecting({
  * };
  * ```
  */
-export type VerifyNotificationOptions = z.input<typeof verifyNotificationOptionsSchema>;
+export interface VerifyNotificationOptions extends NotificationOptions {
+  /** What the notification must match; a mismatch is a {@link GatewayValidationError}. */
+  expect?: PayOrderExpectation | undefined;
+}
+type _VerifyNotificationOptionsMatch = Assert<SameShape<VerifyNotificationOptions, z.input<typeof verifyNotificationOptionsSchema>>>;
 
 /**
  * Zod schema of {@link VerifySettlementNotificationOptions}; unknown options are an error.
@@ -78,8 +126,28 @@ export const verifySettlementNotificationOptionsSchema = optionsExpecting({
 });
 
 /**
- * Options of {@link verifySettlementNotification}: those of {@link VerifyNotificationOptions}, with
- * `expect: { requestId, amount, currency, tokenId }`.
+ * What a settlement notification must match, e.g. from your settlement record.
+ *
+ * @example
+ * ```ts
+ * import type { SettlementExpectation } from 'payment-gateway-sdk';
+ *
+ * const asRequested: SettlementExpectation = { requestId: 'settle-2024-07', amount: 150000, currency: 'USD', tokenId: 'TRON_USDT' };
+ * ```
+ */
+export interface SettlementExpectation {
+  /** Your settlement `requestId`. */
+  requestId?: string | undefined;
+  /** The amount in integer minor units. */
+  amount?: number | undefined;
+  /** The currency code, compared case-insensitively. */
+  currency?: string | undefined;
+  /** The settlement token id, e.g. `TRON_USDT`. */
+  tokenId?: string | undefined;
+}
+
+/**
+ * Options of {@link verifySettlementNotification}: {@link NotificationOptions} and what the callback must match.
  *
  * @example
  * ```ts
@@ -89,7 +157,11 @@ export const verifySettlementNotificationOptionsSchema = optionsExpecting({
  * };
  * ```
  */
-export type VerifySettlementNotificationOptions = z.input<typeof verifySettlementNotificationOptionsSchema>;
+export interface VerifySettlementNotificationOptions extends NotificationOptions {
+  /** What the callback must match; a mismatch is a {@link GatewayValidationError}. */
+  expect?: SettlementExpectation | undefined;
+}
+type _VerifySettlementNotificationOptionsMatch = Assert<SameShape<VerifySettlementNotificationOptions, z.input<typeof verifySettlementNotificationOptionsSchema>>>;
 
 /**
  * The options a {@link GatewayClient} takes for a notification: its own credentials are used.

@@ -3,7 +3,7 @@ import { JsonNumberText } from '../transport/lossless-json.js';
 import { REPORT_INPUT } from './issues.js';
 
 /** A required string field: present and non-empty (the gateway does not sign `""`, so it would be missing). */
-export const requiredText = (): z.ZodMiniString =>
+export const requiredText = (): z.ZodMiniString<string> =>
   z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }));
 
 /** An optional string field; `""` is allowed and means "not sent" (the signer drops it). */

@@ -10,7 +10,7 @@
  * // const nothing: CustomerLookup = {}; // does not compile
  * ```
  */
-export type AtLeastOne<T, K extends keyof T> = { [P in K]: Omit<T, P> & Required<Pick<T, P>> }[K];
+export type AtLeastOne<T, K extends keyof T> = { [P in K]-?: Omit<T, P> & { [Q in P]-?: Exclude<T[Q], undefined> } }[K];
 
 /**
  * `T` with exactly one of the keys `K` present (the others may not be given), so an ambiguous choice
@@ -26,5 +26,5 @@ export type AtLeastOne<T, K extends keyof T> = { [P in K]: Omit<T, P> & Required
  * ```
  */
 export type ExactlyOne<T, K extends keyof T> = {
-  [P in K]: Omit<T, K> & Required<Pick<T, P>> & { [Q in Exclude<K, P>]?: never };
+  [P in K]-?: Omit<T, K> & { [Q in P]-?: Exclude<T[Q], undefined> } & { [Q in Exclude<K, P>]?: never };
 }[K];

@@ -3,13 +3,17 @@ import {
   divisionModeSchema,
   isBarcodeWayCode,
   KNOWN_WAY_CODES,
+  PAY_DATA_TYPES,
   payDataTypeSchema,
   payOrderStateSchema,
   requestedPayDataTypeSchema,
   transactionStatusSchema,
+  type DivisionMode,
+  type WayCode,
 } from './enums.js';
 import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from './fields.js';
 import type { AtLeastOne } from './one-of.js';
+import type { Assert, SameShape } from './shape-check.js';
 
 /**
  * `channelExtra` as an object: the members the reference gateway knows by way code, plus any other.
@@ -25,21 +29,47 @@ import type { AtLeastOne } from './one-of.js';
  * ```
  */
 export const channelExtraSchema = z.looseObject({
-  /** The kind of payment data wanted (QR, H5 and PC ways). */
   payDataType: z.optional(requestedPayDataTypeSchema),
-  /** The payer's barcode (barcode ways, required there). */
   authCode: z.optional(z.string()),
-  /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
   buyerUserId: z.optional(z.string()),
-  /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
   openid: z.optional(z.string()),
-  /** 1 when `openid` is a sub-merchant openid. */
   isSubOpenId: z.optional(z.literal([0, 1])),
-  /** UnionPay user id (`UP_JSAPI`). */
   userId: z.optional(z.string()),
-  /** Where PayPal returns a cancelled payment (`PP_PC`). */
   cancelUrl: z.optional(z.string()),
 });
+
+/**
+ * `channelExtra` of {@link UnifiedOrderParams} as an object: the members the reference gateway knows,
+ * plus any other (serialized as given).
+ *
+ * @example
+ * ```ts
+ * import type { ChannelExtra } from 'payment-gateway-sdk';
+ *
+ * const barcode: ChannelExtra = { authCode: '134567890123456789' };          // WX_BAR, ALI_BAR, ...
+ * const qrImage: ChannelExtra = { payDataType: 'codeImgUrl' };                // QR_CASHIER
+ * ```
+ */
+export interface ChannelExtra {
+  /** The kind of payment data wanted (QR, H5 and PC ways). */
+  payDataType?: (typeof PAY_DATA_TYPES)[number] | undefined;
+  /** The payer's barcode (barcode ways `*_BAR`, required there). */
+  authCode?: string | undefined;
+  /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
+  buyerUserId?: string | undefined;
+  /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
+  openid?: string | undefined;
+  /** 1 when `openid` is a sub-merchant openid. */
+  isSubOpenId?: 0 | 1 | undefined;
+  /** UnionPay user id (`UP_JSAPI`). */
+  userId?: string | undefined;
+  /** Where PayPal returns a cancelled payment (`PP_PC`). */
+  cancelUrl?: string | undefined;
+  /** Any other member the channel takes. */
+  [member: string]: unknown;
+}
+type _ChannelExtraMatches = Assert<SameShape<ChannelExtra, z.input<typeof channelExtraSchema>>>;
+
 
 /**
  * Zod schema of the parameters of {@link GatewayClient.unifiedOrder}. Unknown keys are an error.
@@ -57,33 +87,19 @@ export const channelExtraSchema = z.looseObject({
  */
 export const unifiedOrderParamsSchema = z
   .strictObject({
-    /** Your order number: unique per merchant; the gateway refuses a duplicate (your idempotency key). */
     mchOrderNo: requiredText(),
-    /** Payment way, e.g. `QR_CASHIER`, `WX_BAR`, or a coin way code. */
     wayCode: openString<(typeof KNOWN_WAY_CODES)[number]>(),
-    /** Amount in integer minor units (cents), at least 1. */
     amount: minorUnits(),
-    /** Currency code, e.g. `USD`. */
     currency: requiredText(),
-    /** Goods title. */
     subject: requiredText(),
-    /** Goods description. */
     body: requiredText(),
-    /** The payer's IP address. */
     clientIp: optionalText(),
-    /** Where the gateway POSTs the payment notification. */
     notifyUrl: z.optional(httpUrl()),
-    /** Where the payer is redirected after paying. */
     returnUrl: z.optional(httpUrl()),
-    /** Validity of the order in seconds (the gateway's default is 2 hours). */
     expiredTime: z.optional(safeInteger(1)),
-    /** Channel parameters: an object (serialized for you) or a ready JSON string. */
     channelExtra: z.optional(jsonTextParam(channelExtraSchema)),
-    /** Your own extension data, returned in queries and notifications: an object or a JSON string. Avoid `&` and `=`. */
     extParam: z.optional(jsonTextParam(z.looseObject({}))),
-    /** 0 not divided (default), 1 automatic, 2 manual. */
     divisionMode: z.optional(divisionModeSchema),
-    /** The payer's user id at the channel. */
     channelUserId: optionalText(),
   })
   .check(
@@ -118,7 +134,37 @@ function hasAuthCode(channelExtra: string | undefined): boolean {
  * }
  * ```
  */
-export type UnifiedOrderParams = z.input<typeof unifiedOrderParamsSchema>;
+export interface UnifiedOrderParams {
+  /** Your order number: unique per merchant; the gateway refuses a duplicate (your idempotency key). */
+  mchOrderNo: string;
+  /** Payment way, e.g. `QR_CASHIER`, `WX_BAR`, or a coin way code (any string the gateway offers). */
+  wayCode: WayCode;
+  /** Amount in integer minor units (cents), at least 1: 1999 is 19.99. */
+  amount: number;
+  /** Currency code, e.g. `USD`. */
+  currency: string;
+  /** Goods title. Avoid `&` and `=` (the gateway does not escape them in notifications). */
+  subject: string;
+  /** Goods description. Avoid `&` and `=`. */
+  body: string;
+  /** The payer's IP address. */
+  clientIp?: string | undefined;
+  /** Where the gateway POSTs the payment notification: an absolute http(s) URL. */
+  notifyUrl?: string | undefined;
+  /** Where the payer is redirected after paying: an absolute http(s) URL. */
+  returnUrl?: string | undefined;
+  /** Validity of the order in whole seconds, at least 1 (the gateway's default is 2 hours). */
+  expiredTime?: number | undefined;
+  /** Channel parameters: an object (serialized once with `JSON.stringify`) or a ready JSON string. */
+  channelExtra?: ChannelExtra | string | undefined;
+  /** Your own extension data, returned in queries and notifications: an object or a JSON string. Avoid `&` and `=`. */
+  extParam?: Record<string, unknown> | string | undefined;
+  /** 0 not divided (default), 1 automatic, 2 manual: see {@link DivisionMode}. */
+  divisionMode?: DivisionMode | undefined;
+  /** The payer's user id at the channel. */
+  channelUserId?: string | undefined;
+}
+type _UnifiedOrderParamsMatch = Assert<SameShape<UnifiedOrderParams, z.input<typeof unifiedOrderParamsSchema>>>;
 
 /**
  * Zod schema of the unified-order result (spec 2.5). Unknown extra fields are kept.
@@ -165,11 +211,27 @@ export const unifiedOrderResultSchema = z.looseObject({
 export type UnifiedOrderResult = z.output<typeof unifiedOrderResultSchema>;
 
 const orderIdsShape = {
-  /** The gateway's order id. */
   payOrderId: z.optional(requiredText()),
-  /** Your order number. */
   mchOrderNo: z.optional(requiredText()),
 };
+
+/**
+ * The ids an order is found by; {@link QueryParams} and {@link CloseParams} need at least one of them.
+ *
+ * @example
+ * ```ts
+ * import type { OrderIds } from 'payment-gateway-sdk';
+ *
+ * // What your order table keeps: your number always, the gateway's id once unifiedOrder answered.
+ * const ids = (row: { number: string; gatewayId?: string }): OrderIds => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });
+ * ```
+ */
+export interface OrderIds {
+  /** The gateway's order id, from the {@link UnifiedOrderResult} of {@link GatewayClient.unifiedOrder}. */
+  payOrderId?: string | undefined;
+  /** Your order number, as sent to {@link GatewayClient.unifiedOrder}. */
+  mchOrderNo?: string | undefined;
+}
 
 const oneOrderId = z.refine<{ payOrderId?: string | undefined; mchOrderNo?: string | undefined }>((ids) => ids.payOrderId !== undefined || ids.mchOrderNo !== undefined, {
   error: 'give payOrderId or mchOrderNo (at least one)',
@@ -199,7 +261,8 @@ export const queryParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId)
  * // const neither: QueryParams = {}; // does not compile
  * ```
  */
-export type QueryParams = AtLeastOne<z.input<typeof queryParamsSchema>, 'payOrderId' | 'mchOrderNo'>;
+export type QueryParams = AtLeastOne<OrderIds, 'payOrderId' | 'mchOrderNo'>;
+type _QueryParamsMatch = Assert<SameShape<OrderIds, z.input<typeof queryParamsSchema>>>;
 
 /**
  * Zod schema of the parameters of {@link GatewayClient.close}.
@@ -227,7 +290,8 @@ export const closeParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId)
  * }
  * ```
  */
-export type CloseParams = AtLeastOne<z.input<typeof closeParamsSchema>, 'payOrderId' | 'mchOrderNo'>;
+export type CloseParams = AtLeastOne<OrderIds, 'payOrderId' | 'mchOrderNo'>;
+type _CloseParamsMatch = Assert<SameShape<OrderIds, z.input<typeof closeParamsSchema>>>;
 
 /**
  * Zod schema of one on-chain transaction of an order (spec 2.4).

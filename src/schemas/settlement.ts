@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { httpUrl, minorUnits, optionalText, requiredText, wireInteger } from './fields.js';
 import type { ExactlyOne } from './one-of.js';
+import type { Assert, SameShape } from './shape-check.js';
 
 /**
  * Zod schema of the parameters of {@link GatewayClient.settleAddressApply}.
@@ -15,13 +16,9 @@ import type { ExactlyOne } from './one-of.js';
  * ```
  */
 export const settleAddressApplyParamsSchema = z.strictObject({
-  /** Your request id for this declaration. */
   requestId: requiredText(),
-  /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
   tokenId: requiredText(),
-  /** The withdrawal address to declare. */
   address: requiredText(),
-  /** A remark for the reviewer. */
   remark: optionalText(),
 });
 /**
@@ -37,7 +34,17 @@ export const settleAddressApplyParamsSchema = z.strictObject({
  * const { serverRequestId } = await client.settleAddressApply(declaration); // settle to it once approved
  * ```
  */
-export type SettleAddressApplyParams = z.input<typeof settleAddressApplyParamsSchema>;
+export interface SettleAddressApplyParams {
+  /** Your request id for this declaration (the gateway refuses a duplicate). */
+  requestId: string;
+  /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
+  tokenId: string;
+  /** The withdrawal address to declare. */
+  address: string;
+  /** A remark for the reviewer. */
+  remark?: string | undefined;
+}
+type _SettleAddressApplyParamsMatch = Assert<SameShape<SettleAddressApplyParams, z.input<typeof settleAddressApplyParamsSchema>>>;
 
 /**
  * Zod schema of the parameters of {@link GatewayClient.settleRequest}.
@@ -54,21 +61,13 @@ export type SettleAddressApplyParams = z.input<typeof settleAddressApplyParamsSc
  */
 export const settleRequestParamsSchema = z
   .strictObject({
-    /** Your request id: the idempotency key of the settlement. */
     requestId: requiredText(),
-    /** Amount in integer minor units. */
     amount: minorUnits(),
-    /** Settlement token id (e.g. `TRON_USDT`). */
     tokenId: requiredText(),
-    /** Only `Crypto` is supported through this API. */
     payoutChannel: z.literal('Crypto', { error: "must be 'Crypto': only crypto payouts are supported through this API (OffRamp fiat payouts are not)" }),
-    /** Only `USD` is supported. */
     currency: z.literal('USD', { error: "must be 'USD': the gateway settles in USD only" }),
-    /** Where the gateway calls back about this settlement. */
     notifyUrl: z.optional(httpUrl()),
-    /** The `serverRequestId` of an approved declared address. Give this or `address`. */
     addrServerRequestId: z.optional(requiredText()),
-    /** A withdrawal address. Give this or `addrServerRequestId`. */
     address: z.optional(requiredText()),
   })
   .check(
@@ -91,7 +90,41 @@ export const settleRequestParamsSchema = z
  * await client.settleRequest(monthly);
  * ```
  */
-export type SettleRequestParams = ExactlyOne<z.input<typeof settleRequestParamsSchema>, 'addrServerRequestId' | 'address'>;
+export type SettleRequestParams = ExactlyOne<SettleRequestFields, 'addrServerRequestId' | 'address'>;
+
+/**
+ * The fields of {@link SettleRequestParams}, each documented; the parameter type itself also requires
+ * exactly one of `addrServerRequestId` and `address`.
+ *
+ * @example
+ * ```ts
+ * import type { SettleRequestFields } from 'payment-gateway-sdk';
+ *
+ * // The part of a settlement that a monthly payout job fixes in its configuration.
+ * const monthlyDefaults: Pick<SettleRequestFields, 'tokenId' | 'payoutChannel' | 'currency'> = {
+ *   tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD',
+ * };
+ * ```
+ */
+export interface SettleRequestFields {
+  /** Your request id: the idempotency key of the settlement (the gateway refuses a duplicate). */
+  requestId: string;
+  /** Amount in integer minor units of `currency`: 150000 is 1,500.00 USD. */
+  amount: number;
+  /** Settlement token id (e.g. `TRON_USDT`). */
+  tokenId: string;
+  /** Only `Crypto` is supported through this API (OffRamp fiat payouts are not). */
+  payoutChannel: 'Crypto';
+  /** Only `USD` is supported. */
+  currency: 'USD';
+  /** Where the gateway calls back about this settlement: an absolute http(s) URL. */
+  notifyUrl?: string | undefined;
+  /** The `serverRequestId` of an approved declared address ({@link GatewayClient.settleAddressApply}). Give this or `address`. */
+  addrServerRequestId?: string | undefined;
+  /** A withdrawal address. Give this or `addrServerRequestId`. */
+  address?: string | undefined;
+}
+type _SettleRequestParamsMatch = Assert<SameShape<SettleRequestFields, z.input<typeof settleRequestParamsSchema>>>;
 
 /**
  * Zod schema of the parameters of {@link GatewayClient.settleRequestGet}.
@@ -104,7 +137,6 @@ export type SettleRequestParams = ExactlyOne<z.input<typeof settleRequestParamsS
  * ```
  */
 export const settleRequestGetParamsSchema = z.strictObject({
-  /** The `requestId` you gave the settlement. */
   requestId: requiredText(),
 });
 /**
@@ -118,7 +150,11 @@ export const settleRequestGetParamsSchema = z.strictObject({
  * const record = await client.settleRequestGet(lookup);
  * ```
  */
-export type SettleRequestGetParams = z.input<typeof settleRequestGetParamsSchema>;
+export interface SettleRequestGetParams {
+  /** The `requestId` you gave the settlement. */
+  requestId: string;
+}
+type _SettleRequestGetParamsMatch = Assert<SameShape<SettleRequestGetParams, z.input<typeof settleRequestGetParamsSchema>>>;
 
 /**
  * Zod schema of a settlement result (spec 2.6).

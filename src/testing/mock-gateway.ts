@@ -91,8 +91,12 @@ export interface MockRequestRecord {
 export interface MockGateway {
   /** A fetch function that answers as the gateway (any origin): pass it as the client's `fetch`. */
   readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
-  /** msw handlers for the six operations (msw is loaded when this is first read). */
-  readonly handlers: HttpHandler[];
+  /**
+   * msw handlers for the six operations (msw is loaded when this is first read). Typed without msw, so
+   * this entry compiles where msw is not installed: pass them to msw with `mockGatewayHandlers(gateway)`
+   * from `payment-gateway-sdk/testing/msw`, which gives them msw's type.
+   */
+  readonly handlers: readonly unknown[];
   /** Starts a real HTTP server on loopback (ephemeral port by default). */
   listen(options?: ListenOptions): Promise<MockGatewayServer>;
 

@@ -95,6 +95,6 @@ export const MESSAGES = {
   addressNotApproved: '结算地址未审核通过 (the declared address is not approved)',
   /** A declared address of another token than the settlement's `tokenId`. */
   addressTokenMismatch: '结算地址币种不匹配 (the declared address is for another tokenId)',
-  /** No settlement with this `requestId` for the merchant (contains 不存在, so the client's reconciliation reads it as "absent"). */
+  /** No settlement with this `requestId` for the merchant (reason `record_not_found`, so the client's reconciliation reads it as "absent"). */
   settlementNotFound: '结算记录不存在 (no settlement with this requestId)',
 } as const;

@@ -1,0 +1,33 @@
+// typedoc plugin: files the API reference by topic (Client, Notifications, Errors, Schemas, Testing) instead of
+// one flat list, from the folder each export is declared in; the folders already follow the architecture,
+// so a new export lands in its topic without a tag. A file no rule covers is a warning (docs must build clean).
+import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
+import ts from 'typescript';
+
+/** First match wins; paths are relative to src/. */
+export const TOPICS = [
+  ['Testing', /^testing\//],
+  ['Notifications', /^notify\/|^schemas\/notification\.ts$/],
+  ['Errors', /^errors\.ts$|^api-error-reason\.ts$/],
+  ['Schemas', /^schemas\//],
+  ['Client', /^client\/|^endpoints\.ts$|^signing\/|^transport\//],
+];
+
+export function load(app) {
+  app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
+    if (reflection.kindOf(ReflectionKind.Module) || !reflection.parent?.kindOf(ReflectionKind.Module | ReflectionKind.Project)) return;
+    let symbol = context.getSymbolFromReflection(reflection);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = context.checker.getAliasedSymbol(symbol);
+    const file = symbol?.declarations?.[0]?.getSourceFile().fileName.replaceAll('\\', '/');
+    const path = file?.split('/src/').at(-1);
+    const topic = path && TOPICS.find(([, pattern]) => pattern.test(path))?.[0];
+    if (!topic) {
+      app.logger.warn(`typedoc-topics: no topic for ${reflection.getFullName()} (declared in ${path ?? 'an unknown file'}); add a rule to scripts/typedoc-topics.mjs`);
+      return;
+    }
+    reflection.comment ??= new Comment();
+    if (!reflection.comment.hasModifier('@category') && reflection.comment.getTags('@category').length === 0) {
+      reflection.comment.blockTags.push(new CommentTag('@category', [{ kind: 'text', text: topic }]));
+    }
+  });
+}

@@ -1,0 +1,135 @@
+import * as z from 'zod/mini';
+import { GatewayAbortError, GatewayApiError, GatewayError, GatewayTimeoutError, GatewayValidationError, GatewayWaitTimeoutError } from '../errors.js';
+import { PayOrderState } from '../schemas/enums.js';
+import { safeInteger } from '../schemas/fields.js';
+import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
+import type { PayOrder, QueryParams } from '../schemas/order.js';
+import type { Assert, SameShape } from '../schemas/shape-check.js';
+import { classifyFailure, sleep } from './retry-policy.js';
+import type { RequestOptions } from './runner.js';
+
+/**
+ * Options of {@link GatewayClient.waitForOrder}. All are optional.
+ *
+ * @example
+ * ```ts
+ * import type { WaitForOrderOptions } from 'payment-gateway-sdk';
+ *
+ * // The payer is back from the redirect: wait a little for the result, then show "pending".
+ * const atReturnPage: WaitForOrderOptions = { intervalMs: 500, timeout: 8_000 };
+ * const order = await client.waitForOrder({ mchOrderNo: 'order-1001' }, atReturnPage);
+ * ```
+ */
+export interface WaitForOrderOptions {
+  /** Milliseconds before the second query; each pause after that is half as long again. Default `1000`. */
+  intervalMs?: number | undefined;
+  /** The longest pause between two queries, in milliseconds. Default `10000` (or `intervalMs`, when larger). */
+  maxIntervalMs?: number | undefined;
+  /** Milliseconds to wait in all before rejecting with {@link GatewayWaitTimeoutError}. Default `300000` (5 minutes). */
+  timeout?: number | undefined;
+  /** Stops the wait: it then rejects with {@link GatewayAbortError}. */
+  signal?: AbortSignal | undefined;
+  /**
+   * When the wait is over, instead of the default: the order has left states 0 and 1 (it is paid,
+   * failed, revoked, refunded or closed, states 2 to 6).
+   */
+  until?: ((order: PayOrder) => boolean) | undefined;
+}
+
+/**
+ * The defaults of {@link WaitForOrderOptions}.
+ *
+ * @example
+ * ```ts
+ * import { WAIT_FOR_ORDER_DEFAULTS } from 'payment-gateway-sdk';
+ *
+ * // A background job may wait for twice as long as the default.
+ * await client.waitForOrder({ payOrderId }, { timeout: 2 * WAIT_FOR_ORDER_DEFAULTS.timeout });
+ * ```
+ */
+export const WAIT_FOR_ORDER_DEFAULTS = {
+  /** Milliseconds before the second query. */
+  intervalMs: 1_000,
+  /** The longest pause between two queries. */
+  maxIntervalMs: 10_000,
+  /** Milliseconds to wait in all. */
+  timeout: 300_000,
+} as const;
+
+const timerMs = (min: number) => z.optional(safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' })));
+const optionsSchema = z.strictObject({
+  intervalMs: timerMs(1),
+  maxIntervalMs: timerMs(1),
+  timeout: timerMs(1),
+  signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
+  until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the order' })),
+});
+type _WaitForOrderOptionsMatch = Assert<SameShape<WaitForOrderOptions, z.input<typeof optionsSchema>>>;
+
+/** The query the wait repeats: the client's own. */
+export type QueryOrder = (ids: QueryParams, options: RequestOptions) => Promise<PayOrder>;
+
+// The payment attempt is decided once the order has left 0 (generated) and 1 (paying).
+const isDecided = (order: PayOrder): boolean => order.state >= PayOrderState.Succeeded;
+
+/**
+ * Queries an order until `until` holds (by default: it left states 0 and 1), pausing `intervalMs`, then
+ * half as long again each time up to `maxIntervalMs`, within `timeout`.
+ *
+ * A query that fails the way a retry can cure (connection, timeout, 5xx, a broken body, a gateway system
+ * or database error) does not end the wait; any other failure does, as it would not change by asking
+ * again: invalid ids, a refusal such as `order_not_found` or `signature_invalid`, an untrusted response.
+ */
+export async function waitForOrder(query: QueryOrder, ids: QueryParams, options: WaitForOrderOptions = {}): Promise<PayOrder> {
+  const checked = optionsSchema.safeParse(options ?? {}, REPORT_INPUT);
+  if (!checked.success) {
+    throw new GatewayValidationError('Invalid waitForOrder options, nothing was sent', toValidationIssues(checked.error.issues, { keys: Object.keys(optionsSchema.def.shape), of: 'options' }), { operation: 'query' });
+  }
+  const { signal, until = isDecided } = checked.data;
+  const intervalMs = checked.data.intervalMs ?? WAIT_FOR_ORDER_DEFAULTS.intervalMs;
+  const maxIntervalMs = Math.max(intervalMs, checked.data.maxIntervalMs ?? WAIT_FOR_ORDER_DEFAULTS.maxIntervalMs);
+  const timeout = checked.data.timeout ?? WAIT_FOR_ORDER_DEFAULTS.timeout;
+  const deadline = performance.now() + timeout;
+  let lastOrder: PayOrder | undefined;
+  let lastFailure: GatewayError | undefined;
+  for (let pause = intervalMs; ; pause = Math.min(pause * 1.5, maxIntervalMs)) {
+    if (signal?.aborted) throw aborted(signal.reason);
+    const remaining = Math.ceil(deadline - performance.now());
+    if (remaining <= 0) throw timedOut(ids, timeout, lastOrder, lastFailure);
+    try {
+      lastOrder = await query(ids, { signal, totalTimeout: remaining });
+      lastFailure = undefined;
+      if (until(lastOrder)) return lastOrder;
+    } catch (error) {
+      if (endsTheWait(error)) throw error;
+      // A query cut short by the wait's own deadline says nothing new about the gateway: keep the earlier failure.
+      const cutByDeadline = error instanceof GatewayTimeoutError && performance.now() >= deadline;
+      if (!(cutByDeadline && lastFailure)) lastFailure = error as GatewayError;
+    }
+    try {
+      await sleep(Math.max(0, Math.min(pause, deadline - performance.now())), signal);
+    } catch (reason) {
+      throw aborted(reason);
+    }
+  }
+}
+
+function endsTheWait(error: unknown): boolean {
+  if (!(error instanceof GatewayError)) return true;
+  if (error instanceof GatewayApiError) return error.reason !== 'system_error' && error.reason !== 'database_error';
+  return classifyFailure(error) === 'final';
+}
+
+function aborted(reason: unknown): GatewayAbortError {
+  return new GatewayAbortError("waitForOrder was aborted by the caller's signal.", { operation: 'query', cause: reason });
+}
+
+function timedOut(ids: QueryParams, timeout: number, lastOrder: PayOrder | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
+  const order = ids.mchOrderNo !== undefined ? `order mchOrderNo '${ids.mchOrderNo}'` : `order payOrderId '${ids.payOrderId}'`;
+  const seen = lastOrder ? `was still in state ${lastOrder.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
+  return new GatewayWaitTimeoutError(
+    `The ${order} ${seen} after waiting ${timeout} ms (waitForOrder's timeout): show the payment as pending, and rely on the notification or a later query.`,
+    lastOrder,
+    { operation: 'query', cause: lastFailure },
+  );
+}
