@@ -83,6 +83,27 @@ describe('notification answers', () => {
     expect(new URLSearchParams(await forwarded.sent[0]?.text()).get('shop')).toBe('eu');
   });
 
+  it('an attempt under way is not due again (no second send, no timer spinning while the merchant is slow)', async () => {
+    let release: (() => void) | undefined;
+    let calls = 0;
+    const gateway = createMockGateway({
+      merchants: [MERCHANT], startTime: START,
+      notifyFetch: async () => {
+        calls++;
+        await new Promise<void>((r) => (release = r));
+        return new Response('SUCCESS');
+      },
+    });
+    await paidOrder(gateway);
+    const first = gateway.deliverNotifications();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(gateway.nextNotificationAt()).toBeUndefined();
+    expect(await gateway.deliverNotifications()).toEqual([]);
+    release?.();
+    expect((await first)[0]?.delivered).toBe(true);
+    expect(calls).toBe(1);
+  });
+
   it('the real clock sends at once and retries on the step by itself', async () => {
     const { gateway, sent } = gatewayAnswering([{ body: 'FAIL' }, { body: 'SUCCESS' }], { clock: 'real', notifications: { retryStepMs: 40 } });
     const before = Date.now();

@@ -311,7 +311,7 @@ class InProcessGateway implements MockGateway {
   }
 
   resendNotification(id: string): Promise<NotificationAttempt> {
-    return this.#notifier.resend(id);
+    return this.#notifier.resend(id).finally(() => this.#schedule());
   }
 
   nextNotificationAt(): number | undefined {

@@ -188,9 +188,9 @@ export class Notifier {
     return this.#attempt(entry, true);
   }
 
-  /** When the next pending attempt is due, or `undefined` when nothing is pending. */
+  /** When the next pending attempt is due, or `undefined` when nothing is pending (an attempt under way is not due again). */
   nextDueAt(): number | undefined {
-    const times = this.#outbox.flatMap((o) => (o.notification.state === 'pending' && o.notification.nextAttemptAt !== undefined ? [o.notification.nextAttemptAt] : []));
+    const times = this.#outbox.flatMap((o) => (o.notification.state === 'pending' && o.notification.nextAttemptAt !== undefined && !this.#inFlight.has(o) ? [o.notification.nextAttemptAt] : []));
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 
