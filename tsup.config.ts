@@ -18,6 +18,8 @@ export default defineConfig([
   // change with it and never contains it. It finds msw with createRequire(import.meta.url), which the
   // CJS build needs shimmed.
   { ...shared, entry: { testing: 'src/testing/index.ts' }, clean: false, shims: true },
+  // The `payment-gateway-sdk` command (package.json `bin`): one ESM file with the mock bundled in, no types.
+  { ...shared, entry: { cli: 'src/cli.ts' }, format: ['esm'], dts: false, clean: false, banner: { js: '#!/usr/bin/env node' } },
   // payment-gateway-sdk/testing/msw: msw's types for gateway.handlers, apart so that ./testing compiles without
   // msw. It refers to ./testing by name, so both declare one MockGateway.
   { ...shared, entry: { 'testing/msw': 'src/testing/msw.ts' }, clean: false, external: ['payment-gateway-sdk/testing'] },

@@ -1,6 +1,9 @@
 // `npm run check:package`: is what we publish installable and correct for every consumer?
 // Builds and packs the tarball, lints it (publint, attw), installs it into a scratch project and proves
-// that `import`, `require` and TypeScript (module nodenext, as ESM and as CommonJS) all work there.
+// that `import`, `require` and TypeScript (module nodenext, as ESM and as CommonJS) all work there, and that
+// `npx payment-gateway-sdk mock` serves from it.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publint } from 'publint';
@@ -180,6 +183,39 @@ async function typeCheck(dir, manifest) {
   return { summary: `tsc ${version}, nodenext as ESM (.mts) and CommonJS (.cts): ${done.join(', ')}`, notes };
 }
 
+/**
+ * `payment-gateway-sdk mock --port 0` through the consumer's node_modules/.bin link (what npx runs; run
+ * directly so that SIGTERM reaches it): the first line is a URL that serves, SIGTERM ends it with 0.
+ */
+async function runBin(dir) {
+  const child = spawn(join(dir, 'node_modules', '.bin', 'payment-gateway-sdk'), ['mock', '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new StepError(`payment-gateway-sdk mock printed no URL within 30 s: ${out}${err}`)), 30_000);
+      child.stdout.on('data', (c) => {
+        out += c;
+        if (out.includes('\n')) {
+          clearTimeout(timer);
+          resolve(out.slice(0, out.indexOf('\n')));
+        }
+      });
+      child.once('exit', (code) => reject(new StepError(`payment-gateway-sdk mock exited with ${code}: ${err}`)));
+    });
+    const state = await (await fetch(`${url}/_mock/state`)).json();
+    if (!Array.isArray(state.merchants) || state.merchants.length !== 1) throw new StepError(`${url}/_mock/state answered ${JSON.stringify(state)}`);
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    if (code !== 0) throw new StepError(`payment-gateway-sdk mock exited with ${code} on SIGTERM`);
+    return `node_modules/.bin/payment-gateway-sdk mock served ${url}, closed on SIGTERM`;
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
 async function main() {
   console.log('check:package');
   const packDir = await scratchDir('pack');
@@ -200,6 +236,7 @@ async function main() {
     const types = await typeCheck(consumer.dir, manifest);
     report('types', types.summary);
     for (const note of types.notes) report('note', note);
+    report('bin', await runBin(consumer.dir));
     console.log('check:package: OK');
   } finally {
     await packDir.dispose();

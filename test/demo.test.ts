@@ -7,7 +7,7 @@ it('walks through orders, a verified notification, a channel failure and a settl
   await runDemo((line) => lines.push(line));
   const text = lines.join('\n');
   expect(text).toMatch(/Mock gateway on http:\/\/127\.0\.0\.1:\d+; merchant notify endpoint on http:\/\/127\.0\.0\.1:\d+/);
-  expect(text).toMatch(/payDataType codeImgUrl: show the payer http:\/\/127\.0\.0\.1:\d+\/mock\/scan\/imgs\/P\d+\.png/);
+  expect(text).toMatch(/payDataType codeImgUrl: show the payer http:\/\/127\.0\.0\.1:\d+\/cashier\/P\d+/);
   expect(text).toMatch(/notify endpoint: verified demo-order-1001 \(P\d+\) paid 1999 USD/);
   expect(text).toContain('merchant answered "SUCCESS" -> delivered');
   expect(text).toContain('a forged copy with amount=1 is answered "FAIL"');

@@ -44,11 +44,11 @@ describe('unifiedOrder', () => {
   });
 
   it.each([
-    ['QR_CASHIER', {}, 0, 'codeUrl', /^https:\/\/gateway\.test\/mock\/qr\/P/],
-    ['QR_CASHIER', { payDataType: 'codeImgUrl' }, 0, 'codeImgUrl', /\.png$/],
-    ['WX_NATIVE', { payDataType: 'payUrl' }, 1, 'payurl', /\/mock\/cashier\/P/],
+    ['QR_CASHIER', {}, 0, 'codeUrl', /^https:\/\/gateway\.test\/cashier\/P\d+$/],
+    ['QR_CASHIER', { payDataType: 'codeImgUrl' }, 0, 'codeImgUrl', /^https:\/\/gateway\.test\/cashier\/P\d+$/],
+    ['WX_NATIVE', { payDataType: 'payUrl' }, 1, 'payurl', /^https:\/\/gateway\.test\/cashier\/P\d+$/],
     ['ALI_PC', { payDataType: 'form' }, 1, 'form', /^<form /],
-    ['ALI_WAP', {}, 1, 'payurl', /\/mock\/cashier\/P/],
+    ['ALI_WAP', {}, 1, 'payurl', /^https:\/\/gateway\.test\/cashier\/P\d+$/],
     ['WX_JSAPI', { openid: 'o-123' }, 1, 'wxapp', /"package":"prepay_id=/],
     ['ALI_JSAPI', { buyerUserId: '2088' }, 1, 'aliapp', /alipayTradeNo/],
     ['ALI_BAR', { authCode: '28763443825664394' }, 2, 'none', /^$/],

@@ -69,7 +69,7 @@ describe('packaging of payment-gateway-sdk/testing', () => {
     expect(testing).toContain(join(root, 'src/testing/mock-gateway.d.ts'));
     expect(testing.filter((name) => /^msw(?:\/|$)/.test(name))).toEqual([]);
     expect(importsOf('src/testing/msw.d.ts')).toContain('msw');
-  });
+  }, 30_000); // a whole TypeScript program emits here: about 5 s on a busy 2-core machine
 
   it('works without msw and without importing node:http; handlers explain what is missing', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/mock-without-msw.ts'], { cwd: root });

@@ -6,7 +6,7 @@ import { sign } from '../src/signing/sign.js';
 import { OPERATION_SPECS } from '../src/testing/wire-request.js';
 import { createMockGateway, MOCK_MESSAGES } from '../src/testing/index.js';
 import { vector } from './support/vectors.js';
-import { call, common, expectedSign, MERCHANT, orderFields, OTHER_MERCHANT, PATHS, post, signed, START } from './support/raw-gateway.js';
+import { call, common, expectedSign, MERCHANT, ORIGIN, orderFields, OTHER_MERCHANT, PATHS, post, signed, START } from './support/raw-gateway.js';
 
 const newGateway = () => createMockGateway({ merchants: [MERCHANT, OTHER_MERCHANT], startTime: START });
 
@@ -161,10 +161,18 @@ describe('refusals (protocol.md section 5)', () => {
     expect(gateway.requests).toHaveLength(0);
   });
 
-  it('serves the operations below a path prefix (a gateway behind a proxy path)', async () => {
+  it('routes exactly {base}{path}: a prefix the gateway does not have is a 404, as in production', async () => {
     const gateway = newGateway();
     const answer = await post(gateway, `/gw${PATHS.unifiedOrder}`, signed({ ...common(), ...orderFields() }));
-    expect(answer.json.code).toBe(200);
+    expect(answer.status).toBe(404);
+    expect(answer.json).toMatchObject({ status: 404, error: 'Not Found', path: `/gw${PATHS.unifiedOrder}` });
+    expect(gateway.orders()).toHaveLength(0);
+  });
+
+  it('serves the operations below the path of its baseUrl (a gateway behind a proxy path)', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START, baseUrl: `${ORIGIN}/gw` });
+    expect((await post(gateway, `/gw${PATHS.unifiedOrder}`, signed({ ...common(), ...orderFields() }))).json.code).toBe(200);
+    expect((await post(gateway, PATHS.unifiedOrder, signed({ ...common(), ...orderFields({ mchOrderNo: 'order-2' }) }))).status).toBe(404);
   });
 
   it('verifies with the secret of the app named in the request', async () => {

@@ -15,11 +15,11 @@
  * @packageDocumentation
  * @module payment-gateway-sdk/testing
  */
-export { createMockGateway, type MockGateway, type MockGatewayOptions, type MockRequestRecord } from './mock-gateway.js';
+export { createMockGateway, type MockGateway, type MockGatewayOptions, type MockGatewayState, type MockRequestRecord } from './mock-gateway.js';
 export type { MockMerchant } from './merchants.js';
 export type { ListenOptions, MockGatewayServer } from './node-server.js';
 export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from './orders.js';
-export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt } from './notifications.js';
+export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt, type NotificationRouting } from './notifications.js';
 export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './settlement.js';
 export type { FaultKind, FaultOptions, InjectedFault } from './faults.js';
 export { COIN_WAY_CODE_PREFIX } from './pay-data.js';

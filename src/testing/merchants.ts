@@ -45,6 +45,11 @@ export class MerchantRegistry {
     return app;
   }
 
+  /** Every application, in the order configured. */
+  list(): MockMerchant[] {
+    return [...this.#byAppId.values()];
+  }
+
   /** The application by id (for signing notifications). */
   get(appId: string): MockMerchant | undefined {
     return this.#byAppId.get(appId);

@@ -12,12 +12,13 @@ import { FaultPlan, type FaultKind, type FaultOptions, type InjectedFault } from
 import { MerchantRegistry, type MockMerchant } from './merchants.js';
 import { createMswHandlers } from './msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './node-server.js';
-import { Notifier, type MockNotification, type NotificationAttempt } from './notifications.js';
+import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt, type NotificationRouting } from './notifications.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './orders.js';
 import { faultOutcome, frameworkError, render, type Answer, type Outcome } from './respond.js';
 import { Refusal } from './refusals.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './settlement.js';
 import { acceptRequest, OPERATION_SPECS, readBody, type AcceptedRequest, type OperationSpec } from './wire-request.js';
+import { routeTools } from './tools/router.js';
 
 /**
  * Options of {@link createMockGateway}. Only `merchants` is required.
@@ -33,15 +34,23 @@ import { acceptRequest, OPERATION_SPECS, readBody, type AcceptedRequest, type Op
 export interface MockGatewayOptions {
   /** The merchant applications the gateway knows; requests from others are refused. */
   merchants: readonly MockMerchant[];
-  /** Start of the simulated clock (milliseconds since the epoch); default `Date.now()` at creation. */
+  /** Start of the simulated clock (milliseconds since the epoch); default `Date.now()` at creation. Ignored by the `real` clock. */
   startTime?: number | undefined;
+  /**
+   * `manual` (default): time moves only through {@link MockGateway.advanceTime}, and notifications go out
+   * when you call {@link MockGateway.deliverNotifications}. `real`: the wall clock (plus what you advance);
+   * expiries happen on time, each notification is sent at once and retried on schedule by itself.
+   */
+  clock?: 'manual' | 'real' | undefined;
+  /** Where notifications go (forwarding, loopback only) and the retry step; default each `notifyUrl`, 30 s steps. */
+  notifications?: NotificationRouting | undefined;
   /** The envelope `code` of a success; default `200` (the open-source Jeepay uses `0`). */
   successCode?: number | undefined;
   /** The fetch that delivers notifications to your `notifyUrl`; default the global `fetch` at delivery time. */
   notifyFetch?: typeof globalThis.fetch | undefined;
   /** Milliseconds (real time) before an unanswered notification attempt fails; default 20000, as the gateway. */
   notifyTimeout?: number | undefined;
-  /** For {@link MockGateway.handlers}: intercept only below this base URL; default any origin. */
+  /** The gateway's base URL: msw handlers intercept only below it, and every path is routed below its path. Default any origin, no path. */
   baseUrl?: string | undefined;
   /** How many of the latest requests {@link MockGateway.requests} keeps; default 1000, so long soak runs stay flat. */
   requestLogLimit?: number | undefined;
@@ -111,6 +120,8 @@ export interface MockGateway {
 
   /** Attempts every notification due on the simulated clock; resolves to the attempts made. */
   deliverNotifications(): Promise<NotificationAttempt[]>;
+  /** Sends a notification again now, with its original `reqTime` and `sign` (as the gateway's operator can), whatever its state. */
+  resendNotification(id: string): Promise<NotificationAttempt>;
   /** When the next notification attempt is due (simulated clock), or `undefined`. */
   nextNotificationAt(): number | undefined;
   /** Every notification and its state. */
@@ -135,6 +146,33 @@ export interface MockGateway {
   clearFaults(): void;
   /** Every request received, in order. */
   readonly requests: readonly MockRequestRecord[];
+
+  /** The URL the cashier sends the payer back to: the order's `returnUrl` with the signed fields the gateway adds; `undefined` without `returnUrl`. */
+  payerReturnUrl(ref: string): string | undefined;
+  /** Everything the mock holds, as `GET /_mock/state` answers it: merchants without secrets, orders newest first, notifications with their attempts, addresses, settlements. */
+  state(): MockGatewayState;
+}
+
+/**
+ * A snapshot of the mock gateway, from {@link MockGateway.state} or `GET {base}/_mock/state`.
+ *
+ * @example
+ * ```ts
+ * const { orders, notifications }: MockGatewayState = gateway.state();
+ * expect(notifications[0]?.attemptLog[0]?.reason).toMatch(/^accepted/);
+ * ```
+ */
+export interface MockGatewayState {
+  /** The mock's clock (milliseconds since the epoch) and its mode. */
+  readonly now: number;
+  readonly clock: 'manual' | 'real';
+  readonly merchants: readonly { readonly mchNo: string; readonly appId: string }[];
+  /** Newest first. */
+  readonly orders: readonly MockPayOrder[];
+  /** Newest first, each with every attempt made. */
+  readonly notifications: readonly (MockNotification & { readonly attemptLog: readonly NotificationAttempt[] })[];
+  readonly addresses: readonly MockAddress[];
+  readonly settlements: readonly MockSettlement[];
 }
 
 /**
@@ -176,26 +214,35 @@ class InProcessGateway implements MockGateway {
   readonly #faults = new FaultPlan();
   readonly #requests: MockRequestRecord[] = [];
   readonly #requestLogLimit: number;
+  readonly #basePath: string;
   #handlers: HttpHandler[] | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
 
   constructor(options: MockGatewayOptions) {
     if (typeof options !== 'object' || options === null) throw new TypeError('createMockGateway: give options, e.g. { merchants: [{ mchNo, appId, secret }] }');
     this.#merchants = new MerchantRegistry(options.merchants);
     const startTime = options.startTime ?? Date.now();
     if (!Number.isSafeInteger(startTime) || startTime < 1e12 || startTime >= 1e13) throw new TypeError('createMockGateway: startTime must be milliseconds since the epoch (13 digits)');
-    this.#clock = new SimulatedClock(startTime);
+    if (options.clock !== undefined && options.clock !== 'manual' && options.clock !== 'real') throw new TypeError("createMockGateway: clock must be 'manual' or 'real'");
+    this.#clock = new SimulatedClock(startTime, options.clock);
     this.#successCode = options.successCode ?? 200;
     this.#requestLogLimit = options.requestLogLimit ?? 1000;
     if (!Number.isSafeInteger(this.#requestLogLimit) || this.#requestLogLimit < 0) throw new TypeError('createMockGateway: requestLogLimit must be a whole number >= 0');
     this.#baseUrl = options.baseUrl;
+    this.#basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');
     const notifyFetch = options.notifyFetch;
     this.#notifier = new Notifier(
       this.#clock,
       (appId) => this.#merchants.get(appId)?.secret ?? '',
       () => notifyFetch ?? globalThis.fetch,
       options.notifyTimeout ?? 20_000,
+      options.notifications,
     );
-    this.#orders = new OrderBook(this.#clock, (order) => this.#notifier.enqueue(order));
+    this.#orders = new OrderBook(this.#clock, (order) => {
+      this.#notifier.enqueue(order);
+      this.#schedule();
+    });
     this.#settlements = new SettlementDesk(this.#clock);
   }
 
@@ -210,8 +257,17 @@ class InProcessGateway implements MockGateway {
     return this.#handlers;
   }
 
-  listen(options?: ListenOptions): Promise<MockGatewayServer> {
-    return listenOnNode((request) => this.#handle(request), options);
+  async listen(options?: ListenOptions): Promise<MockGatewayServer> {
+    this.#stopped = false;
+    const server = await listenOnNode((request) => this.#handle(request), options);
+    return {
+      ...server,
+      close: () => {
+        this.#stopped = true;
+        clearTimeout(this.#timer);
+        return server.close();
+      },
+    };
   }
 
   now(): number {
@@ -221,6 +277,7 @@ class InProcessGateway implements MockGateway {
   advanceTime(ms: number): void {
     this.#clock.advance(ms);
     this.#orders.expire();
+    this.#schedule();
   }
 
   order(ref: string): MockPayOrder | undefined {
@@ -247,8 +304,14 @@ class InProcessGateway implements MockGateway {
     return this.#orders.addTransaction(ref, input);
   }
 
-  deliverNotifications(): Promise<NotificationAttempt[]> {
-    return this.#notifier.deliverDue();
+  async deliverNotifications(): Promise<NotificationAttempt[]> {
+    const attempts = await this.#notifier.deliverDue();
+    this.#schedule();
+    return attempts;
+  }
+
+  resendNotification(id: string): Promise<NotificationAttempt> {
+    return this.#notifier.resend(id).finally(() => this.#schedule());
   }
 
   nextNotificationAt(): number | undefined {
@@ -295,10 +358,49 @@ class InProcessGateway implements MockGateway {
     return this.#requests;
   }
 
+  payerReturnUrl(ref: string): string | undefined {
+    const order = this.#orders.resolve(ref, 'payerReturnUrl');
+    if (order.returnUrl === undefined) return undefined;
+    const url = new URL(order.returnUrl);
+    const fields = signedOrderFields(order, this.#merchants.get(order.appId)?.secret ?? '', this.#clock.now());
+    for (const [key, value] of Object.entries(fields)) url.searchParams.append(key, value);
+    return url.href;
+  }
+
+  state(): MockGatewayState {
+    const log = this.#notifier.log;
+    return {
+      now: this.#clock.now(),
+      clock: this.#clock.mode,
+      merchants: this.#merchants.list().map(({ mchNo, appId }) => ({ mchNo, appId })),
+      orders: this.#orders.list().reverse(),
+      notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
+      addresses: this.#settlements.addresses(),
+      settlements: this.#settlements.settlements(),
+    };
+  }
+
+  // On the real clock the mock sends notifications itself: one timer, set for the next attempt due.
+  #schedule(): void {
+    if (this.#clock.mode !== 'real' || this.#stopped) return;
+    clearTimeout(this.#timer);
+    const due = this.#notifier.nextDueAt();
+    if (due === undefined) return;
+    this.#timer = setTimeout(() => {
+      this.deliverNotifications().catch(() => this.#schedule());
+    }, Math.min(Math.max(0, due - this.#clock.now()), 2 ** 31 - 1));
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
   async #handle(request: Request): Promise<Outcome> {
     const url = new URL(request.url);
-    const spec = [...OPERATION_SPECS.values()].find((s) => url.pathname.endsWith(s.path));
-    if (!spec) return frameworkError(404, url.pathname, this.#clock.now());
+    // Exactly {base}{path}, as the gateway's router: a client with a wrong base URL fails here as in production.
+    const path = url.pathname.startsWith(`${this.#basePath}/`) ? url.pathname.slice(this.#basePath.length) : undefined;
+    const spec = path === undefined ? undefined : OPERATION_SPECS.get(path);
+    if (!spec) {
+      const tool = path === undefined ? undefined : await routeTools(this, request, path, url.origin + this.#basePath);
+      return tool ? { kind: 'response', response: tool } : frameworkError(404, url.pathname, this.#clock.now());
+    }
     if (request.method !== 'POST') return frameworkError(405, url.pathname, this.#clock.now());
     const record: { -readonly [K in keyof MockRequestRecord]: MockRequestRecord[K] } = { operation: spec.operation, at: this.#clock.now() };
     this.#requests.push(record);
@@ -311,7 +413,7 @@ class InProcessGateway implements MockGateway {
     try {
       const body = await readBody(request);
       record.body = body;
-      answer = this.#process(spec, acceptRequest(spec, body, this.#merchants), url.origin);
+      answer = this.#process(spec, acceptRequest(spec, body, this.#merchants), url.origin + this.#basePath);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       answer = { kind: 'refusal', code: error.code, msg: error.msg };

@@ -2,8 +2,9 @@
  * Payment notifications as the reference gateway sends them (protocol.md section 3): when an order becomes
  * paid and has a `notifyUrl`, a form POST of the query fields plus `reqTime` and `sign` (MD5 with the
  * merchant's secret). Success only when the body is `SUCCESS` (any case, nothing else); otherwise retried
- * up to 6 attempts in all, the n-th retry n x 30 s after the previous failure, on the simulated clock. A
- * retry re-sends the stored form: the original `reqTime` and `sign`.
+ * up to 6 attempts in all, the n-th retry n x 30 s after the previous failure, on the mock's clock. A
+ * retry or a resend re-sends the stored form: the original `reqTime` and `sign`. Each attempt records why
+ * the answer was or was not accepted.
  *
  * @module
  */
@@ -40,6 +41,24 @@ const NOTIFIED_FIELDS = [
 ] as const satisfies readonly (keyof MockPayOrder)[];
 
 /**
+ * Where notifications go. By default to each order's `notifyUrl`, whatever its host.
+ *
+ * @example
+ * ```ts
+ * const policy: NotificationRouting = { loopbackOnly: true, forwardTo: 'http://127.0.0.1:3000/notify' };
+ * createMockGateway({ merchants, notifications: policy });
+ * ```
+ */
+export interface NotificationRouting {
+  /** Deliver every notification to this URL instead of the order's `notifyUrl` (whose query string is kept). */
+  readonly forwardTo?: string | undefined;
+  /** Deliver only to loopback hosts (127.0.0.0/8, ::1, localhost); others are recorded as not delivered. */
+  readonly loopbackOnly?: boolean | undefined;
+  /** The n-th retry comes n times this many milliseconds after the previous failure; default {@link NOTIFY_RETRY_STEP_MS}. */
+  readonly retryStepMs?: number | undefined;
+}
+
+/**
  * One delivery attempt of a notification, as recorded in {@link MockGateway.deliveries}.
  *
  * @example
@@ -49,7 +68,10 @@ const NOTIFIED_FIELDS = [
  * ```
  */
 export interface NotificationAttempt {
+  /** The {@link MockNotification.id} this attempt delivered. */
+  readonly notificationId: string;
   readonly payOrderId: string;
+  /** Where it was sent (the `notifyUrl`, or the forwarding URL). */
   readonly url: string;
   /** 1 for the first attempt, up to {@link NOTIFY_MAX_ATTEMPTS}. */
   readonly attempt: number;
@@ -61,10 +83,14 @@ export interface NotificationAttempt {
   readonly status?: number | undefined;
   /** The merchant's answer body (first 200 characters), when it answered. */
   readonly response?: string | undefined;
-  /** Why the attempt failed to get an answer (connection refused, timeout). */
+  /** Why the attempt failed: no answer (connection refused, timeout), not sent, or an answer other than `SUCCESS`. */
   readonly error?: string | undefined;
   /** Whether the merchant acknowledged with `SUCCESS`. */
   readonly delivered: boolean;
+  /** In plain English, why the answer was or was not accepted. */
+  readonly reason: string;
+  /** `true` for a resend by hand ({@link MockGateway.resendNotification}), outside the retry schedule. */
+  readonly resend?: boolean | undefined;
 }
 
 /**
@@ -77,6 +103,8 @@ export interface NotificationAttempt {
  * ```
  */
 export interface MockNotification {
+  /** The mock's id of the notification (`N1`, `N2`...), for {@link MockGateway.resendNotification}. */
+  readonly id: string;
   readonly payOrderId: string;
   readonly mchOrderNo: string;
   readonly url: string;
@@ -94,49 +122,75 @@ interface Outbox {
   body: string;
 }
 
+/**
+ * The signed fields of a paid order, as both the notification and the `returnUrl` redirect carry them:
+ * the query fields present, `reqTime` and `sign` (MD5 with the merchant's secret).
+ */
+export function signedOrderFields(order: MockPayOrder, secret: string, now: number): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const name of NOTIFIED_FIELDS) {
+    const value = order[name];
+    if (value !== undefined && value !== null) fields[name] = String(value);
+  }
+  fields.reqTime = String(now);
+  fields.sign = sign(fields, secret);
+  return fields;
+}
+
 /** Signs, queues and delivers payment notifications; keeps the delivery log. */
 export class Notifier {
   readonly #outbox: Outbox[] = [];
   readonly #log: NotificationAttempt[] = [];
+  // An attempt awaits the merchant; a timer and a control call may overlap, and must not send twice.
+  readonly #inFlight = new Set<Outbox>();
+  readonly #retryStepMs: number;
 
   constructor(
     private readonly clock: SimulatedClock,
     private readonly secretOf: (appId: string) => string,
     private readonly fetch: () => typeof globalThis.fetch,
     private readonly timeoutMs: number,
-  ) {}
+    private readonly routing: NotificationRouting = {},
+  ) {
+    this.#retryStepMs = routing.retryStepMs ?? NOTIFY_RETRY_STEP_MS;
+    if (!Number.isSafeInteger(this.#retryStepMs) || this.#retryStepMs < 0) throw new TypeError('createMockGateway: notifications.retryStepMs must be a whole number >= 0');
+    if (routing.forwardTo !== undefined && !/^https?:\/\//.test(routing.forwardTo)) throw new TypeError(`createMockGateway: notifications.forwardTo must be an http(s) URL, received ${JSON.stringify(routing.forwardTo)}`);
+  }
 
   /** Queues the notification of a paid order, due now. Orders without `notifyUrl` are not notified. */
   enqueue(order: MockPayOrder): void {
     if (!order.notifyUrl) return;
-    const fields: Record<string, string> = {};
-    for (const name of NOTIFIED_FIELDS) {
-      const value = order[name];
-      if (value !== undefined && value !== null) fields[name] = String(value);
-    }
-    fields.reqTime = String(this.clock.now());
-    fields.sign = sign(fields, this.secretOf(order.appId));
+    const fields = signedOrderFields(order, this.secretOf(order.appId), this.clock.now());
     // Query-string keys of the notifyUrl also arrive as body fields, unsigned (protocol.md section 3).
     const query = URL.canParse(order.notifyUrl) ? new URL(order.notifyUrl).searchParams : [];
     for (const [key, value] of query) if (!Object.hasOwn(fields, key)) fields[key] = value;
+    const id = `N${this.#outbox.length + 1}`;
     this.#outbox.push({
-      notification: { payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, url: order.notifyUrl, fields, state: 'pending', attempts: 0, nextAttemptAt: this.clock.now() },
+      notification: { id, payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, url: order.notifyUrl, fields, state: 'pending', attempts: 0, nextAttemptAt: this.clock.now() },
       body: new URLSearchParams(fields).toString(),
     });
   }
 
-  /** Attempts every notification due on the simulated clock, oldest first. */
+  /** Attempts every notification due on the mock's clock, oldest first. */
   async deliverDue(): Promise<NotificationAttempt[]> {
     const now = this.clock.now();
-    const due = this.#outbox.filter((o) => o.notification.state === 'pending' && (o.notification.nextAttemptAt ?? Infinity) <= now);
+    const due = this.#outbox.filter((o) => o.notification.state === 'pending' && (o.notification.nextAttemptAt ?? Infinity) <= now && !this.#inFlight.has(o));
     const attempts: NotificationAttempt[] = [];
-    for (const entry of due) attempts.push(await this.#attempt(entry, now));
+    for (const entry of due) attempts.push(await this.#attempt(entry, false));
     return attempts;
   }
 
-  /** When the next pending attempt is due, or `undefined` when nothing is pending. */
+  /** Sends a notification again now, with its original `reqTime` and `sign`, whatever its state. */
+  async resend(id: string): Promise<NotificationAttempt> {
+    const entry = this.#outbox.find((o) => o.notification.id === id);
+    if (!entry) throw new Error(`resendNotification: no notification ${JSON.stringify(id)} (ids are N1, N2...: see gateway.notifications)`);
+    if (this.#inFlight.has(entry)) throw new Error(`resendNotification: notification ${id} is being delivered right now`);
+    return this.#attempt(entry, true);
+  }
+
+  /** When the next pending attempt is due, or `undefined` when nothing is pending (an attempt under way is not due again). */
   nextDueAt(): number | undefined {
-    const times = this.#outbox.flatMap((o) => (o.notification.state === 'pending' && o.notification.nextAttemptAt !== undefined ? [o.notification.nextAttemptAt] : []));
+    const times = this.#outbox.flatMap((o) => (o.notification.state === 'pending' && o.notification.nextAttemptAt !== undefined && !this.#inFlight.has(o) ? [o.notification.nextAttemptAt] : []));
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 
@@ -148,38 +202,83 @@ export class Notifier {
     return this.#log;
   }
 
-  async #attempt(entry: Outbox, now: number): Promise<NotificationAttempt> {
-    const { notification } = entry;
-    const attempt = notification.attempts + 1;
-    let status: number | undefined;
-    let response: string | undefined;
-    let error: string | undefined;
+  async #attempt(entry: Outbox, resend: boolean): Promise<NotificationAttempt> {
+    this.#inFlight.add(entry);
     try {
-      const answer = await this.fetch()(notification.url, {
+      const { notification } = entry;
+      const at = this.clock.now();
+      const target = deliveryTarget(notification.url, this.routing);
+      const outcome = typeof target === 'string' ? await this.#send(target, entry.body) : { error: target.refused, reason: target.refused };
+      const attempt = notification.attempts + 1;
+      const record: NotificationAttempt = {
+        notificationId: notification.id, payOrderId: notification.payOrderId, url: typeof target === 'string' ? target : notification.url, attempt, at,
+        fields: notification.fields, status: outcome.status, response: outcome.response?.slice(0, 200), error: outcome.error,
+        delivered: outcome.error === undefined, reason: outcome.reason, resend: resend || undefined,
+      };
+      this.#log.push(record);
+      const current = entry.notification;
+      const delivered = record.delivered || current.state === 'delivered';
+      const exhausted = !delivered && (attempt >= NOTIFY_MAX_ATTEMPTS || current.state === 'failed');
+      entry.notification = {
+        ...current,
+        attempts: attempt,
+        state: delivered ? 'delivered' : exhausted ? 'failed' : 'pending',
+        // A resend leaves the retry schedule as it was; a scheduled failure sets the next retry.
+        nextAttemptAt: delivered || exhausted ? undefined : resend ? current.nextAttemptAt : this.clock.now() + attempt * this.#retryStepMs,
+      };
+      return record;
+    } finally {
+      this.#inFlight.delete(entry);
+    }
+  }
+
+  async #send(url: string, body: string): Promise<{ status?: number; response?: string; error?: string; reason: string }> {
+    try {
+      const answer = await this.fetch()(url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: entry.body,
+        body,
+        redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      status = answer.status;
-      response = await answer.text();
+      const response = await answer.text();
+      const verdict = judgeAnswer(answer.status, response);
+      return { status: answer.status, response, reason: verdict.reason, ...(verdict.accepted ? {} : { error: verdict.reason }) };
     } catch (cause) {
-      error = describeFailure(cause);
+      const error = describeFailure(cause);
+      return { error, reason: `no answer (${error}): the notification will be retried` };
     }
-    const delivered = response?.toLowerCase() === 'success';
-    const record: NotificationAttempt = { payOrderId: notification.payOrderId, url: notification.url, attempt, at: now, fields: notification.fields, status, response: response?.slice(0, 200), error, delivered };
-    this.#log.push(record);
-    const exhausted = !delivered && attempt >= NOTIFY_MAX_ATTEMPTS;
-    entry.notification = {
-      ...notification,
-      attempts: attempt,
-      state: delivered ? 'delivered' : exhausted ? 'failed' : 'pending',
-      nextAttemptAt: delivered || exhausted ? undefined : now + attempt * NOTIFY_RETRY_STEP_MS,
-    };
-    return record;
   }
 }
 
+/** Where a notification goes under the routing, or why it is not sent. */
+function deliveryTarget(notifyUrl: string, routing: NotificationRouting): string | { refused: string } {
+  if (routing.forwardTo !== undefined) {
+    const target = new URL(routing.forwardTo);
+    if (URL.canParse(notifyUrl)) for (const [key, value] of new URL(notifyUrl).searchParams) target.searchParams.append(key, value);
+    return target.href;
+  }
+  if (routing.loopbackOnly && !(URL.canParse(notifyUrl) && isLoopbackHost(new URL(notifyUrl).hostname))) {
+    return { refused: `not sent: ${notifyUrl} is not a loopback address, and the mock delivers only to loopback; run it with --forward-to URL to receive notifications elsewhere` };
+  }
+  return notifyUrl;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** The reference accepts the body `SUCCESS` in any case and nothing else; say what was wrong with anything else. */
+export function judgeAnswer(status: number, body: string): { accepted: boolean; reason: string } {
+  if (body.toLowerCase() === 'success') return { accepted: true, reason: `accepted: the body was ${JSON.stringify(body)} (HTTP ${status})` };
+  const shown = JSON.stringify(body.length > 60 ? `${body.slice(0, 60)}...` : body);
+  let why: string;
+  if (body === '') why = status === 204 ? 'HTTP 204 No Content: the body was empty' : `the body was empty (HTTP ${status})`;
+  else if (body.trim().toLowerCase() === 'success') why = `the body ${shown} has whitespace or a newline around SUCCESS (HTTP ${status})`;
+  else if (body.trim().toLowerCase() === '"success"') why = `the body ${shown} is JSON-quoted (HTTP ${status})`;
+  else why = `the body was ${shown} (HTTP ${status})`;
+  return { accepted: false, reason: `not accepted: ${why}; answer with the plain-text body SUCCESS and nothing else` };
+}
 // The useful part is deep in the cause chain (TypeError 'fetch failed' -> { code: 'ECONNREFUSED' }).
 function describeFailure(error: unknown): string {
   let deepest = String(error);

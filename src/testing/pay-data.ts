@@ -1,7 +1,7 @@
 /**
  * `payDataType`/`payData` by way code and `channelExtra`, as protocol.md section 4 describes them, plus
- * the `channelExtra` members each way code requires. URLs point at the mock's own origin under `/mock/`;
- * they are placeholders to show or redirect to, not pages the mock serves.
+ * the `channelExtra` members each way code requires. Pay URLs, QR texts and QR image URLs all lead to the
+ * mock's own cashier page, `{base}/cashier/{payOrderId}`, where a person can pay or fail the order.
  *
  * @module
  */
@@ -97,14 +97,13 @@ export function payDataFor(wayCode: string, payOrderId: string, extra: Readonly<
     type = SELECTABLE_TYPES.find((t) => t.toLowerCase() === requested.toLowerCase()) ?? '';
     if (type === '') throw refuse(MESSAGES.payDataTypeUnsupported(requested));
   }
-  const cashier = `${origin}/mock/cashier/${payOrderId}`;
+  const cashier = `${origin}/cashier/${payOrderId}`;
   switch (type) {
     case 'form':
-      return { payDataType: 'form', payData: `<form id="pay" method="POST" action="${cashier}"></form><script>document.getElementById('pay').submit()</script>` };
+      return { payDataType: 'form', payData: `<form id="pay" method="GET" action="${cashier}"></form><script>document.getElementById('pay').submit()</script>` };
     case 'codeUrl':
-      return { payDataType: 'codeUrl', payData: `${origin}/mock/qr/${payOrderId}` };
     case 'codeImgUrl':
-      return { payDataType: 'codeImgUrl', payData: `${origin}/mock/scan/imgs/${payOrderId}.png` };
+      return { payDataType: type, payData: cashier };
     default:
       return { payDataType: 'payurl', payData: cashier };
   }

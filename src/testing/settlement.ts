@@ -175,6 +175,16 @@ export class SettlementDesk {
     return { ...record };
   }
 
+  /** Copies of every declared address, newest first. */
+  addresses(): MockAddress[] {
+    return [...this.#addresses.values()].map((a) => ({ ...a })).reverse();
+  }
+
+  /** Copies of every settlement, newest first. */
+  settlements(): MockSettlement[] {
+    return [...this.#settlements.values()].map((s) => ({ ...s })).reverse();
+  }
+
   address(ref: string): MockAddress | undefined {
     const record = only(this.#addresses.values(), ref);
     return record && { ...record };

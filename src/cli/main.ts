@@ -1,0 +1,106 @@
+/**
+ * `payment-gateway-sdk`: the package's command. `mock` runs the mock gateway as a server, for browsers and
+ * for test suites in any language; its first line of output is the base URL alone, so scripts can read it.
+ *
+ * @module
+ */
+import { createMockGateway, type MockGatewayServer } from '../testing/index.js';
+import { readMockOptions, UsageError, type MockCommandOptions } from './mock-options.js';
+import packageJson from '../../package.json' with { type: 'json' };
+
+const USAGE = `Usage: payment-gateway-sdk mock [options]
+       payment-gateway-sdk --help | --version
+
+Runs the mock Payment Gateway on loopback until Ctrl-C (SIGINT) or SIGTERM. The first line printed is the
+base URL alone; give it to your client as baseUrl. The dashboard is that URL in a browser.
+
+Options of mock:
+  -p, --port N                 TCP port (default 4010; 0 picks a free one)
+      --host HOST              interface to listen on (default 127.0.0.1, loopback only)
+  -m, --merchant M:APP:SECRET  a merchant application (repeat for several); default: one generated and printed
+      --forward-to URL         deliver every notification to URL instead of the order's notifyUrl
+                               (default: only loopback notifyUrls are delivered)
+  -c, --config FILE            JSON file with any of { merchants: [{ mchNo, appId, secret }], port, host,
+                               forwardTo, clock, notifyRetryMs }; flags win
+      --clock real|manual      real (default): expiries and notification retries run on the wall clock;
+                               manual: time moves only with POST /_mock/clock/advance
+      --notify-retry-ms N      the n-th notification retry comes n x N ms after a failure (default 30000)
+  -h, --help                   this text
+
+Control API (JSON): GET {base}/_mock/state, POST {base}/_mock/orders/{payOrderId}/pay, .../fail,
+  /_mock/notifications/deliver, /_mock/notifications/{id}/resend, /_mock/clock/advance {"ms":N},
+  /_mock/addresses/{id}/approve, .../reject, /_mock/settlements/{id}/progress, /_mock/faults.
+`;
+
+/** Runs the command; resolves to the exit code (the mock itself runs until a signal). */
+export async function main(args: readonly string[], out = process.stdout, err = process.stderr): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === '--version' || command === '-v') {
+    out.write(`${packageJson.version}\n`);
+    return 0;
+  }
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    (command === undefined ? err : out).write(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== 'mock') {
+    err.write(`payment-gateway-sdk: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+    return 2;
+  }
+  let options: ReturnType<typeof readMockOptions>;
+  try {
+    options = readMockOptions(rest);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err.write(`payment-gateway-sdk mock: ${error.message}\nRun payment-gateway-sdk --help for every option.\n`);
+    return 2;
+  }
+  if (options.help) {
+    out.write(USAGE);
+    return 0;
+  }
+  return runMock(options, out, err);
+}
+
+async function runMock(options: MockCommandOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const gateway = createMockGateway({
+    merchants: options.merchants,
+    clock: options.clock,
+    notifications: { loopbackOnly: true, forwardTo: options.forwardTo, retryStepMs: options.retryStepMs },
+  });
+  // Listen for the signals first: a script may send one as soon as it has read the URL.
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  let server: MockGatewayServer;
+  try {
+    server = await gateway.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    err.write(`payment-gateway-sdk mock: cannot listen on ${options.host}:${options.port}${code === 'EADDRINUSE' ? ': the port is in use; choose another with --port (0 picks a free one)' : `: ${String(error)}`}\n`);
+    return 1;
+  }
+  out.write(`${server.url}\n`);
+  out.write(summary(options, server.url));
+  out.write(`\n${await stopped}: stopping the mock gateway\n`);
+  await server.close();
+  return 0;
+}
+
+function summary(options: MockCommandOptions, url: string): string {
+  const merchants = options.merchants.map((m) => `  mchNo ${m.mchNo}  appId ${m.appId}  secret ${options.generated ? m.secret : '(as given)'}`).join('\n');
+  const delivery = options.forwardTo ? `every notification is forwarded to ${options.forwardTo}` : 'notifications go to loopback notifyUrls only (use --forward-to URL for others)';
+  return `
+Mock Payment Gateway (payment-gateway-sdk ${packageJson.version}) is listening.
+${options.generated ? 'Generated merchant' : 'Merchants'}:
+${merchants}
+Dashboard:   ${url}/
+Control API: ${url}/_mock/state
+Clock: ${options.clock}; ${delivery}.
+
+Next: point your client at it, e.g.
+  new GatewayClient({ baseUrl: '${url}', mchNo: '${options.merchants[0]?.mchNo ?? ''}', appId: '${options.merchants[0]?.appId ?? ''}', secret })
+create a QR_CASHIER order and open its payData in a browser. Ctrl-C stops.
+`;
+}

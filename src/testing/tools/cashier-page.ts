@@ -1,0 +1,86 @@
+/**
+ * The cashier page, `{base}/cashier/{payOrderId}`: what a payer sees when a checkout redirects to the
+ * order's pay URL. Pay and Fail move the order through {@link MockGateway.payOrder} and
+ * {@link MockGateway.failOrder}, then send the browser to the order's `returnUrl` with the signed fields the
+ * gateway adds ({@link MockGateway.payerReturnUrl}); Leave pending returns without changing the order.
+ *
+ * @module
+ */
+import { PayOrderState } from '../../schemas/enums.js';
+import type { MockGateway } from '../mock-gateway.js';
+import type { MockPayOrder } from '../orders.js';
+import { formatAmount, formatTime, html, layout, type Html } from './html.js';
+
+const ACTIONS = ['pay', 'fail', 'leave'] as const;
+
+/** Answers `GET /cashier/{id}` and `POST /cashier/{id}/{pay|fail|leave}`, or `undefined` for other paths. */
+export function handleCashier(gateway: MockGateway, request: Request, path: string, base: string): Response | undefined {
+  const match = /^\/cashier\/([^/]+)(?:\/([a-z]+))?$/.exec(path);
+  if (!match) return undefined;
+  const id = decodeURIComponent(match[1] ?? '');
+  const action = match[2] as (typeof ACTIONS)[number] | undefined;
+  let order: MockPayOrder | undefined;
+  try {
+    order = gateway.order(id);
+  } catch {
+    order = undefined;
+  }
+  if (!order) return layout('Order not found', base, html`<div class="card"><h1>Order not found</h1><p class="muted">The mock has no order ${id}.</p></div>`, '', 404);
+  if (action === undefined && request.method === 'GET') return renderCashier(order, base, gateway.now());
+  if (action === undefined || !ACTIONS.includes(action) || request.method !== 'POST') return undefined;
+  if (isOpen(order)) {
+    if (action === 'pay') gateway.payOrder(order.payOrderId);
+    if (action === 'fail') gateway.failOrder(order.payOrderId);
+  }
+  const back = gateway.payerReturnUrl(order.payOrderId) ?? `${base}/cashier/${encodeURIComponent(order.payOrderId)}`;
+  return new Response(null, { status: 303, headers: { location: back } });
+}
+
+function isOpen(order: MockPayOrder): boolean {
+  return order.state === PayOrderState.Generated || order.state === PayOrderState.Paying;
+}
+
+const OUTCOMES: Readonly<Record<number, { badge: string; label: string; text: (o: MockPayOrder, now: number) => string }>> = {
+  [PayOrderState.Generated]: { badge: 'wait', label: 'Awaiting payment', text: () => 'Choose what the payer does.' },
+  [PayOrderState.Paying]: { badge: 'wait', label: 'Awaiting payment', text: () => 'Choose what the payer does.' },
+  [PayOrderState.Succeeded]: { badge: 'ok', label: 'Paid', text: (o) => `Paid at ${formatTime(o.successTime)}.` },
+  [PayOrderState.Failed]: { badge: 'bad', label: 'Payment failed', text: (o) => `The channel declined it: ${o.errMsg ?? ''} (${o.errCode ?? ''}).` },
+  [PayOrderState.Revoked]: { badge: 'bad', label: 'Revoked', text: () => 'This order was revoked.' },
+  [PayOrderState.Refunded]: { badge: '', label: 'Refunded', text: () => 'This order was refunded.' },
+  [PayOrderState.Closed]: {
+    badge: '',
+    label: 'Closed',
+    text: (o, now) => (o.expiresAt <= now ? `This order expired at ${formatTime(o.expiresAt)}: it can no longer be paid.` : 'The merchant closed this order: it can no longer be paid.'),
+  },
+};
+
+function renderCashier(order: MockPayOrder, base: string, now: number): Response {
+  const outcome = OUTCOMES[order.state] ?? { badge: '', label: `State ${order.state}`, text: () => '' };
+  const action = (name: string) => `${base}/cashier/${encodeURIComponent(order.payOrderId)}/${name}`;
+  const buttons: Html = isOpen(order)
+    ? html`<div class="actions">
+        <form method="POST" action="${action('pay')}"><button class="primary" id="pay">Pay ${formatAmount(order.amount, order.currency)}</button></form>
+        <form method="POST" action="${action('fail')}"><button class="danger" id="fail">Fail</button></form>
+        <form method="POST" action="${action('leave')}"><button id="leave">Leave pending</button></form>
+      </div>`
+    : html``;
+  return layout(
+    `Pay ${order.subject}`,
+    base,
+    html`<div class="card" style="max-width:560px;margin:24px auto">
+      <div class="muted">Merchant ${order.mchNo} · app ${order.appId}</div>
+      <h1>${order.subject}</h1>
+      <div class="muted">${order.body}</div>
+      <div class="amount">${formatAmount(order.amount, order.currency)}</div>
+      <p><span class="badge ${outcome.badge}" id="state" data-state="${order.state}">${outcome.label}</span> ${outcome.text(order, now)}</p>
+      ${buttons}
+      <dl>
+        <dt>Order</dt><dd><code>${order.payOrderId}</code></dd>
+        <dt>Merchant order</dt><dd><code>${order.mchOrderNo}</code></dd>
+        <dt>Way</dt><dd>${order.wayCode}</dd>
+        <dt>Valid until</dt><dd>${formatTime(order.expiresAt)}</dd>
+        <dt>Returns to</dt><dd>${order.returnUrl ?? 'this page (no returnUrl)'}</dd>
+      </dl>
+    </div>`,
+  );
+}

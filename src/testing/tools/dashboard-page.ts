@@ -1,0 +1,95 @@
+/**
+ * The dashboard, `{base}/`: everything {@link MockGateway.state} holds, with buttons that call the control
+ * API (Resend, Approve, Reject, Progress, Pay, Fail). It reloads itself when the state changes: it polls
+ * `GET {base}/_mock/state` once a second, so no server push is needed.
+ *
+ * @module
+ */
+import { payOrderStateName } from '../../schemas/enums.js';
+import type { MockGatewayState } from '../mock-gateway.js';
+import type { MockNotification, NotificationAttempt } from '../notifications.js';
+import { MockAddressStatus, MockSettlementStatus } from '../settlement.js';
+import { formatAmount, formatTime, html, layout, type Html } from './html.js';
+
+const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };
+
+/** A button that POSTs to a control route, then reloads the page. */
+function control(base: string, route: string, label: string, kind = ''): Html {
+  return html`<button class="${kind}" data-post="${base}/_mock/${route}">${label}</button>`;
+}
+
+function section(title: string, count: number, table: Html): Html {
+  return html`<div class="card"><h2>${title} <span class="muted">(${count})</span></h2>${count === 0 ? html`<p class="empty">None yet.</p>` : table}</div>`;
+}
+
+function attemptLine(a: NotificationAttempt): Html {
+  return html`<div class="attempt"><span class="badge ${a.delivered ? 'ok' : 'bad'}">#${a.attempt}${a.resend ? ' resend' : ''}</span>
+    ${formatTime(a.at)} · ${a.status === undefined ? 'no answer' : html`HTTP ${a.status}, answered <code>${JSON.stringify(a.response ?? '')}</code>`}
+    <div class="muted">${a.reason}</div></div>`;
+}
+
+function notificationRow(base: string, n: MockNotification & { attemptLog: readonly NotificationAttempt[] }): Html {
+  const badge = n.state === 'delivered' ? 'ok' : n.state === 'failed' ? 'bad' : 'wait';
+  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td><code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
+    <td><span class="badge ${badge}">${n.state}</span>${n.nextAttemptAt === undefined ? '' : html`<div class="muted">next ${formatTime(n.nextAttemptAt)}</div>`}</td>
+    <td>${n.attemptLog.length === 0 ? html`<span class="empty">not sent yet</span>` : n.attemptLog.map(attemptLine)}</td>
+    <td>${control(base, `notifications/${encodeURIComponent(n.id)}/resend`, 'Resend')}</td></tr>`;
+}
+
+function renderDashboard(state: MockGatewayState, base: string): Html {
+  const { merchants, orders, notifications, addresses, settlements } = state;
+  return html`
+    <div class="card"><h2>Merchants</h2><table><tr><th>mchNo</th><th>appId</th></tr>
+      ${merchants.map((m) => html`<tr><td><code>${m.mchNo}</code></td><td><code>${m.appId}</code></td></tr>`)}</table>
+      <p class="muted">Clock: ${state.clock}, ${formatTime(state.now)} · Control API: <code>${base}/_mock/state</code></p></div>
+    ${section('Orders', orders.length, html`<table><tr><th>Order</th><th>Merchant order</th><th>Subject</th><th>Amount</th><th>State</th><th>Created</th><th></th></tr>
+      ${orders.map((o) => html`<tr data-order="${o.payOrderId}"><td><a href="${base}/cashier/${encodeURIComponent(o.payOrderId)}"><code>${o.payOrderId}</code></a></td>
+        <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td>
+        <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
+        <td>${o.state <= 1 ? [control(base, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(base, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
+    ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
+      ${notifications.map((n) => notificationRow(base, n))}</table>`)}
+    ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>
+      ${addresses.map((a) => html`<tr data-address="${a.serverRequestId}"><td><code>${a.serverRequestId}</code></td><td><code>${a.requestId}</code></td><td>${a.tokenId}</td><td><code>${a.address}</code></td>
+        <td>${['under review', 'approved', 'rejected'][a.status]}</td>
+        <td>${a.status === MockAddressStatus.UnderReview ? [control(base, `addresses/${encodeURIComponent(a.serverRequestId)}/approve`, 'Approve', 'primary'), html` `, control(base, `addresses/${encodeURIComponent(a.serverRequestId)}/reject`, 'Reject', 'danger')] : ''}</td></tr>`)}</table>`)}
+    ${section('Settlements', settlements.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Amount</th><th>Token</th><th>Status</th><th></th></tr>
+      ${settlements.map((s) => html`<tr data-settlement="${s.serverRequestId}"><td><code>${s.serverRequestId}</code></td><td><code>${s.requestId}</code></td><td>${formatAmount(s.amount, s.currency)}</td><td>${s.tokenId}</td>
+        <td>${['pending', 'processing', 'completed', 'failed'][s.status]}</td>
+        <td>${s.status === MockSettlementStatus.Pending || s.status === MockSettlementStatus.Processing ? control(base, `settlements/${encodeURIComponent(s.serverRequestId)}/progress`, 'Progress') : ''}</td></tr>`)}</table>`)}`;
+}
+
+// Buttons post to the control API; the page reloads when the state (less the ticking clock) changes.
+// The page starts from the state it was rendered with, so a change made right after rendering still shows.
+const script = (stateUrl: string, rendered: string) => `
+const stateUrl = ${scriptString(stateUrl)};
+let last = ${scriptString(rendered)}, busy = false;
+const key = (s) => JSON.stringify({ ...s, now: 0 });
+document.addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-post]');
+  if (!button) return;
+  busy = true; button.disabled = true;
+  const answer = await fetch(button.dataset.post, { method: 'POST' });
+  if (!answer.ok) alert((await answer.json()).error);
+  location.reload();
+});
+setInterval(async () => {
+  if (busy) return;
+  try {
+    const state = key(await (await fetch(stateUrl)).json());
+    if (state !== last) location.reload();
+  } catch {}
+}, 1000);
+`;
+
+/** A JavaScript string literal that cannot end the script element. */
+function scriptString(text: string): string {
+  return JSON.stringify(text).replace(/</g, '\\u003c');
+}
+
+/** Answers `GET /`, or `undefined` for other paths. */
+export function handleDashboard(state: () => MockGatewayState, request: Request, path: string, base: string): Response | undefined {
+  if (path !== '/' || request.method !== 'GET') return undefined;
+  const current = state();
+  return layout('Mock gateway dashboard', base, renderDashboard(current, base), script(`${base}/_mock/state`, JSON.stringify({ ...current, now: 0 })));
+}
