@@ -102,8 +102,9 @@ export async function waitForOrder(query: QueryOrder, ids: QueryParams, options:
       if (until(lastOrder)) return lastOrder;
     } catch (error) {
       if (endsTheWait(error)) throw error;
-      // A query cut short by the wait's own deadline says nothing new about the gateway: keep the earlier failure.
-      const cutByDeadline = error instanceof GatewayTimeoutError && performance.now() >= deadline;
+      // A query cut short by the wait's own deadline (its budget is what was left, in whole ms) says nothing new
+      // about the gateway: keep the earlier failure.
+      const cutByDeadline = error instanceof GatewayTimeoutError && deadline - performance.now() < 1;
       if (!(cutByDeadline && lastFailure)) lastFailure = error as GatewayError;
     }
     try {
