@@ -127,4 +127,4 @@ export {
 } from './schemas/settlement.js';
 export type { AtLeastOne, ExactlyOne } from './schemas/one-of.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
-export { JsonNumberText } from './transport/lossless-json.js';
+export { JsonNumberText } from './json/lossless-json.js';

@@ -14,7 +14,7 @@ import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelo
 import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
-import { JsonSyntaxError, parseLossless, parseRounded, type LosslessParse } from '../transport/lossless-json.js';
+import { JsonSyntaxError, parseLossless, parseRounded, type LosslessParse } from '../json/lossless-json.js';
 
 const EMPTY: ReadonlyMap<string, string> = new Map();
 

@@ -1,5 +1,5 @@
 import { GatewayValidationError } from '../errors.js';
-import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../transport/lossless-json.js';
+import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../json/lossless-json.js';
 
 /** The fields of a notification exactly as received: name to text, in arrival order. */
 export type ReceivedFields = Map<string, string>;

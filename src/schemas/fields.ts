@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { JsonNumberText } from '../transport/lossless-json.js';
+import { JsonNumberText } from '../json/lossless-json.js';
 import { REPORT_INPUT } from './issues.js';
 
 /** A required string field: present and non-empty (the gateway does not sign `""`, so it would be missing). */

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import type { ValidationIssue } from '../errors.js';
-import { JsonNumberText } from '../transport/lossless-json.js';
+import { JsonNumberText } from '../json/lossless-json.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
