@@ -9,7 +9,7 @@ export const TOPICS = [
   ['Testing', /^testing\//],
   ['Notifications', /^notify\/|^schemas\/notification\.ts$/],
   ['Errors', /^errors\.ts$|^api-error-reason\.ts$/],
-  ['Schemas', /^schemas\//],
+  ['Schemas', /^schemas\/|^json\//],
   ['Client', /^client\/|^endpoints\.ts$|^signing\/|^transport\//],
 ];
 

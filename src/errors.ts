@@ -314,6 +314,27 @@ export class GatewayTruncatedResponseError extends GatewayResponseError {
 }
 
 /**
+ * The response body was larger than `maxResponseBytes` (counted after decompression), so reading stopped
+ * and the body was discarded. A genuine gateway answer is a few kilobytes: check `baseUrl` (a proxy's
+ * page?), or raise `maxResponseBytes` if your deployment really sends more.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof GatewayResponseTooLargeError) console.warn(`gateway sent more than ${error.maxBytes} bytes`);
+ * ```
+ */
+export class GatewayResponseTooLargeError extends GatewayResponseError {
+  static override readonly kind: string = 'GatewayResponseTooLargeError';
+  /** The limit that was passed, in bytes (the client's `maxResponseBytes`). */
+  readonly maxBytes: number;
+
+  constructor(message: string, maxBytes: number, details: ResponseErrorDetails) {
+    super(message, details);
+    this.maxBytes = maxBytes;
+  }
+}
+
+/**
  * The body was JSON but not the shape the operation returns (a field missing, of the wrong type, an
  * unsafe integer, an unknown order state). `issues` lists each problem with its path.
  *

@@ -41,6 +41,7 @@ export {
   GatewayPayloadTooLargeError,
   GatewayReconciliationMismatchError,
   GatewayResponseError,
+  GatewayResponseTooLargeError,
   GatewayResponseValidationError,
   GatewaySignatureError,
   GatewayTimeoutError,

@@ -46,8 +46,8 @@ export function validateParams(operation: OperationName, params: unknown): Valid
 }
 
 /**
- * Adds the common fields and the signature. Called once per attempt, so each attempt carries its own
- * `reqTime`.
+ * Adds the common fields and the signature. Called once per request sent: ky's retries repeat its exact
+ * bytes, and a create sent again after reconciliation is signed anew with its own `reqTime`.
  */
 export function signRequest(operation: OperationName, params: ValidParams, context: RequestContext): Record<string, string | number> {
   if (!isThirteenDigitMillis(context.reqTime)) {

@@ -10,7 +10,7 @@ import type {
   SettleRequestGetParams,
   SettleRequestParams,
 } from '../schemas/settlement.js';
-import { createFetchTransport } from '../transport/http.js';
+import { createKyTransport } from '../transport/http.js';
 import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
 import { OperationRunner, type GatewayResponse, type RequestOptions } from './runner.js';
 import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
@@ -120,7 +120,7 @@ export class GatewayClient {
     this.appId = resolved.appId;
     this.#secret = resolved.secret;
     this.#summary = summarize(resolved);
-    this.#runner = new OperationRunner({ ...resolved, transport: createFetchTransport(resolved.baseUrl, resolved.fetch) }, resolved.secret);
+    this.#runner = new OperationRunner({ ...resolved, transport: createKyTransport(resolved) }, resolved.secret);
   }
 
   /**

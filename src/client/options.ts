@@ -31,6 +31,8 @@ export const CLIENT_DEFAULTS = {
   totalTimeout: 60_000,
   /** Whether response signatures are verified. */
   verifyResponses: true,
+  /** Bytes of a response body read at most (after decompression), 1 MiB. */
+  maxResponseBytes: 1_048_576,
 } as const;
 
 const timerMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
@@ -84,6 +86,7 @@ export const gatewayClientOptionsSchema = z.strictObject({
   /** The clock for `reqTime`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
   verifyResponses: z.optional(z.literal([true, false], { error: 'must be true or false' })),
+  maxResponseBytes: z.optional(safeInteger(1)),
 });
 
 /**
@@ -131,6 +134,11 @@ export interface GatewayClientOptions {
   now?: (() => number) | undefined;
   /** Whether each response's `sign` is verified. Default `true`; `false` is unsafe: a forged or corrupted response would be accepted. */
   verifyResponses?: boolean | undefined;
+  /**
+   * The most bytes of a response body read, counted after decompression; a larger body is refused with
+   * {@link GatewayResponseTooLargeError} as soon as it passes, without buffering it. Default `1048576` (1 MiB).
+   */
+  maxResponseBytes?: number | undefined;
 }
 type _ClientOptionsMatch = Assert<SameShape<Omit<GatewayClientOptions, 'hooks' | 'retry'>, Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks' | 'retry'>>>;
 type _RetryOptionsFit = Assert<[RetryOptions] extends [z.input<typeof gatewayClientOptionsSchema>['retry']] ? true : false>;
@@ -163,6 +171,7 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
     fetch: o.fetch,
     now: o.now ?? Date.now,
     verifyResponses: o.verifyResponses ?? CLIENT_DEFAULTS.verifyResponses,
+    maxResponseBytes: o.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
   };
 }
 

@@ -3,6 +3,7 @@ import {
   GatewayAbortError,
   GatewayApiError,
   GatewayError,
+  GatewayHttpStatusError,
   GatewayOutcomeUnknownError,
   GatewayReconciliationMismatchError,
   GatewayTimeoutError,
@@ -83,10 +84,17 @@ interface Call {
   readonly operation: OperationName;
   readonly signal: AbortSignal | undefined;
   readonly timeout: number;
+  readonly totalTimeout: number;
   readonly deadline: number;
   readonly maxRetries: number;
   attempts: number;
 }
+
+type RetryRule = (kind: FailureKind) => boolean;
+// Reads and close may be repeated after any failure that is not a definite answer; a create only when
+// the attempt provably never reached the gateway (every ambiguity goes to reconciliation instead).
+const REPEATABLE: RetryRule = (kind) => kind !== 'final';
+const NOT_SENT_ONLY: RetryRule = (kind) => kind === 'not-sent';
 
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -103,18 +111,13 @@ export class OperationRunner {
     this.#secret = secret;
   }
 
-  run<T>(operation: OperationName, params: unknown, options: RequestOptions = {}): Promise<GatewayResponse<T>> {
-    // Not async: the operation's own promise is returned as it is, one tick less on every call.
-    try {
-      const call = this.#plan(operation, options);
-      const valid = validateParams(operation, params);
-      const endpoint = endpoints[operation];
-      if (endpoint.retry === 'create') return this.#create<T>(call, valid, endpoint.key ?? '', endpoint.reconcile);
-      if (endpoint.retry === 'idempotent') return this.#close<T>(call, valid);
-      return this.#read<T>(call, valid);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async run<T>(operation: OperationName, params: unknown, options: RequestOptions = {}): Promise<GatewayResponse<T>> {
+    const call = this.#plan(operation, options);
+    const valid = validateParams(operation, params);
+    const endpoint = endpoints[operation];
+    if (endpoint.retry === 'create') return this.#create<T>(call, valid, endpoint.key ?? '', endpoint.reconcile);
+    if (endpoint.retry === 'idempotent') return this.#close<T>(call, valid);
+    return this.#send<T>(call, operation, valid, call.maxRetries, REPEATABLE);
   }
 
   #plan(operation: OperationName, options: RequestOptions): Call {
@@ -131,59 +134,57 @@ export class OperationRunner {
       ];
       if (issues.length > 0) throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, issues, { operation });
     }
-    return { operation, signal: options.signal, timeout, deadline: performance.now() + totalTimeout, maxRetries, attempts: 0 };
-  }
-
-  /** Reads: repeat on failures that may be transient, within the retry count and the deadline. */
-  async #read<T>(call: Call, params: ValidParams, operation: OperationName = call.operation): Promise<GatewayResponse<T>> {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await this.#attempt<T>(call, operation, params);
-      } catch (error) {
-        if (!(error instanceof GatewayError) || classifyFailure(error) === 'final') throw error;
-        await this.#beforeRetry(call, operation, error, retry + 1);
-      }
-    }
+    return { operation, signal: options.signal, timeout, totalTimeout, deadline: performance.now() + totalTimeout, maxRetries, attempts: 0 };
   }
 
   /** Close: repeatable; a repeat that finds the order already closed is success. */
   async #close<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
     try {
-      return await this.#read<T>(call, params);
+      return await this.#send<T>(call, call.operation, params, call.maxRetries, REPEATABLE);
     } catch (error) {
       if (!(error instanceof GatewayApiError)) throw error;
-      const order = await this.#read<{ state: number }>(call, params, 'query').catch(() => undefined);
+      const order = await this.#send<{ state: number }>(call, 'query', params, call.maxRetries, REPEATABLE).catch(() => undefined);
       if (order?.data.state !== PayOrderState.Closed) throw error;
       return { ...order, data: {} as T };
     }
   }
 
   /**
-   * Creates: sent again only when the previous attempt provably did not reach the gateway, or a lookup
-   * by the merchant's key proved no record exists. A record found is the result.
+   * Creates: ky repeats only attempts that provably did not reach the gateway. Any other failure is
+   * settled by a lookup by the merchant's key: a matching record is the result, a record that does not
+   * match is a mismatch, and only a record proved absent lets the create be sent again.
    */
   async #create<T>(call: Call, params: ValidParams, keyName: string, reconcile: ReconcileDefinition | undefined): Promise<GatewayResponse<T>> {
     const key = { name: keyName, value: String(params[keyName]) };
-    // Every ambiguous failure is settled by a lookup before the loop goes on (found: returned; unknown:
-    // thrown), so each pass starts with no open ambiguity, only the memory that a record may exist.
+    // Each lookup settles the ambiguity before the loop goes on (found: returned; unknown: thrown), so a
+    // new pass only remembers that a record may exist, which turns a later refusal into a lookup too.
     let maybeCreated = false;
-    for (let retry = 0; ; retry++) {
-      if (call.signal?.aborted) throw new GatewayAbortError(`${call.operation} was aborted by the caller's signal.`, { operation: call.operation, cause: call.signal.reason });
+    let retriesLeft = call.maxRetries;
+    for (;;) {
+      const attemptsBefore = call.attempts;
       try {
-        return await this.#attempt<T>(call, call.operation, params);
+        return await this.#send<T>(call, call.operation, params, retriesLeft, NOT_SENT_ONLY);
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error;
-        const kind = classifyCreateFailure(error);
+        const sent = call.attempts - attemptsBefore;
+        retriesLeft -= Math.max(0, sent - 1);
+        const kind = sent === 0 ? 'not-sent' : classifyCreateFailure(error);
+        if (kind === 'not-sent') throw error;
         // A refusal after an attempt that may have succeeded (e.g. "duplicate mchOrderNo") is settled by lookup.
         if (kind === 'final' && !(maybeCreated && error instanceof GatewayApiError)) throw error;
-        if (kind !== 'not-sent') {
-          maybeCreated = true;
-          if (!reconcile || error instanceof GatewayAbortError) throw this.#unknown(call, key, error);
-          const found = await this.#lookup<T>(call, params, reconcile);
-          if (found === 'unknown') throw this.#unknown(call, key, error);
-          if (found !== 'absent') return found;
+        maybeCreated = true;
+        if (!reconcile || error instanceof GatewayAbortError) throw this.#unknown(call, key, error);
+        const found = await this.#lookup<T>(call, params, reconcile);
+        if (found === 'unknown') throw this.#unknown(call, key, error);
+        if (found !== 'absent') return found;
+        // Proved absent: the create may be sent again, as a retry.
+        const delayMs = retriesLeft-- > 0 ? this.#retryDelay(call, call.operation, error, call.maxRetries - retriesLeft) : undefined;
+        if (delayMs === undefined) throw error;
+        try {
+          await sleep(delayMs, call.signal);
+        } catch (reason) {
+          throw new GatewayAbortError(`${call.operation} was aborted by the caller's signal while waiting to retry.`, { operation: call.operation, cause: reason });
         }
-        await this.#beforeRetry(call, call.operation, error, retry + 1);
       }
     }
   }
@@ -191,7 +192,7 @@ export class OperationRunner {
   async #lookup<T>(call: Call, params: ValidParams, reconcile: ReconcileDefinition): Promise<GatewayResponse<T> | 'absent' | 'unknown'> {
     try {
       const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
-      const found = await this.#read<Record<string, unknown>>(call, lookupParams, reconcile.lookup);
+      const found = await this.#send<Record<string, unknown>>(call, reconcile.lookup, lookupParams, call.maxRetries, REPEATABLE);
       assertSameRecord(call.operation, endpoints[call.operation].key ?? '', reconcile, params, found.data);
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
@@ -209,55 +210,74 @@ export class OperationRunner {
     );
   }
 
-  /** Waits the backoff (or Retry-After) before retry number `retry`, or throws `error` when no retry is left. */
-  async #beforeRetry(call: Call, operation: OperationName, error: GatewayError, retry: number): Promise<void> {
-    const delayMs = retryAfterDelay(error, this.#settings.retry) ?? backoffDelay(retry, this.#settings.retry);
-    if (retry > call.maxRetries || error instanceof GatewayAbortError || performance.now() + delayMs >= call.deadline) throw error;
-    const { onRetry } = this.#settings.hooks;
-    if (onRetry) observe(onRetry, { operation, attempt: call.attempts, delayMs, reason: failureReason(error) });
-    try {
-      await sleep(delayMs, call.signal);
-    } catch (reason) {
-      throw new GatewayAbortError(`${operation} was aborted by the caller's signal while waiting to retry.`, { operation, cause: reason });
-    }
-  }
-
-  async #attempt<T>(call: Call, operation: OperationName, params: ValidParams): Promise<GatewayResponse<T>> {
+  /** One signed request, carried by the transport (ky) with up to `maxRetries` retries that `retryWhen` allows. */
+  #send<T>(call: Call, operation: OperationName, params: ValidParams, maxRetries: number, retryWhen: RetryRule): Promise<GatewayResponse<T>> {
     const s = this.#settings;
     if (call.signal?.aborted) throw new GatewayAbortError(`${operation} was aborted by the caller's signal.`, { operation, cause: call.signal.reason });
-    const remaining = Math.floor(call.deadline - performance.now());
-    if (remaining <= 0) throw new GatewayTimeoutError(`${call.operation} did not finish within its totalTimeout.`, { operation });
+    if (performance.now() >= call.deadline) throw this.#timedOut(call, operation, 'call');
     const body = signRequest(operation, params, { mchNo: s.mchNo, appId: s.appId, version: s.version, secret: this.#secret, reqTime: s.now() });
-    const attempt = ++call.attempts;
     const path = endpoints[operation].path;
     const { onRequest, onResponse } = s.hooks;
-    // A frozen copy: a hook that redacts or changes what it logs cannot change what is sent.
-    if (onRequest) observe(onRequest, { operation, attempt, path, body: Object.freeze({ ...body }) });
-    const started = performance.now();
-    let http: HttpExchange | undefined;
-    try {
-      const exchange = await s.transport.post(path, body, { operation, timeout: Math.min(call.timeout, remaining), signal: call.signal });
-      http = exchange;
-      const decoded = decodeResponse<T>(operation, exchange, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses });
-      if (onResponse) observe(onResponse, { operation, attempt, status: exchange.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
-      return { data: decoded.data, http: exchange, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
-    } catch (error) {
-      if (onResponse) observe(onResponse, { operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: error as GatewayError });
-      throw error;
-    }
+    return s.transport.send<GatewayResponse<T>>({
+      operation,
+      path,
+      body: JSON.stringify(body),
+      timeout: call.timeout,
+      deadline: call.deadline,
+      signal: call.signal,
+      maxRetries: Math.max(0, maxRetries),
+      attempt: async (attempt, exchange) => {
+        call.attempts++;
+        // A frozen copy: a hook that redacts or changes what it logs cannot change what is sent.
+        if (onRequest) observe(onRequest, { operation, attempt, path, body: Object.freeze({ ...body }) });
+        const started = performance.now();
+        let http: HttpExchange | undefined;
+        try {
+          http = await exchange();
+          const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses });
+          if (onResponse) observe(onResponse, { operation, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
+          return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
+        } catch (error) {
+          if (onResponse) observe(onResponse, { operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: error as GatewayError });
+          throw error;
+        }
+      },
+      planRetry: (error, retry) => (retryWhen(classifyFailure(error)) ? this.#retryDelay(call, operation, error, retry) : undefined),
+      timedOut: (scope, cause) => this.#timedOut(call, operation, scope, cause),
+    });
   }
 
-  // Hooks observe; a hook that throws must not change the outcome of a payment call.
+  /**
+   * The wait before retry number `retry` (a capped Retry-After, else backoff with jitter), told to `onRetry`
+   * before it starts; `undefined` when the wait would pass the deadline: the call then fails at once with
+   * the real cause instead of timing out later.
+   */
+  #retryDelay(call: Call, operation: OperationName, error: GatewayError, retry: number): number | undefined {
+    const { retry: policy, hooks } = this.#settings;
+    const delayMs = retryAfterDelay(error, policy) ?? backoffDelay(retry, policy);
+    if (performance.now() + delayMs >= call.deadline) return undefined;
+    if (hooks.onRetry) observe(hooks.onRetry, { operation, attempt: call.attempts, delayMs, reason: failureReason(error) });
+    return delayMs;
+  }
 
+  /** Names the setting that ran out, as configured; only a create may have been acted on. */
+  #timedOut(call: Call, operation: OperationName, scope: 'attempt' | 'call', cause?: unknown): GatewayTimeoutError {
+    const what = scope === 'call' ? `did not finish within totalTimeout (${call.totalTimeout} ms)` : `got no complete response within timeout (${call.timeout} ms)`;
+    const advice = endpoints[operation].retry === 'create'
+      ? 'The gateway may still have acted on it: look the record up by your key before creating another.'
+      : `Nothing changed on the gateway; retry later or raise ${scope === 'call' ? 'totalTimeout' : 'timeout'}.`;
+    return new GatewayTimeoutError(`${operation} ${what}. ${advice}`, { operation, cause });
+  }
 }
 
 /**
- * For a create, only a business refusal or our own validation is final; any other failure after sending
- * (a broken, untrusted or malformed response included) may hide a record the gateway made. An abort in
- * flight is ambiguous too.
+ * For a create, only a business refusal, our own validation or a redirect is final; any other failure
+ * after sending (a broken, untrusted or oversized response included) may hide a record the gateway made.
+ * An abort in flight is ambiguous too.
  */
 function classifyCreateFailure(error: GatewayError): FailureKind {
   if (error instanceof GatewayApiError || error instanceof GatewayValidationError) return 'final';
+  if (error instanceof GatewayHttpStatusError && error.status >= 300 && error.status < 400) return 'final';
   const kind = classifyFailure(error);
   return kind === 'final' ? 'ambiguous' : kind;
 }
