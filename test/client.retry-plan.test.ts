@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayClient, GatewayHttpStatusError, GatewayOutcomeUnknownError, GatewayTimeoutError, type GatewayClientOptions, type RetryEvent } from '../src/index.js';
+import { useServers } from './support/http-server.js';
+import { signedEnvelope } from './support/wire.js';
+
+// How ky carries the SDK's retry plan, observed from a real server on loopback.
+const MERCHANT = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: 'jeepay-test-secret-0123456789' } as const;
+const ORDER = { payOrderId: 'P1', mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, mchOrderNo: 'order-1', ifCode: 'coin', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', state: 1, subject: 's', body: 'b', createdAt: 1_700_000_000_000 };
+const serve = useServers();
+const client = (baseUrl: string, options: Partial<GatewayClientOptions>) => new GatewayClient({ baseUrl, ...MERCHANT, ...options });
+
+describe('the retry plan', () => {
+  it('a Retry-After longer than the remaining budget fails at once with the 503, not a timeout after burning the budget', async () => {
+    const gateway = await serve((_req, res) => {
+      res.writeHead(503, { 'retry-after': '5' });
+      res.end('busy');
+    });
+    const retries: RetryEvent[] = [];
+    const gatewayClient = client(gateway.url, { totalTimeout: 3_000, retry: { maxRetries: 3, maxRetryAfterMs: 10_000 }, hooks: { onRetry: (e) => retries.push(e) } });
+    const error = await gatewayClient.query({ mchOrderNo: 'order-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayHttpStatusError);
+    expect((error as GatewayHttpStatusError).status).toBe(503);
+    expect(retries).toEqual([]);
+    expect(gateway.hits).toHaveLength(1);
+  });
+
+  it('onRetry is told before the wait, with the delay that is then waited (Retry-After, capped)', async () => {
+    const gateway = await serve((_req, res, hit) => {
+      if (hit === 1) {
+        res.writeHead(503, { 'retry-after': '2' });
+        return void res.end('busy');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(signedEnvelope(ORDER, MERCHANT.secret));
+    });
+    const told: { event: RetryEvent; at: number }[] = [];
+    const gatewayClient = client(gateway.url, { retry: { maxRetryAfterMs: 250 }, hooks: { onRetry: (event) => told.push({ event, at: performance.now() }) } });
+    await expect(gatewayClient.query({ mchOrderNo: 'order-1' })).resolves.toMatchObject({ payOrderId: 'P1' });
+    expect(told).toHaveLength(1);
+    expect(told[0]!.event).toMatchObject({ operation: 'query', attempt: 1, delayMs: 250, reason: 'GatewayHttpStatusError (HTTP 503)' });
+    // Told after the first attempt's answer and at least the delay before the second attempt arrived.
+    expect(told[0]!.at).toBeGreaterThan(gateway.arrivals[0]!);
+    expect(gateway.arrivals[1]! - told[0]!.at).toBeGreaterThanOrEqual(250 - 2);
+  });
+
+  it('without Retry-After the delay is backoff with jitter from initialDelayMs, and it is the one waited', async () => {
+    const gateway = await serve((_req, res, hit) => {
+      if (hit < 3) {
+        res.writeHead(502);
+        return void res.end('bad gateway');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(signedEnvelope(ORDER, MERCHANT.secret));
+    });
+    const told: { event: RetryEvent; at: number }[] = [];
+    const gatewayClient = client(gateway.url, { retry: { initialDelayMs: 80, maxRetries: 2 }, hooks: { onRetry: (event) => told.push({ event, at: performance.now() }) } });
+    await gatewayClient.query({ mchOrderNo: 'order-1' });
+    expect(told.map((t) => t.event.attempt)).toEqual([1, 2]);
+    const [first, second] = told.map((t) => t.event.delayMs);
+    expect(first).toBeGreaterThanOrEqual(40);
+    expect(first).toBeLessThanOrEqual(80);
+    expect(second).toBeGreaterThanOrEqual(80);
+    expect(second).toBeLessThanOrEqual(160);
+    told.forEach(({ event, at }, i) => expect(gateway.arrivals[i + 1]! - at).toBeGreaterThanOrEqual(event.delayMs - 2));
+  });
+
+  it('a create is not repeated by ky after an ambiguous 502: it is looked up instead', async () => {
+    const gateway = await serve((req, res) => {
+      res.writeHead(req.url === '/api/pay/unifiedOrder' ? 502 : 504);
+      res.end('upstream');
+    });
+    const gatewayClient = client(gateway.url, { totalTimeout: 2_000, retry: { initialDelayMs: 1, maxRetries: 2 } });
+    const error = await gatewayClient.unifiedOrder({ mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    // One create, then the lookup (a read: retried by ky on its 504s).
+    expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/query', '/api/pay/query', '/api/pay/query']);
+  });
+});
+
+describe('timeout messages name the setting as configured, and only a create may have been acted on', () => {
+  const silent = () => serve(() => undefined);
+
+  it('a read cut by timeout', async () => {
+    const gateway = await silent();
+    const error = await client(gateway.url, { timeout: 100, totalTimeout: 5_000, retry: { maxRetries: 0 } }).query({ mchOrderNo: 'order-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayTimeoutError);
+    expect((error as Error).message).toBe('query got no complete response within timeout (100 ms). Nothing changed on the gateway; retry later or raise timeout.');
+  });
+
+  it('a read cut by totalTimeout (shorter than the attempt timeout) names totalTimeout, not a clipped budget', async () => {
+    const gateway = await silent();
+    const error = await client(gateway.url, { timeout: 5_000, totalTimeout: 150 }).query({ mchOrderNo: 'order-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayTimeoutError);
+    expect((error as Error).message).toBe('query did not finish within totalTimeout (150 ms). Nothing changed on the gateway; retry later or raise totalTimeout.');
+  });
+
+  it('a create cut by timeout says the gateway may have acted on it (the lookup then runs out of budget too)', async () => {
+    const gateway = await silent();
+    const error = await client(gateway.url, { timeout: 100, totalTimeout: 300, retry: { maxRetries: 0 } })
+      .unifiedOrder({ mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    const cause = (error as Error).cause as Error;
+    expect(cause).toBeInstanceOf(GatewayTimeoutError);
+    expect(cause.message).toBe('unifiedOrder got no complete response within timeout (100 ms). The gateway may still have acted on it: look the record up by your key before creating another.');
+  });
+});
