@@ -14,7 +14,7 @@ import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelo
 import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
-import { JsonSyntaxError, parseLossless, parseRounded, type LosslessParse } from '../json/lossless-json.js';
+import { JsonSyntaxError, parseLossless, type LosslessParse } from '../json/lossless-json.js';
 
 const EMPTY: ReadonlyMap<string, string> = new Map();
 
@@ -48,11 +48,8 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
       details,
     );
   }
-  // A verified response proves its numbers exact (see parseRounded), so it may skip the exactness check.
-  let parsed = (context.verifyResponses && parseRounded(body, 'data')) || parseExactly(operation, body, details);
-  const envelope = readEnvelope(operation, parsed.value, body, details);
-  const { code, msg, sign } = envelope;
-  let { data } = envelope;
+  const parsed = parseExactly(operation, body, details);
+  const { code, msg, sign, data } = readEnvelope(operation, parsed.value, details);
   if (code !== context.successCode) {
     throw new GatewayApiError(code, msg ?? '', { operation, advice: successCodeAdvice(code, msg ?? '', context.successCode) });
   }
@@ -62,12 +59,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
       throw new GatewaySignatureError(`${operation} response has no sign: it cannot be trusted. (verifyResponses: false turns this check off, unsafely.)`, { operation });
     }
     if (!verifySign(parsed.capturedMembers ?? EMPTY, context.secret, sign)) {
-      // Perhaps a number was rounded (10.50 read as 10.5): parse losslessly and verify once more.
-      parsed = parseExactly(operation, body, details);
-      ({ data } = readEnvelope(operation, parsed.value, body, details));
-      if (!verifySign(parsed.capturedMembers ?? EMPTY, context.secret, sign)) {
-        throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
-      }
+      throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
     }
     signatureVerified = true;
   }
@@ -91,16 +83,8 @@ function parseExactly(operation: OperationName, body: string, details: ResponseE
   }
 }
 
-// The envelope is checked on every call: plain type checks first, and only a body that fails them goes
-// through the zod schema, whose issues then say what is wrong.
-function readEnvelope(operation: OperationName, parsed: unknown, body: string, details: ResponseErrorDetails): ResponseEnvelope {
-  const value = body.includes('null') ? withoutNulls(parsed) : parsed;
-  const e = value as Partial<Record<keyof ResponseEnvelope, unknown>> | null;
-  const optionalText = (v: unknown) => v === undefined || typeof v === 'string';
-  if (typeof e === 'object' && e !== null && !Array.isArray(e) && Number.isSafeInteger(e.code) && optionalText(e.msg) && optionalText(e.sign)) {
-    return e as ResponseEnvelope;
-  }
-  const envelope = responseEnvelopeSchema.safeParse(value, { reportInput: true });
+function readEnvelope(operation: OperationName, parsed: unknown, details: ResponseErrorDetails): ResponseEnvelope {
+  const envelope = responseEnvelopeSchema.safeParse(withoutNulls(parsed), { reportInput: true });
   if (envelope.success) return envelope.data;
   throw new GatewayResponseValidationError(`${operation} got JSON that is not a gateway response envelope`, toValidationIssues(envelope.error.issues), details);
 }

@@ -71,17 +71,7 @@ const MAX_DEPTH = 64;
  * that object's members' sign texts too; with {@link TOP_LEVEL}, the top-level object's members'.
  */
 export function parseLossless(text: string, capture?: string | typeof TOP_LEVEL): LosslessParse {
-  return parseNative(text, capture, true) ?? scan(text, capture);
-}
-
-/**
- * The engine's parse without the exactness check, so a number written `10.50` comes back as `10.5`:
- * only for a caller that proves exactness another way. A signed response does: every captured member is
- * signed over its text as received, so a rounded member fails verification (then parse losslessly and
- * verify again). `undefined` where the engine cannot answer (a syntax error, a nested captured member).
- */
-export function parseRounded(text: string, capture: string | typeof TOP_LEVEL): LosslessParse | undefined {
-  return parseNative(text, capture, false);
+  return parseNative(text, capture) ?? scan(text, capture);
 }
 
 // The literals that may not read back as written: an exponent, a fraction ending in 0, 16 or more
@@ -109,25 +99,19 @@ export function numbersAreExact(text: string): boolean {
 // a syntax error (the scanner says where, and whether the text was cut off), nor for a number it would
 // round (10.50, 1e2), nor for a captured member that is an object or array (its sign text is its raw
 // JSON, which only the scanner keeps).
-function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefined, checkNumbers: boolean): LosslessParse | undefined {
+function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefined): LosslessParse | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (checkNumbers && !numbersAreExact(text)) return undefined;
+  if (!numbersAreExact(text)) return undefined;
   const target = capture === undefined ? undefined : capture === TOP_LEVEL ? value : isRecord(value) ? value[capture] : undefined;
   if (!isRecord(target)) return { value, capturedMembers: undefined };
-  // A nested object or array needs a '[' or one '{' more than the objects around it; else skip looking.
-  let brace = text.indexOf('{', text.indexOf('{') + 1);
-  if (capture !== TOP_LEVEL && brace !== -1) brace = text.indexOf('{', brace + 1);
-  const mayNest = brace !== -1 || text.includes('[');
-  if (mayNest) {
-    for (const key in target) {
-      const member = target[key];
-      if (typeof member === 'object' && member !== null) return undefined;
-    }
+  for (const key in target) {
+    const member = target[key];
+    if (typeof member === 'object' && member !== null) return undefined;
   }
   return { value, capturedMembers: target as Readonly<Record<string, string | number | boolean | null>> };
 }
