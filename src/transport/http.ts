@@ -86,10 +86,11 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
  * redirects as answers (a signed body must go nowhere but the gateway).
  */
 export function createKyTransport(settings: TransportSettings): Transport {
+  // ky's Request carries the URL, the method and each attempt's signal; the attempt hands the signed text
+  // to fetch itself, as the public (url, init) contract says, so ky never copies or tees the body.
   const api: KyInstance = ky.create({
     baseUrl: settings.baseUrl.replace(/\/*$/, '/'),
     method: 'post',
-    headers: JSON_HEADERS,
     redirect: 'manual',
     // Statuses are judged with the body, above this layer.
     throwHttpErrors: false,
@@ -103,7 +104,6 @@ export function createKyTransport(settings: TransportSettings): Transport {
       const judge = (error: unknown) => toGatewayError(error, call);
       try {
         await api(call.path.replace(/^\/+/, ''), {
-          body: call.body,
           signal: call.signal ?? null,
           timeout: call.timeout,
           totalTimeout: Math.max(1, Math.floor(call.deadline - performance.now())),
