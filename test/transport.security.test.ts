@@ -135,3 +135,31 @@ describe('failures before connecting are provably not sent', () => {
     expect(attempts).toEqual([1, 2, 3]);
   });
 });
+
+describe('the fetch option keeps its (url, init) contract', () => {
+  it('is called with the URL as a string and an init carrying the exact signed text, JSON headers, the signal and redirect: manual', async () => {
+    const calls: { url: unknown; init: RequestInit }[] = [];
+    const gateway = await serve((_req, res) => {
+      res.writeHead(500);
+      res.end();
+    });
+    const gatewayClient = client(gateway.url, {
+      retry: { maxRetries: 0 },
+      fetch: (url, init) => {
+        calls.push({ url, init });
+        return globalThis.fetch(url, init);
+      },
+    });
+    await gatewayClient.query({ mchOrderNo: 'order-1' }).catch(() => undefined);
+    expect(calls).toHaveLength(1);
+    const [{ url, init }] = calls as [{ url: unknown; init: RequestInit }];
+    expect(url).toBe(`${gateway.url}/api/pay/query`);
+    expect(init.method).toBe('POST');
+    expect(init.redirect).toBe('manual');
+    expect(init.signal).toBeInstanceOf(AbortSignal);
+    expect(new Headers(init.headers).get('content-type')).toBe('application/json');
+    const sent = JSON.parse(init.body as string) as Record<string, unknown>;
+    expect(sent).toMatchObject({ mchOrderNo: 'order-1', mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, signType: 'MD5' });
+    expect(sent.sign).toMatch(/^[0-9A-F]{32}$/);
+  });
+});
