@@ -10,7 +10,7 @@ export const TOPICS = [
   ['Notifications', /^notify\/|^schemas\/notification\.ts$/],
   ['Errors', /^errors\.ts$|^api-error-reason\.ts$/],
   ['Schemas', /^schemas\//],
-  ['Client', /^client\/|^endpoints\.ts$|^signing\/|^transport\//],
+  ['Client', /^client\/|^endpoints\.ts$|^signing\/|^transport\/|^json\//],
 ];
 
 export function load(app) {
