@@ -78,6 +78,8 @@ export const gatewayClientOptionsSchema = z.strictObject({
       onResponse: hook(),
       /** Before waiting to retry. */
       onRetry: hook(),
+      /** After each lookup that settles an ambiguous create. */
+      onReconcile: hook(),
     }),
   ),
   fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
@@ -123,7 +125,7 @@ export interface GatewayClientOptions {
   totalTimeout?: number | undefined;
   /** How transient failures are retried; see {@link RetryOptions} and {@link RETRY_DEFAULTS}. */
   retry?: RetryOptions | undefined;
-  /** Observers of requests, responses and retries ({@link GatewayHooks}); they cannot change an outcome. */
+  /** Observers of requests, responses, retries and reconciliations ({@link GatewayHooks}); they cannot change an outcome. */
   hooks?: GatewayHooks | undefined;
   /** A fetch-compatible function (proxies, tests). Default: the global `fetch`. */
   fetch?: FetchLike | undefined;
