@@ -130,3 +130,27 @@ export interface GatewayHooks {
   /** After each lookup that settles an ambiguous create. */
   onReconcile?: ((event: ReconcileEvent) => void) | undefined;
 }
+
+/**
+ * Both sets observe every event, the merchant's first; a hook that throws does not keep the other from it
+ * (the runner swallows what is thrown). An event only one set observes costs nothing more.
+ */
+export function composeHooks(first: GatewayHooks, second: GatewayHooks): GatewayHooks {
+  return {
+    onRequest: both(first.onRequest, second.onRequest),
+    onResponse: both(first.onResponse, second.onResponse),
+    onRetry: both(first.onRetry, second.onRetry),
+    onReconcile: both(first.onReconcile, second.onReconcile),
+  };
+}
+
+function both<E>(first: ((event: E) => void) | undefined, second: ((event: E) => void) | undefined): ((event: E) => void) | undefined {
+  if (!first || !second) return first ?? second;
+  return (event) => {
+    try {
+      first(event);
+    } finally {
+      second(event);
+    }
+  };
+}

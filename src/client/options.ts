@@ -5,6 +5,7 @@ import { toValidationIssues } from '../schemas/issues.js';
 import type { Assert, SameShape } from '../schemas/shape-check.js';
 import type { FetchLike } from '../transport/http.js';
 import type { GatewayHooks } from './hooks.js';
+import { consoleLogger, LOG_LEVELS, logLevelFromEnvironment, type GatewayLogger, type LogLevel } from './logging.js';
 import { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './retry-policy.js';
 
 /**
@@ -34,6 +35,7 @@ export const CLIENT_DEFAULTS = {
 } as const;
 
 const timerMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
+const isLogger = (v: unknown) => typeof v === 'object' && v !== null && (['error', 'warn', 'info', 'debug'] as const).every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
 const hook = () => z.optional(z.custom<(event: never) => void>((v) => typeof v === 'function', { error: 'must be a function' }));
 
 /**
@@ -86,6 +88,8 @@ export const gatewayClientOptionsSchema = z.strictObject({
   /** The clock for `reqTime`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
   verifyResponses: z.optional(z.literal([true, false], { error: 'must be true or false' })),
+  logLevel: z.optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}` })),
+  logger: z.optional(z.custom<GatewayLogger>(isLogger, { error: 'must be an object with error, warn, info and debug methods, e.g. console' })),
 });
 
 /**
@@ -133,6 +137,13 @@ export interface GatewayClientOptions {
   now?: (() => number) | undefined;
   /** Whether each response's `sign` is verified. Default `true`; `false` is unsafe: a forged or corrupted response would be accepted. */
   verifyResponses?: boolean | undefined;
+  /**
+   * What the client logs ({@link LogLevel}); default `'off'`, or the `PAYMENT_GATEWAY_LOG` environment
+   * variable when it holds a level. Never the secret, a `sign` or a body.
+   */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go ({@link GatewayLogger}). Default the console, one line per event. */
+  logger?: GatewayLogger | undefined;
 }
 type _ClientOptionsMatch = Assert<SameShape<Omit<GatewayClientOptions, 'hooks' | 'retry'>, Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks' | 'retry'>>>;
 type _RetryOptionsFit = Assert<[RetryOptions] extends [z.input<typeof gatewayClientOptionsSchema>['retry']] ? true : false>;
@@ -165,6 +176,8 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
     fetch: o.fetch,
     now: o.now ?? Date.now,
     verifyResponses: o.verifyResponses ?? CLIENT_DEFAULTS.verifyResponses,
+    logLevel: o.logLevel ?? logLevelFromEnvironment(),
+    logger: o.logger ?? consoleLogger,
   };
 }
 
