@@ -15,7 +15,8 @@
 export { GatewayClient, type Operation, type OperationTypes } from './client/gateway-client.js';
 export type { GatewayResponse, RequestOptions } from './client/runner.js';
 export { WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
-export type { GatewayHooks, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
+export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
+export type { GatewayLogger, LogLevel } from './client/logging.js';
 export { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './client/retry-policy.js';
 export { CLIENT_DEFAULTS, gatewayClientOptionsSchema, type GatewayClientOptions } from './client/options.js';
 export {

@@ -1,7 +1,7 @@
 // Reconciliation returns only the record that was asked for (issue 9, defect 5), against the mock
-// gateway's real order and settlement books.
+// gateway's real order and settlement books; and the onReconcile hook that reports each lookup.
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, GatewayReconciliationMismatchError, PayOrderState } from '../src/index.js';
+import { GatewayClient, GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, PayOrderState, type ReconcileEvent } from '../src/index.js';
 import { createMockGateway } from '../src/testing/index.js';
 
 const MERCHANT = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: 'jeepay-test-secret-0123456789' };
@@ -48,5 +48,52 @@ describe('a create reconciles only to the record it asked for', () => {
     const error = (await client.settleRequest({ ...request, amount: 90000, address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' }).catch((e: unknown) => e)) as GatewayReconciliationMismatchError;
     expect(error).toBeInstanceOf(GatewayReconciliationMismatchError);
     expect(error.differences.map((d) => d.field)).toEqual(['amount', 'address']);
+  });
+});
+
+describe('the onReconcile hook reports each lookup', () => {
+  function observed() {
+    const gateway = createMockGateway({ merchants: [MERCHANT] });
+    const events: ReconcileEvent[] = [];
+    const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch, retry: { initialDelayMs: 1, maxDelayMs: 2 }, hooks: { onReconcile: (e) => events.push(e) } });
+    return { gateway, client, events };
+  }
+
+  it('found: the create was made, then its answer lost', async () => {
+    const { gateway, client, events } = observed();
+    gateway.injectFault({ kind: 'html502', operation: 'unifiedOrder', when: 'after' });
+    await client.unifiedOrder(order('hook-found', 100));
+    expect(events).toEqual([{ operation: 'unifiedOrder', key: { name: 'mchOrderNo', value: 'hook-found' }, outcome: 'found' }]);
+  });
+
+  it('absent: the create never arrived, so it is sent again', async () => {
+    const { gateway, client, events } = observed();
+    gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'before' });
+    await client.unifiedOrder(order('hook-absent', 100));
+    expect(events.map((e) => e.outcome)).toEqual(['absent']);
+    expect(gateway.requests.filter((r) => r.operation === 'unifiedOrder')).toHaveLength(2);
+  });
+
+  it('mismatch: another record holds the key', async () => {
+    const { gateway, client, events } = observed();
+    await client.unifiedOrder(order('hook-mismatch', 100));
+    gateway.injectFault({ kind: 'html502', operation: 'unifiedOrder', when: 'before' });
+    await expect(client.unifiedOrder(order('hook-mismatch', 200))).rejects.toBeInstanceOf(GatewayReconciliationMismatchError);
+    expect(events.map((e) => e.outcome)).toEqual(['mismatch']);
+  });
+
+  it('unknown: the lookup failed too', async () => {
+    const { gateway, client, events } = observed();
+    gateway.injectFault({ kind: 'html502', operation: 'unifiedOrder', when: 'after' });
+    gateway.injectFault({ kind: 'html502', operation: 'query', when: 'before', times: 10 });
+    await expect(client.unifiedOrder(order('hook-unknown', 100))).rejects.toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(events).toEqual([{ operation: 'unifiedOrder', key: { name: 'mchOrderNo', value: 'hook-unknown' }, outcome: 'unknown' }]);
+  });
+
+  it('a settlement is reported by its requestId', async () => {
+    const { gateway, client, events } = observed();
+    gateway.injectFault({ kind: 'truncatedJson', operation: 'settleRequest', when: 'after' });
+    await client.settleRequest({ requestId: 'hook-set', amount: 500, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' });
+    expect(events).toEqual([{ operation: 'settleRequest', key: { name: 'requestId', value: 'hook-set' }, outcome: 'found' }]);
   });
 });

@@ -19,6 +19,8 @@ describe('GatewayClient options', () => {
     new GatewayClient(credentials);
     new GatewayClient({ ...credentials, version: '1.0.1', successCode: 0, timeout: 1, totalTimeout: 2, retry: { maxRetries: 0, initialDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 3 } });
     new GatewayClient({ ...credentials, hooks: { onRequest: ({ operation }) => void operation, onResponse: hook, onRetry: hook }, fetch, now: Date.now, verifyResponses: false });
+    new GatewayClient({ ...credentials, logLevel: 'debug', logger: console, hooks: { onReconcile: ({ key, outcome }) => void [key.name, outcome] } });
+    new GatewayClient({ ...credentials, logLevel: 'off', logger: { error: hook, warn: hook, info: hook, debug: (message: string, fields: Readonly<Record<string, unknown>>) => void [message, fields] } });
   });
 
   it('each required field missing', () => {
@@ -111,6 +113,26 @@ describe('GatewayClient options', () => {
     new GatewayClient({ ...credentials, retry: { maxRetries: '2' } });
     // @ts-expect-error hooks.onRequest: a number
     new GatewayClient({ ...credentials, hooks: { onRequest: 1 } });
+    // @ts-expect-error hooks.onReconcile: a string
+    new GatewayClient({ ...credentials, hooks: { onReconcile: 'log' } });
+    // @ts-expect-error logLevel: not a level
+    new GatewayClient({ ...credentials, logLevel: 'verbose' });
+    // @ts-expect-error logLevel: levels are lower case
+    new GatewayClient({ ...credentials, logLevel: 'DEBUG' });
+    // @ts-expect-error logLevel: a number
+    new GatewayClient({ ...credentials, logLevel: 4 });
+    // @ts-expect-error logLevel: null
+    new GatewayClient({ ...credentials, logLevel: null });
+    // @ts-expect-error logLevel: a boolean
+    new GatewayClient({ ...credentials, logLevel: true });
+    // @ts-expect-error logger: a function, not an object of methods
+    new GatewayClient({ ...credentials, logger: console.log });
+    // @ts-expect-error logger: without debug
+    new GatewayClient({ ...credentials, logger: { error: hook, warn: hook, info: hook } });
+    // @ts-expect-error logger: null
+    new GatewayClient({ ...credentials, logger: null });
+    // @ts-expect-error logger: a string
+    new GatewayClient({ ...credentials, logger: 'console' });
   });
 
   it('unknown keys', () => {

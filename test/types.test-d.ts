@@ -5,8 +5,10 @@ import {
   type gatewayClientOptionsSchema,
   type GatewayClient,
   type PayOrder,
+  type LogLevel,
   type PayOrderState,
   type queryParamsSchema,
+  type ReconcileEvent,
   type SettlementRecord,
   type settleRequestGetParamsSchema,
   type UnifiedOrderResult,
@@ -102,5 +104,15 @@ describe('schema input types are exact', () => {
     expectTypeOf<z.input<typeof settleRequestGetParamsSchema>['requestId']>().toEqualTypeOf<string>();
     expectTypeOf<z.input<typeof verifyNotificationOptionsSchema>['appId']>().toEqualTypeOf<string>();
     expectTypeOf<z.input<typeof queryParamsSchema>['payOrderId']>().toEqualTypeOf<string | undefined>();
+  });
+});
+
+describe('logging is typed', () => {
+  it('the levels and the reconciliation outcomes are closed unions', () => {
+    expectTypeOf<LogLevel>().toEqualTypeOf<'off' | 'error' | 'warn' | 'info' | 'debug'>();
+    expectTypeOf<ReconcileEvent['outcome']>().toEqualTypeOf<'found' | 'absent' | 'unknown' | 'mismatch'>();
+    // @ts-expect-error a wrong logLevel does not compile
+    const wrong: LogLevel = 'trace';
+    void wrong;
   });
 });

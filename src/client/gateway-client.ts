@@ -11,6 +11,8 @@ import type {
   SettleRequestParams,
 } from '../schemas/settlement.js';
 import { createKyTransport } from '../transport/http.js';
+import { composeHooks } from './hooks.js';
+import { LogObserver } from './logging.js';
 import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
 import { OperationRunner, type GatewayResponse, type RequestOptions } from './runner.js';
 import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
@@ -71,7 +73,7 @@ export interface Operation<Params, Result> {
 const dataOf = <T>(response: GatewayResponse<T>): T => response.data;
 
 function summarize(options: ResolvedOptions): Record<string, unknown> {
-  const { fetch: _fetch, now: _now, hooks: _hooks, secret: _secret, ...rest } = options;
+  const { fetch: _fetch, now: _now, hooks: _hooks, logger: _logger, secret: _secret, ...rest } = options;
   return { ...rest, secret: '[redacted]' };
 }
 
@@ -109,6 +111,7 @@ export class GatewayClient {
   readonly #secret: string;
   readonly #summary: Record<string, unknown>;
   readonly #runner: OperationRunner;
+  readonly #log: LogObserver;
 
   /**
    * @param options - see {@link GatewayClientOptions}; invalid options throw {@link GatewayValidationError}.
@@ -120,7 +123,10 @@ export class GatewayClient {
     this.appId = resolved.appId;
     this.#secret = resolved.secret;
     this.#summary = summarize(resolved);
-    this.#runner = new OperationRunner({ ...resolved, transport: createKyTransport(resolved) }, resolved.secret);
+    this.#log = new LogObserver(resolved.logLevel, resolved.logger);
+    const hooks = composeHooks(resolved.hooks, this.#log.hooks);
+    this.#runner = new OperationRunner({ ...resolved, hooks, transport: createKyTransport(resolved) }, resolved.secret);
+    this.#log.created(resolved);
   }
 
   /**
@@ -185,7 +191,9 @@ export class GatewayClient {
    * ```
    */
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
-    return waitForOrder((params, requestOptions) => this.query(params, requestOptions), ids, options);
+    // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
+    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions).then(dataOf);
+    return this.#logged('waitForOrder', waitForOrder(query, ids, options));
   }
 
   /**
@@ -289,11 +297,20 @@ export class GatewayClient {
    * ```
    */
   withResponse<Op extends OperationName>(operation: Op, params: OperationTypes[Op]['params'], options?: RequestOptions): Promise<GatewayResponse<OperationTypes[Op]['result']>> {
-    return this.#runner.run(operation, params, options);
+    return this.#logged(operation, this.#runner.run(operation, params, options));
   }
 
   #call<Op extends OperationName>(operation: Op, params: unknown, options?: RequestOptions): Promise<OperationTypes[Op]['result']> {
-    return this.#runner.run<OperationTypes[Op]['result']>(operation, params, options).then(dataOf);
+    return this.#logged(operation, this.#runner.run<OperationTypes[Op]['result']>(operation, params, options)).then(dataOf);
+  }
+
+  // A call's final error is seen here: no hook sees it (it may come from no attempt: validation, a lookup, the deadline).
+  #logged<T>(operation: string, pending: Promise<T>): Promise<T> {
+    if (!this.#log.logsFailures) return pending;
+    return pending.catch((error: unknown) => {
+      this.#log.failed(operation, error);
+      throw error;
+    });
   }
 
   /** A summary without the secret, so the client can be logged safely. */

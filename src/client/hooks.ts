@@ -1,5 +1,5 @@
 import type { OperationName } from '../endpoints.js';
-import type { GatewayError } from '../errors.js';
+import type { GatewayError, GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, ReconcileKey } from '../errors.js';
 
 /**
  * Sent before each HTTP attempt. The body is the signed request: it never contains the secret.
@@ -79,6 +79,33 @@ export interface RetryEvent {
 }
 
 /**
+ * Sent after a create whose outcome was ambiguous (a timeout, a reset, a 5xx…) was looked up by the
+ * merchant's key: what the lookup found decides what the client does next.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, type ReconcileEvent } from 'payment-gateway-sdk';
+ *
+ * // 'unknown' ends in GatewayOutcomeUnknownError: worth a metric, and a reconciliation job later.
+ * const onReconcile = ({ operation, key, outcome }: ReconcileEvent) => metrics.increment(`gateway.${operation}.reconcile.${outcome}`, { [key.name]: key.value });
+ * const client = new GatewayClient({ ...credentials, hooks: { onReconcile } });
+ * ```
+ */
+export interface ReconcileEvent {
+  /** The create that was reconciled (`unifiedOrder`, `settleRequest`), not the lookup. */
+  readonly operation: OperationName;
+  /** The merchant's key the record was looked up by, e.g. `{ name: 'mchOrderNo', value: 'order-1001' }`. */
+  readonly key: ReconcileKey;
+  /**
+   * `found`: the record exists and matches the request; it is the call's result. `absent`: the gateway
+   * has no such record, so the create is sent again if retries and time are left. `unknown`: the lookup
+   * failed too; the call ends in {@link GatewayOutcomeUnknownError}. `mismatch`: another record holds the
+   * key; the call ends in {@link GatewayReconciliationMismatchError}.
+   */
+  readonly outcome: 'found' | 'absent' | 'unknown' | 'mismatch';
+}
+
+/**
  * Observability hooks. They observe only: what they return is ignored and what they throw is swallowed,
  * so a logging bug cannot change the outcome of a payment call.
  *
@@ -100,4 +127,30 @@ export interface GatewayHooks {
   onResponse?: ((event: ResponseEvent) => void) | undefined;
   /** Before waiting to retry. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** After each lookup that settles an ambiguous create. */
+  onReconcile?: ((event: ReconcileEvent) => void) | undefined;
+}
+
+/**
+ * Both sets observe every event, the merchant's first; a hook that throws does not keep the other from it
+ * (the runner swallows what is thrown). An event only one set observes costs nothing more.
+ */
+export function composeHooks(first: GatewayHooks, second: GatewayHooks): GatewayHooks {
+  return {
+    onRequest: both(first.onRequest, second.onRequest),
+    onResponse: both(first.onResponse, second.onResponse),
+    onRetry: both(first.onRetry, second.onRetry),
+    onReconcile: both(first.onReconcile, second.onReconcile),
+  };
+}
+
+function both<E>(first: ((event: E) => void) | undefined, second: ((event: E) => void) | undefined): ((event: E) => void) | undefined {
+  if (!first || !second) return first ?? second;
+  return (event) => {
+    try {
+      first(event);
+    } finally {
+      second(event);
+    }
+  };
 }

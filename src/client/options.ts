@@ -5,6 +5,7 @@ import { toValidationIssues } from '../schemas/issues.js';
 import type { Assert, SameShape } from '../schemas/shape-check.js';
 import type { FetchLike } from '../transport/http.js';
 import type { GatewayHooks } from './hooks.js';
+import { consoleLogger, LOG_LEVELS, logLevelFromEnvironment, type GatewayLogger, type LogLevel } from './logging.js';
 import { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './retry-policy.js';
 
 /**
@@ -36,6 +37,7 @@ export const CLIENT_DEFAULTS = {
 } as const;
 
 const timerMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
+const isLogger = (v: unknown) => typeof v === 'object' && v !== null && (['error', 'warn', 'info', 'debug'] as const).every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
 const hook = () => z.optional(z.custom<(event: never) => void>((v) => typeof v === 'function', { error: 'must be a function' }));
 
 /**
@@ -80,6 +82,8 @@ export const gatewayClientOptionsSchema = z.strictObject({
       onResponse: hook(),
       /** Before waiting to retry. */
       onRetry: hook(),
+      /** After each lookup that settles an ambiguous create. */
+      onReconcile: hook(),
     }),
   ),
   fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
@@ -87,6 +91,8 @@ export const gatewayClientOptionsSchema = z.strictObject({
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
   verifyResponses: z.optional(z.literal([true, false], { error: 'must be true or false' })),
   maxResponseBytes: z.optional(safeInteger(1)),
+  logLevel: z.optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}` })),
+  logger: z.optional(z.custom<GatewayLogger>(isLogger, { error: 'must be an object with error, warn, info and debug methods, e.g. console' })),
 });
 
 /**
@@ -126,7 +132,7 @@ export interface GatewayClientOptions {
   totalTimeout?: number | undefined;
   /** How transient failures are retried; see {@link RetryOptions} and {@link RETRY_DEFAULTS}. */
   retry?: RetryOptions | undefined;
-  /** Observers of requests, responses and retries ({@link GatewayHooks}); they cannot change an outcome. */
+  /** Observers of requests, responses, retries and reconciliations ({@link GatewayHooks}); they cannot change an outcome. */
   hooks?: GatewayHooks | undefined;
   /** A fetch-compatible function (proxies, tests). Default: the global `fetch`. */
   fetch?: FetchLike | undefined;
@@ -139,6 +145,13 @@ export interface GatewayClientOptions {
    * {@link GatewayResponseTooLargeError} as soon as it passes, without buffering it. Default `1048576` (1 MiB).
    */
   maxResponseBytes?: number | undefined;
+  /**
+   * What the client logs ({@link LogLevel}); default `'off'`, or the `PAYMENT_GATEWAY_LOG` environment
+   * variable when it holds a level. Never the secret, a `sign` or a body.
+   */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go ({@link GatewayLogger}). Default the console, one line per event. */
+  logger?: GatewayLogger | undefined;
 }
 type _ClientOptionsMatch = Assert<SameShape<Omit<GatewayClientOptions, 'hooks' | 'retry'>, Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks' | 'retry'>>>;
 type _RetryOptionsFit = Assert<[RetryOptions] extends [z.input<typeof gatewayClientOptionsSchema>['retry']] ? true : false>;
@@ -172,6 +185,8 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
     now: o.now ?? Date.now,
     verifyResponses: o.verifyResponses ?? CLIENT_DEFAULTS.verifyResponses,
     maxResponseBytes: o.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
+    logLevel: o.logLevel ?? logLevelFromEnvironment(),
+    logger: o.logger ?? consoleLogger,
   };
 }
 

@@ -15,7 +15,7 @@ import { decodeResponse } from './decode-response.js';
 import { assertSameRecord } from './reconciliation.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
 import { backoffDelay, classifyFailure, failureReason, retryAfterDelay, sleep, type FailureKind, type RetryPolicy } from './retry-policy.js';
-import type { GatewayHooks } from './hooks.js';
+import type { GatewayHooks, ReconcileEvent } from './hooks.js';
 
 /**
  * Per-call options, the optional last argument of every operation. They override the client's settings
@@ -194,11 +194,20 @@ export class OperationRunner {
       const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
       const found = await this.#send<Record<string, unknown>>(call, reconcile.lookup, lookupParams, call.maxRetries, REPEATABLE);
       assertSameRecord(call.operation, endpoints[call.operation].key ?? '', reconcile, params, found.data);
+      this.#reconciled(call, params, 'found');
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
-      if (error instanceof GatewayReconciliationMismatchError) throw error;
-      return error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found') ? 'absent' : 'unknown';
+      const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found') ? 'absent' : 'unknown';
+      this.#reconciled(call, params, outcome);
+      if (outcome === 'mismatch') throw error;
+      return outcome;
     }
+  }
+
+  #reconciled(call: Call, params: ValidParams, outcome: ReconcileEvent['outcome']): void {
+    const { onReconcile } = this.#settings.hooks;
+    const name = endpoints[call.operation].key ?? '';
+    if (onReconcile) observe(onReconcile, { operation: call.operation, key: { name, value: String(params[name]) }, outcome });
   }
 
   #unknown(call: Call, key: { name: string; value: string }, cause: GatewayError): GatewayOutcomeUnknownError {
