@@ -220,7 +220,7 @@ export class OperationRunner {
   }
 
   /** One signed request, carried by the transport (ky) with up to `maxRetries` retries that `retryWhen` allows. */
-  #send<T>(call: Call, operation: OperationName, params: ValidParams, maxRetries: number, retryWhen: RetryRule): Promise<GatewayResponse<T>> {
+  async #send<T>(call: Call, operation: OperationName, params: ValidParams, maxRetries: number, retryWhen: RetryRule): Promise<GatewayResponse<T>> {
     const s = this.#settings;
     if (call.signal?.aborted) throw new GatewayAbortError(`${operation} was aborted by the caller's signal.`, { operation, cause: call.signal.reason });
     if (performance.now() >= call.deadline) throw this.#timedOut(call, operation, 'call');
