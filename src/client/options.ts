@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
-import { httpUrl, requiredText, safeInteger } from '../schemas/fields.js';
+import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../schemas/fields.js';
 import { toValidationIssues } from '../schemas/issues.js';
 import type { Assert, SameShape } from '../schemas/shape-check.js';
 import type { FetchLike } from '../transport/http.js';
@@ -33,7 +33,6 @@ export const CLIENT_DEFAULTS = {
   verifyResponses: true,
 } as const;
 
-const timerMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
 const hook = () => z.optional(z.custom<(event: never) => void>((v) => typeof v === 'function', { error: 'must be a function' }));
 
 /**
@@ -60,14 +59,14 @@ export const gatewayClientOptionsSchema = z.strictObject({
   secret: requiredText(),
   version: z.optional(requiredText()),
   successCode: z.optional(safeInteger(Number.MIN_SAFE_INTEGER)),
-  timeout: z.optional(timerMs(1)),
-  totalTimeout: z.optional(timerMs(1)),
+  timeout: z.optional(timerDelayMs(1)),
+  totalTimeout: z.optional(timerDelayMs(1)),
   retry: z.optional(
     z.strictObject({
       maxRetries: z.optional(safeInteger(0).check(z.maximum(100, { error: 'must be at most 100' }))),
-      initialDelayMs: z.optional(timerMs(0)),
-      maxDelayMs: z.optional(timerMs(0)),
-      maxRetryAfterMs: z.optional(timerMs(0)),
+      initialDelayMs: z.optional(timerDelayMs(0)),
+      maxDelayMs: z.optional(timerDelayMs(0)),
+      maxRetryAfterMs: z.optional(timerDelayMs(0)),
     }),
   ),
   hooks: z.optional(

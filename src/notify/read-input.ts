@@ -41,7 +41,7 @@ export async function readNotificationInput(input: NotificationInput, maxBytes: 
   if (input instanceof URLSearchParams) return capFields(collectUnique(input), maxBytes);
   if (input instanceof FormData) return capFields(collectUnique(formDataEntries(input)), maxBytes);
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw unreadable(`expected the raw body (a string or bytes), URLSearchParams, FormData, a Request, a body stream or an object of string fields; received ${describe(input)}`);
+    throw unreadable(`expected the raw body (a string or bytes), URLSearchParams, FormData, a Request, a body stream or an object of string fields; received ${inputKindOf(input)}`);
   }
   if (isRequestLike(input)) return readRequest(input, maxBytes);
   if (input instanceof ReadableStream || Symbol.asyncIterator in input) {
@@ -167,7 +167,7 @@ function problemWith(value: unknown): string {
   return `is a ${typeof value}, not the text received: pass the raw body or an object of strings (re-parsed values such as 10.50 -> 10.5 would not match the signature)`;
 }
 
-function describe(value: unknown): string {
+function inputKindOf(value: unknown): string {
   if (value === undefined) return 'undefined (did a body parser run for this request?)';
   if (value === null) return 'null';
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
