@@ -35,23 +35,7 @@ export const CLIENT_DEFAULTS = {
 
 const hook = () => z.optional(z.custom<(event: never) => void>((v) => typeof v === 'function', { error: 'must be a function' }));
 
-/**
- * Zod schema of {@link GatewayClientOptions}; unknown options are an error. The constructor applies it;
- * use it yourself to check configuration at startup without creating a client.
- *
- * @example
- * ```ts
- * import { gatewayClientOptionsSchema } from 'payment-gateway-sdk';
- *
- * const config = gatewayClientOptionsSchema.safeParse({
- *   baseUrl: process.env.GATEWAY_URL, mchNo: process.env.GATEWAY_MCH_NO, appId: process.env.GATEWAY_APP_ID,
- *   secret: process.env.GATEWAY_SECRET,
- * });
- * if (!config.success) {
- *   throw new Error(`gateway settings invalid: ${config.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
- * }
- * ```
- */
+/** Checks {@link GatewayClientOptions}; unknown options are an error. */
 export const gatewayClientOptionsSchema = z.strictObject({
   baseUrl: httpUrl().check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
   mchNo: requiredText(),

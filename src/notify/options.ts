@@ -23,14 +23,7 @@ function optionsExpecting<const Expect extends z.core.$ZodLooseShape>(expect: Ex
   return z.strictObject({ ...credentials, ...checks, expect: z.optional(z.strictObject(expect)) });
 }
 
-/**
- * Zod schema of {@link VerifyNotificationOptions}; unknown options are an error.
- *
- * @example
- * ```ts
- * verifyNotificationOptionsSchema.safeParse({ secret, mchNo, appId, maxAgeMs: 0 }).success; // false
- * ```
- */
+/** Checks {@link VerifyNotificationOptions}; unknown options are an error. */
 export const verifyNotificationOptionsSchema = optionsExpecting({
   mchOrderNo: z.optional(requiredText()),
   amount: z.optional(minorUnits()),
@@ -116,14 +109,7 @@ export interface VerifyNotificationOptions extends NotificationOptions {
 }
 type _VerifyNotificationOptionsMatch = Assert<SameShape<VerifyNotificationOptions, z.input<typeof verifyNotificationOptionsSchema>>>;
 
-/**
- * Zod schema of {@link VerifySettlementNotificationOptions}; unknown options are an error.
- *
- * @example
- * ```ts
- * verifySettlementNotificationOptionsSchema.safeParse({ secret, mchNo, appId, expect: { requestId: 'settle-1' } }).success; // true
- * ```
- */
+/** Checks {@link VerifySettlementNotificationOptions}; unknown options are an error. */
 export const verifySettlementNotificationOptionsSchema = optionsExpecting({
   requestId: z.optional(requiredText()),
   amount: z.optional(minorUnits()),

@@ -4,36 +4,22 @@ import { payOrderSchema } from './order.js';
 import { settlementRecordSchema } from './settlement.js';
 
 /**
- * Zod schema of a verified payment notification: the pay-order fields (spec 2.3) plus the `reqTime` the
- * gateway signed it with. Unknown extra fields are kept. Values must already be typed (numbers for
- * `amount`, `state` and the times); {@link verifyNotification} turns the received strings into them.
- *
- * @example
- * ```ts
- * payOrderNotificationSchema.parse({ ...payOrder, reqTime: 1623985460123 });
- * ```
+ * Checks a payment notification: the pay-order fields (spec 2.3) plus the `reqTime` the gateway signed it
+ * with; unknown extra fields are kept. Values must already be typed (numbers for `amount`, `state` and the
+ * times): verification turns the received strings into them first.
  */
 export const payOrderNotificationSchema = z.looseObject({
   ...payOrderSchema.def.shape,
-  /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
   reqTime: wireInteger(),
 });
 
 /**
- * Zod schema of a verified settlement notification: the settlement-record fields (spec 2.7), plus the
- * merchant fields and `reqTime` when the gateway sends them (its callback format is not published).
- *
- * @example
- * ```ts
- * settlementNotificationSchema.parse({ serverRequestId: 'SRV-1', requestId: 'settle-1', tokenId: 'TRON_USDT', currency: 'USD', amount: 150000, status: 1 });
- * ```
+ * Checks a settlement notification: the settlement-record fields (spec 2.7), plus the merchant fields and
+ * `reqTime` when the gateway sends them (its callback format is not published).
  */
 export const settlementNotificationSchema = z.looseObject({
   ...settlementRecordSchema.def.shape,
-  /** The merchant number, when the callback carries it. */
   mchNo: z.optional(z.string()),
-  /** The application id, when the callback carries it. */
   appId: z.optional(z.string()),
-  /** When the gateway first sent the callback, milliseconds since the epoch, when it carries it. */
   reqTime: z.optional(wireInteger()),
 });
