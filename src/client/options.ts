@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
-import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../schemas/fields.js';
-import { toValidationIssues } from '../schemas/issues.js';
-import type { Assert, SameShape } from '../schemas/shape-check.js';
+import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../internal/schemas/fields.js';
+import { toValidationIssues } from '../internal/schemas/issues.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 import type { FetchLike } from '../transport/http.js';
 import type { GatewayHooks } from './hooks.js';
 import { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './retry-policy.js';

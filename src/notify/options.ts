@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
-import { minorUnits, requiredText, safeInteger } from '../schemas/fields.js';
-import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
-import type { Assert, SameShape } from '../schemas/shape-check.js';
+import { minorUnits, requiredText, safeInteger } from '../internal/schemas/fields.js';
+import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 
 const credentials = {
   secret: requiredText(),

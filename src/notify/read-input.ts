@@ -1,5 +1,5 @@
 import { GatewayPayloadTooLargeError } from '../errors.js';
-import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type ReceivedFields } from './decode-body.js';
+import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type ReceivedFields } from '../internal/notify/decode-body.js';
 
 /**
  * A notification as a framework hands it over:

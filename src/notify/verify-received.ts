@@ -1,9 +1,9 @@
 import type * as z from 'zod/mini';
 import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors.js';
-import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
+import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
-import { coerceFields } from './coerce.js';
-import { unreadable, type ReceivedFields } from './decode-body.js';
+import { coerceFields } from '../internal/notify/coerce.js';
+import { unreadable, type ReceivedFields } from '../internal/notify/decode-body.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, type NotificationInput } from './read-input.js';
 

@@ -14,9 +14,9 @@ import {
   type TransactionStatus,
   type WayCode,
 } from './enums.js';
-import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from './fields.js';
+import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from '../internal/schemas/fields.js';
 import type { AtLeastOne } from './one-of.js';
-import type { Assert, SameShape } from './shape-check.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 
 /** Checks {@link ChannelExtra} given as an object, before it is serialized. */
 export const channelExtraSchema = z.looseObject({

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { payOrderSchema } from '../../schemas/order.js';
+import { settlementRecordSchema } from '../../schemas/settlement.js';
 import { wireInteger } from './fields.js';
-import { payOrderSchema } from './order.js';
-import { settlementRecordSchema } from './settlement.js';
 
 /**
  * Checks a payment notification: the pay-order fields (spec 2.3) plus the `reqTime` the gateway signed it
