@@ -55,16 +55,12 @@ export const gatewayClientOptionsSchema = z.strictObject({
   ),
   hooks: z.optional(
     z.strictObject({
-      /** Before each HTTP attempt. */
       onRequest: hook(),
-      /** After each HTTP attempt. */
       onResponse: hook(),
-      /** Before waiting to retry. */
       onRetry: hook(),
     }),
   ),
   fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
-  /** The clock for `reqTime`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
   verifyResponses: z.optional(z.literal([true, false], { error: 'must be true or false' })),
 });

@@ -14,7 +14,6 @@ const checks = {
   ignoreKeys: z.optional(z.array(requiredText(), { error: 'must be an array of field names' })),
   maxAgeMs: z.optional(safeInteger(1)),
   maxBodyBytes: z.optional(safeInteger(1)),
-  /** The clock for `maxAgeMs`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
 

@@ -8,11 +8,11 @@ import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type 
  * - `URLSearchParams` or `FormData`;
  * - a Web `Request` (form or JSON by its `Content-Type`; read from a clone, so its own body stays unread);
  * - a body stream: a Web `ReadableStream` of bytes, or any async iterable of bytes such as Node's
- *   `IncomingMessage` (form or JSON by the first character).
+ *   `IncomingMessage` (form or JSON by the first character);
+ * - an object of string fields, as `express.urlencoded()` or `@fastify/formbody` make of a form body.
  *
  * Every kind is held to `maxBodyBytes`: a stream or `Request` is read chunk by chunk and cancelled as
  * soon as it passes the limit.
- * - an object of string fields, as `express.urlencoded()` or `@fastify/formbody` make of a form body.
  *
  * @example
  * ```ts
