@@ -10,11 +10,11 @@ import {
   GatewayTruncatedResponseError,
   type ResponseErrorDetails,
 } from '../errors.js';
-import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelope.js';
+import { JsonSyntaxError, parseLossless, parseRounded, type LosslessParse } from '../internal/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
+import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelope.js';
 import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
-import { JsonSyntaxError, parseLossless, parseRounded, type LosslessParse } from '../internal/json/lossless-json.js';
 
 const EMPTY: ReadonlyMap<string, string> = new Map();
 

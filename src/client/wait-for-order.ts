@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { GatewayAbortError, GatewayApiError, GatewayError, GatewayTimeoutError, GatewayValidationError, GatewayWaitTimeoutError } from '../errors.js';
-import { PayOrderState } from '../schemas/enums.js';
 import { timerDelayMs } from '../internal/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
-import type { PayOrder, QueryParams } from '../schemas/order.js';
 import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import { PayOrderState } from '../schemas/enums.js';
+import type { PayOrder, QueryParams } from '../schemas/order.js';
 import { classifyFailure, sleep } from './retry-policy.js';
 import type { RequestOptions } from './runner.js';
 

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../internal/schemas/notification.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 import type { PayOrder } from '../schemas/order.js';
 import type { SettlementRecord } from '../schemas/settlement.js';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 import {
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from '../internal/schemas/fields.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 import {
   divisionModeSchema,
   isBarcodeWayCode,
@@ -14,9 +16,7 @@ import {
   type TransactionStatus,
   type WayCode,
 } from './enums.js';
-import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from '../internal/schemas/fields.js';
 import type { AtLeastOne } from './one-of.js';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 
 /** Checks {@link ChannelExtra} given as an object, before it is serialized. */
 export const channelExtraSchema = z.looseObject({

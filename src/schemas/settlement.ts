@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { httpUrl, minorUnits, optionalText, requiredText, wireInteger } from '../internal/schemas/fields.js';
-import type { ExactlyOne } from './one-of.js';
 import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import type { ExactlyOne } from './one-of.js';
 
 /** Checks {@link SettleAddressApplyParams}. */
 export const settleAddressApplyParamsSchema = z.strictObject({
