@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, arch } from 'node:os';
-import { md5Hex, portableMd5Hex } from '../src/signing/md5.js';
+import { md5Hex, portableMd5Hex } from '../src/internal/signing/md5.js';
 import { baselineCall, baselineSign, baselineVerifyForm } from './baseline.js';
 import { asyncBatch, compare, rate, syncBatch, type Comparison } from './harness.js';
 import { signedEnvelope } from '../test/support/wire.js';

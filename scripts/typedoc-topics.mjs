@@ -4,10 +4,13 @@
 import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
 import ts from 'typescript';
 
-/** First match wins; paths are relative to src/. */
+/**
+ * First match wins; paths are relative to src/. No rule covers src/internal/ on purpose: a public export
+ * declared there is a warning, so the docs build fails.
+ */
 export const TOPICS = [
   ['Testing', /^testing\//],
-  ['Notifications', /^notify\/|^schemas\/notification\.ts$/],
+  ['Notifications', /^notify\//],
   ['Errors', /^errors\.ts$|^api-error-reason\.ts$/],
   ['Schemas', /^schemas\/|^json\//],
   ['Client', /^client\/|^endpoints\.ts$|^signing\/|^transport\//],

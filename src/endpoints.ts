@@ -197,34 +197,12 @@ const definitions = {
  */
 export const endpoints: { readonly [Op in OperationName]: EndpointDefinition } = definitions;
 
-/**
- * The common fields every signed request carries besides the operation's own (spec 2.1).
- *
- * @example
- * ```ts
- * import { COMMON_REQUEST_FIELDS, GatewayClient } from 'payment-gateway-sdk';
- *
- * // Log which of the operation's own fields were sent, without the envelope every request repeats.
- * const common = new Set<string>(COMMON_REQUEST_FIELDS);
- * const client = new GatewayClient({
- *   ...credentials,
- *   hooks: { onRequest: ({ operation, body }) => log.debug({ operation, fields: Object.keys(body).filter((key) => !common.has(key)) }) },
- * });
- * ```
- */
+/** The common fields every signed request carries besides the operation's own (spec 2.1). */
 export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;
 
 /**
  * The fields the gateway knows for an operation: the common ones and the operation's own. The gateway
  * signs exactly these, so nothing else may be sent.
- *
- * @example
- * ```ts
- * import { wireFields } from 'payment-gateway-sdk';
- *
- * wireFields('query');
- * // ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId', 'payOrderId', 'mchOrderNo']
- * ```
  */
 export function wireFields(operation: OperationName): readonly string[] {
   return [...COMMON_REQUEST_FIELDS, ...Object.keys(endpoints[operation].params.def.shape)];

@@ -14,20 +14,7 @@ import type { PayOrderState } from './schemas/enums.js';
 import type { PayOrder } from './schemas/order.js';
 
 const BRAND = Symbol.for('payment-gateway-sdk.error');
-/**
- * How many characters of a response body an error keeps: enough to diagnose, never a whole page.
- *
- * @example
- * ```ts
- * import { BODY_EXCERPT_LIMIT, GatewayResponseError } from 'payment-gateway-sdk';
- *
- * if (error instanceof GatewayResponseError) {
- *   // A longer excerpt was cut, and ends by saying how long the whole body was.
- *   const cut = error.bodyExcerpt.length > BODY_EXCERPT_LIMIT;
- *   log.error({ status: error.status, cut, body: error.bodyExcerpt }, 'unusable gateway response');
- * }
- * ```
- */
+/** How many characters of a response body an error keeps: enough to diagnose, never a whole page. */
 export const BODY_EXCERPT_LIMIT = 512;
 
 type Branded = { [BRAND]?: readonly string[] };
@@ -223,7 +210,7 @@ export class GatewaySignatureError extends GatewayError {
 export interface ResponseErrorDetails extends GatewayErrorOptions {
   /** The HTTP status code. */
   status: number;
-  /** The response body, of which at most {@link BODY_EXCERPT_LIMIT} characters are kept. */
+  /** The response body, of which at most 512 characters are kept. */
   body: string;
   /** The response headers (for `Retry-After`). */
   headers?: Headers | undefined;
@@ -245,7 +232,7 @@ export class GatewayResponseError extends GatewayError {
   static override readonly kind: string = 'GatewayResponseError';
   /** The HTTP status code of the response. */
   readonly status: number;
-  /** The start of the response body (at most {@link BODY_EXCERPT_LIMIT} characters). */
+  /** The start of the response body: at most 512 characters, and when cut, a note of the whole body's length. */
   readonly bodyExcerpt: string;
   /** The response headers, when known. */
   readonly headers: Headers | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BODY_EXCERPT_LIMIT } from '../src/errors.js';
 import {
-  BODY_EXCERPT_LIMIT,
   GatewayAbortError,
   GatewayApiError,
   GatewayClient,

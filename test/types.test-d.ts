@@ -1,20 +1,10 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
-import {
-  verifyNotification,
-  type gatewayClientOptionsSchema,
-  type GatewayClient,
-  type PayOrder,
-  type LogLevel,
-  type PayOrderState,
-  type queryParamsSchema,
-  type ReconcileEvent,
-  type SettlementRecord,
-  type settleRequestGetParamsSchema,
-  type UnifiedOrderResult,
-  type unifiedOrderParamsSchema,
-  type verifyNotificationOptionsSchema,
-} from '../src/index.js';
+import type { gatewayClientOptionsSchema } from '../src/client/options.js';
+import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type ReconcileEvent, type SettlementRecord, type UnifiedOrderResult } from '../src/index.js';
+import type { verifyNotificationOptionsSchema } from '../src/notify/options.js';
+import type { queryParamsSchema, unifiedOrderParamsSchema } from '../src/schemas/order.js';
+import type { settleRequestGetParamsSchema } from '../src/schemas/settlement.js';
 
 declare const client: GatewayClient;
 const order = { mchOrderNo: 'o', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' } as const;

@@ -10,11 +10,11 @@ import {
   GatewayTruncatedResponseError,
   type ResponseErrorDetails,
 } from '../errors.js';
+import { JsonSyntaxError, parseLossless, type LosslessParse } from '../internal/json/lossless-json.js';
+import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelope.js';
-import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
-import { JsonSyntaxError, parseLossless, type LosslessParse } from '../json/lossless-json.js';
 
 const EMPTY: ReadonlyMap<string, string> = new Map();
 

@@ -1,6 +1,6 @@
 import { endpoints, type OperationName } from '../endpoints.js';
 import { GatewayValidationError } from '../errors.js';
-import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
+import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
 import { sign } from '../signing/sign.js';
 
 /** What the client adds to every request. */

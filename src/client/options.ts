@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
-import { httpUrl, requiredText, safeInteger } from '../schemas/fields.js';
-import { toValidationIssues } from '../schemas/issues.js';
-import type { Assert, SameShape } from '../schemas/shape-check.js';
+import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../internal/schemas/fields.js';
+import { toValidationIssues } from '../internal/schemas/issues.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 import type { FetchLike } from '../transport/http.js';
 import type { GatewayHooks } from './hooks.js';
 import { consoleLogger, LOG_LEVELS, logLevelFromEnvironment, type GatewayLogger, type LogLevel } from './logging.js';
@@ -36,27 +36,10 @@ export const CLIENT_DEFAULTS = {
   maxResponseBytes: 1_048_576,
 } as const;
 
-const timerMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
 const isLogger = (v: unknown) => typeof v === 'object' && v !== null && (['error', 'warn', 'info', 'debug'] as const).every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
 const hook = () => z.optional(z.custom<(event: never) => void>((v) => typeof v === 'function', { error: 'must be a function' }));
 
-/**
- * Zod schema of {@link GatewayClientOptions}; unknown options are an error. The constructor applies it;
- * use it yourself to check configuration at startup without creating a client.
- *
- * @example
- * ```ts
- * import { gatewayClientOptionsSchema } from 'payment-gateway-sdk';
- *
- * const config = gatewayClientOptionsSchema.safeParse({
- *   baseUrl: process.env.GATEWAY_URL, mchNo: process.env.GATEWAY_MCH_NO, appId: process.env.GATEWAY_APP_ID,
- *   secret: process.env.GATEWAY_SECRET,
- * });
- * if (!config.success) {
- *   throw new Error(`gateway settings invalid: ${config.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
- * }
- * ```
- */
+/** Checks {@link GatewayClientOptions}; unknown options are an error. */
 export const gatewayClientOptionsSchema = z.strictObject({
   baseUrl: httpUrl().check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
   mchNo: requiredText(),
@@ -64,30 +47,26 @@ export const gatewayClientOptionsSchema = z.strictObject({
   secret: requiredText(),
   version: z.optional(requiredText()),
   successCode: z.optional(safeInteger(Number.MIN_SAFE_INTEGER)),
-  timeout: z.optional(timerMs(1)),
-  totalTimeout: z.optional(timerMs(1)),
+  timeout: z.optional(timerDelayMs(1)),
+  totalTimeout: z.optional(timerDelayMs(1)),
   retry: z.optional(
     z.strictObject({
       maxRetries: z.optional(safeInteger(0).check(z.maximum(100, { error: 'must be at most 100' }))),
-      initialDelayMs: z.optional(timerMs(0)),
-      maxDelayMs: z.optional(timerMs(0)),
-      maxRetryAfterMs: z.optional(timerMs(0)),
+      initialDelayMs: z.optional(timerDelayMs(0)),
+      maxDelayMs: z.optional(timerDelayMs(0)),
+      maxRetryAfterMs: z.optional(timerDelayMs(0)),
     }),
   ),
   hooks: z.optional(
     z.strictObject({
-      /** Before each HTTP attempt. */
       onRequest: hook(),
-      /** After each HTTP attempt. */
       onResponse: hook(),
-      /** Before waiting to retry. */
       onRetry: hook(),
       /** After each lookup that settles an ambiguous create. */
       onReconcile: hook(),
     }),
   ),
   fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
-  /** The clock for `reqTime`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
   verifyResponses: z.optional(z.literal([true, false], { error: 'must be true or false' })),
   maxResponseBytes: z.optional(safeInteger(1)),

@@ -1,8 +1,6 @@
 import type { OperationName, ReconcileDefinition } from '../endpoints.js';
 import { GatewayReconciliationMismatchError, type ReconciliationDifference } from '../errors.js';
-
-// Gateways differ in the case of currency codes (`usd` vs `USD`); the code means the same either way.
-const CASE_INSENSITIVE = new Set(['currency']);
+import { sameFieldValue } from '../internal/schemas/field-equality.js';
 
 /**
  * Throws {@link GatewayReconciliationMismatchError} unless the record a lookup found is the create that was
@@ -15,8 +13,7 @@ export function assertSameRecord(operation: OperationName, keyName: string, reco
     const expected = sent[field];
     const found = record[field];
     if (expected === undefined || found === undefined) continue;
-    const same = CASE_INSENSITIVE.has(field) && typeof expected === 'string' && typeof found === 'string' ? expected.toUpperCase() === found.toUpperCase() : expected === found;
-    if (!same) differences.push({ field, expected, found });
+    if (!sameFieldValue(field, expected, found)) differences.push({ field, expected, found });
   }
   if (differences.length > 0) throw new GatewayReconciliationMismatchError({ name: keyName, value: String(sent[keyName]) }, differences, { operation });
 }

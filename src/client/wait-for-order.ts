@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { GatewayAbortError, GatewayApiError, GatewayError, GatewayTimeoutError, GatewayValidationError, GatewayWaitTimeoutError } from '../errors.js';
+import { timerDelayMs } from '../internal/schemas/fields.js';
+import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 import { PayOrderState } from '../schemas/enums.js';
-import { safeInteger } from '../schemas/fields.js';
-import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
 import type { PayOrder, QueryParams } from '../schemas/order.js';
-import type { Assert, SameShape } from '../schemas/shape-check.js';
 import { classifyFailure, sleep } from './retry-policy.js';
 import type { RequestOptions } from './runner.js';
 
@@ -56,11 +56,10 @@ export const WAIT_FOR_ORDER_DEFAULTS = {
   timeout: 300_000,
 } as const;
 
-const timerMs = (min: number) => z.optional(safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' })));
 const optionsSchema = z.strictObject({
-  intervalMs: timerMs(1),
-  maxIntervalMs: timerMs(1),
-  timeout: timerMs(1),
+  intervalMs: z.optional(timerDelayMs(1)),
+  maxIntervalMs: z.optional(timerDelayMs(1)),
+  timeout: z.optional(timerDelayMs(1)),
   signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
   until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the order' })),
 });

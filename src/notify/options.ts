@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
-import { minorUnits, requiredText, safeInteger } from '../schemas/fields.js';
-import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
-import type { Assert, SameShape } from '../schemas/shape-check.js';
+import { minorUnits, requiredText, safeInteger } from '../internal/schemas/fields.js';
+import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 
 const credentials = {
   secret: requiredText(),
@@ -14,7 +14,6 @@ const checks = {
   ignoreKeys: z.optional(z.array(requiredText(), { error: 'must be an array of field names' })),
   maxAgeMs: z.optional(safeInteger(1)),
   maxBodyBytes: z.optional(safeInteger(1)),
-  /** The clock for `maxAgeMs`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
 
@@ -23,14 +22,7 @@ function optionsExpecting<const Expect extends z.core.$ZodLooseShape>(expect: Ex
   return z.strictObject({ ...credentials, ...checks, expect: z.optional(z.strictObject(expect)) });
 }
 
-/**
- * Zod schema of {@link VerifyNotificationOptions}; unknown options are an error.
- *
- * @example
- * ```ts
- * verifyNotificationOptionsSchema.safeParse({ secret, mchNo, appId, maxAgeMs: 0 }).success; // false
- * ```
- */
+/** Checks {@link VerifyNotificationOptions}; unknown options are an error. */
 export const verifyNotificationOptionsSchema = optionsExpecting({
   mchOrderNo: z.optional(requiredText()),
   amount: z.optional(minorUnits()),
@@ -116,14 +108,7 @@ export interface VerifyNotificationOptions extends NotificationOptions {
 }
 type _VerifyNotificationOptionsMatch = Assert<SameShape<VerifyNotificationOptions, z.input<typeof verifyNotificationOptionsSchema>>>;
 
-/**
- * Zod schema of {@link VerifySettlementNotificationOptions}; unknown options are an error.
- *
- * @example
- * ```ts
- * verifySettlementNotificationOptionsSchema.safeParse({ secret, mchNo, appId, expect: { requestId: 'settle-1' } }).success; // true
- * ```
- */
+/** Checks {@link VerifySettlementNotificationOptions}; unknown options are an error. */
 export const verifySettlementNotificationOptionsSchema = optionsExpecting({
   requestId: z.optional(requiredText()),
   amount: z.optional(minorUnits()),

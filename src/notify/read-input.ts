@@ -1,5 +1,5 @@
 import { GatewayPayloadTooLargeError } from '../errors.js';
-import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type ReceivedFields } from './decode-body.js';
+import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type ReceivedFields } from '../internal/notify/decode-body.js';
 
 /**
  * A notification as a framework hands it over:
@@ -8,11 +8,11 @@ import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type 
  * - `URLSearchParams` or `FormData`;
  * - a Web `Request` (form or JSON by its `Content-Type`; read from a clone, so its own body stays unread);
  * - a body stream: a Web `ReadableStream` of bytes, or any async iterable of bytes such as Node's
- *   `IncomingMessage` (form or JSON by the first character).
+ *   `IncomingMessage` (form or JSON by the first character);
+ * - an object of string fields, as `express.urlencoded()` or `@fastify/formbody` make of a form body.
  *
  * Every kind is held to `maxBodyBytes`: a stream or `Request` is read chunk by chunk and cancelled as
  * soon as it passes the limit.
- * - an object of string fields, as `express.urlencoded()` or `@fastify/formbody` make of a form body.
  *
  * @example
  * ```ts
@@ -41,7 +41,7 @@ export async function readNotificationInput(input: NotificationInput, maxBytes: 
   if (input instanceof URLSearchParams) return capFields(collectUnique(input), maxBytes);
   if (input instanceof FormData) return capFields(collectUnique(formDataEntries(input)), maxBytes);
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw unreadable(`expected the raw body (a string or bytes), URLSearchParams, FormData, a Request, a body stream or an object of string fields; received ${describe(input)}`);
+    throw unreadable(`expected the raw body (a string or bytes), URLSearchParams, FormData, a Request, a body stream or an object of string fields; received ${inputKindOf(input)}`);
   }
   if (isRequestLike(input)) return readRequest(input, maxBytes);
   if (input instanceof ReadableStream || Symbol.asyncIterator in input) {
@@ -167,7 +167,7 @@ function problemWith(value: unknown): string {
   return `is a ${typeof value}, not the text received: pass the raw body or an object of strings (re-parsed values such as 10.50 -> 10.5 would not match the signature)`;
 }
 
-function describe(value: unknown): string {
+function inputKindOf(value: unknown): string {
   if (value === undefined) return 'undefined (did a body parser run for this request?)';
   if (value === null) return 'null';
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;

@@ -1,9 +1,10 @@
 import type * as z from 'zod/mini';
 import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors.js';
-import { REPORT_INPUT, toValidationIssues } from '../schemas/issues.js';
+import { coerceFields } from '../internal/notify/coerce.js';
+import { unreadable, type ReceivedFields } from '../internal/notify/decode-body.js';
+import { sameFieldValue } from '../internal/schemas/field-equality.js';
+import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
 import { verifySign } from '../signing/verify.js';
-import { coerceFields } from './coerce.js';
-import { unreadable, type ReceivedFields } from './decode-body.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, type NotificationInput } from './read-input.js';
 
@@ -48,7 +49,7 @@ interface CheckOptions {
 }
 
 /** The default `maxBodyBytes`: 64 KiB, many times a genuine notification (well under 2 KiB). */
-export const MAX_BODY_BYTES = 65_536;
+const DEFAULT_MAX_BODY_BYTES = 65_536;
 
 /**
  * Reads, verifies and types a notification: the signature over every received field but `sign` and the
@@ -56,7 +57,7 @@ export const MAX_BODY_BYTES = 65_536;
  */
 export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
   const options: CheckOptions = resolveNotificationOptions(kind.optionsSchema, rawOptions, Object.keys(kind.schema.def.shape));
-  const fields = await readNotificationInput(input, options.maxBodyBytes ?? MAX_BODY_BYTES);
+  const fields = await readNotificationInput(input, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   checkReceivedText(fields);
   const signature = fields.get('sign');
   // The map is this call's own: drop what is not signed in place instead of copying it.
@@ -117,16 +118,12 @@ function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schem
   return result.data;
 }
 
-// Gateways differ in the case of currency codes (`cny` vs `CNY`); the code means the same either way.
-const CASE_INSENSITIVE = new Set(['currency']);
-
 function checkExpected(label: string, notification: Record<string, unknown>, expected: Readonly<Record<string, string | number | undefined>>): void {
   const issues: ValidationIssue[] = [];
   for (const [key, want] of Object.entries(expected)) {
     if (want === undefined) continue;
     const actual = notification[key];
-    const same = typeof actual === 'string' && typeof want === 'string' && CASE_INSENSITIVE.has(key) ? actual.toUpperCase() === want.toUpperCase() : actual === want;
-    if (!same) issues.push({ path: [key], message: `is ${actual === undefined ? 'missing' : JSON.stringify(actual)}, but ${JSON.stringify(want)} was expected` });
+    if (!sameFieldValue(key, actual, want)) issues.push({ path: [key], message: `is ${actual === undefined ? 'missing' : JSON.stringify(actual)}, but ${JSON.stringify(want)} was expected` });
   }
   if (issues.length > 0) throw new GatewayValidationError(`The ${label} is genuine but not for what you expected, so do not act on it`, issues);
 }

@@ -1,5 +1,8 @@
 import type * as z from 'zod/mini';
-import { payOrderNotificationSchema, settlementNotificationSchema } from '../schemas/notification.js';
+import { payOrderNotificationSchema, settlementNotificationSchema } from '../internal/schemas/notification.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import type { PayOrder } from '../schemas/order.js';
+import type { SettlementRecord } from '../schemas/settlement.js';
 import {
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,
@@ -22,7 +25,11 @@ import { verifyReceived, type IdempotentNotification, type NotificationKind } fr
  * n.idempotencyKey;  // 'P202106181104177050002:2'
  * ```
  */
-export type PayOrderNotification = z.output<typeof payOrderNotificationSchema> & IdempotentNotification;
+export interface PayOrderNotification extends PayOrder, IdempotentNotification {
+  /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
+  reqTime: number;
+}
+type _PayOrderNotificationMatch = Assert<SameShape<PayOrderNotification, z.output<typeof payOrderNotificationSchema> & IdempotentNotification>>;
 
 /**
  * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
@@ -35,7 +42,15 @@ export type PayOrderNotification = z.output<typeof payOrderNotificationSchema> &
  * console.log(s.requestId, s.status, s.amount);
  * ```
  */
-export type SettlementNotification = z.output<typeof settlementNotificationSchema> & IdempotentNotification;
+export interface SettlementNotification extends SettlementRecord, IdempotentNotification {
+  /** The merchant number, when the callback carries it. */
+  mchNo?: string | undefined;
+  /** The application id, when the callback carries it. */
+  appId?: string | undefined;
+  /** When the gateway first sent the callback, milliseconds since the epoch, when it carries it. */
+  reqTime?: number | undefined;
+}
+type _SettlementNotificationMatch = Assert<SameShape<SettlementNotification, z.output<typeof settlementNotificationSchema> & IdempotentNotification>>;
 
 const payment: NotificationKind<typeof payOrderNotificationSchema> = {
   label: 'payment notification',

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { openString } from './fields.js';
+import { openString } from '../internal/schemas/fields.js';
 
 /**
  * Pay-order states (`state` in a query, `orderState` in a unified-order result).
@@ -30,17 +30,7 @@ export const PayOrderState = {
 /** A pay-order state code, 0 to 6. */
 export type PayOrderState = (typeof PayOrderState)[keyof typeof PayOrderState];
 
-/**
- * Zod schema of {@link PayOrderState}. An unknown code is an error: an order in an unknown state is not safe to act on.
- *
- * @example
- * ```ts
- * import { payOrderStateSchema } from 'payment-gateway-sdk';
- *
- * payOrderStateSchema.safeParse(2).success; // true
- * payOrderStateSchema.safeParse(7).success; // false
- * ```
- */
+/** Checks a {@link PayOrderState}. An unknown code is an error: an order in an unknown state is not safe to act on. */
 export const payOrderStateSchema = z.enum(PayOrderState, { error: 'must be a pay-order state 0..6' });
 
 const stateNames = Object.fromEntries(Object.entries(PayOrderState).map(([name, code]) => [code, name])) as Record<PayOrderState, keyof typeof PayOrderState>;
@@ -110,18 +100,7 @@ export const TRANSACTION_STATUSES = [
  */
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number] | (string & {});
 
-/**
- * Zod schema of {@link TransactionStatus}: any string; unknown values are not an error.
- *
- * @example
- * ```ts
- * import { transactionStatusSchema } from 'payment-gateway-sdk';
- *
- * transactionStatusSchema.parse('Confirming');    // 'Confirming'
- * transactionStatusSchema.parse('Frozen');        // 'Frozen': kept, to be treated as in progress
- * transactionStatusSchema.safeParse(3).success;   // false
- * ```
- */
+/** Checks a {@link TransactionStatus}: any string; unknown values are kept, to be treated as in progress. */
 export const transactionStatusSchema = openString<(typeof TRANSACTION_STATUSES)[number]>();
 
 /**
@@ -156,53 +135,8 @@ export const DivisionMode = {
 } as const;
 /** A division mode code, 0, 1 or 2. */
 export type DivisionMode = (typeof DivisionMode)[keyof typeof DivisionMode];
-/**
- * Zod schema of {@link DivisionMode}.
- *
- * @example
- * ```ts
- * import { divisionModeSchema } from 'payment-gateway-sdk';
- *
- * divisionModeSchema.safeParse(2).success; // true (DivisionMode.Manual)
- * divisionModeSchema.safeParse(3).success; // false
- * ```
- */
+/** Checks a {@link DivisionMode}. */
 export const divisionModeSchema = z.enum(DivisionMode, { error: 'must be 0 (not divided), 1 (automatic) or 2 (manual)' });
-
-/**
- * Payout channels of a settlement. Only `Crypto` is available through this API.
- *
- * @example
- * ```ts
- * import { PAYOUT_CHANNELS } from 'payment-gateway-sdk';
- *
- * PAYOUT_CHANNELS.includes('OffRamp'); // true: a channel the gateway knows, though settleRequest accepts only 'Crypto'
- * ```
- */
-export const PAYOUT_CHANNELS = ['Crypto', 'OffRamp'] as const;
-/**
- * A payout channel name.
- *
- * @example
- * ```ts
- * import type { PayoutChannel } from 'payment-gateway-sdk';
- *
- * const channel: PayoutChannel = 'Crypto'; // the only one settleRequest accepts
- * ```
- */
-export type PayoutChannel = (typeof PAYOUT_CHANNELS)[number];
-/**
- * Zod schema of {@link PayoutChannel}.
- *
- * @example
- * ```ts
- * import { payoutChannelSchema } from 'payment-gateway-sdk';
- *
- * payoutChannelSchema.safeParse('Crypto').success; // true
- * payoutChannelSchema.safeParse('Bank').success;   // false
- * ```
- */
-export const payoutChannelSchema = z.enum(PAYOUT_CHANNELS);
 
 /**
  * What `payData` holds and what the merchant does with it. The gateway is inconsistent about case
@@ -244,34 +178,13 @@ export type PayDataType = (typeof PAY_DATA_TYPES)[number] | (string & {});
 
 const canonicalPayDataType = new Map<string, string>(PAY_DATA_TYPES.map((t) => [t.toLowerCase(), t]));
 
-/**
- * Zod schema of {@link PayDataType} as received: known values in any case are normalized, others kept.
- *
- * @example
- * ```ts
- * import { payDataTypeSchema } from 'payment-gateway-sdk';
- *
- * payDataTypeSchema.parse('payUrl');   // 'payurl'
- * payDataTypeSchema.parse('newType');  // 'newType'
- * ```
- */
+/** Reads a received {@link PayDataType}: known values in any case are normalized (`payUrl` is `payurl`), others kept. */
 export const payDataTypeSchema = z.pipe(
   z.string(),
   z.transform((value): PayDataType => canonicalPayDataType.get(value.toLowerCase()) ?? value),
 );
 
-/**
- * Zod schema of the `payDataType` a merchant may request in `channelExtra`: only the known spellings,
- * since the gateway would not understand any other.
- *
- * @example
- * ```ts
- * import { requestedPayDataTypeSchema } from 'payment-gateway-sdk';
- *
- * requestedPayDataTypeSchema.safeParse('codeImgUrl').success; // true
- * requestedPayDataTypeSchema.safeParse('qr').success;         // false
- * ```
- */
+/** Checks the `payDataType` a merchant requests in `channelExtra`: only the known spellings, since the gateway would not understand any other. */
 export const requestedPayDataTypeSchema = z.enum(PAY_DATA_TYPES, { error: `must be one of ${PAY_DATA_TYPES.join(', ')}` });
 
 /**

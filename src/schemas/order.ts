@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from '../internal/schemas/fields.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 import {
   divisionModeSchema,
   isBarcodeWayCode,
@@ -9,25 +11,14 @@ import {
   requestedPayDataTypeSchema,
   transactionStatusSchema,
   type DivisionMode,
+  type PayDataType,
+  type PayOrderState,
+  type TransactionStatus,
   type WayCode,
 } from './enums.js';
-import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from './fields.js';
 import type { AtLeastOne } from './one-of.js';
-import type { Assert, SameShape } from './shape-check.js';
 
-/**
- * `channelExtra` as an object: the members the reference gateway knows by way code, plus any other.
- * `authCode` for barcode ways (`*_BAR`), `buyerUserId` for `ALI_JSAPI`/`ALI_LITE`, `openid` for
- * `WX_JSAPI`/`WX_LITE`, `userId` for `UP_JSAPI`, `payDataType` for QR/H5/PC ways, `cancelUrl` for `PP_PC`.
- *
- * @example
- * ```ts
- * import { channelExtraSchema } from 'payment-gateway-sdk';
- *
- * channelExtraSchema.safeParse({ payDataType: 'codeImgUrl' }).success;  // true
- * channelExtraSchema.safeParse({ payDataType: 'qr' }).success;          // false: not a payDataType the gateway knows
- * ```
- */
+/** Checks {@link ChannelExtra} given as an object, before it is serialized. */
 export const channelExtraSchema = z.looseObject({
   payDataType: z.optional(requestedPayDataTypeSchema),
   authCode: z.optional(z.string()),
@@ -70,21 +61,7 @@ export interface ChannelExtra {
 }
 type _ChannelExtraMatches = Assert<SameShape<ChannelExtra, z.input<typeof channelExtraSchema>>>;
 
-
-/**
- * Zod schema of the parameters of {@link GatewayClient.unifiedOrder}. Unknown keys are an error.
- * The client applies it; use it to check an order before it is queued for sending.
- *
- * @example
- * ```ts
- * import { unifiedOrderParamsSchema } from 'payment-gateway-sdk';
- *
- * const checked = unifiedOrderParamsSchema.safeParse({
- *   mchOrderNo: 'order-1001', wayCode: 'WX_BAR', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue T-shirt',
- * });
- * checked.success; // false: barcode ways (*_BAR) need channelExtra.authCode
- * ```
- */
+/** Checks {@link UnifiedOrderParams}; unknown keys are an error. */
 export const unifiedOrderParamsSchema = z
   .strictObject({
     mchOrderNo: requiredText(),
@@ -166,31 +143,14 @@ export interface UnifiedOrderParams {
 }
 type _UnifiedOrderParamsMatch = Assert<SameShape<UnifiedOrderParams, z.input<typeof unifiedOrderParamsSchema>>>;
 
-/**
- * Zod schema of the unified-order result (spec 2.5). Unknown extra fields are kept.
- *
- * @example
- * ```ts
- * import { unifiedOrderResultSchema } from 'payment-gateway-sdk';
- *
- * // A result stored as JSON earlier is checked again when read back.
- * const result = unifiedOrderResultSchema.parse(JSON.parse(row.gatewayResult));
- * ```
- */
+/** Checks the `data` of a unified-order response (spec 2.5); unknown extra fields are kept. */
 export const unifiedOrderResultSchema = z.looseObject({
-  /** The gateway's order id. */
   payOrderId: z.string(),
-  /** Your order number. */
   mchOrderNo: z.string(),
-  /** The order state; 3 (failed) comes with `errCode`/`errMsg`. */
   orderState: payOrderStateSchema,
-  /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
   payDataType: z.optional(payDataTypeSchema),
-  /** The payment parameters to collect the payment with. */
   payData: z.optional(z.string()),
-  /** The channel's error code when the payment failed. */
   errCode: z.optional(z.string()),
-  /** The channel's error description when the payment failed. */
   errMsg: z.optional(z.string()),
 });
 
@@ -208,7 +168,25 @@ export const unifiedOrderResultSchema = z.looseObject({
  * }
  * ```
  */
-export type UnifiedOrderResult = z.output<typeof unifiedOrderResultSchema>;
+export interface UnifiedOrderResult {
+  /** The gateway's order id. */
+  payOrderId: string;
+  /** Your order number. */
+  mchOrderNo: string;
+  /** The order state; 3 (failed) comes with `errCode`/`errMsg`. */
+  orderState: PayOrderState;
+  /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
+  payDataType?: PayDataType | undefined;
+  /** The payment parameters to collect the payment with. */
+  payData?: string | undefined;
+  /** The channel's error code when the payment failed. */
+  errCode?: string | undefined;
+  /** The channel's error description when the payment failed. */
+  errMsg?: string | undefined;
+  /** Any other field the gateway adds. */
+  [field: string]: unknown;
+}
+type _UnifiedOrderResultMatch = Assert<SameShape<UnifiedOrderResult, z.output<typeof unifiedOrderResultSchema>>>;
 
 const orderIdsShape = {
   payOrderId: z.optional(requiredText()),
@@ -237,17 +215,7 @@ const oneOrderId = z.refine<{ payOrderId?: string | undefined; mchOrderNo?: stri
   error: 'give payOrderId or mchOrderNo (at least one)',
 });
 
-/**
- * Zod schema of the parameters of {@link GatewayClient.query}.
- *
- * @example
- * ```ts
- * import { queryParamsSchema } from 'payment-gateway-sdk';
- *
- * queryParamsSchema.safeParse({ mchOrderNo: 'order-1001' }).success; // true
- * queryParamsSchema.safeParse({}).success;                           // false: give payOrderId or mchOrderNo
- * ```
- */
+/** Checks {@link QueryParams}. */
 export const queryParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId);
 /**
  * Parameters of {@link GatewayClient.query}: `payOrderId`, `mchOrderNo`, or both.
@@ -264,17 +232,7 @@ export const queryParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId)
 export type QueryParams = AtLeastOne<OrderIds, 'payOrderId' | 'mchOrderNo'>;
 type _QueryParamsMatch = Assert<SameShape<OrderIds, z.input<typeof queryParamsSchema>>>;
 
-/**
- * Zod schema of the parameters of {@link GatewayClient.close}.
- *
- * @example
- * ```ts
- * import { closeParamsSchema } from 'payment-gateway-sdk';
- *
- * closeParamsSchema.safeParse({ payOrderId: 'P202406180001' }).success; // true
- * closeParamsSchema.safeParse({ mchOrderNo: '' }).success;              // false: must not be empty
- * ```
- */
+/** Checks {@link CloseParams}. */
 export const closeParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId);
 /**
  * Parameters of {@link GatewayClient.close}: `payOrderId`, `mchOrderNo`, or both.
@@ -293,37 +251,17 @@ export const closeParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId)
 export type CloseParams = AtLeastOne<OrderIds, 'payOrderId' | 'mchOrderNo'>;
 type _CloseParamsMatch = Assert<SameShape<OrderIds, z.input<typeof closeParamsSchema>>>;
 
-/**
- * Zod schema of one on-chain transaction of an order (spec 2.4).
- *
- * @example
- * ```ts
- * import { orderTransactionSchema } from 'payment-gateway-sdk';
- *
- * const tx = orderTransactionSchema.parse({ txId: 'TX1001', amount: '10.50', tokenId: 'TRON_USDT', status: 'Completed' });
- * tx.amount; // '10.50': exact text, never a float
- * ```
- */
+/** Checks one on-chain transaction of an order (spec 2.4); unknown extra fields are kept. */
 export const orderTransactionSchema = z.looseObject({
-  /** Payment transaction serial number. */
   txId: z.optional(z.string()),
-  /** The order this transaction pays. */
   payOrderId: z.optional(z.string()),
-  /** On-chain transaction hash. */
   txHash: z.optional(z.string()),
-  /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
   amount: z.optional(decimalText()),
-  /** Currency/token id, e.g. `TRON_USDT`. */
   tokenId: z.optional(z.string()),
-  /** Source address. */
   fromAddress: z.optional(z.string()),
-  /** Destination address. */
   toAddress: z.optional(z.string()),
-  /** Transaction status; unknown values mean in progress. */
   status: z.optional(transactionStatusSchema),
-  /** Creation time as received (a date-time string). */
   createdAt: z.optional(z.string()),
-  /** Update time as received (a date-time string). */
   updatedAt: z.optional(z.string()),
 });
 
@@ -339,59 +277,52 @@ export const orderTransactionSchema = z.looseObject({
  *   (order.orderTransactionList ?? []).filter((tx) => tx.status === 'Completed');
  * ```
  */
-export type OrderTransaction = z.output<typeof orderTransactionSchema>;
+export interface OrderTransaction {
+  /** Payment transaction serial number. */
+  txId?: string | undefined;
+  /** The order this transaction pays. */
+  payOrderId?: string | undefined;
+  /** On-chain transaction hash. */
+  txHash?: string | undefined;
+  /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
+  amount?: string | undefined;
+  /** Currency/token id, e.g. `TRON_USDT`. */
+  tokenId?: string | undefined;
+  /** Source address. */
+  fromAddress?: string | undefined;
+  /** Destination address. */
+  toAddress?: string | undefined;
+  /** Transaction status; unknown values mean in progress. */
+  status?: TransactionStatus | undefined;
+  /** Creation time as received (a date-time string). */
+  createdAt?: string | undefined;
+  /** Update time as received (a date-time string). */
+  updatedAt?: string | undefined;
+  /** Any other field the gateway adds. */
+  [field: string]: unknown;
+}
+type _OrderTransactionMatch = Assert<SameShape<OrderTransaction, z.output<typeof orderTransactionSchema>>>;
 
-/**
- * Zod schema of a pay order (spec 2.3). Unknown extra fields are kept.
- *
- * @example
- * ```ts
- * import * as z from 'zod/mini';
- * import { payOrderSchema } from 'payment-gateway-sdk';
- *
- * // A fulfilment job carries the order it was queued for; the worker checks it again.
- * const fulfilmentJob = z.object({ order: payOrderSchema, queuedAt: z.number() });
- * const job = fulfilmentJob.parse(JSON.parse(message));
- * ```
- */
+/** Checks a pay order (spec 2.3); unknown extra fields are kept. */
 export const payOrderSchema = z.looseObject({
-  /** The gateway's order id. */
   payOrderId: z.string(),
-  /** Merchant number. */
   mchNo: z.string(),
-  /** Merchant application id. */
   appId: z.string(),
-  /** Your order number, as sent at creation. */
   mchOrderNo: z.string(),
-  /** The payment interface (channel) code. */
   ifCode: z.string(),
-  /** Payment way code. */
   wayCode: z.string(),
-  /** Amount in integer minor units. */
   amount: wireInteger(),
-  /** Three-letter currency code. */
   currency: z.string(),
-  /** Order state, see {@link PayOrderState}. */
   state: payOrderStateSchema,
-  /** The payer's IP address. */
   clientIp: z.optional(z.string()),
-  /** Goods title. */
   subject: z.string(),
-  /** Goods description. */
   body: z.string(),
-  /** The order number at the channel. */
   channelOrderNo: z.optional(z.string()),
-  /** The channel's payment error code. */
   errCode: z.optional(z.string()),
-  /** The channel's payment error description. */
   errMsg: z.optional(z.string()),
-  /** Your extension parameter, as sent. */
   extParam: z.optional(z.string()),
-  /** Payment success time, milliseconds since the epoch. */
   successTime: z.optional(wireInteger()),
-  /** Creation time, milliseconds since the epoch. */
   createdAt: wireInteger(),
-  /** On-chain transactions of the order (coin channel). */
   orderTransactionList: z.optional(z.array(orderTransactionSchema)),
 });
 
@@ -408,16 +339,49 @@ export const payOrderSchema = z.looseObject({
  * }
  * ```
  */
-export type PayOrder = z.output<typeof payOrderSchema>;
+export interface PayOrder {
+  /** The gateway's order id. */
+  payOrderId: string;
+  /** Merchant number. */
+  mchNo: string;
+  /** Merchant application id. */
+  appId: string;
+  /** Your order number, as sent at creation. */
+  mchOrderNo: string;
+  /** The payment interface (channel) code. */
+  ifCode: string;
+  /** Payment way code. */
+  wayCode: string;
+  /** Amount in integer minor units. */
+  amount: number;
+  /** Three-letter currency code. */
+  currency: string;
+  /** Order state, see {@link PayOrderState}. */
+  state: PayOrderState;
+  /** The payer's IP address. */
+  clientIp?: string | undefined;
+  /** Goods title. */
+  subject: string;
+  /** Goods description. */
+  body: string;
+  /** The order number at the channel. */
+  channelOrderNo?: string | undefined;
+  /** The channel's payment error code. */
+  errCode?: string | undefined;
+  /** The channel's payment error description. */
+  errMsg?: string | undefined;
+  /** Your extension parameter, as sent. */
+  extParam?: string | undefined;
+  /** Payment success time, milliseconds since the epoch. */
+  successTime?: number | undefined;
+  /** Creation time, milliseconds since the epoch. */
+  createdAt: number;
+  /** On-chain transactions of the order (coin channel). */
+  orderTransactionList?: OrderTransaction[] | undefined;
+  /** Any other field the gateway adds. */
+  [field: string]: unknown;
+}
+type _PayOrderMatch = Assert<SameShape<PayOrder, z.output<typeof payOrderSchema>>>;
 
-/**
- * Zod schema of the close response's `data`: an empty object (extra fields are tolerated).
- *
- * @example
- * ```ts
- * import { closeResultSchema } from 'payment-gateway-sdk';
- *
- * closeResultSchema.safeParse({}).success; // true
- * ```
- */
+/** Checks the close response's `data`: an empty object (extra fields are tolerated). */
 export const closeResultSchema = z.looseObject({});

@@ -1,20 +1,9 @@
 import * as z from 'zod/mini';
-import { httpUrl, minorUnits, optionalText, requiredText, wireInteger } from './fields.js';
+import { httpUrl, minorUnits, optionalText, requiredText, wireInteger } from '../internal/schemas/fields.js';
+import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 import type { ExactlyOne } from './one-of.js';
-import type { Assert, SameShape } from './shape-check.js';
 
-/**
- * Zod schema of the parameters of {@link GatewayClient.settleAddressApply}.
- *
- * @example
- * ```ts
- * import { settleAddressApplyParamsSchema } from 'payment-gateway-sdk';
- *
- * // Check the treasury form before the address goes to review.
- * const form = settleAddressApplyParamsSchema.safeParse({ requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: '' });
- * form.success; // false: address must not be empty
- * ```
- */
+/** Checks {@link SettleAddressApplyParams}. */
 export const settleAddressApplyParamsSchema = z.strictObject({
   requestId: requiredText(),
   tokenId: requiredText(),
@@ -46,19 +35,7 @@ export interface SettleAddressApplyParams {
 }
 type _SettleAddressApplyParamsMatch = Assert<SameShape<SettleAddressApplyParams, z.input<typeof settleAddressApplyParamsSchema>>>;
 
-/**
- * Zod schema of the parameters of {@link GatewayClient.settleRequest}.
- *
- * @example
- * ```ts
- * import { settleRequestParamsSchema } from 'payment-gateway-sdk';
- *
- * settleRequestParamsSchema.safeParse({
- *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD',
- *   addrServerRequestId: 'SRV-ADDR-1', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
- * }).success; // false: give exactly one of addrServerRequestId and address
- * ```
- */
+/** Checks {@link SettleRequestParams}. */
 export const settleRequestParamsSchema = z
   .strictObject({
     requestId: requiredText(),
@@ -126,16 +103,7 @@ export interface SettleRequestFields {
 }
 type _SettleRequestParamsMatch = Assert<SameShape<SettleRequestFields, z.input<typeof settleRequestParamsSchema>>>;
 
-/**
- * Zod schema of the parameters of {@link GatewayClient.settleRequestGet}.
- *
- * @example
- * ```ts
- * import { settleRequestGetParamsSchema } from 'payment-gateway-sdk';
- *
- * settleRequestGetParamsSchema.safeParse({ requestId: 'settle-2024-07' }).success; // true
- * ```
- */
+/** Checks {@link SettleRequestGetParams}. */
 export const settleRequestGetParamsSchema = z.strictObject({
   requestId: requiredText(),
 });
@@ -156,21 +124,9 @@ export interface SettleRequestGetParams {
 }
 type _SettleRequestGetParamsMatch = Assert<SameShape<SettleRequestGetParams, z.input<typeof settleRequestGetParamsSchema>>>;
 
-/**
- * Zod schema of a settlement result (spec 2.6).
- *
- * @example
- * ```ts
- * import { settlementResultSchema } from 'payment-gateway-sdk';
- *
- * settlementResultSchema.parse({ serverRequestId: 'SRV-1', status: 1 }); // { serverRequestId: 'SRV-1', status: 1 }
- * settlementResultSchema.safeParse({ serverRequestId: 'SRV-1', status: 'Pending' }).success; // false: status is a number
- * ```
- */
+/** Checks a settlement result (spec 2.6); unknown extra fields are kept. */
 export const settlementResultSchema = z.looseObject({
-  /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
   serverRequestId: z.string(),
-  /** Processing status; the gateway does not publish its values, so it stays a number. */
   status: wireInteger(),
 });
 /**
@@ -187,36 +143,25 @@ export const settlementResultSchema = z.looseObject({
  * }
  * ```
  */
-export type SettlementResult = z.output<typeof settlementResultSchema>;
+export interface SettlementResult {
+  /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
+  serverRequestId: string;
+  /** Processing status; the gateway does not publish its values, so it stays a number. */
+  status: number;
+  /** Any other field the gateway adds. */
+  [field: string]: unknown;
+}
+type _SettlementResultMatch = Assert<SameShape<SettlementResult, z.output<typeof settlementResultSchema>>>;
 
-/**
- * Zod schema of a settlement record (spec 2.7).
- *
- * @example
- * ```ts
- * import { settlementRecordSchema } from 'payment-gateway-sdk';
- *
- * settlementRecordSchema.safeParse({
- *   serverRequestId: 'SRV-1', requestId: 'settle-2024-07', tokenId: 'TRON_USDT', currency: 'USD', amount: 1500.5, status: 1,
- * }).success; // false: amount must be integer minor units
- * ```
- */
+/** Checks a settlement record (spec 2.7); unknown extra fields are kept. */
 export const settlementRecordSchema = z.looseObject({
-  /** The gateway's id of the settlement request. */
   serverRequestId: z.string(),
-  /** Your request id. */
   requestId: z.string(),
-  /** Settlement token id. */
   tokenId: z.string(),
-  /** Fiat currency (`USD`). */
   currency: z.string(),
-  /** Amount in integer minor units. */
   amount: wireInteger(),
-  /** Processing status (values not published). */
   status: wireInteger(),
-  /** Withdrawal address. */
   address: z.optional(z.string()),
-  /** Callback address. */
   notifyUrl: z.optional(z.string()),
 });
 /**
@@ -230,4 +175,24 @@ export const settlementRecordSchema = z.looseObject({
  * const matches = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
  * ```
  */
-export type SettlementRecord = z.output<typeof settlementRecordSchema>;
+export interface SettlementRecord {
+  /** The gateway's id of the settlement request. */
+  serverRequestId: string;
+  /** Your request id. */
+  requestId: string;
+  /** Settlement token id. */
+  tokenId: string;
+  /** Fiat currency (`USD`). */
+  currency: string;
+  /** Amount in integer minor units. */
+  amount: number;
+  /** Processing status (values not published). */
+  status: number;
+  /** Withdrawal address. */
+  address?: string | undefined;
+  /** Callback address. */
+  notifyUrl?: string | undefined;
+  /** Any other field the gateway adds. */
+  [field: string]: unknown;
+}
+type _SettlementRecordMatch = Assert<SameShape<SettlementRecord, z.output<typeof settlementRecordSchema>>>;

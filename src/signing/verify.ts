@@ -14,7 +14,8 @@ export function signaturesEqual(received: string, expected: string): boolean {
   return diff === 0;
 }
 
-// Branch-free ASCII upper-casing for hex digits: a-f (97-102) become A-F.
+// ASCII upper-casing without a branch, so the comparison takes the same time whatever the sign holds:
+// a-z (97-122) become A-Z, every other unit stays.
 function foldCase(c: number): number {
   const isLower = ((96 - c) >>> 31) & ((c - 123) >>> 31);
   return c - (isLower << 5);

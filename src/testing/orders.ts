@@ -6,7 +6,7 @@
  * @module
  */
 import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../schemas/enums.js';
-import { md5Hex } from '../signing/md5.js';
+import { md5Hex } from '../internal/signing/md5.js';
 import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
 import type { MockMerchant } from './merchants.js';

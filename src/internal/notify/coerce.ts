@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import type { ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../../errors.js';
 import { JsonSyntaxError, parseLossless } from '../json/lossless-json.js';
 
 /** What a received text becomes: an integer, a JSON value (lists, objects), or itself. */

@@ -1,4 +1,4 @@
-import { GatewayValidationError } from '../errors.js';
+import { GatewayValidationError } from '../../errors.js';
 import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../json/lossless-json.js';
 
 /** The fields of a notification exactly as received: name to text, in arrival order. */

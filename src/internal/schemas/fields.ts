@@ -35,6 +35,9 @@ export const safeInteger = (min: number) =>
     z.minimum(min, { error: `must be at least ${min}` }),
   );
 
+/** A delay in whole milliseconds, at least `min`, that `setTimeout` honours (larger values fire at once). */
+export const timerDelayMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
+
 /**
  * A JSON-text parameter (`channelExtra`, `extParam`): an object, serialized once with `JSON.stringify`,
  * or a string that is sent as it is.
