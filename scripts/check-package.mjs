@@ -228,7 +228,8 @@ async function main() {
     const manifest = await installTarball(consumer.dir, tarball);
     checkFileList(manifest, files);
     const zod = await readJson(join(consumer.dir, 'node_modules', 'zod', 'package.json'));
-    report('install', `scratch project; dependencies: zod ${zod.version}`);
+    const ky = await readJson(join(consumer.dir, 'node_modules', 'ky', 'package.json'));
+    report('install', `scratch project; dependencies: zod ${zod.version}, ky ${ky.version}`);
     const specifiers = entryPoints(manifest).map((entry) => specifierOf(manifest, entry));
     const { esm, cjs } = await importAndRequire(consumer.dir, specifiers);
     report('import (ESM)', `node ${process.version}: ${esm}`);
