@@ -27,3 +27,38 @@ export function baselineVerifyForm(body: string, secret: string): boolean {
   for (const k of Object.keys(rest)) if (rest[k] === '') delete rest[k];
   return baselineSign(rest, secret) === sign;
 }
+
+interface Envelope {
+  code?: unknown;
+  data?: Record<string, unknown> | null;
+  sign?: unknown;
+}
+
+/**
+ * Verifying a parsed response envelope's `sign` the minimal way: each member of `data` as the gateway's
+ * `toString()` (strings as themselves, other values as their JSON text), empty ones left out, sort, hash,
+ * compare. Correct for the bench's response, which has no decimal such as `10.50` that JSON.parse would
+ * rewrite; the SDK also handles those.
+ */
+export function baselineVerifyEnvelope(envelope: Envelope, secret: string): boolean {
+  if (envelope.code !== 200 || typeof envelope.data !== 'object' || envelope.data === null) return false;
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(envelope.data)) {
+    if (v === null || v === '') continue;
+    fields[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return baselineSign(fields, secret) === envelope.sign;
+}
+
+/**
+ * A query over real HTTP with the least correct work: sign with a fresh reqTime, POST with the global
+ * fetch, check the status, parse, verify the response sign.
+ */
+export async function baselineQuery(origin: string, params: Record<string, string>, secret: string): Promise<unknown> {
+  const body: Record<string, string> = { ...params, reqTime: String(Date.now()) };
+  body.sign = baselineSign(body, secret);
+  const response = await fetch(`${origin}/api/pay/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const envelope = JSON.parse(await response.text()) as Envelope;
+  if (response.status !== 200 || !baselineVerifyEnvelope(envelope, secret)) throw new Error(`the baseline query was refused or its response did not verify (HTTP ${response.status})`);
+  return envelope.data;
+}

@@ -11,13 +11,38 @@ export interface Comparison {
 }
 
 const ROUNDS = 21;
-const BATCH_MS = 60;
+const DEFAULT_BATCH_MS = 60;
+
+export interface CompareOptions {
+  /** About how long each timed batch runs; longer for HTTP, whose rate varies more from batch to batch. */
+  readonly batchMs?: number;
+  /**
+   * Milliseconds each side runs before calibration. Over HTTP the JIT, the connection pool and the
+   * server process all warm up for longer than calibration alone takes.
+   */
+  readonly warmupMs?: number;
+}
 
 /** Runs `size` operations; sync operations are not awaited, so no microtask cost is added to them. */
 type Batch = (size: number) => unknown;
 
 export const asyncBatch = (fn: () => Promise<unknown>): Batch => async (size) => {
   for (let i = 0; i < size; i++) await fn();
+};
+
+/**
+ * `size` operations with `inFlight` of them pending at any time, as a server handling concurrent
+ * requests would issue them.
+ */
+export const concurrentBatch = (fn: () => Promise<unknown>, inFlight: number): Batch => async (size) => {
+  let started = 0;
+  const worker = async () => {
+    while (started < size) {
+      started++;
+      await fn();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, size) }, worker));
 };
 
 export const syncBatch = (fn: () => unknown): Batch => (size) => {
@@ -30,21 +55,29 @@ async function time(batch: Batch, size: number): Promise<number> {
   return size / ((performance.now() - started) / 1000);
 }
 
-// Grows the batch until it takes about BATCH_MS; the calibration runs double as JIT warm-up.
-async function calibrate(batch: Batch): Promise<number> {
+// Grows the batch until it takes about batchMs; the calibration runs double as JIT warm-up.
+async function calibrate(batch: Batch, batchMs = DEFAULT_BATCH_MS): Promise<number> {
   for (let size = 16; ; size *= 2) {
     const started = performance.now();
     await batch(size);
     const elapsed = performance.now() - started;
-    if (elapsed >= BATCH_MS / 2) return Math.max(1, Math.round((size * BATCH_MS) / elapsed));
+    if (elapsed >= batchMs / 2) return Math.max(1, Math.round((size * batchMs) / elapsed));
   }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-export async function compare(sdk: Batch, baseline: Batch): Promise<Comparison> {
-  const sdkSize = await calibrate(sdk);
-  const baselineSize = await calibrate(baseline);
+async function warmUp(batch: Batch, ms: number): Promise<void> {
+  for (const started = performance.now(); performance.now() - started < ms; ) await batch(64);
+}
+
+export async function compare(sdk: Batch, baseline: Batch, options: CompareOptions = {}): Promise<Comparison> {
+  if (options.warmupMs !== undefined) {
+    await warmUp(sdk, options.warmupMs);
+    await warmUp(baseline, options.warmupMs);
+  }
+  const sdkSize = await calibrate(sdk, options.batchMs);
+  const baselineSize = await calibrate(baseline, options.batchMs);
   const sdkRates: number[] = [];
   const baselineRates: number[] = [];
   const ratios: number[] = [];
