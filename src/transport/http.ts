@@ -106,7 +106,8 @@ export function createKyTransport(settings: TransportSettings): Transport {
         await api(call.path.replace(/^\/+/, ''), {
           signal: call.signal ?? null,
           timeout: call.timeout,
-          totalTimeout: Math.max(1, Math.floor(call.deadline - performance.now())),
+          // Rounded up, so ky's deadline is never before the runner's, which plans every wait against its own.
+          totalTimeout: Math.max(1, Math.ceil(call.deadline - performance.now())),
           retry: {
             limit: call.maxRetries,
             methods: ['post'],
