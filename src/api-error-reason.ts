@@ -1,6 +1,6 @@
 /**
  * What a gateway refusal means, read from its `code` and `msg`. The reference server answers in Chinese
- * (protocol notes section 5); a deployment may answer in English, so each rule knows both, case-insensitively.
+ * (docs/reference/protocol.md section 5); a deployment may answer in English, so each rule knows both, case-insensitively.
  *
  * @module
  */

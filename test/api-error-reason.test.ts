@@ -6,7 +6,7 @@ import { createMockGateway, MOCK_MESSAGES } from '../src/testing/index.js';
 
 const reasonOf = (code: number, msg: string): GatewayApiErrorReason => new GatewayApiError(code, msg).reason;
 
-// [reason, the reference server's text (protocol notes section 5), English equivalents a deployment may send]
+// [reason, the reference server's text (docs/reference/protocol.md section 5), English equivalents a deployment may send]
 const TEXTS: [GatewayApiErrorReason, string, string[]][] = [
   ['signature_invalid', '验签失败', ['signature check failed', 'Sign verification failed', 'invalid signature', 'SIGNATURE DOES NOT MATCH']],
   ['merchant_unknown', '商户或商户应用不存在', ['merchant or merchant app does not exist', 'Merchant not found', 'unknown merchant', 'merchant application does not exist']],

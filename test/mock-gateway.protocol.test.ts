@@ -111,7 +111,7 @@ describe('response envelope and signature', () => {
   });
 });
 
-describe('refusals (protocol.md section 5)', () => {
+describe('refusals (docs/reference/protocol.md section 5)', () => {
   it.each([
     ['an unknown merchant', { mchNo: 'M-unknown' }, MOCK_MESSAGES.unknownMerchant],
     ['an unknown app', { appId: 'app-unknown' }, MOCK_MESSAGES.unknownMerchant],

@@ -1,5 +1,5 @@
 /**
- * Payment notifications as the reference gateway sends them (protocol.md section 3): when an order becomes
+ * Payment notifications as the reference gateway sends them (docs/reference/protocol.md section 3): when an order becomes
  * paid and has a `notifyUrl`, a form POST of the query fields plus `reqTime` and `sign` (MD5 with the
  * merchant's secret). Success only when the body is `SUCCESS` (any case, nothing else); otherwise retried
  * up to 6 attempts in all, the n-th retry n x 30 s after the previous failure, on the mock's clock. A
@@ -161,7 +161,7 @@ export class Notifier {
   enqueue(order: MockPayOrder): void {
     if (!order.notifyUrl) return;
     const fields = signedOrderFields(order, this.secretOf(order.appId), this.clock.now());
-    // Query-string keys of the notifyUrl also arrive as body fields, unsigned (protocol.md section 3).
+    // Query-string keys of the notifyUrl also arrive as body fields, unsigned (docs/reference/protocol.md section 3).
     const query = URL.canParse(order.notifyUrl) ? new URL(order.notifyUrl).searchParams : [];
     for (const [key, value] of query) if (!Object.hasOwn(fields, key)) fields[key] = value;
     const id = `N${this.#outbox.length + 1}`;

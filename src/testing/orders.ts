@@ -1,5 +1,5 @@
 /**
- * The mock's pay orders and their state machine (protocol.md section 6): 0/1 -> 2 or 3 through the test
+ * The mock's pay orders and their state machine (docs/reference/protocol.md section 6): 0/1 -> 2 or 3 through the test
  * controls (barcode ways pay at once), 0/1 -> 6 by close or by expiry on the simulated clock; close is
  * refused from any other state; `mchOrderNo` is unique per merchant.
  *

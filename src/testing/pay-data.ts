@@ -1,5 +1,5 @@
 /**
- * `payDataType`/`payData` by way code and `channelExtra`, as protocol.md section 4 describes them, plus
+ * `payDataType`/`payData` by way code and `channelExtra`, as docs/reference/protocol.md section 4 describes them, plus
  * the `channelExtra` members each way code requires. Pay URLs, QR texts and QR image URLs all lead to the
  * mock's own cashier page, `{base}/cashier/{payOrderId}`, where a person can pay or fail the order.
  *
@@ -33,7 +33,7 @@ const WALLET_TYPES: Readonly<Record<string, 'aliapp' | 'wxapp' | 'ysfapp'>> = {
   YSF_JSAPI: 'ysfapp',
 };
 
-/** `channelExtra` members a way code cannot do without (protocol.md section 4). */
+/** `channelExtra` members a way code cannot do without (docs/reference/protocol.md section 4). */
 const REQUIRED_MEMBERS: Readonly<Record<string, string>> = {
   ALI_JSAPI: 'buyerUserId', ALI_LITE: 'buyerUserId', WX_JSAPI: 'openid', WX_LITE: 'openid',
 };

@@ -1,6 +1,6 @@
 /**
  * The gateway's error answers: `{ code, msg }` with HTTP 200. Texts the reference server is known to send
- * (protocol.md section 5) are reproduced exactly, so code that matches on them behaves as in production;
+ * (docs/reference/protocol.md section 5) are reproduced exactly, so code that matches on them behaves as in production;
  * texts the reference does not document carry an English gloss after the Chinese.
  *
  * @module
@@ -29,7 +29,7 @@ export const refuseParameter = (detail: string, gloss: string): Refusal => new R
 
 /**
  * The `msg` texts the mock answers with, in one place so tests can compare against them. Reference texts
- * (protocol.md section 5) are exact; the others end with an English gloss.
+ * (docs/reference/protocol.md section 5) are exact; the others end with an English gloss.
  *
  * @example
  * ```ts

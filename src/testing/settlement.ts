@@ -1,5 +1,5 @@
 /**
- * Declared settlement addresses and settlement requests (protocol.md section 7). The gateway does not
+ * Declared settlement addresses and settlement requests (docs/reference/protocol.md section 7). The gateway does not
  * publish its status integers, so the mock uses its own, exported as {@link MockAddressStatus} and
  * {@link MockSettlementStatus}: code that reads them should treat them as opaque numbers.
  *

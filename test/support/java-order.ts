@@ -34,7 +34,7 @@ export function compareCaseInsensitive(a: string, b: string): number {
 }
 
 /**
- * A stateless reference signer, written from the protocol text (shared/protocol.md 1) and nothing of the
+ * A stateless reference signer, written from the protocol text (docs/reference/protocol.md section 1) and nothing of the
  * SDK: every entry but `sign`, without null/undefined/"", as `key=value&`, sorted with the reference
  * order, `key=SECRET`, MD5 over UTF-8, upper-case hex. Ill-formed text (a lone surrogate) has no UTF-8
  * form: it returns `undefined`, where the SDK must refuse.
