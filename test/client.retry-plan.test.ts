@@ -69,11 +69,14 @@ describe('the retry plan', () => {
       res.writeHead(req.url === '/api/pay/unifiedOrder' ? 502 : 504);
       res.end('upstream');
     });
-    const gatewayClient = client(gateway.url, { totalTimeout: 2_000, retry: { initialDelayMs: 1, maxRetries: 2 } });
+    const requests: [string, number][] = [];
+    const gatewayClient = client(gateway.url, { totalTimeout: 2_000, retry: { initialDelayMs: 1, maxRetries: 2 }, hooks: { onRequest: (e) => requests.push([e.operation, e.attempt]) } });
     const error = await gatewayClient.unifiedOrder({ mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
     // One create, then the lookup (a read: retried by ky on its 504s).
     expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/query', '/api/pay/query', '/api/pay/query']);
+    // Attempts are numbered across the whole call, as onRetry's events are.
+    expect(requests).toEqual([['unifiedOrder', 1], ['query', 2], ['query', 3], ['query', 4]]);
   });
 });
 

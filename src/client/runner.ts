@@ -235,8 +235,9 @@ export class OperationRunner {
       deadline: call.deadline,
       signal: call.signal,
       maxRetries: Math.max(0, maxRetries),
-      attempt: async (attempt, exchange) => {
-        call.attempts++;
+      attempt: async (exchange) => {
+        // Numbered across the whole call, lookups and re-sends included, as onRetry's events are.
+        const attempt = ++call.attempts;
         // A frozen copy: a hook that redacts or changes what it logs cannot change what is sent.
         if (onRequest) observe(onRequest, { operation, attempt, path, body: Object.freeze({ ...body }) });
         const started = performance.now();

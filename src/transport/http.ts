@@ -57,8 +57,8 @@ export interface TransportCall<T> {
   readonly signal: AbortSignal | undefined;
   /** Retries ky may make after the first attempt. */
   readonly maxRetries: number;
-  /** Runs attempt number `attempt`: `exchange` performs the HTTP exchange; the result is the call's value. */
-  readonly attempt: (attempt: number, exchange: () => Promise<HttpExchange>) => Promise<T>;
+  /** Runs one attempt: `exchange` performs the HTTP exchange; the result is the call's value. */
+  readonly attempt: (exchange: () => Promise<HttpExchange>) => Promise<T>;
   /** Milliseconds to wait before retry number `retry` after `error`, or `undefined` to fail with it. */
   readonly planRetry: (error: GatewayError, retry: number) => number | undefined;
   /** The error for an attempt cut by `timeout` (`'attempt'`) or a call cut by its deadline (`'call'`). */
@@ -99,7 +99,6 @@ export function createKyTransport(settings: TransportSettings): Transport {
   return {
     async send<T>(call: TransportCall<T>): Promise<T> {
       let value: T | undefined;
-      let attempts = 0;
       let plannedDelay = 0;
       const judge = (error: unknown) => toGatewayError(error, call);
       try {
@@ -123,7 +122,7 @@ export function createKyTransport(settings: TransportSettings): Transport {
           fetch: async (input) => {
             const request = input as Request; // ky 2 always passes the Request it built
             let response: Response | undefined;
-            value = await call.attempt(++attempts, async () => {
+            value = await call.attempt(async () => {
               response = await sendOnce(request, call, settings.fetch ?? globalThis.fetch);
               return { status: response.status, headers: response.headers, body: await readCappedText(response, settings.maxResponseBytes, call, request.signal) };
             });
