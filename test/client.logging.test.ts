@@ -354,4 +354,27 @@ describe('a logger that throws changes nothing', () => {
     expect(merchantSaw).toEqual(['unifiedOrder']);
     expect(of('debug')).toHaveLength(1);
   });
+
+  it('an async logger or hook that rejects changes nothing and leaves no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const rejecting = async () => {
+        throw new Error('log sink down');
+      };
+      const { client } = setup({
+        logLevel: 'debug',
+        logger: { error: rejecting, warn: rejecting, info: rejecting, debug: rejecting },
+        hooks: { onRequest: rejecting, onResponse: rejecting, onRetry: rejecting, onReconcile: rejecting },
+      });
+      await expect(client.unifiedOrder(order('log-async'))).resolves.toMatchObject({ mchOrderNo: 'log-async' });
+      await expect(client.query({ mchOrderNo: 'log-missing' })).rejects.toBeInstanceOf(GatewayApiError);
+      // Rejections are reported after the microtask queue drains: give them a turn of the event loop.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });

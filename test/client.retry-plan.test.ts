@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, GatewayHttpStatusError, GatewayOutcomeUnknownError, GatewayTimeoutError, type GatewayClientOptions, type RetryEvent } from '../src/index.js';
+import { GatewayAbortError, GatewayClient, GatewayHttpStatusError, GatewayOutcomeUnknownError, GatewayTimeoutError, type GatewayClientOptions, type RetryEvent } from '../src/index.js';
+import { refusedPort } from './support/fault-proxy.js';
 import { useServers } from './support/http-server.js';
 import { signedEnvelope } from './support/wire.js';
 
@@ -106,5 +107,64 @@ describe('timeout messages name the setting as configured, and only a create may
     const cause = (error as Error).cause as Error;
     expect(cause).toBeInstanceOf(GatewayTimeoutError);
     expect(cause.message).toBe('unifiedOrder got no complete response within timeout (100 ms). The gateway may still have acted on it: look the record up by your key before creating another.');
+  });
+});
+
+describe('a create is judged by what its attempts did, not by the last error alone', () => {
+  const order = { mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' } as const;
+
+  it('an abort during the wait after a refused connection: nothing reached the gateway, so GatewayAbortError, no lookup', async () => {
+    const port = await refusedPort();
+    const controller = new AbortController();
+    const requests: string[] = [];
+    const gatewayClient = client(`http://127.0.0.1:${port}`, {
+      retry: { initialDelayMs: 2_000, maxRetries: 2 },
+      hooks: { onRequest: (e) => requests.push(e.operation), onRetry: () => setTimeout(() => controller.abort(), 20) },
+    });
+    const error = await gatewayClient.unifiedOrder(order, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayAbortError);
+    expect(error).not.toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(requests).toEqual(['unifiedOrder']);
+  });
+
+  it('the deadline passing during the wait after a refused connection: a timeout that says nothing was sent, no lookup', async () => {
+    const port = await refusedPort();
+    const requests: string[] = [];
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    const gatewayClient = client(`http://127.0.0.1:${port}`, {
+      totalTimeout: 400,
+      retry: { initialDelayMs: 20, maxRetries: 2 },
+      // A slow observer eats the budget between the plan and the wait: ky's totalTimeout ends the call.
+      hooks: { onRequest: (e) => requests.push(e.operation), onRetry: () => busy(420) },
+    });
+    const error = await gatewayClient.unifiedOrder(order).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayTimeoutError);
+    expect((error as Error).message).toBe('unifiedOrder did not finish within totalTimeout (400 ms). Nothing changed on the gateway; retry later or raise totalTimeout.');
+    expect(requests).toEqual(['unifiedOrder']);
+  });
+
+  it('a failure judging a response that is no GatewayError (a broken fetch result) is ambiguous: looked up, never re-sent', async () => {
+    const calls: string[] = [];
+    const brokenResponse = {
+      status: 200,
+      type: 'basic',
+      headers: { get: () => { throw new TypeError('headers unreadable'); }, has: () => false },
+      body: null,
+    } as unknown as Response;
+    const gatewayClient = client('http://127.0.0.1:9', {
+      retry: { initialDelayMs: 1, maxRetries: 2 },
+      fetch: async (url) => {
+        calls.push(new URL(url).pathname);
+        return brokenResponse;
+      },
+    });
+    const error = await gatewayClient.unifiedOrder(order).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(((error as Error).cause as Error).message).toMatch(/could not be judged \(headers unreadable\)/);
+    // Sent once; then the lookup (a read, whose untrusted answer is final).
+    expect(calls).toEqual(['/api/pay/unifiedOrder', '/api/pay/query']);
   });
 });

@@ -6,6 +6,7 @@ import {
   GatewayClient,
   GatewayConnectionError,
   GatewayHttpStatusError,
+  GatewayOutcomeUnknownError,
   GatewayResponseTooLargeError,
   GatewayTimeoutError,
   GatewayValidationError,
@@ -74,6 +75,35 @@ describe('response bodies are read capped, counting decoded bytes', () => {
     // The socket's buffers may hold a few MiB in flight; 200 MiB were never sent, let alone kept.
     expect(written).toBeLessThan(32 * MiB);
     expect(heapAfter - heapBefore).toBeLessThan(32 * MiB);
+  });
+
+  it('the refusal drops the connection: the server sees its response closed, not a body queued forever', async () => {
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
+    const chunk = Buffer.alloc(16 * 1024, 'a');
+    const gateway = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('close', closed);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    const error = await client(gateway.url, { maxResponseBytes: 100_000, retry: { maxRetries: 0 } }).query({ mchOrderNo: 'order-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayResponseTooLargeError);
+    await serverSawClose;
+  }, 5_000);
+
+  it('a body nested 400,000 levels deep beside the data (under the cap) is judged, and a create is not sent again', async () => {
+    const deep = `${'['.repeat(400_000)}${']'.repeat(400_000)}`;
+    const gateway = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"code":200,"msg":"SUCCESS","x":${deep},"data":{"payOrderId":"P1"},"sign":"0123456789ABCDEF0123456789ABCDEF"}`);
+    });
+    const error = await client(gateway.url, { retry: { maxRetries: 2, initialDelayMs: 1 } }).unifiedOrder(ORDER).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(gateway.hits.filter((path) => path === '/api/pay/unifiedOrder')).toHaveLength(1);
   });
 
   it('a gzip bomb (64 KiB on the wire, 64 MiB inflated) is refused after 1 MiB of decoded text', async () => {

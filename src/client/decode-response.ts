@@ -90,13 +90,16 @@ function readEnvelope(operation: OperationName, parsed: unknown, details: Respon
 }
 
 // The gateway may send `null` for an absent optional field; the signature already ignores nulls.
-// Copies only what contains a null, so the common null-free response costs one scan.
-function withoutNulls(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+// Copies only what contains a null. Only the levels the schemas read are cleaned (the envelope, data,
+// a list in data, its items, their members): a hostile body nested thousands deep cannot exhaust the stack.
+const NULL_CLEANING_DEPTH = 6;
+
+function withoutNulls(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null || depth >= NULL_CLEANING_DEPTH) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const member = withoutNulls(value[i]);
+      const member = withoutNulls(value[i], depth + 1);
       if (member !== value[i]) (copy ??= value.slice())[i] = member;
     }
     return copy ?? value;
@@ -105,7 +108,7 @@ function withoutNulls(value: unknown): unknown {
   let copy: Record<string, unknown> | undefined;
   for (const key in value) {
     const member = (value as Record<string, unknown>)[key];
-    const cleaned = member === null ? undefined : withoutNulls(member);
+    const cleaned = member === null ? undefined : withoutNulls(member, depth + 1);
     if (cleaned === member) continue;
     copy ??= { ...value };
     if (cleaned === undefined) delete copy[key];

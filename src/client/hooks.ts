@@ -132,8 +132,8 @@ export interface GatewayHooks {
 }
 
 /**
- * Both sets observe every event, the merchant's first; a hook that throws does not keep the other from it
- * (the runner swallows what is thrown). An event only one set observes costs nothing more.
+ * Both sets observe every event, the merchant's first; a hook that throws or rejects does not keep the
+ * other from it. An event only one set observes costs nothing more.
  */
 export function composeHooks(first: GatewayHooks, second: GatewayHooks): GatewayHooks {
   return {
@@ -147,10 +147,20 @@ export function composeHooks(first: GatewayHooks, second: GatewayHooks): Gateway
 function both<E>(first: ((event: E) => void) | undefined, second: ((event: E) => void) | undefined): ((event: E) => void) | undefined {
   if (!first || !second) return first ?? second;
   return (event) => {
-    try {
-      first(event);
-    } finally {
-      second(event);
-    }
+    observe(first, event);
+    observe(second, event);
   };
+}
+
+/**
+ * Calls an observer (a hook, a logger method). What it throws, or the promise it returns rejects with, is
+ * ignored: an observer's bug must not change a payment call's outcome nor end the process.
+ */
+export function observe<A extends unknown[]>(observer: (...args: A) => unknown, ...args: A): void {
+  try {
+    const result = observer(...args);
+    if (typeof (result as PromiseLike<unknown> | null | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, () => undefined);
+  } catch {
+    /* ignored on purpose */
+  }
 }

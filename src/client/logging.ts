@@ -1,5 +1,5 @@
 import { endpoints } from '../endpoints.js';
-import type { GatewayHooks, ReconcileEvent, ResponseEvent, RetryEvent } from './hooks.js';
+import { observe, type GatewayHooks, type ReconcileEvent, type ResponseEvent, type RetryEvent } from './hooks.js';
 
 /**
  * How much the client logs; each level includes the ones before it:
@@ -129,13 +129,9 @@ export class LogObserver {
     return this.#level >= LOG_LEVELS.indexOf(level);
   }
 
-  // Never throws: a logger's bug must not replace a call's result or error, nor stop a client being created.
+  // Never throws nor rejects: a logger's bug must not replace a call's result or error, nor stop a client being created.
   #write(level: Exclude<LogLevel, 'off'>, line: string, fields: Readonly<Record<string, unknown>>): void {
-    try {
-      this.#logger[level](`${PREFIX} ${line}`, fields);
-    } catch {
-      /* ignored on purpose */
-    }
+    observe((message: string) => this.#logger[level](message, fields), `${PREFIX} ${line}`);
   }
 
   #attempt({ operation, attempt, status, durationMs, signatureVerified, error }: ResponseEvent): void {

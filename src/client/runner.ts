@@ -6,6 +6,7 @@ import {
   GatewayHttpStatusError,
   GatewayOutcomeUnknownError,
   GatewayReconciliationMismatchError,
+  GatewayResponseError,
   GatewayTimeoutError,
   GatewayValidationError,
 } from '../errors.js';
@@ -15,7 +16,7 @@ import { decodeResponse } from './decode-response.js';
 import { assertSameRecord } from './reconciliation.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
 import { backoffDelay, classifyFailure, failureReason, retryAfterDelay, sleep, type FailureKind, type RetryPolicy } from './retry-policy.js';
-import type { GatewayHooks, ReconcileEvent } from './hooks.js';
+import { observe, type GatewayHooks, type ReconcileEvent } from './hooks.js';
 
 /**
  * Per-call options, the optional last argument of every operation. They override the client's settings
@@ -91,6 +92,12 @@ interface Call {
 }
 
 type RetryRule = (kind: FailureKind) => boolean;
+
+/** What a create's attempts did: whether one may have reached the gateway, and how many are still open. */
+interface SendProgress {
+  inFlight: number;
+  mayHaveReached: boolean;
+}
 // Reads and close may be repeated after any failure that is not a definite answer; a create only when
 // the attempt provably never reached the gateway (every ambiguity goes to reconciliation instead).
 const REPEATABLE: RetryRule = (kind) => kind !== 'final';
@@ -162,20 +169,24 @@ export class OperationRunner {
     let retriesLeft = call.maxRetries;
     for (;;) {
       const attemptsBefore = call.attempts;
+      const progress: SendProgress = { inFlight: 0, mayHaveReached: false };
       try {
-        return await this.#send<T>(call, call.operation, params, retriesLeft, NOT_SENT_ONLY);
+        return await this.#send<T>(call, call.operation, params, retriesLeft, NOT_SENT_ONLY, progress);
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error;
-        const sent = call.attempts - attemptsBefore;
-        retriesLeft -= Math.max(0, sent - 1);
-        const kind = sent === 0 ? 'not-sent' : classifyCreateFailure(error);
-        if (kind === 'not-sent') throw error;
+        retriesLeft -= Math.max(0, call.attempts - attemptsBefore - 1);
+        // Judged by what the attempts did, not by the last error alone: an abort or the deadline during
+        // ky's wait after a refused connection ends a create that provably never reached the gateway.
+        if (!progress.mayHaveReached && progress.inFlight === 0) {
+          throw error instanceof GatewayTimeoutError ? this.#timedOut(call, call.operation, 'call', error.cause, false) : error;
+        }
         // A refusal after an attempt that may have succeeded (e.g. "duplicate mchOrderNo") is settled by lookup.
-        if (kind === 'final' && !(maybeCreated && error instanceof GatewayApiError)) throw error;
+        if (classifyCreateFailure(error) === 'final' && !(maybeCreated && error instanceof GatewayApiError)) throw error;
         maybeCreated = true;
-        if (!reconcile || error instanceof GatewayAbortError) throw this.#unknown(call, key, error);
+        if (!reconcile) throw this.#unknown(call, key, error, 'the gateway offers no lookup for it');
+        if (error instanceof GatewayAbortError) throw this.#unknown(call, key, error, 'the call was aborted before the record could be looked up');
         const found = await this.#lookup<T>(call, params, reconcile);
-        if (found === 'unknown') throw this.#unknown(call, key, error);
+        if (found === 'unknown') throw this.#unknown(call, key, error, 'the record could not be looked up in time');
         if (found !== 'absent') return found;
         // Proved absent: the create may be sent again, as a retry.
         const delayMs = retriesLeft-- > 0 ? this.#retryDelay(call, call.operation, error, call.maxRetries - retriesLeft) : undefined;
@@ -210,9 +221,9 @@ export class OperationRunner {
     if (onReconcile) observe(onReconcile, { operation: call.operation, key: { name, value: String(params[name]) }, outcome });
   }
 
-  #unknown(call: Call, key: { name: string; value: string }, cause: GatewayError): GatewayOutcomeUnknownError {
+  #unknown(call: Call, key: { name: string; value: string }, cause: GatewayError, why: string): GatewayOutcomeUnknownError {
     return new GatewayOutcomeUnknownError(
-      `${call.operation} may or may not have been processed (last failure: ${failureReason(cause)}) and the record could not be looked up in time. ` +
+      `${call.operation} may or may not have been processed (last failure: ${failureReason(cause)}), and ${why}. ` +
         `Do not create a new one: reconcile later with ${key.name} '${key.value}' (a repeat with the same ${key.name} is refused if it exists).`,
       key,
       { operation: call.operation, cause },
@@ -220,7 +231,7 @@ export class OperationRunner {
   }
 
   /** One signed request, carried by the transport (ky) with up to `maxRetries` retries that `retryWhen` allows. */
-  async #send<T>(call: Call, operation: OperationName, params: ValidParams, maxRetries: number, retryWhen: RetryRule): Promise<GatewayResponse<T>> {
+  async #send<T>(call: Call, operation: OperationName, params: ValidParams, maxRetries: number, retryWhen: RetryRule, progress?: SendProgress): Promise<GatewayResponse<T>> {
     const s = this.#settings;
     if (call.signal?.aborted) throw new GatewayAbortError(`${operation} was aborted by the caller's signal.`, { operation, cause: call.signal.reason });
     if (performance.now() >= call.deadline) throw this.#timedOut(call, operation, 'call');
@@ -234,7 +245,7 @@ export class OperationRunner {
       timeout: call.timeout,
       deadline: call.deadline,
       signal: call.signal,
-      maxRetries: Math.max(0, maxRetries),
+      maxRetries,
       attempt: async (exchange) => {
         // Numbered across the whole call, lookups and re-sends included, as onRetry's events are.
         const attempt = ++call.attempts;
@@ -242,14 +253,19 @@ export class OperationRunner {
         if (onRequest) observe(onRequest, { operation, attempt, path, body: Object.freeze({ ...body }) });
         const started = performance.now();
         let http: HttpExchange | undefined;
+        if (progress) progress.inFlight++;
         try {
           http = await exchange();
           const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses });
           if (onResponse) observe(onResponse, { operation, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
           return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
         } catch (error) {
-          if (onResponse) observe(onResponse, { operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: error as GatewayError });
-          throw error;
+          const failure = error instanceof GatewayError ? error : unexpectedResponseFailure(operation, http, error);
+          if (progress && classifyCreateFailure(failure) !== 'not-sent') progress.mayHaveReached = true;
+          if (onResponse) observe(onResponse, { operation, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error: failure });
+          throw failure;
+        } finally {
+          if (progress) progress.inFlight--;
         }
       },
       planRetry: (error, retry) => (retryWhen(classifyFailure(error)) ? this.#retryDelay(call, operation, error, retry) : undefined),
@@ -270,14 +286,29 @@ export class OperationRunner {
     return delayMs;
   }
 
-  /** Names the setting that ran out, as configured; only a create may have been acted on. */
-  #timedOut(call: Call, operation: OperationName, scope: 'attempt' | 'call', cause?: unknown): GatewayTimeoutError {
+  /** Names the setting that ran out, as configured; only a create that was sent may have been acted on. */
+  #timedOut(call: Call, operation: OperationName, scope: 'attempt' | 'call', cause?: unknown, mayHaveActed = endpoints[operation].retry === 'create'): GatewayTimeoutError {
     const what = scope === 'call' ? `did not finish within totalTimeout (${call.totalTimeout} ms)` : `got no complete response within timeout (${call.timeout} ms)`;
-    const advice = endpoints[operation].retry === 'create'
+    const advice = mayHaveActed
       ? 'The gateway may still have acted on it: look the record up by your key before creating another.'
       : `Nothing changed on the gateway; retry later or raise ${scope === 'call' ? 'totalTimeout' : 'timeout'}.`;
     return new GatewayTimeoutError(`${operation} ${what}. ${advice}`, { operation, cause });
   }
+}
+
+/**
+ * Something other than a GatewayError went wrong judging an attempt (a bug, or a hostile body that broke
+ * the parser's limits): the response cannot be trusted, and the request may have been processed.
+ */
+function unexpectedResponseFailure(operation: OperationName, http: HttpExchange | undefined, error: unknown): GatewayResponseError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new GatewayResponseError(`${operation} got a response that could not be judged (${reason}): it cannot be trusted.`, {
+    operation,
+    status: http?.status ?? 0,
+    body: http?.body ?? '',
+    headers: http?.headers,
+    cause: error,
+  });
 }
 
 /**
@@ -290,15 +321,6 @@ function classifyCreateFailure(error: GatewayError): FailureKind {
   if (error instanceof GatewayHttpStatusError && error.status >= 300 && error.status < 400) return 'final';
   const kind = classifyFailure(error);
   return kind === 'final' ? 'ambiguous' : kind;
-}
-
-// Hooks observe; a hook that throws must not change the outcome of a payment call.
-function observe<E>(hook: (event: E) => void, event: E): void {
-  try {
-    hook(event);
-  } catch {
-    /* ignored on purpose */
-  }
 }
 
 function checkWhole(name: string, value: number, min: number, max: number) {

@@ -87,22 +87,25 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
  */
 export function createKyTransport(settings: TransportSettings): Transport {
   // ky's Request carries the URL, the method and each attempt's signal; the attempt hands the signed text
-  // to fetch itself, as the public (url, init) contract says, so ky never copies or tees the body.
+  // to fetch itself (with redirect: 'manual'), as the public (url, init) contract says, so ky never copies
+  // or tees the body.
   const api: KyInstance = ky.create({
     baseUrl: settings.baseUrl.replace(/\/*$/, '/'),
     method: 'post',
-    redirect: 'manual',
     // Statuses are judged with the body, above this layer.
     throwHttpErrors: false,
   });
 
   return {
     async send<T>(call: TransportCall<T>): Promise<T> {
-      let value: T | undefined;
+      // Each attempt's value travels with its own Response: an attempt cut by its timeout that still
+      // finishes later can never stand in for the one ky resolved with.
+      const values = new WeakMap<Response, T>();
       let plannedDelay = 0;
-      const judge = (error: unknown) => toGatewayError(error, call);
+      let fetchEntered = false;
+      const judge = (error: unknown) => toGatewayError(error, call, fetchEntered);
       try {
-        await api(call.path.replace(/^\/+/, ''), {
+        const response = await api(call.path.replace(/^\/+/, ''), {
           signal: call.signal ?? null,
           timeout: call.timeout,
           // Rounded up, so ky's deadline is never before the runner's, which plans every wait against its own.
@@ -120,16 +123,18 @@ export function createKyTransport(settings: TransportSettings): Transport {
           },
           // Called by ky for each attempt, inside its timeout; the merchant's fetch keeps its (url, init) contract.
           fetch: async (input) => {
+            fetchEntered = true;
             const request = input as Request; // ky 2 always passes the Request it built
             let response: Response | undefined;
-            value = await call.attempt(async () => {
+            const value = await call.attempt(async () => {
               response = await sendOnce(request, call, settings.fetch ?? globalThis.fetch);
               return { status: response.status, headers: response.headers, body: await readCappedText(response, settings.maxResponseBytes, call, request.signal) };
             });
+            values.set(response as Response, value);
             return response as Response;
           },
         });
-        return value as T;
+        return values.get(response) as T;
       } catch (error) {
         throw judge(error);
       }
@@ -161,8 +166,9 @@ async function sendOnce(request: Request, call: TransportCall<unknown>, fetch: F
  * passes `maxBytes`: a 300 MB body or a gzip bomb costs one chunk of memory, not its size.
  */
 async function readCappedText(response: Response, maxBytes: number, call: TransportCall<unknown>, signal: AbortSignal): Promise<string> {
-  const tooLarge = (read: string) => {
-    void response.body?.cancel().catch(() => undefined);
+  const tooLarge = (read: string, cancel: () => Promise<void>) => {
+    // Cancelling drops the connection, so the server stops sending too.
+    void cancel().catch(() => undefined);
     return new GatewayResponseTooLargeError(
       `${call.operation} got a response body larger than maxResponseBytes (${maxBytes} bytes), so it was discarded: a genuine gateway answer is a few kilobytes. Check baseUrl, or raise maxResponseBytes.`,
       maxBytes,
@@ -170,9 +176,10 @@ async function readCappedText(response: Response, maxBytes: number, call: Transp
     );
   };
   const declared = Number(response.headers.get('content-length'));
-  if (!response.headers.has('content-encoding') && declared > maxBytes) throw tooLarge('');
-  if (!response.body) return '';
-  const reader = response.body.getReader();
+  const { body } = response;
+  if (!body) return '';
+  if (!response.headers.has('content-encoding') && declared > maxBytes) throw tooLarge('', () => body.cancel());
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
@@ -181,7 +188,7 @@ async function readCappedText(response: Response, maxBytes: number, call: Transp
       const { done, value } = await reader.read();
       if (done) return text + decoder.decode();
       bytes += value.byteLength;
-      if (bytes > maxBytes) throw tooLarge(text.slice(0, 512));
+      if (bytes > maxBytes) throw tooLarge(text, () => reader.cancel());
       text += decoder.decode(value, { stream: true });
     }
   } catch (error) {
@@ -207,12 +214,17 @@ function aborted(call: TransportCall<unknown>): GatewayAbortError {
 }
 
 /** Any failure out of ky, as the GatewayError the caller sees. */
-function toGatewayError(error: unknown, call: TransportCall<unknown>): GatewayError {
+function toGatewayError(error: unknown, call: TransportCall<unknown>, fetchEntered: boolean): GatewayError {
   if (error instanceof GatewayError) return error;
   if (call.signal?.aborted) return aborted(call);
   if (isTimeoutError(error)) return call.timedOut(performance.now() >= call.deadline - 1 ? 'call' : 'attempt', error);
-  // Anything else failed inside ky before our fetch ran (e.g. building the Request): nothing was sent.
-  return new GatewayConnectionError(`${call.operation} could not be sent (${rootCause(error)}). Check baseUrl.`, { operation: call.operation, cause: error, mayHaveReachedGateway: false });
+  // Anything else is unexpected: before the first fetch (ky building its Request) nothing was sent; after
+  // it, the request may have reached the gateway.
+  return new GatewayConnectionError(`${call.operation} failed unexpectedly (${rootCause(error)})${fetchEntered ? '' : ' before anything was sent. Check baseUrl'}.`, {
+    operation: call.operation,
+    cause: error,
+    mayHaveReachedGateway: fetchEntered,
+  });
 }
 
 // Failures before a connection exists: the request provably never reached the gateway. ('bad port' is
