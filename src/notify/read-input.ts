@@ -1,5 +1,6 @@
 import { GatewayPayloadTooLargeError } from '../errors.js';
 import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type ReceivedFields } from '../internal/notify/decode-body.js';
+import { readCappedStream, type CappedRead } from '../internal/read-capped-stream.js';
 
 /**
  * A notification as a framework hands it over:
@@ -69,39 +70,15 @@ async function readRequest(request: Request, maxBytes: number): Promise<Received
 }
 
 /** Reads a byte stream chunk by chunk, cancelling it as soon as it passes `maxBytes`. */
-async function readStream(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const take = (chunk: Uint8Array | string): boolean => {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    total += bytes.byteLength;
-    chunks.push(bytes);
-    return total <= maxBytes;
-  };
+async function readStream(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>, maxBytes: number): Promise<Uint8Array> {
+  let read: CappedRead;
   try {
-    if (stream instanceof ReadableStream) {
-      const reader = stream.getReader();
-      for (let next = await reader.read(); !next.done; next = await reader.read()) {
-        if (!take(next.value)) {
-          reader.cancel('notification body over maxBodyBytes').catch(() => {});
-          throw new GatewayPayloadTooLargeError(maxBytes);
-        }
-      }
-    } else {
-      // Leaving the loop early calls the iterator's return(), which destroys a Node stream.
-      for await (const chunk of stream) if (!take(chunk)) throw new GatewayPayloadTooLargeError(maxBytes);
-    }
+    read = await readCappedStream(stream, maxBytes);
   } catch (error) {
-    if (error instanceof GatewayPayloadTooLargeError) throw error;
     throw unreadable(`the body could not be read to its end (${error instanceof Error ? error.message : String(error)}): the sender hung up or the stream failed`);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  if (!read.complete) throw new GatewayPayloadTooLargeError(maxBytes);
+  return read.bytes;
 }
 
 function capBytes(bytes: Uint8Array, maxBytes: number): Uint8Array {

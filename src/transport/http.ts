@@ -1,6 +1,7 @@
 import ky, { isTimeoutError, type KyInstance } from 'ky';
 import type { OperationName } from '../endpoints.js';
 import { GatewayAbortError, GatewayConnectionError, GatewayError, GatewayHttpStatusError, GatewayResponseTooLargeError } from '../errors.js';
+import { readCappedStream, type CappedRead } from '../internal/read-capped-stream.js';
 
 /**
  * A fetch-compatible function: the global `fetch`, or one of your own (proxies, tests, benchmarks). It
@@ -166,35 +167,27 @@ async function sendOnce(request: Request, call: TransportCall<unknown>, fetch: F
  * passes `maxBytes`: a 300 MB body or a gzip bomb costs one chunk of memory, not its size.
  */
 async function readCappedText(response: Response, maxBytes: number, call: TransportCall<unknown>, signal: AbortSignal): Promise<string> {
-  const tooLarge = (read: string, cancel: () => Promise<void>) => {
-    // Cancelling drops the connection, so the server stops sending too.
-    void cancel().catch(() => undefined);
-    return new GatewayResponseTooLargeError(
+  const tooLarge = (read: string) =>
+    new GatewayResponseTooLargeError(
       `${call.operation} got a response body larger than maxResponseBytes (${maxBytes} bytes), so it was discarded: a genuine gateway answer is a few kilobytes. Check baseUrl, or raise maxResponseBytes.`,
       maxBytes,
       { operation: call.operation, status: response.status, body: read, headers: response.headers },
     );
-  };
-  const declared = Number(response.headers.get('content-length'));
   const { body } = response;
+  if (!response.headers.has('content-encoding') && Number(response.headers.get('content-length')) > maxBytes) {
+    void body?.cancel().catch(() => undefined);
+    throw tooLarge('');
+  }
   if (!body) return '';
-  if (!response.headers.has('content-encoding') && declared > maxBytes) throw tooLarge('', () => body.cancel());
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
+  let read: CappedRead;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      bytes += value.byteLength;
-      if (bytes > maxBytes) throw tooLarge(text, () => reader.cancel());
-      text += decoder.decode(value, { stream: true });
-    }
+    read = await readCappedStream(body, maxBytes);
   } catch (error) {
-    if (error instanceof GatewayError) throw error;
     throw fetchFailure(error, signal, call, true);
   }
+  // Of a refused body only the start is decoded, for the error's excerpt.
+  if (!read.complete) throw tooLarge(new TextDecoder().decode(read.bytes.subarray(0, 2048)));
+  return new TextDecoder().decode(read.bytes);
 }
 
 /** What a failed fetch or body read means for the payment: aborted, timed out, or not delivered (provably or not). */
