@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    // Slow suites (real servers, child processes) run with `npm run test:slow`.
+    exclude: ['**/node_modules/**', 'test/**/*.slow.test.ts'],
     // Type-level rules (a wrong call must not compile) are checked by tsc through vitest.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
