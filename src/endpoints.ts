@@ -68,16 +68,36 @@ export interface EndpointDefinition {
   /** For creates: the merchant's parameter that identifies the record (the idempotency key). */
   readonly key?: string;
   /**
+   * The parameters the response's `data` must echo: a record for another order or request (a replayed or
+   * substituted answer) is a {@link GatewayResponseMismatchError}, never a result.
+   */
+  readonly binds: readonly string[];
+  /** Parameters that may carry URLs or JSON with query strings: only a field name of this operation may not follow an `&` in them. */
+  readonly urlParams?: readonly string[];
+  /** The one field of the response's `data` that may carry a URL with a query string. */
+  readonly resultUrlField?: string;
+  /**
    * For creates: how to find the record after an ambiguous failure. Absent where the gateway offers no
    * lookup (settleAddressApply): an ambiguous failure there ends in {@link GatewayOutcomeUnknownError}.
    */
   readonly reconcile?: ReconcileDefinition;
+  /**
+   * For calls whose answer proves nothing about the record (close, settleRequest): how the `confirm`
+   * option reads it back, and which fields of the answer the record must repeat.
+   */
+  readonly confirm?: {
+    readonly lookup: 'query' | 'settleRequestGet';
+    readonly params: (params: Record<string, unknown>) => Record<string, unknown>;
+    readonly answered?: readonly string[];
+  };
   /** One line for documentation. */
   readonly summary: string;
 }
 
 /**
- * How a create's record is looked up by the merchant's key, and turned into the create's result.
+ * How a create's record is looked up by the merchant's key, and turned into the create's result. The
+ * record found is the result only if every field the create sent that the record carries is equal; a
+ * `decisive` field sent that the record does not show leaves the outcome unknown.
  *
  * @example
  * ```ts
@@ -86,7 +106,7 @@ export interface EndpointDefinition {
  * const reconcile: ReconcileDefinition | undefined = endpoints.unifiedOrder.reconcile;
  * reconcile?.lookup;                                             // 'query'
  * reconcile?.params({ mchOrderNo: 'order-1001', amount: 1999 }); // { mchOrderNo: 'order-1001' }
- * reconcile?.matches;                                            // ['amount', 'currency', 'wayCode']
+ * reconcile?.decisive;                                           // ['amount', 'currency', 'wayCode']
  * endpoints.settleAddressApply.reconcile;                        // undefined: the gateway offers no lookup
  * ```
  */
@@ -98,10 +118,13 @@ export interface ReconcileDefinition {
   /** The create's result, from the record found. */
   readonly toResult: (record: Record<string, unknown>) => Record<string, unknown>;
   /**
-   * The fields a record found must share with the create (where both have them) to be its result; a
-   * record that differs is an older one under the same key ({@link GatewayReconciliationMismatchError}).
+   * The fields that decide the payment: when the create sent one and the record does not show it (a
+   * payout to a declared address: the record has no `addrServerRequestId`), the record cannot be proved to
+   * be this create's, and the outcome stays unknown ({@link GatewayOutcomeUnknownError}). Every other field
+   * sent that the record carries must be equal too, or the record is an older one under the same key
+   * ({@link GatewayReconciliationMismatchError}).
    */
-  readonly matches: readonly string[];
+  readonly decisive: readonly string[];
 }
 
 function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -131,12 +154,15 @@ const definitions = {
     result: unifiedOrderResultSchema,
     retry: 'create',
     key: 'mchOrderNo',
+    binds: ['mchOrderNo'],
+    urlParams: ['notifyUrl', 'returnUrl', 'channelExtra'],
+    resultUrlField: 'payData',
     // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
     reconcile: {
       lookup: 'query',
       params: (p) => ({ mchOrderNo: p.mchOrderNo }),
       toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state }),
-      matches: ['amount', 'currency', 'wayCode'],
+      decisive: ['amount', 'currency', 'wayCode'],
     },
     summary: 'Create a payment order and get the parameters to collect it.',
   },
@@ -145,6 +171,7 @@ const definitions = {
     params: queryParamsSchema,
     result: payOrderSchema,
     retry: 'read',
+    binds: ['payOrderId', 'mchOrderNo'],
     summary: 'Read the latest state of an order, with its on-chain transactions.',
   },
   close: {
@@ -152,6 +179,9 @@ const definitions = {
     params: closeParamsSchema,
     result: closeResultSchema,
     retry: 'idempotent',
+    // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
+    binds: [],
+    confirm: { lookup: 'query', params: (p) => p },
     summary: 'Close an order that is not paid yet (state 0 or 1).',
   },
   settleAddressApply: {
@@ -160,6 +190,8 @@ const definitions = {
     result: settlementResultSchema,
     retry: 'create',
     key: 'requestId',
+    // The answer is { serverRequestId, status }: nothing of the request to bind, and no lookup.
+    binds: [],
     summary: 'Declare a crypto address to receive settlements (reviewed by the platform).',
   },
   settleRequest: {
@@ -168,11 +200,15 @@ const definitions = {
     result: settlementResultSchema,
     retry: 'create',
     key: 'requestId',
+    // The answer is { serverRequestId, status }: nothing to bind; confirm reads the record by requestId.
+    binds: [],
+    urlParams: ['notifyUrl'],
+    confirm: { lookup: 'settleRequestGet', params: (p) => ({ requestId: p.requestId }), answered: ['serverRequestId'] },
     reconcile: {
       lookup: 'settleRequestGet',
       params: (p) => ({ requestId: p.requestId }),
       toResult: (record) => pick(record, ['serverRequestId', 'status']),
-      matches: ['amount', 'tokenId', 'currency', 'address', 'addrServerRequestId'],
+      decisive: ['amount', 'tokenId', 'currency', 'address', 'addrServerRequestId'],
     },
     summary: 'Settle available balance to a declared or given crypto address.',
   },
@@ -181,6 +217,8 @@ const definitions = {
     params: settleRequestGetParamsSchema,
     result: settlementRecordSchema,
     retry: 'read',
+    binds: ['requestId'],
+    resultUrlField: 'notifyUrl',
     summary: 'Read a settlement request by your requestId.',
   },
 } as const satisfies Record<OperationName, EndpointDefinition>;

@@ -342,6 +342,41 @@ export class GatewayResponseValidationError extends GatewayResponseError {
 }
 
 /**
+ * A response that is genuine (its signature verified) but answers another request: a record for another
+ * order, request id or merchant application than the one asked for. A hostile network or a replaying
+ * proxy can hand the client another genuine signed answer; the record is never returned. `field` names
+ * what differs, with the value asked for and the value found. After a create, the client looks the record
+ * up by your key instead (an ambiguous outcome); after a read, check the network path to the gateway.
+ *
+ * @example
+ * ```ts
+ * import { GatewayResponseMismatchError } from 'payment-gateway-sdk';
+ *
+ * try {
+ *   await client.query({ mchOrderNo: 'order-1001' });
+ * } catch (error) {
+ *   if (error instanceof GatewayResponseMismatchError) alertSecurityTeam(`${error.field}: asked ${error.expected}, got ${error.found}`);
+ * }
+ * ```
+ */
+export class GatewayResponseMismatchError extends GatewayResponseError {
+  static override readonly kind: string = 'GatewayResponseMismatchError';
+  /** The field that differs, e.g. `mchOrderNo` or `appId`. */
+  readonly field: string;
+  /** The value the request asked for (or the client's own `mchNo`/`appId`). */
+  readonly expected: string;
+  /** The value in the signed response. */
+  readonly found: unknown;
+
+  constructor(message: string, mismatch: { readonly field: string; readonly expected: string; readonly found: unknown }, details: ResponseErrorDetails) {
+    super(message, details);
+    this.field = mismatch.field;
+    this.expected = mismatch.expected;
+    this.found = mismatch.found;
+  }
+}
+
+/**
  * The request could not be delivered or its response not received (connection refused, reset, DNS).
  * For a create this is ambiguous when the request may have been sent: reconcile by your own key.
  *

@@ -20,7 +20,7 @@ export { GatewayClient, type Operation, type OperationTypes } from './client/gat
 export { CLIENT_DEFAULTS, type GatewayClientOptions } from './client/options.js';
 export { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './client/retry-policy.js';
 export { WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
-export type { GatewayResponse, RequestOptions } from './client/runner.js';
+export type { ConfirmOptions, GatewayResponse, RequestOptions } from './client/runner.js';
 export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
@@ -41,6 +41,7 @@ export {
   GatewayPayloadTooLargeError,
   GatewayReconciliationMismatchError,
   GatewayResponseError,
+  GatewayResponseMismatchError,
   GatewayResponseTooLargeError,
   GatewayResponseValidationError,
   GatewaySignatureError,

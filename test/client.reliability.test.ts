@@ -190,7 +190,7 @@ describe('creates are never replayed blindly', () => {
   });
 
   it('settleRequest recovers { serverRequestId, status } from the settlement record', async () => {
-    script({ settleRequest: [() => json('')], settleRequestGet: [() => json(signedEnvelope({ serverRequestId: 'SRV-1', requestId: 'set-1', tokenId: 'TRON_USDT', currency: 'USD', amount: 5, status: 1 }))] });
+    script({ settleRequest: [() => json('')], settleRequestGet: [() => json(signedEnvelope({ serverRequestId: 'SRV-1', requestId: 'set-1', tokenId: 'TRON_USDT', currency: 'USD', amount: 5, status: 1, address: 'T1' }))] });
     const result = await clientWith().client.withResponse('settleRequest', { requestId: 'set-1', amount: 5, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: 'T1' });
     expect(result).toMatchObject({ reconciled: true, data: { serverRequestId: 'SRV-1', status: 1 } });
   });

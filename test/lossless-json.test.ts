@@ -34,8 +34,10 @@ describe('parseLossless', () => {
   });
 
   it('takes the engine path only where it loses nothing, and both paths agree', () => {
-    const flat = '{"code":200,"data":{"s":"a\\"b","n":58,"d":10.5,"t":true,"z":null},"sign":"X"}';
+    const flat = '{"code":200,"data":{"s":"a b","n":58,"d":10.5,"t":true,"z":null},"sign":"X"}';
     expect(parseLossless(flat, 'data').capturedMembers).not.toBeInstanceOf(Map); // engine path
+    expect(parseLossless('{"data":{"s":"a\\"b"}}', 'data').capturedMembers).toBeInstanceOf(Map); // an escape could hide a repeated name
+    expect(parseLossless('{"data":{"s":"n","n":1}}', 'data').capturedMembers).toBeInstanceOf(Map); // "n" twice: the scanner decides
     expect(parseLossless('{"data":{"n":10.50}}', 'data').capturedMembers).toBeInstanceOf(Map); // 10.50 needs the scanner
     expect(parseLossless('{"data":{"l":[1]}}', 'data').capturedMembers).toBeInstanceOf(Map); // nested: raw text needed
     expect(parseLossless('{"data":{"o":{}}}', 'data').capturedMembers).toBeInstanceOf(Map);

@@ -18,7 +18,7 @@ const expected: PayOrderNotification = {
   subject: '商品标题',
   body: '商品描述',
   channelOrderNo: '2021061822001423031419593035',
-  extParam: '',
+  // extParam arrives as "", which the gateway does not sign: it is not in the result.
   successTime: 1623985459000,
   createdAt: 1623985457705,
   reqTime: 1623985460123,

@@ -42,7 +42,7 @@ describe('cache poisoning through the notify endpoint (issue 9, defect 1)', () =
     const { forged, poison } = buildAttack(genuine, victim);
     expect(poison).toContain('%00');
     // The genuine message itself verifies: the attacker's material is real.
-    expect(await outcome(formBody(genuine))).toMatchObject({ ok: true, mchOrderNo: 'attacker-order', state: 1 });
+    expect(await outcome(formBody(genuine), { state: 1 })).toMatchObject({ ok: true, mchOrderNo: 'attacker-order', state: 1 });
     const poisoned = await outcome(poison);
     expect(poisoned.ok).toBe(false);
     expect((poisoned as { error: unknown }).error).toBeInstanceOf(GatewayValidationError);

@@ -577,7 +577,13 @@ describe('verifyNotification options', () => {
     // @ts-expect-error a typo
     void verifyNotification('body', { ...merchant, maxAge: 1 });
     // @ts-expect-error expect takes only the fields it can check
+    void verifyNotification('body', { ...merchant, expect: { payOrderId: 'P1' } });
     void verifyNotification('body', { ...merchant, expect: { state: 2 } });
+    void verifyNotification('body', { ...merchant, expect: { state: [2, 5] } });
+    // @ts-expect-error expect.state: not a pay-order state
+    void verifyNotification('body', { ...merchant, expect: { state: 7 } });
+    // @ts-expect-error expect.state: a state's name is not its code
+    void verifyNotification('body', { ...merchant, expect: { state: 'Succeeded' } });
     // @ts-expect-error a settlement's expectation
     void verifyNotification('body', { ...merchant, expect: { requestId: 'r-1' } });
   });

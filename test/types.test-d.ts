@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { gatewayClientOptionsSchema } from '../src/client/options.js';
-import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type ReconcileEvent, type SettlementRecord, type UnifiedOrderResult } from '../src/index.js';
+import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type ReconcileEvent, type SettlementRecord, type SettlementResult, type UnifiedOrderResult } from '../src/index.js';
 import type { verifyNotificationOptionsSchema } from '../src/notify/options.js';
 import type { queryParamsSchema, unifiedOrderParamsSchema } from '../src/schemas/order.js';
 import type { settleRequestGetParamsSchema } from '../src/schemas/settlement.js';
@@ -55,7 +55,12 @@ describe('results are typed', () => {
   it('resolves to the parsed data', () => {
     expectTypeOf(client.unifiedOrder).returns.resolves.toEqualTypeOf<UnifiedOrderResult>();
     expectTypeOf(client.query).returns.resolves.toEqualTypeOf<PayOrder>();
-    expectTypeOf(client.close).returns.resolves.toBeVoid();
+    expectTypeOf(client.close({ mchOrderNo: 'o-1' })).resolves.toBeVoid();
+    expectTypeOf(client.close({ mchOrderNo: 'o-1' }, { confirm: true })).resolves.toEqualTypeOf<PayOrder>();
+    expectTypeOf(client.settleRequest({ ...settlement, address: 'T1' })).resolves.toEqualTypeOf<SettlementResult>();
+    expectTypeOf(client.settleRequest({ ...settlement, address: 'T1' }, { confirm: true })).resolves.toEqualTypeOf<SettlementRecord>();
+    // @ts-expect-error confirm is an option of close and settleRequest only
+    void client.query({ mchOrderNo: 'o-1' }, { confirm: true });
     expectTypeOf(client.settleRequestGet).returns.resolves.toEqualTypeOf<SettlementRecord>();
     expectTypeOf<PayOrder['state']>().toEqualTypeOf<PayOrderState>();
     expectTypeOf<PayOrder['amount']>().toBeNumber();
@@ -83,7 +88,7 @@ describe('notifications are typed', () => {
     // @ts-expect-error mchNo and appId are required
     verifyNotification('body', { secret: 's' });
     // @ts-expect-error expect takes only the fields it can check
-    verifyNotification('body', { secret: 's', mchNo: 'M', appId: 'A', expect: { state: 2 } });
+    verifyNotification('body', { secret: 's', mchNo: 'M', appId: 'A', expect: { body: 'x' } });
   });
 });
 

@@ -5,24 +5,29 @@ import {
   GatewayEmptyResponseError,
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
+  GatewayResponseMismatchError,
   GatewayResponseValidationError,
   GatewaySignatureError,
   GatewayTruncatedResponseError,
   type ResponseErrorDetails,
 } from '../errors.js';
-import { JsonSyntaxError, parseLossless, type LosslessParse } from '../internal/json/lossless-json.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, type CapturedMembers, type LosslessParse } from '../internal/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
+import { FIELD_NAME, findAmbiguity } from '../internal/signing/one-reading.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelope.js';
 import { verifySign } from '../signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
-
-const EMPTY: ReadonlyMap<string, string> = new Map();
 
 /** How responses are judged. */
 export interface ResponseContext {
   readonly secret: string;
   readonly successCode: number;
   readonly verifyResponses: boolean;
+  /** The client's merchant application: a record that names another is not this client's. */
+  readonly mchNo: string;
+  readonly appId: string;
+  /** What the request asked for, that the record must echo (e.g. `{ mchOrderNo: 'order-1001' }`). */
+  readonly asked: Readonly<Record<string, string>>;
 }
 
 /** A decoded response: the typed `data`, and whether its signature was checked and matched. */
@@ -53,27 +58,104 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   if (code !== context.successCode) {
     throw new GatewayApiError(code, msg ?? '', { operation, advice: successCodeAdvice(code, msg ?? '', context.successCode) });
   }
+  const signed = signedMembers(parsed.capturedMembers);
   let signatureVerified = false;
   if (context.verifyResponses) {
     if (typeof sign !== 'string' || sign === '') {
       throw new GatewaySignatureError(`${operation} response has no sign: it cannot be trusted. (verifyResponses: false turns this check off, unsafely.)`, { operation });
     }
-    if (!verifySign(parsed.capturedMembers ?? EMPTY, context.secret, sign)) {
+    if (!verifySign(signed, context.secret, sign)) {
       throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
     }
     signatureVerified = true;
   }
-  const result = endpoints[operation].result.safeParse(data ?? {}, REPORT_INPUT);
+  checkOneReading(operation, signed, details);
+  const result = endpoints[operation].result.safeParse(onlySigned(data ?? {}, signed), REPORT_INPUT);
   if (!result.success) {
     throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
   }
+  checkBinding(operation, result.data as Readonly<Record<string, unknown>>, context, details);
   return { data: result.data as T, signatureVerified };
+}
+
+/**
+ * The members of `data` the signature covers, each as the text signed: `null`, `""` and a `sign` member
+ * are not signed (the gateway drops them), so they are no part of what it vouches for.
+ */
+function signedMembers(members: CapturedMembers | undefined): Map<string, string> {
+  const signed = new Map<string, string>();
+  if (members instanceof Map) {
+    for (const [key, text] of members) if (text !== null && text !== '' && key !== 'sign') signed.set(key, text);
+  } else if (members) {
+    for (const key in members) {
+      const value = (members as Readonly<Record<string, string | number | boolean | null>>)[key];
+      if (value !== null && value !== '' && key !== 'sign') signed.set(key, String(value));
+    }
+  }
+  return signed;
+}
+
+/** `data` without the members the signature does not cover; the object itself when it has none. */
+function onlySigned(data: unknown, signed: ReadonlyMap<string, string>): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  const record = data as Record<string, unknown>;
+  let unsigned = 0;
+  for (const key in record) if (!signed.has(key)) unsigned++;
+  if (unsigned === 0) return data;
+  const copy: Record<string, unknown> = {};
+  for (const [key, text] of signed) Object.defineProperty(copy, key, { value: key in record ? record[key] : text, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+// The signature covers the members joined into one text: names must be identifiers and no value may
+// hold `&name=`, or the same signed text reads as other members (a payOrderId swallowing `&state=0&…`).
+function checkOneReading(operation: OperationName, signed: ReadonlyMap<string, string>, details: ResponseErrorDetails): void {
+  for (const key of signed.keys()) {
+    if (!FIELD_NAME.test(key)) {
+      throw new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', key.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
+    }
+  }
+  const ambiguity = findAmbiguity(signed, endpoints[operation].resultUrlField);
+  if (!ambiguity) return;
+  throw new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
+    { path: ['data', ambiguity.field], message: `contains '&${ambiguity.name}=': the signature cannot tell where this field ends and a field '${ambiguity.name}' begins` },
+  ], details);
+}
+
+// A signature proves who signed, not what for: the record must be the one asked for, of this client.
+function checkBinding(operation: OperationName, data: Readonly<Record<string, unknown>>, context: ResponseContext, details: ResponseErrorDetails): void {
+  for (const [field, asked] of Object.entries(context.asked)) {
+    if (data[field] !== asked) {
+      throw new GatewayResponseMismatchError(
+        `${operation} asked for ${field} '${asked}', but the signed response is for ${field} ${describe(data[field])}: it answers another request (a replayed or substituted response), so it is not returned. Check what stands between you and the gateway.`,
+        { field, expected: asked, found: data[field] },
+        details,
+      );
+    }
+  }
+  for (const field of ['mchNo', 'appId'] as const) {
+    const found = data[field];
+    if (found !== undefined && found !== context[field]) {
+      throw new GatewayResponseMismatchError(
+        `${operation}: the signed response is a record of ${field} ${describe(found)}, not of this client's '${context[field]}', so it is not returned. Use one client per merchant application; otherwise the response was substituted.`,
+        { field, expected: context[field], found },
+        details,
+      );
+    }
+  }
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? '(none)' : JSON.stringify(typeof value === 'string' ? value.slice(0, 80) : value);
 }
 
 function parseExactly(operation: OperationName, body: string, details: ResponseErrorDetails): LosslessParse {
   try {
     return parseLossless(body, 'data');
   } catch (error) {
+    if (error instanceof JsonDuplicateMemberError) {
+      throw new GatewayResponseValidationError(`${operation} response cannot be trusted`, [{ path: [error.member.slice(0, 40)], message: 'appears more than once in one object, so the body has more than one reading' }], details);
+    }
     if (!(error instanceof JsonSyntaxError)) throw error;
     const looksLikeJson = /^\s*[[{]/.test(body);
     if (looksLikeJson && error.atEnd) {

@@ -1,6 +1,8 @@
-import { endpoints, type OperationName } from '../endpoints.js';
-import { GatewayValidationError } from '../errors.js';
+import type * as z from 'zod/mini';
+import { endpoints, wireFields, type OperationName } from '../endpoints.js';
+import { GatewayValidationError, type ValidationIssue } from '../errors.js';
 import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
+import { fieldBoundaryIn, findAmbiguity, namedBoundaryIn } from '../internal/signing/one-reading.js';
 import { sign } from '../signing/sign.js';
 
 /** What the client adds to every request. */
@@ -42,7 +44,50 @@ export function validateParams(operation: OperationName, params: unknown): Valid
     const message = 'contains a lone surrogate (text cut inside an emoji?): send well-formed text, e.g. cut with Array.from(text).slice(0, n).join("")';
     throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, illFormed.map((key) => ({ path: [key], message })), { operation });
   }
+  const ambiguous = ambiguities(operation, valid);
+  if (ambiguous.length > 0) throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, ambiguous, { operation });
   return valid;
+}
+
+/**
+ * Text the gateway's signature could not tell apart from a field boundary: the gateway signs fields joined
+ * as `name=value&`, so a value holding `&name=` can be re-split into other fields with the same signature.
+ * Refused at the source, so that no request, and no record or notification of it, has two readings.
+ */
+function ambiguities(operation: OperationName, params: ValidParams): ValidationIssue[] {
+  const { urlParams = [], reconcile } = endpoints[operation];
+  const issues: ValidationIssue[] = [];
+  let names: ReadonlySet<string> | undefined;
+  for (const [key, value] of Object.entries(params)) {
+    if (typeof value !== 'string' || !value.includes('&')) continue;
+    if (urlParams.includes(key)) {
+      const name = namedBoundaryIn(value, (names ??= new Set(wireFields(operation))));
+      if (name !== undefined) issues.push({ path: [key], message: `contains '&${name}=', the name of a field of this request: the gateway could read the text after it as that field. Encode that part of the URL` });
+    } else {
+      const name = fieldBoundaryIn(value);
+      if (name !== undefined) {
+        issues.push({
+          path: [key],
+          message: `contains '&${name}=': the gateway signs fields joined as name=value&, so its signature could not tell this text from a field '${name}' (a record or notification of it could be re-split and forged). Remove the '&' or the '=', or encode the text (e.g. encodeURIComponent)`,
+        });
+      }
+    }
+  }
+  // The record a create makes is read back (lookups, notifications) with its URL field judged by the sort.
+  const lookup = reconcile && endpoints[reconcile.lookup];
+  if (reconcile && issues.length === 0 && lookup?.resultUrlField !== undefined && typeof params[lookup.resultUrlField] === 'string') {
+    // The record's own fields decide where the URL field's fragment sorts; values not sent stand in as '0'.
+    const record = new Map<string, string>();
+    for (const field of Object.keys((lookup.result as z.ZodMiniObject).def.shape)) record.set(field, String(params[field] ?? '0'));
+    const ambiguity = findAmbiguity(record, lookup.resultUrlField);
+    if (ambiguity) {
+      issues.push({
+        path: [ambiguity.field],
+        message: `contains '&${ambiguity.name}=': the record this request makes (as ${reconcile.lookup} returns it) could be read with a field '${ambiguity.name}'. Rename or encode that query parameter`,
+      });
+    }
+  }
+  return issues;
 }
 
 /**

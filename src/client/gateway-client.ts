@@ -14,7 +14,7 @@ import { createKyTransport } from '../transport/http.js';
 import { composeHooks } from './hooks.js';
 import { LogObserver } from './logging.js';
 import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
-import { OperationRunner, type GatewayResponse, type RequestOptions } from './runner.js';
+import { OperationRunner, type ConfirmOptions, type GatewayResponse, type RequestOptions } from './runner.js';
 import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
 
 /**
@@ -199,6 +199,9 @@ export class GatewayClient {
   /**
    * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close.
    * Only states 0 and 1 can be closed; a paying order may still become paid, so query after closing.
+   * The gateway answers an empty `data`, which proves nothing about the order: with `{ confirm: true }`
+   * the order is queried by the same ids after the close and resolves to it (state 6, or 2 when the payer
+   * paid before the close landed).
    *
    * @throws {@link GatewayApiError} when the order cannot be closed (already paid, not found)
    * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
@@ -206,11 +209,15 @@ export class GatewayClient {
    * @example
    * ```ts
    * await client.close({ mchOrderNo: 'order-1001' });
-   * const order = await client.query({ mchOrderNo: 'order-1001' }); // state 6 unless it was paid meanwhile
+   * const order = await client.close({ mchOrderNo: 'order-1002' }, { confirm: true });
+   * if (order.state === PayOrderState.Succeeded) fulfil(order); // paid just before the close
    * ```
    */
-  async close(params: CloseParams, options?: RequestOptions): Promise<void> {
-    await this.#call('close', params, options);
+  close(params: CloseParams, options: ConfirmOptions & { confirm: true }): Promise<PayOrder>;
+  close(params: CloseParams, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<void>;
+  close(params: CloseParams, options?: ConfirmOptions): Promise<PayOrder | void>;
+  close(params: CloseParams, options?: ConfirmOptions): Promise<PayOrder | void> {
+    return this.#logged('close', this.#runner.run<PayOrder>('close', params, options)).then((response) => (options?.confirm === true ? response.data : undefined));
   }
 
   /**
@@ -232,6 +239,10 @@ export class GatewayClient {
    * Requests a settlement of available balance (`POST /api/channelbiz/coinpay/settleRequest`) to a declared
    * address (`addrServerRequestId`) or a given one (`address`): exactly one of the two. Only
    * `payoutChannel: 'Crypto'` and `currency: 'USD'` are supported. `requestId` is your idempotency key.
+   * The answer, `{ serverRequestId, status }`, repeats nothing of the request: with `{ confirm: true }` the
+   * record is read back by `requestId` and must carry the `serverRequestId` answered and every field sent
+   * that it shows; it resolves to that {@link SettlementRecord} (for a declared address, compare its
+   * `address` with the one you declared: the record does not show `addrServerRequestId`).
    *
    * @example
    * ```ts
@@ -239,9 +250,13 @@ export class GatewayClient {
    *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT',
    *   payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
    * });
+   * const record = await client.settleRequest({ ...monthly, requestId: 'settle-2024-08' }, { confirm: true });
    * ```
    */
-  settleRequest(params: SettleRequestParams, options?: RequestOptions): Promise<SettlementResult> {
+  settleRequest(params: SettleRequestParams, options: ConfirmOptions & { confirm: true }): Promise<SettlementRecord>;
+  settleRequest(params: SettleRequestParams, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<SettlementResult>;
+  settleRequest(params: SettleRequestParams, options?: ConfirmOptions): Promise<SettlementResult | SettlementRecord>;
+  settleRequest(params: SettleRequestParams, options?: ConfirmOptions): Promise<SettlementResult | SettlementRecord> {
     return this.#call('settleRequest', params, options);
   }
 

@@ -3,17 +3,26 @@ import { GatewayReconciliationMismatchError, type ReconciliationDifference } fro
 import { sameFieldValue } from '../internal/schemas/field-equality.js';
 
 /**
- * Throws {@link GatewayReconciliationMismatchError} unless the record a lookup found is the create that was
- * sent: each field the endpoint declares in `reconcile.matches` that both have must be equal. A record
- * under the same key with another amount is an older record, never this create's result.
+ * Whether the record a lookup found is the create that was sent: the key first, then every other field
+ * the create sent that the record carries must be equal. Resolves to the decisive fields the create sent
+ * that the record does not show (then nothing proves the record is this create's: the outcome stays
+ * unknown); an empty list means it is.
+ *
+ * @throws {@link GatewayReconciliationMismatchError} when a field differs: the record is an older one under the same key
  */
-export function assertSameRecord(operation: OperationName, keyName: string, reconcile: ReconcileDefinition, sent: Readonly<Record<string, unknown>>, record: Readonly<Record<string, unknown>>): void {
+export function compareRecord(operation: OperationName, keyName: string, reconcile: ReconcileDefinition, sent: Readonly<Record<string, unknown>>, record: Readonly<Record<string, unknown>>): string[] {
   const differences: ReconciliationDifference[] = [];
-  for (const field of reconcile.matches) {
+  const unshown: string[] = [];
+  for (const field of [keyName, ...Object.keys(sent).filter((name) => name !== keyName)]) {
     const expected = sent[field];
+    if (expected === undefined) continue;
     const found = record[field];
-    if (expected === undefined || found === undefined) continue;
-    if (!sameFieldValue(field, expected, found)) differences.push({ field, expected, found });
+    if (found === undefined) {
+      if (reconcile.decisive.includes(field)) unshown.push(field);
+    } else if (!sameFieldValue(field, expected, found)) {
+      differences.push({ field, expected, found });
+    }
   }
   if (differences.length > 0) throw new GatewayReconciliationMismatchError({ name: keyName, value: String(sent[keyName]) }, differences, { operation });
+  return unshown;
 }

@@ -7,13 +7,14 @@ import {
   GatewayOutcomeUnknownError,
   GatewayReconciliationMismatchError,
   GatewayResponseError,
+  GatewayResponseMismatchError,
   GatewayTimeoutError,
   GatewayValidationError,
 } from '../errors.js';
 import { PayOrderState } from '../schemas/enums.js';
 import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
-import { assertSameRecord } from './reconciliation.js';
+import { compareRecord } from './reconciliation.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
 import { backoffDelay, classifyFailure, failureReason, retryAfterDelay, sleep, type FailureKind, type RetryPolicy } from './retry-policy.js';
 import { observe, type GatewayHooks, type ReconcileEvent } from './hooks.js';
@@ -39,6 +40,24 @@ export interface RequestOptions {
   totalTimeout?: number | undefined;
   /** Retries after the first attempt, overriding the client's `retry.maxRetries`. */
   maxRetries?: number | undefined;
+}
+
+/**
+ * Per-call options of the operations whose answer proves nothing about the record ({@link GatewayClient.close}
+ * answers an empty `data`, {@link GatewayClient.settleRequest} only `{ serverRequestId, status }`):
+ * `confirm: true` reads the record back after the call and resolves to it.
+ *
+ * @example
+ * ```ts
+ * import type { ConfirmOptions } from 'payment-gateway-sdk';
+ *
+ * const confirmed: ConfirmOptions & { confirm: true } = { confirm: true, totalTimeout: 20_000 };
+ * const order = await client.close({ mchOrderNo: 'order-1001' }, confirmed); // the order as read after closing
+ * ```
+ */
+export interface ConfirmOptions extends RequestOptions {
+  /** Read the record back after the call (one more request, bound to the same ids) and resolve to it. */
+  confirm?: boolean | undefined;
 }
 
 /**
@@ -118,17 +137,47 @@ export class OperationRunner {
     this.#secret = secret;
   }
 
-  async run<T>(operation: OperationName, params: unknown, options: RequestOptions = {}): Promise<GatewayResponse<T>> {
+  async run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}): Promise<GatewayResponse<T>> {
     const call = this.#plan(operation, options);
     const valid = validateParams(operation, params);
     const endpoint = endpoints[operation];
-    if (endpoint.retry === 'create') return this.#create<T>(call, valid, endpoint.key ?? '', endpoint.reconcile);
-    if (endpoint.retry === 'idempotent') return this.#close<T>(call, valid);
-    return this.#send<T>(call, operation, valid, call.maxRetries, REPEATABLE);
+    const response =
+      endpoint.retry === 'create'
+        ? await this.#create<T>(call, valid, endpoint.key ?? '', endpoint.reconcile)
+        : endpoint.retry === 'idempotent'
+          ? await this.#close<T>(call, valid)
+          : await this.#send<T>(call, operation, valid, call.maxRetries, REPEATABLE);
+    return options.confirm === true ? this.#confirm<T>(call, valid, response) : response;
   }
 
-  #plan(operation: OperationName, options: RequestOptions): Call {
+  /**
+   * Reads back the record of a call whose answer proves nothing about it, and resolves to that record: it
+   * must carry what was sent (a settlement also the `serverRequestId` the create answered).
+   */
+  async #confirm<T>(call: Call, params: ValidParams, response: GatewayResponse<unknown>): Promise<GatewayResponse<T>> {
+    const { confirm, key = '', reconcile } = endpoints[call.operation];
+    if (!confirm) throw new Error(`${call.operation} has no confirm`); // refused by #plan
+    const found = await this.#send<Record<string, unknown>>(call, confirm.lookup, validateParams(confirm.lookup, confirm.params(params)), call.maxRetries, REPEATABLE);
+    if (reconcile) compareRecord(call.operation, key, reconcile, params, found.data);
+    for (const field of confirm.answered ?? []) {
+      const answered = (response.data as Record<string, unknown>)[field];
+      if (found.data[field] !== answered) {
+        throw new GatewayResponseMismatchError(
+          `${call.operation} answered ${field} ${JSON.stringify(answered)}, but the record read back has ${JSON.stringify(found.data[field])}: one of the two answers was not this request's, so neither is returned.`,
+          { field, expected: String(answered), found: found.data[field] },
+          { operation: call.operation, status: found.http.status, body: found.http.body, headers: found.http.headers },
+        );
+      }
+    }
+    return { ...found, data: found.data as T, attempts: call.attempts, reconciled: response.reconciled };
+  }
+
+  #plan(operation: OperationName, options: ConfirmOptions): Call {
     const s = this.#settings;
+    if (options.confirm !== undefined && options.confirm !== false && (options.confirm !== true || !endpoints[operation].confirm)) {
+      const message = options.confirm === true ? `${operation} has no confirm: only close and settleRequest answer too little to prove the record` : 'must be true or false';
+      throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, [{ path: ['confirm'], message }], { operation });
+    }
     const timeout = options.timeout ?? s.timeout;
     const totalTimeout = options.totalTimeout ?? s.totalTimeout;
     const maxRetries = options.maxRetries ?? s.retry.maxRetries;
@@ -187,6 +236,9 @@ export class OperationRunner {
         if (error instanceof GatewayAbortError) throw this.#unknown(call, key, error, 'the call was aborted before the record could be looked up');
         const found = await this.#lookup<T>(call, params, reconcile);
         if (found === 'unknown') throw this.#unknown(call, key, error, 'the record could not be looked up in time');
+        if (typeof found === 'object' && 'unshown' in found) {
+          throw this.#unknown(call, key, error, `the record found under it does not show ${found.unshown.join(', ')}, which this request sent, so it cannot be told from an earlier record under the same key`);
+        }
         if (found !== 'absent') return found;
         // Proved absent: the create may be sent again, as a retry.
         const delayMs = retriesLeft-- > 0 ? this.#retryDelay(call, call.operation, error, call.maxRetries - retriesLeft) : undefined;
@@ -200,11 +252,15 @@ export class OperationRunner {
     }
   }
 
-  async #lookup<T>(call: Call, params: ValidParams, reconcile: ReconcileDefinition): Promise<GatewayResponse<T> | 'absent' | 'unknown'> {
+  async #lookup<T>(call: Call, params: ValidParams, reconcile: ReconcileDefinition): Promise<GatewayResponse<T> | 'absent' | 'unknown' | { readonly unshown: string[] }> {
     try {
       const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
       const found = await this.#send<Record<string, unknown>>(call, reconcile.lookup, lookupParams, call.maxRetries, REPEATABLE);
-      assertSameRecord(call.operation, endpoints[call.operation].key ?? '', reconcile, params, found.data);
+      const unshown = compareRecord(call.operation, endpoints[call.operation].key ?? '', reconcile, params, found.data);
+      if (unshown.length > 0) {
+        this.#reconciled(call, params, 'unknown');
+        return { unshown };
+      }
       this.#reconciled(call, params, 'found');
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
@@ -236,7 +292,9 @@ export class OperationRunner {
     if (call.signal?.aborted) throw new GatewayAbortError(`${operation} was aborted by the caller's signal.`, { operation, cause: call.signal.reason });
     if (performance.now() >= call.deadline) throw this.#timedOut(call, operation, 'call');
     const body = signRequest(operation, params, { mchNo: s.mchNo, appId: s.appId, version: s.version, secret: this.#secret, reqTime: s.now() });
-    const path = endpoints[operation].path;
+    const { path, binds } = endpoints[operation];
+    const asked: Record<string, string> = {};
+    for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
     const { onRequest, onResponse } = s.hooks;
     return s.transport.send<GatewayResponse<T>>({
       operation,
@@ -256,7 +314,7 @@ export class OperationRunner {
         if (progress) progress.inFlight++;
         try {
           http = await exchange();
-          const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses });
+          const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked });
           if (onResponse) observe(onResponse, { operation, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
           return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
         } catch (error) {

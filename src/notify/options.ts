@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors.js';
 import { minorUnits, requiredText, safeInteger } from '../internal/schemas/fields.js';
+import { PayOrderState } from '../schemas/enums.js';
 import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
 import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
 
@@ -22,11 +23,19 @@ function optionsExpecting<const Expect extends z.core.$ZodLooseShape>(expect: Ex
   return z.strictObject({ ...credentials, ...checks, expect: z.optional(z.strictObject(expect)) });
 }
 
+const STATES: ReadonlySet<unknown> = new Set(Object.values(PayOrderState));
+// One state or a non-empty list of them; a check rather than a zod union, which would cost bundle size.
+const expectedState = () =>
+  z.custom<PayOrderState | readonly PayOrderState[]>((v) => STATES.has(v) || (Array.isArray(v) && v.length > 0 && v.every((s) => STATES.has(s))), {
+    error: 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded',
+  });
+
 /** Checks {@link VerifyNotificationOptions}; unknown options are an error. */
 export const verifyNotificationOptionsSchema = optionsExpecting({
   mchOrderNo: z.optional(requiredText()),
   amount: z.optional(minorUnits()),
   currency: z.optional(requiredText()),
+  state: z.optional(expectedState()),
 });
 
 /**
@@ -73,12 +82,17 @@ export interface NotificationOptions {
 
 /**
  * What a payment notification must match, e.g. from your order record (`currency` case-insensitively).
+ * `state` defaults to `PayOrderState.Succeeded`: the gateway notifies only paid orders, so a signed
+ * message of an unpaid order (the payer's browser brings one back from the cashier's `returnUrl`) is
+ * refused unless you list its state.
  *
  * @example
  * ```ts
- * import type { PayOrderExpectation } from 'payment-gateway-sdk';
+ * import { PayOrderState, type PayOrderExpectation } from 'payment-gateway-sdk';
  *
  * const fromOrderRecord = (row: { number: string; totalMinor: number }): PayOrderExpectation => ({ mchOrderNo: row.number, amount: row.totalMinor, currency: 'USD' });
+ * // A handler that also records refunds (state 5) next to payments:
+ * const paidOrRefunded: PayOrderExpectation = { state: [PayOrderState.Succeeded, PayOrderState.Refunded] };
  * ```
  */
 export interface PayOrderExpectation {
@@ -88,6 +102,8 @@ export interface PayOrderExpectation {
   amount?: number | undefined;
   /** The currency code, compared case-insensitively. */
   currency?: string | undefined;
+  /** The state, or the states, the notification may carry. Default `PayOrderState.Succeeded` (2) only. */
+  state?: PayOrderState | readonly PayOrderState[] | undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import { coerceFields } from '../internal/notify/coerce.js';
 import { unreadable, type ReceivedFields } from '../internal/notify/decode-body.js';
 import { sameFieldValue } from '../internal/schemas/field-equality.js';
 import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
+import { FIELD_NAME, findAmbiguity } from '../internal/signing/one-reading.js';
 import { verifySign } from '../signing/verify.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, type NotificationInput } from './read-input.js';
@@ -20,7 +21,14 @@ export interface NotificationKind<Schema extends z.ZodMiniObject> {
   readonly merchantRequired: boolean;
   /** The key under which the event is processed once. */
   readonly idempotencyKey: (notification: z.output<Schema>) => string;
+  /** The one field that may carry a URL with a query string (its `&name=` is judged by the sort). */
+  readonly urlField?: string | undefined;
+  /** What every notification of this kind must match unless the caller's `expect` says otherwise. */
+  readonly defaultExpect?: Readonly<Record<string, Expected>> | undefined;
 }
+
+/** A value a field must have, or a list of the values it may have. */
+type Expected = string | number | readonly (string | number)[] | undefined;
 
 /**
  * What every verified notification carries besides its fields: the key to process its event once by.
@@ -45,7 +53,7 @@ interface CheckOptions {
   readonly maxAgeMs?: number | undefined;
   readonly maxBodyBytes?: number | undefined;
   readonly now?: (() => number) | undefined;
-  readonly expect?: Readonly<Record<string, string | number | undefined>> | undefined;
+  readonly expect?: Readonly<Record<string, Expected>> | undefined;
 }
 
 /** The default `maxBodyBytes`: 64 KiB, many times a genuine notification (well under 2 KiB). */
@@ -60,13 +68,17 @@ export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: Notif
   const fields = await readNotificationInput(input, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   checkReceivedText(fields);
   const signature = fields.get('sign');
-  // The map is this call's own: drop what is not signed in place instead of copying it.
+  // The map is this call's own: drop what is not signed in place instead of copying it. The gateway
+  // sends `""` members but does not sign them, so they are not part of what it vouches for.
   fields.delete('sign');
   for (const key of options.ignoreKeys ?? []) fields.delete(key);
+  for (const [key, value] of fields) if (value === '') fields.delete(key);
+  checkFieldNames(kind.label, fields);
   checkSignature(kind.label, signature, fields, options);
+  checkOneReading(kind, fields);
   checkMerchant(kind, fields, options);
   const notification = parseTyped(kind, fields);
-  checkExpected(kind.label, notification, options.expect ?? {});
+  checkExpected(kind.label, notification, { ...kind.defaultExpect, ...withoutUndefined(options.expect) });
   checkAge(kind.label, notification.reqTime, options);
   return Object.assign(notification, { idempotencyKey: kind.idempotencyKey(notification) });
 }
@@ -82,6 +94,28 @@ function checkReceivedText(fields: ReceivedFields): void {
     }
     if (!value.isWellFormed()) throw unreadable('contains a lone surrogate, which the gateway never sends (it signs UTF-8 text): do not act on this notification', [key]);
   }
+}
+
+// Only an identifier can be told apart from the `=` and `&` around it in the signed text.
+function checkFieldNames(label: string, fields: ReceivedFields): void {
+  for (const key of fields.keys()) {
+    if (!FIELD_NAME.test(key)) {
+      throw unreadable(`a field name is ${JSON.stringify(key.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
+    }
+  }
+}
+
+// The signature covers the fields joined into one text: a value holding `&name=` lets that text be read
+// as other fields (a gift message `x&state=2&subject=x` turns an unpaid order's message into a paid one).
+function checkOneReading(kind: NotificationKind<z.ZodMiniObject>, fields: ReceivedFields): void {
+  const ambiguity = findAmbiguity(fields, kind.urlField);
+  if (!ambiguity) return;
+  throw new GatewayValidationError(`The ${kind.label} is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
+    {
+      path: [ambiguity.field],
+      message: `contains '&${ambiguity.name}=': the gateway's signature cannot tell where this field ends and a field '${ambiguity.name}' begins. Do not act on it; query the record instead`,
+    },
+  ]);
 }
 
 function checkSignature(label: string, received: string | undefined, fields: ReceivedFields, options: CheckOptions): void {
@@ -118,14 +152,33 @@ function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schem
   return result.data;
 }
 
-function checkExpected(label: string, notification: Record<string, unknown>, expected: Readonly<Record<string, string | number | undefined>>): void {
+/**
+ * Checks a verified notification against what the caller expects: each field equal to its expected
+ * value (a list: one of its values).
+ *
+ * @throws {@link GatewayValidationError} naming every field that differs
+ */
+export function checkExpected(label: string, notification: Readonly<Record<string, unknown>>, expected: Readonly<Record<string, Expected>>): void {
   const issues: ValidationIssue[] = [];
   for (const [key, want] of Object.entries(expected)) {
     if (want === undefined) continue;
     const actual = notification[key];
-    if (!sameFieldValue(key, actual, want)) issues.push({ path: [key], message: `is ${actual === undefined ? 'missing' : JSON.stringify(actual)}, but ${JSON.stringify(want)} was expected` });
+    const allowed: readonly (string | number)[] = Array.isArray(want) ? want : [want as string | number];
+    if (allowed.some((value) => sameFieldValue(key, actual, value))) continue;
+    const wanted = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
+    issues.push({ path: [key], message: `is ${actual === undefined ? 'missing' : JSON.stringify(actual)}, but ${wanted} was expected${key === 'state' ? STATE_ADVICE : ''}` });
   }
   if (issues.length > 0) throw new GatewayValidationError(`The ${label} is genuine but not for what you expected, so do not act on it`, issues);
+}
+
+// The payer's browser carries signed fields of any state back from the cashier (returnUrl).
+const STATE_ADVICE =
+  ". The gateway notifies only paid orders; a signed message of an unpaid order is what the payer's browser brings back from the cashier's returnUrl: never fulfil from it. Widen expect.state only for states you handle";
+
+function withoutUndefined(expected: Readonly<Record<string, Expected>> | undefined): Record<string, Expected> {
+  const defined: Record<string, Expected> = {};
+  for (const [key, value] of Object.entries(expected ?? {})) if (value !== undefined) defined[key] = value;
+  return defined;
 }
 
 function checkAge(label: string, reqTime: unknown, options: CheckOptions): void {

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../internal/schemas/notification.js';
 import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import { PayOrderState } from '../schemas/enums.js';
 import type { PayOrder } from '../schemas/order.js';
 import type { SettlementRecord } from '../schemas/settlement.js';
 import {
@@ -58,6 +59,8 @@ const payment: NotificationKind<typeof payOrderNotificationSchema> = {
   optionsSchema: verifyNotificationOptionsSchema,
   merchantRequired: true,
   idempotencyKey: (n) => `${n.payOrderId}:${n.state}`,
+  // The gateway notifies only paid orders: a message of another state is not a payment.
+  defaultExpect: { state: PayOrderState.Succeeded },
 };
 
 const settlement: NotificationKind<typeof settlementNotificationSchema> = {
@@ -66,6 +69,7 @@ const settlement: NotificationKind<typeof settlementNotificationSchema> = {
   optionsSchema: verifySettlementNotificationOptionsSchema,
   merchantRequired: false,
   idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,
+  urlField: 'notifyUrl',
 };
 
 /**

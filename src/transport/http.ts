@@ -78,8 +78,6 @@ export interface TransportSettings {
   readonly maxResponseBytes: number;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
-
 /**
  * The transport on one ky instance per client. ky runs the attempt loop, the per-attempt `timeout`, the
  * `totalTimeout` and the abortable waits; the payment rules come in through `retry.shouldRetry` and
@@ -146,7 +144,9 @@ export function createKyTransport(settings: TransportSettings): Transport {
 async function sendOnce(request: Request, call: TransportCall<unknown>, fetch: FetchLike): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(request.url, { method: 'POST', headers: JSON_HEADERS, body: call.body, signal: request.signal, redirect: 'manual' });
+    // A headers object of its own per request: a fetch wrapper that adds to init.headers touches no other request.
+    const headers = { 'content-type': 'application/json', accept: 'application/json' };
+    response = await fetch(request.url, { method: 'POST', headers, body: call.body, signal: request.signal, redirect: 'manual' });
   } catch (error) {
     throw fetchFailure(error, request.signal, call);
   }

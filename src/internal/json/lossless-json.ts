@@ -29,6 +29,16 @@ export class JsonNumberText {
   }
 }
 
+/**
+ * An object names a member twice. JSON parsers disagree on which copy counts (`JSON.parse` keeps the
+ * last), so a signed text with a repeated member has two readings: it is refused, never read.
+ */
+export class JsonDuplicateMemberError extends Error {
+  constructor(readonly member: string) {
+    super(`the member ${JSON.stringify(member.slice(0, 60))} appears more than once in one object`);
+  }
+}
+
 /** Where and why the text is not JSON; `atEnd` tells a cut-off body from one that was never JSON. */
 export class JsonSyntaxError extends Error {
   constructor(
@@ -98,7 +108,8 @@ export function numbersAreExact(text: string): boolean {
 // The engine's parse, several times faster than scanning in JavaScript, when it loses nothing: not for
 // a syntax error (the scanner says where, and whether the text was cut off), nor for a number it would
 // round (10.50, 1e2), nor for a captured member that is an object or array (its sign text is its raw
-// JSON, which only the scanner keeps).
+// JSON, which only the scanner keeps), nor where a member of the top level or the captured object may
+// be repeated (JSON.parse keeps the last copy silently; the scanner refuses it).
 function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefined): LosslessParse | undefined {
   let value: unknown;
   try {
@@ -107,13 +118,25 @@ function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefine
     return undefined;
   }
   if (!numbersAreExact(text)) return undefined;
+  if (capture !== undefined && (text.includes('\\') || (isRecord(value) && mayRepeatMembers(text, value)))) return undefined;
   const target = capture === undefined ? undefined : capture === TOP_LEVEL ? value : isRecord(value) ? value[capture] : undefined;
   if (!isRecord(target)) return { value, capturedMembers: undefined };
+  if (target !== value && mayRepeatMembers(text, target)) return undefined;
   for (const key in target) {
     const member = target[key];
     if (typeof member === 'object' && member !== null) return undefined;
   }
   return { value, capturedMembers: target as Readonly<Record<string, string | number | boolean | null>> };
+}
+
+// Without escapes, a member's name is in the text as written: a name quoted more than once may be a
+// repeated member (or only a string value that equals it), which the scanner then decides exactly.
+function mayRepeatMembers(text: string, object: Readonly<Record<string, unknown>>): boolean {
+  for (const key in object) {
+    const quoted = `"${key}"`;
+    if (text.indexOf(quoted, text.indexOf(quoted) + quoted.length) !== -1) return true;
+  }
+  return false;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -174,6 +197,7 @@ export function scan(text: string, capture?: string | typeof TOP_LEVEL): Lossles
       const result: Record<string, unknown> | unknown[] = isObject ? {} : [];
       const members = captureMembers && isObject ? new Map<string, string | null>() : undefined;
       if (members) captured = members;
+      const seen = isObject ? new Set<string>() : undefined;
       pos++;
       skipWs();
       if (text[pos] === close) {
@@ -185,6 +209,8 @@ export function scan(text: string, capture?: string | typeof TOP_LEVEL): Lossles
         if (isObject) {
           if (text[pos] !== '"') fail('expected a member name');
           key = parseString();
+          if (seen!.has(key)) throw new JsonDuplicateMemberError(key);
+          seen!.add(key);
           expect(':', "':'");
         }
         const start = pos;

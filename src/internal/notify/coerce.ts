@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import type { ValidationIssue } from '../../errors.js';
-import { JsonSyntaxError, parseLossless } from '../json/lossless-json.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless } from '../json/lossless-json.js';
 
 /** What a received text becomes: an integer, a JSON value (lists, objects), or itself. */
 type FieldKind = 'integer' | 'json' | 'text';
@@ -76,7 +76,7 @@ function toJson(text: string): unknown {
   try {
     return parseLossless(text).value;
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return undefined;
+    if (error instanceof JsonSyntaxError || error instanceof JsonDuplicateMemberError) return undefined;
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { GatewayValidationError } from '../../errors.js';
-import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../json/lossless-json.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../json/lossless-json.js';
 
 /** The fields of a notification exactly as received: name to text, in arrival order. */
 export type ReceivedFields = Map<string, string>;
@@ -60,6 +60,7 @@ export function decodeJsonBody(text: string): ReceivedFields {
     const captured = parseLossless(text, TOP_LEVEL).capturedMembers;
     members = captured && memberTexts(captured);
   } catch (error) {
+    if (error instanceof JsonDuplicateMemberError) throw unreadable('appears more than once; a notification carries each field once', [error.member]);
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw unreadable(`the body is not valid JSON (${error.message})`);
   }
