@@ -4,20 +4,29 @@ import { sameFieldValue } from '../internal/schemas/field-equality.js';
 
 /**
  * Whether the record a lookup found is the create that was sent: the key first, then every other field
- * the create sent that the record carries must be equal. Resolves to the decisive fields the create sent
- * that the record does not show (then nothing proves the record is this create's: the outcome stays
- * unknown); an empty list means it is.
+ * the create sent that the record's schema has must be equal (a field the record leaves out has no
+ * value there, which differs from the one sent). Resolves to the decisive fields the create sent that the
+ * record cannot show (then nothing proves the record is this create's: the outcome stays unknown); an
+ * empty list means it is.
  *
+ * @param recordFields - the fields of the lookup's record (its schema)
  * @throws {@link GatewayReconciliationMismatchError} when a field differs: the record is an older one under the same key
  */
-export function compareRecord(operation: OperationName, keyName: string, reconcile: ReconcileDefinition, sent: Readonly<Record<string, unknown>>, record: Readonly<Record<string, unknown>>): string[] {
+export function compareRecord(
+  operation: OperationName,
+  keyName: string,
+  reconcile: ReconcileDefinition,
+  recordFields: readonly string[],
+  sent: Readonly<Record<string, unknown>>,
+  record: Readonly<Record<string, unknown>>,
+): string[] {
   const differences: ReconciliationDifference[] = [];
   const unshown: string[] = [];
   for (const field of [keyName, ...Object.keys(sent).filter((name) => name !== keyName)]) {
     const expected = sent[field];
     if (expected === undefined) continue;
     const found = record[field];
-    if (found === undefined) {
+    if (found === undefined && !recordFields.includes(field)) {
       if (reconcile.decisive.includes(field)) unshown.push(field);
     } else if (!sameFieldValue(field, expected, found)) {
       differences.push({ field, expected, found });

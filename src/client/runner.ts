@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { endpoints, type OperationName, type ReconcileDefinition } from '../endpoints.js';
 import {
   GatewayAbortError,
@@ -155,10 +156,24 @@ export class OperationRunner {
    * must carry what was sent (a settlement also the `serverRequestId` the create answered).
    */
   async #confirm<T>(call: Call, params: ValidParams, response: GatewayResponse<unknown>): Promise<GatewayResponse<T>> {
-    const { confirm, key = '', reconcile } = endpoints[call.operation];
+    const { confirm, key, reconcile } = endpoints[call.operation];
     if (!confirm) throw new Error(`${call.operation} has no confirm`); // refused by #plan
-    const found = await this.#send<Record<string, unknown>>(call, confirm.lookup, validateParams(confirm.lookup, confirm.params(params)), call.maxRetries, REPEATABLE);
-    if (reconcile) compareRecord(call.operation, key, reconcile, params, found.data);
+    let found: GatewayResponse<Record<string, unknown>>;
+    try {
+      found = await this.#send<Record<string, unknown>>(call, confirm.lookup, validateParams(confirm.lookup, confirm.params(params)), call.maxRetries, REPEATABLE);
+    } catch (error) {
+      if (!(error instanceof GatewayError) || !key) throw error;
+      const keyValue = String(params[key]);
+      if (error instanceof GatewayApiError && (error.reason === 'record_not_found' || error.reason === 'order_not_found')) {
+        throw new GatewayResponseMismatchError(
+          `${call.operation} was answered as done, but ${confirm.lookup} finds no record under ${key} '${keyValue}': the answer was not this request's (a replayed response?). Nothing is recorded under that ${key} now, so sending it again with the same ${key} is safe.`,
+          { field: key, expected: keyValue, found: undefined },
+          { operation: call.operation, status: response.http.status, body: response.http.body, headers: response.http.headers, cause: error },
+        );
+      }
+      throw this.#unknown(call, { name: key, value: keyValue }, error, `its record could not be read back to confirm it`);
+    }
+    if (reconcile && key) compareRecord(call.operation, key, reconcile, recordFieldsOf(confirm.lookup), params, found.data);
     for (const field of confirm.answered ?? []) {
       const answered = (response.data as Record<string, unknown>)[field];
       if (found.data[field] !== answered) {
@@ -235,10 +250,7 @@ export class OperationRunner {
         if (!reconcile) throw this.#unknown(call, key, error, 'the gateway offers no lookup for it');
         if (error instanceof GatewayAbortError) throw this.#unknown(call, key, error, 'the call was aborted before the record could be looked up');
         const found = await this.#lookup<T>(call, params, reconcile);
-        if (found === 'unknown') throw this.#unknown(call, key, error, 'the record could not be looked up in time');
-        if (typeof found === 'object' && 'unshown' in found) {
-          throw this.#unknown(call, key, error, `the record found under it does not show ${found.unshown.join(', ')}, which this request sent, so it cannot be told from an earlier record under the same key`);
-        }
+        if (found !== 'absent' && 'unknown' in found) throw this.#unknown(call, key, error, found.unknown);
         if (found !== 'absent') return found;
         // Proved absent: the create may be sent again, as a retry.
         const delayMs = retriesLeft-- > 0 ? this.#retryDelay(call, call.operation, error, call.maxRetries - retriesLeft) : undefined;
@@ -252,14 +264,15 @@ export class OperationRunner {
     }
   }
 
-  async #lookup<T>(call: Call, params: ValidParams, reconcile: ReconcileDefinition): Promise<GatewayResponse<T> | 'absent' | 'unknown' | { readonly unshown: string[] }> {
+  /** The record a create made, `absent` when proved absent, or why the outcome stays unknown. */
+  async #lookup<T>(call: Call, params: ValidParams, reconcile: ReconcileDefinition): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
     try {
       const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
       const found = await this.#send<Record<string, unknown>>(call, reconcile.lookup, lookupParams, call.maxRetries, REPEATABLE);
-      const unshown = compareRecord(call.operation, endpoints[call.operation].key ?? '', reconcile, params, found.data);
+      const unshown = compareRecord(call.operation, endpoints[call.operation].key ?? '', reconcile, recordFieldsOf(reconcile.lookup), params, found.data);
       if (unshown.length > 0) {
         this.#reconciled(call, params, 'unknown');
-        return { unshown };
+        return { unknown: `the record found under it does not show ${unshown.join(', ')}, which this request sent, so it cannot be told from an earlier record under the same key` };
       }
       this.#reconciled(call, params, 'found');
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
@@ -267,7 +280,9 @@ export class OperationRunner {
       const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found') ? 'absent' : 'unknown';
       this.#reconciled(call, params, outcome);
       if (outcome === 'mismatch') throw error;
-      return outcome;
+      if (outcome === 'absent') return outcome;
+      const why = error instanceof GatewayError ? `${failureReason(error)}: ${error.message}` : String(error);
+      return { unknown: `the record could not be looked up (${why.length > 300 ? `${why.slice(0, 300)}…` : why})` };
     }
   }
 
@@ -352,6 +367,11 @@ export class OperationRunner {
       : `Nothing changed on the gateway; retry later or raise ${scope === 'call' ? 'totalTimeout' : 'timeout'}.`;
     return new GatewayTimeoutError(`${operation} ${what}. ${advice}`, { operation, cause });
   }
+}
+
+/** The fields of a lookup's record, from its schema. */
+function recordFieldsOf(lookup: OperationName): string[] {
+  return Object.keys((endpoints[lookup].result as z.ZodMiniObject).def.shape);
 }
 
 /**
