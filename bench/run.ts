@@ -82,7 +82,7 @@ const size = JSON.parse(readFileSync(new URL('../.tmp/size/size.json', import.me
 };
 const sizeOk = size.gzipBytes <= size.budgetBytes && !size.testingLeaked;
 
-// Hostile shapes: case twins whose 1 MiB values differ everywhere (é/É) or only at the end. Java's order
+// Hostile shapes: case twins whose 1 MiB values differ everywhere (é/É, 𐐨/𐐀) or only at the end. Java's order
 // compares them char by char; the cost must stay linear in the bytes, like hashing them.
 const MiB = 1024 * 1024;
 const msPerCall = (run: () => void) => {
@@ -94,6 +94,7 @@ const msPerCall = (run: () => void) => {
 const twinRows = ([
   ['ASCII twins A/a, values equal but for the last char', 'x'.repeat(MiB) + '1', 'x'.repeat(MiB) + '2'],
   ['non-ASCII twins, values differing in case everywhere (é/É)', 'é'.repeat(MiB), 'É'.repeat(MiB)],
+  ['supplementary twins, values differing in case everywhere (𐐨/𐐀, compared by code point)', '𐐨'.repeat(MiB / 2), '𐐀'.repeat(MiB / 2)],
 ] as const).map(([name, a, b]) => ({ name, twins: msPerCall(() => sign({ A: a, a: b }, SECRET)), plain: msPerCall(() => sign({ A: a, b }, SECRET)) }));
 
 const md5Text = `${Object.entries(REQUEST_PARAMS).map(([k, v]) => `${k}=${v}&`).join('')}key=${SECRET}`;

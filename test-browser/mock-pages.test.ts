@@ -36,12 +36,31 @@ async function startShop() {
         return;
       }
       res.setHeader('content-type', 'text/html');
+      if (req.url?.startsWith('/evil?')) {
+        res.end(attackPage(new URL(req.url, 'http://shop').searchParams));
+        return;
+      }
       res.end('<!doctype html><title>Shop</title><h1>Thanks for your order</h1>');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}`, notifications, refused, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/**
+ * A page of another site (here the shop's origin) attacking the mock as the issue describes: a text/plain
+ * `fetch` arming 1,000 wrongSign faults, then a cross-site form paying an order.
+ */
+function attackPage(params: URLSearchParams): string {
+  const target = JSON.stringify(params.get('target'));
+  return `<!doctype html><title>Win a prize</title><iframe name="sink"></iframe>
+<form id="pay" method="POST" enctype="text/plain" target="sink" action="${params.get('target')}/_mock/orders/${params.get('order')}/pay"><input name="x" value="1"></form>
+<script>
+fetch(${target} + '/_mock/faults', { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"kind":"wrongSign","times":1000}' })
+  .catch(() => undefined)
+  .finally(() => document.getElementById('pay').submit());
+</script>`;
 }
 
 let mock: RunningMock;
@@ -159,5 +178,29 @@ describe('the dashboard', () => {
     await page.locator('tr[data-settlement]').waitFor({ timeout: 5000 });
     await page.screenshot({ path: `${SCREENSHOTS}dashboard.png`, fullPage: true });
     timings.address = performance.now() - started;
+  });
+});
+
+describe('pages of other sites', () => {
+  it('cannot arm faults or pay an order: the mock refuses what the browser sends from them (403)', async () => {
+    const order = await newOrder('shop-1004');
+    const [faults, pay] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${mock.url}/_mock/faults`),
+      page.waitForResponse((r) => r.url() === `${mock.url}/_mock/orders/${order.payOrderId}/pay`),
+      page.goto(`${shop.url}/evil?target=${encodeURIComponent(mock.url)}&order=${order.payOrderId}`),
+    ]);
+    expect(await pay.request().headerValue('origin')).toBe(shop.url);
+    expect([faults.status(), pay.status()]).toEqual([403, 403]);
+    expect((await state()).orders.find((o) => o.payOrderId === order.payOrderId)?.state).toBe(PayOrderState.Generated);
+    // No wrongSign fault was armed: the signed answer verifies.
+    expect((await client.query({ payOrderId: order.payOrderId })).state).toBe(PayOrderState.Generated);
+  });
+
+  it('the dashboard reached through localhost still works: its buttons call the origin it was opened on', async () => {
+    const order = await newOrder('shop-1005');
+    await page.goto(`${mock.url.replace('127.0.0.1', 'localhost')}/`);
+    const row = page.locator(`tr[data-order="${order.payOrderId}"]`);
+    await Promise.all([page.waitForEvent('load'), row.locator('button', { hasText: 'Pay' }).click()]);
+    expect((await state()).orders.find((o) => o.payOrderId === order.payOrderId)?.state).toBe(PayOrderState.Succeeded);
   });
 });

@@ -1,6 +1,7 @@
 // `payment-gateway-sdk mock` end to end: the command as a child process, the SDK and raw HTTP against it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,20 @@ async function control(base: string, path: string, body?: object): Promise<{ sta
   return { status: response.status, json: await response.json() };
 }
 const state = async (base: string) => (await control(base, 'state')).json as MockGatewayState;
+
+/** A request with headers fetch does not let a caller choose (Host). */
+function rawRequest(base: string, path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, path, method, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 let endpoint: Awaited<ReturnType<typeof startNotifyEndpoint>>;
 let mock: RunningMock;
@@ -117,7 +132,7 @@ describe('payment-gateway-sdk mock', () => {
   it('--config: merchants and a manual clock from a JSON file; notifications wait for /_mock/notifications/deliver', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pgs-config-'));
     const file = join(dir, 'mock.json');
-    writeFileSync(file, JSON.stringify({ merchants: [MERCHANT], clock: 'manual' }));
+    writeFileSync(file, JSON.stringify({ merchants: [MERCHANT], clock: 'manual', publicUrl: 'http://mock.test:8080' }));
     const manual = await startMockCommand(['--config', file]);
     try {
       expect(manual.output()).toContain(`Merchants:\n  mchNo ${MERCHANT.mchNo}  appId ${MERCHANT.appId}  secret (as given)`);
@@ -125,6 +140,7 @@ describe('payment-gateway-sdk mock', () => {
       endpoint.received.length = 0;
       endpoint.answerWith(() => 'SUCCESS');
       const created = await new GatewayClient({ baseUrl: manual.url, ...MERCHANT }).unifiedOrder(order('cfg-1', `${endpoint.url}/notify`));
+      expect(created.payData).toBe(`http://mock.test:8080/cashier/${created.payOrderId}`);
       await control(manual.url, `orders/${created.payOrderId}/pay`);
       await new Promise((r) => setTimeout(r, 200));
       expect(endpoint.received).toHaveLength(0);
@@ -139,6 +155,32 @@ describe('payment-gateway-sdk mock', () => {
     writeFileSync(join(tmpdir(), 'pgs-bad-config.json'), '{"merchants": [{"mchNo": "M1"}]}');
     expect((await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-bad-config.json')])).stderr).toContain('merchants[0] needs non-empty strings mchNo, appId and secret');
     expect((await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-no-such-file.json')])).stderr).toContain('cannot read');
+  }, 20_000);
+
+  it('refuses other web pages (foreign Host, foreign Origin); --public-url sets the pages and payData origin', async () => {
+    const port = new URL(mock.url).port;
+    const rebinding = await rawRequest(mock.url, '/_mock/state', { host: `evil.example:${port}` });
+    expect(rebinding.status).toBe(403);
+    expect(rebinding.text).toContain(`addressed to itself: 127.0.0.1:${port}, localhost:${port}`);
+    const created = await client.unifiedOrder(order('cli-csrf'));
+    const crossSite = await rawRequest(mock.url, `/_mock/orders/${created.payOrderId}/pay`, { origin: 'https://evil.example', 'content-type': 'text/plain' }, 'POST');
+    expect(crossSite.status).toBe(403);
+    expect((await client.query({ mchOrderNo: 'cli-csrf' })).state).toBe(PayOrderState.Generated);
+
+    const shared = await startMockCommand(['--merchant', `${MERCHANT.mchNo}:${MERCHANT.appId}:${MERCHANT.secret}`, '--host', '0.0.0.0', '--public-url', 'https://mock.example']);
+    try {
+      expect(shared.output()).toContain('Dashboard:   https://mock.example/');
+      const local = `http://127.0.0.1:${new URL(shared.url).port}`;
+      const viaPublic = await new GatewayClient({ baseUrl: local, ...MERCHANT }).unifiedOrder(order('pub-1'));
+      expect(viaPublic.payData).toBe(`https://mock.example/cashier/${viaPublic.payOrderId}`);
+      expect((await rawRequest(local, '/_mock/state', { host: 'mock.example' })).status).toBe(200);
+      expect((await rawRequest(local, '/_mock/state', { host: 'evil.example' })).status).toBe(403);
+    } finally {
+      await shared.stop();
+    }
+    const bad = await runToEnd(['mock', '--public-url', 'https://mock.example/gateway']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--public-url: publicUrl must be an http(s) origin');
   }, 20_000);
 
   it('closes cleanly on SIGINT and SIGTERM: exit code 0, the port released', async () => {
@@ -161,7 +203,7 @@ describe('payment-gateway-sdk mock', () => {
     expect((await runToEnd(['refund'])).code).toBe(2);
     const help = await runToEnd(['--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--port', '--host', '--merchant', '--forward-to', '--config', '--clock', '--notify-retry-ms']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--port', '--host', '--public-url', '--merchant', '--forward-to', '--config', '--clock', '--notify-retry-ms']) expect(help.stdout).toContain(flag);
     expect((await runToEnd(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+/);
   }, 30_000);
 

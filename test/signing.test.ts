@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayValidationError, sign } from '../src/index.js';
-import { compareCaseInsensitive as sdkCompare, foldUnit } from '../src/internal/signing/case-fold.js';
-import { compareCaseInsensitive, JAVA_FOLD } from './support/java-order.js';
+import { compareCaseInsensitive as sdkCompare, foldCodePoint, foldUnit } from '../src/internal/signing/case-fold.js';
+import { compareCaseInsensitive, compareCaseInsensitiveByUnit, JAVA_FOLD, JAVA_ORDER, javaFold } from './support/java-order.js';
 import { md5Hex, portableMd5Hex } from '../src/internal/signing/md5.js';
 import { signingString } from '../src/signing/sign.js';
 import { signaturesEqual, verifySign } from '../src/signing/verify.js';
@@ -87,7 +87,8 @@ describe('the fast fragment order', () => {
   });
 
   it('the SDK comparator is Java CASE_INSENSITIVE_ORDER, for any strings', () => {
-    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.stringMatching(/^[aAſSs_0=ßİıꟀ]{0,4}$/), fc.string({ unit: 'binary', maxLength: 4 }));
+    const supplementary = fc.array(fc.constantFrom('a', 'A', 'x', '=', '\u{10400}', '\u{10428}', '\u{10427}', '\u{1E900}', '\u{1E922}', '\u{10570}', '\u{10597}', 'Ａ', 'ａ', '\uFFFD', '😀'), { maxLength: 4 }).map((chars) => chars.join(''));
+    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.stringMatching(/^[aAſSs_0=ßİıꟀ]{0,4}$/), fc.string({ unit: 'binary', maxLength: 4 }), supplementary);
     fc.assert(
       fc.property(text, text, (a, b) => {
         expect(Math.sign(sdkCompare(a, b))).toBe(Math.sign(compareCaseInsensitive(a, b)));
@@ -110,6 +111,42 @@ describe('the fast fragment order', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('Java parity outside the BMP (JDK 17 compares surrogate pairs by code point)', () => {
+  it('folds every supplementary code point as Java 17 does (test/fixtures/java-case-fold.txt, made with a JDK)', () => {
+    const differing: string[] = [];
+    for (let cp = 0x10000; cp <= 0x10ffff; cp++) if (foldCodePoint(cp) !== javaFold(cp)) differing.push(cp.toString(16));
+    expect(differing).toEqual([]);
+    expect(javaFold(0x10400)).toBe(0x10428); // DESERET CAPITAL LONG I -> small
+    expect(javaFold(0x10570)).toBe(0x10570); // Vithkuqi: cased in Unicode 14, not in Java 17
+    expect('\u{10570}'.toLowerCase()).toBe('\u{10597}'); // ... while this JS engine knows it
+  });
+
+  it('orders every pair of test/fixtures/java-case-order.txt as the JDK did (sign of compare)', () => {
+    expect(JAVA_ORDER.comparisons.length).toBeGreaterThanOrEqual(400);
+    const wrong = JAVA_ORDER.comparisons.filter(([sign, a, b]) => Math.sign(sdkCompare(a, b)) !== sign || Math.sign(sdkCompare(b, a)) !== -sign);
+    expect(wrong).toEqual([]);
+    // The reference the other tests sign with agrees with the JDK too.
+    expect(JAVA_ORDER.comparisons.filter(([sign, a, b]) => Math.sign(compareCaseInsensitive(a, b)) !== sign)).toEqual([]);
+    // The fixture would catch the per-unit order of JDK 8-15: it decides some pairs the other way.
+    expect(JAVA_ORDER.comparisons.filter(([sign, a, b]) => Math.sign(compareCaseInsensitiveByUnit(a, b)) !== sign).length).toBeGreaterThan(10);
+  });
+
+  it('sign() gives the signature a JDK 17 gateway computes, for keys differing only by case in supplementary letters', () => {
+    const capital = '\u{10400}';
+    const small = '\u{10428}';
+    const issueCase = JAVA_ORDER.signatures.find((s) => s.params.map(([k]) => k).join(' ') === `x${small} x${capital}y`);
+    expect(issueCase).toBeDefined();
+    for (const { secret, params, sign: expected } of JAVA_ORDER.signatures) {
+      expect(sign(Object.fromEntries(params), secret), JSON.stringify(params)).toBe(expected);
+      expect(sign(new Map(params), secret)).toBe(expected);
+    }
+    // JDK 8-15 would sort the issue's fragments the other way round, so it would sign them differently.
+    const fragments = issueCase!.params.map(([k, v]) => `${k}=${v}&`);
+    expect(Math.sign(compareCaseInsensitiveByUnit(fragments[0]!, fragments[1]!))).toBe(1);
+    expect(Math.sign(compareCaseInsensitive(fragments[0]!, fragments[1]!))).toBe(-1);
   });
 });
 

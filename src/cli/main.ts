@@ -16,12 +16,15 @@ base URL alone; give it to your client as baseUrl. The dashboard is that URL in 
 
 Options of mock:
   -p, --port N                 TCP port (default 4010; 0 picks a free one)
-      --host HOST              interface to listen on (default 127.0.0.1, loopback only)
+      --host HOST              interface to listen on (default 127.0.0.1, loopback only; 0.0.0.0: every
+                               interface, answering to this machine's addresses)
+      --public-url URL         the origin pages and payData use when people reach the mock by another
+                               name (a LAN address, a tunnel, a proxy), e.g. https://mock.example
   -m, --merchant M:APP:SECRET  a merchant application (repeat for several); default: one generated and printed
       --forward-to URL         deliver every notification to URL instead of the order's notifyUrl
                                (default: only loopback notifyUrls are delivered)
   -c, --config FILE            JSON file with any of { merchants: [{ mchNo, appId, secret }], port, host,
-                               forwardTo, clock, notifyRetryMs }; flags win
+                               publicUrl, forwardTo, clock, notifyRetryMs }; flags win
       --clock real|manual      real (default): expiries and notification retries run on the wall clock;
                                manual: time moves only with POST /_mock/clock/advance
       --notify-retry-ms N      the n-th notification retry comes n x N ms after a failure (default 30000)
@@ -30,6 +33,10 @@ Options of mock:
 Control API (JSON): GET {base}/_mock/state, POST {base}/_mock/orders/{payOrderId}/pay, .../fail,
   /_mock/notifications/deliver, /_mock/notifications/{id}/resend, /_mock/clock/advance {"ms":N},
   /_mock/addresses/{id}/approve, .../reject, /_mock/settlements/{id}/progress, /_mock/faults.
+
+Web pages on this machine cannot use it: a Host other than the listen address, localhost or the public
+URL's host is refused (DNS rebinding), and so is a POST or DELETE from another origin (403); requests
+without an Origin header (your backend, curl) are accepted. Bodies are capped at 1 MiB (413).
 `;
 
 /** Runs the command; resolves to the exit code (the mock itself runs until a signal). */
@@ -75,19 +82,20 @@ async function runMock(options: MockCommandOptions, out: NodeJS.WritableStream, 
   });
   let server: MockGatewayServer;
   try {
-    server = await gateway.listen({ port: options.port, host: options.host });
+    server = await gateway.listen({ port: options.port, host: options.host, publicUrl: options.publicUrl });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     err.write(`payment-gateway-sdk mock: cannot listen on ${options.host}:${options.port}${code === 'EADDRINUSE' ? ': the port is in use; choose another with --port (0 picks a free one)' : `: ${String(error)}`}\n`);
     return 1;
   }
   out.write(`${server.url}\n`);
-  out.write(summary(options, server.url));
+  out.write(summary(options, options.publicUrl?.replace(/\/$/, '') ?? server.url));
   out.write(`\n${await stopped}: stopping the mock gateway\n`);
   await server.close();
   return 0;
 }
 
+/** `url`: where people reach it (the public URL, else the listen address). */
 function summary(options: MockCommandOptions, url: string): string {
   const merchants = options.merchants.map((m) => `  mchNo ${m.mchNo}  appId ${m.appId}  secret ${options.generated ? m.secret : '(as given)'}`).join('\n');
   const delivery = options.forwardTo ? `every notification is forwarded to ${options.forwardTo}` : 'notifications go to loopback notifyUrls only (use --forward-to URL for others)';

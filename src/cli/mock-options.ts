@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { readPublicUrl } from '../testing/address-policy.js';
 import type { MockMerchant } from '../testing/index.js';
 
 /** A mistake in the command line or the config file: printed with the usage, exit code 2. */
@@ -19,6 +20,8 @@ export interface MockCommandOptions {
   /** Whether the merchant was generated (its secret is printed). */
   generated: boolean;
   forwardTo: string | undefined;
+  /** The origin the pages and payData use, when it is not the listen address. */
+  publicUrl: string | undefined;
   clock: 'real' | 'manual';
   retryStepMs: number | undefined;
 }
@@ -28,6 +31,7 @@ export const MOCK_FLAGS = {
   host: { type: 'string' },
   merchant: { type: 'string', short: 'm', multiple: true },
   'forward-to': { type: 'string' },
+  'public-url': { type: 'string' },
   config: { type: 'string', short: 'c' },
   clock: { type: 'string' },
   'notify-retry-ms': { type: 'string' },
@@ -54,6 +58,14 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
   if (forwardTo !== undefined && !(URL.canParse(forwardTo) && /^https?:$/.test(new URL(forwardTo).protocol))) {
     throw new UsageError(`--forward-to must be an http(s) URL such as http://127.0.0.1:3000/notify, not ${JSON.stringify(forwardTo)}`);
   }
+  const publicUrl = flags['public-url'] ?? stringOf(config.publicUrl, 'publicUrl');
+  if (publicUrl !== undefined) {
+    try {
+      readPublicUrl(publicUrl);
+    } catch (error) {
+      throw new UsageError(`--public-url: ${(error as Error).message}`);
+    }
+  }
   return {
     help: flags.help ?? false,
     port: wholeNumber(flags.port ?? config.port, '--port', 4010, 65535),
@@ -61,6 +73,7 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
     merchants,
     generated,
     forwardTo,
+    publicUrl,
     clock,
     retryStepMs: wholeNumber(flags['notify-retry-ms'] ?? config.notifyRetryMs, '--notify-retry-ms', undefined, 2 ** 31 - 1),
   };

@@ -16,6 +16,7 @@ import { Notifier, signedOrderFields, type MockNotification, type NotificationAt
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './orders.js';
 import { faultOutcome, frameworkError, render, type Answer, type Outcome } from './respond.js';
 import { Refusal } from './refusals.js';
+import { BodyTooLarge, tooLargeResponse } from './request-body.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './settlement.js';
 import { acceptRequest, OPERATION_SPECS, readBody, type AcceptedRequest, type OperationSpec } from './wire-request.js';
 import { routeTools } from './tools/router.js';
@@ -415,6 +416,7 @@ class InProcessGateway implements MockGateway {
       record.body = body;
       answer = this.#process(spec, acceptRequest(spec, body, this.#merchants), url.origin + this.#basePath);
     } catch (error) {
+      if (error instanceof BodyTooLarge) return { kind: 'response', response: tooLargeResponse(error) };
       if (!(error instanceof Refusal)) throw error;
       answer = { kind: 'refusal', code: error.code, msg: error.msg };
     }

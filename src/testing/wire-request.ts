@@ -11,6 +11,7 @@ import { sign } from '../signing/sign.js';
 import { signaturesEqual } from '../signing/verify.js';
 import type { MerchantRegistry, MockMerchant } from './merchants.js';
 import { MESSAGES, refuse, refuseParameter } from './refusals.js';
+import { MAX_OPERATION_BODY_BYTES, readBodyText, type BodyTooLarge } from './request-body.js';
 
 /** A request field's binding: whether the operation requires it and whether it is an integer. */
 interface FieldSpec {
@@ -66,9 +67,13 @@ function bindingOf(def: ZodDef): FieldSpec {
   return { required, integer };
 }
 
-/** Reads the body: JSON, or a form when the request says so (the reference parses both). */
+/**
+ * Reads the body: JSON, or a form when the request says so (the reference parses both).
+ *
+ * @throws {@link BodyTooLarge} past {@link MAX_OPERATION_BODY_BYTES}
+ */
 export async function readBody(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
+  const text = await readBodyText(request, MAX_OPERATION_BODY_BYTES);
   if (/application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '')) {
     return Object.fromEntries(new URLSearchParams(text));
   }

@@ -3,27 +3,68 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/java-case-fold.txt', import.meta.url));
+const ORDER_FIXTURE = fileURLToPath(new URL('../fixtures/java-case-order.txt', import.meta.url));
 
 /**
- * `Character.toLowerCase(Character.toUpperCase(c))` as a JDK computed it for every UTF-16 unit
- * (test/fixtures/java-case-fold.txt lists the units that change; see test/fixtures/README.md).
+ * `Character.toLowerCase(Character.toUpperCase(cp))` as a JDK 17 computed it for every code point that
+ * changes (test/fixtures/java-case-fold.txt; see test/fixtures/README.md). Others fold to themselves.
  */
-export const JAVA_FOLD: Uint16Array = (() => {
-  const table = new Uint16Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) table[c] = c;
-  for (const line of readFileSync(FIXTURE, 'utf8').split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const [unit, folded] = line.split(' ').map((hex) => Number.parseInt(hex, 16)) as [number, number];
-    table[unit] = folded;
-  }
-  return table;
-})();
+const JAVA_FOLDS: ReadonlyMap<number, number> = new Map(
+  readFileSync(FIXTURE, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => line.split(' ').map((hex) => Number.parseInt(hex, 16)) as [number, number]),
+);
+
+/** The JDK's fold of a code point (or of a UTF-16 unit, surrogates folding to themselves). */
+export function javaFold(cp: number): number {
+  return JAVA_FOLDS.get(cp) ?? cp;
+}
+
+/** {@link javaFold} of every UTF-16 unit. */
+export const JAVA_FOLD: Uint16Array = Uint16Array.from({ length: 0x10000 }, (_, c) => javaFold(c));
 
 /**
- * The reference: Java's `String.CASE_INSENSITIVE_ORDER` written out as its comparator, char by char
- * (where code units differ, their Java folds decide; a prefix sorts first), on the JDK's own table.
+ * The reference: JDK 17's `String.CASE_INSENSITIVE_ORDER` transcribed from its source
+ * (`StringUTF16.compareToCIImpl`, `compareCodePointCI`, `codePointIncluding`) on the JDK's fold table: where
+ * units differ and their folds differ, each side takes the code point its unit belongs to (a high surrogate
+ * followed by a low one: the pair, and the index moves past it; a low one after a high one: the pair), and
+ * the folds of those decide; a prefix sorts first.
  */
 export function compareCaseInsensitive(a: string, b: string): number {
+  for (let k1 = 0, k2 = 0; k1 < a.length && k2 < b.length; k1++, k2++) {
+    let cp1 = a.charCodeAt(k1);
+    let cp2 = b.charCodeAt(k2);
+    if (cp1 === cp2 || javaFold(cp1) === javaFold(cp2)) continue;
+    cp1 = codePointIncluding(a, cp1, k1);
+    if (cp1 < 0) {
+      k1++;
+      cp1 = -cp1;
+    }
+    cp2 = codePointIncluding(b, cp2, k2);
+    if (cp2 < 0) {
+      k2++;
+      cp2 = -cp2;
+    }
+    const diff = javaFold(cp1) - javaFold(cp2);
+    if (diff !== 0) return diff;
+  }
+  return a.length - b.length;
+}
+
+// Negated when the unit at index is a high surrogate followed by a low one, as in the JDK.
+function codePointIncluding(text: string, cp: number, index: number): number {
+  if (cp < 0xd800 || cp > 0xdfff) return cp;
+  if (cp >= 0xdc00) {
+    const before = index > 0 ? text.charCodeAt(index - 1) : 0;
+    return before >= 0xd800 && before <= 0xdbff ? text.codePointAt(index - 1)! : cp;
+  }
+  const after = index + 1 < text.length ? text.charCodeAt(index + 1) : 0;
+  return after >= 0xdc00 && after <= 0xdfff ? -text.codePointAt(index)! : cp;
+}
+
+/** JDK 8 to 15: the same order, but unit by unit (a surrogate folds to itself); see SECURITY.md. */
+export function compareCaseInsensitiveByUnit(a: string, b: string): number {
   const shorter = Math.min(a.length, b.length);
   for (let i = 0; i < shorter; i++) {
     const x = JAVA_FOLD[a.charCodeAt(i)]!;
@@ -32,6 +73,28 @@ export function compareCaseInsensitive(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+/** A pair of strings and the sign of what JDK 17's `CASE_INSENSITIVE_ORDER.compare(a, b)` returned. */
+export type JavaComparison = readonly [sign: -1 | 0 | 1, a: string, b: string];
+/** Parameters and the signature a JDK 17 computed for them as the gateway does (`JeepayKit.getSign`). */
+export interface JavaSignature {
+  readonly secret: string;
+  readonly params: readonly (readonly [string, string])[];
+  readonly sign: string;
+}
+
+/** Everything test/fixtures/java-case-order.txt holds (made with a JDK; see test/fixtures/README.md). */
+export const JAVA_ORDER: { readonly comparisons: readonly JavaComparison[]; readonly signatures: readonly JavaSignature[] } = (() => {
+  const comparisons: JavaComparison[] = [];
+  const signatures: JavaSignature[] = [];
+  for (const line of readFileSync(ORDER_FIXTURE, 'utf8').split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const value = JSON.parse(line) as JavaComparison | JavaSignature;
+    if (Array.isArray(value)) comparisons.push(value as JavaComparison);
+    else signatures.push(value as JavaSignature);
+  }
+  return { comparisons, signatures };
+})();
 
 /**
  * A stateless reference signer, written from the protocol text (docs/reference/protocol.md section 1) and nothing of the

@@ -6,6 +6,7 @@
  */
 import type { MockGateway } from '../mock-gateway.js';
 import type { FaultOptions } from '../faults.js';
+import { BodyTooLarge, readBodyText } from '../request-body.js';
 import type { SettlementProgress } from '../settlement.js';
 
 /** Control bodies are a few small fields; anything bigger is refused unread. */
@@ -52,19 +53,13 @@ export async function handleControl(gateway: MockGateway, request: Request, path
     const body = request.method === 'POST' ? await readObject(request) : {};
     return json((await control(gateway, decodeURIComponent(ref), body)) ?? null);
   } catch (error) {
-    return json({ error: error instanceof Error ? error.message : String(error) }, error instanceof TooLarge ? 413 : 400);
+    return json({ error: error instanceof Error ? error.message : String(error) }, error instanceof BodyTooLarge ? 413 : 400);
   }
 }
 
-class TooLarge extends Error {}
-
 /** The JSON object body, or `{}` when empty; bounded to {@link MAX_BODY_BYTES}. */
 async function readObject(request: Request): Promise<Body> {
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new TooLarge(`the body is over ${MAX_BODY_BYTES} bytes`);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) throw new TooLarge(`the body is over ${MAX_BODY_BYTES} bytes`);
-  const text = new TextDecoder().decode(bytes).trim();
+  const text = (await readBodyText(request, MAX_BODY_BYTES)).trim();
   if (text === '') return {};
   const body: unknown = JSON.parse(text);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new TypeError('the body must be a JSON object');

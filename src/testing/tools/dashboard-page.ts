@@ -13,9 +13,13 @@ import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };
 
-/** A button that POSTs to a control route, then reloads the page. */
-function control(base: string, route: string, label: string, kind = ''): Html {
-  return html`<button class="${kind}" data-post="${base}/_mock/${route}">${label}</button>`;
+/**
+ * A button that POSTs to a control route, then reloads the page. `path` is the gateway's base path: the
+ * page calls its own origin, whichever of the mock's accepted hosts the browser used (a call to another
+ * would be cross-origin, its answer unreadable).
+ */
+function control(path: string, route: string, label: string, kind = ''): Html {
+  return html`<button class="${kind}" data-post="${path}/_mock/${route}">${label}</button>`;
 }
 
 function section(title: string, count: number, table: Html): Html {
@@ -28,15 +32,15 @@ function attemptLine(a: NotificationAttempt): Html {
     <div class="muted">${a.reason}</div></div>`;
 }
 
-function notificationRow(base: string, n: MockNotification & { attemptLog: readonly NotificationAttempt[] }): Html {
+function notificationRow(path: string, n: MockNotification & { attemptLog: readonly NotificationAttempt[] }): Html {
   const badge = n.state === 'delivered' ? 'ok' : n.state === 'failed' ? 'bad' : 'wait';
   return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td><code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
     <td><span class="badge ${badge}">${n.state}</span>${n.nextAttemptAt === undefined ? '' : html`<div class="muted">next ${formatTime(n.nextAttemptAt)}</div>`}</td>
     <td>${n.attemptLog.length === 0 ? html`<span class="empty">not sent yet</span>` : n.attemptLog.map(attemptLine)}</td>
-    <td>${control(base, `notifications/${encodeURIComponent(n.id)}/resend`, 'Resend')}</td></tr>`;
+    <td>${control(path, `notifications/${encodeURIComponent(n.id)}/resend`, 'Resend')}</td></tr>`;
 }
 
-function renderDashboard(state: MockGatewayState, base: string): Html {
+function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
   const { merchants, orders, notifications, addresses, settlements } = state;
   return html`
     <div class="card"><h2>Merchants</h2><table><tr><th>mchNo</th><th>appId</th></tr>
@@ -46,17 +50,17 @@ function renderDashboard(state: MockGatewayState, base: string): Html {
       ${orders.map((o) => html`<tr data-order="${o.payOrderId}"><td><a href="${base}/cashier/${encodeURIComponent(o.payOrderId)}"><code>${o.payOrderId}</code></a></td>
         <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td>
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
-        <td>${o.state <= 1 ? [control(base, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(base, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
+        <td>${o.state <= 1 ? [control(path, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(path, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
-      ${notifications.map((n) => notificationRow(base, n))}</table>`)}
+      ${notifications.map((n) => notificationRow(path, n))}</table>`)}
     ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>
       ${addresses.map((a) => html`<tr data-address="${a.serverRequestId}"><td><code>${a.serverRequestId}</code></td><td><code>${a.requestId}</code></td><td>${a.tokenId}</td><td><code>${a.address}</code></td>
         <td>${['under review', 'approved', 'rejected'][a.status]}</td>
-        <td>${a.status === MockAddressStatus.UnderReview ? [control(base, `addresses/${encodeURIComponent(a.serverRequestId)}/approve`, 'Approve', 'primary'), html` `, control(base, `addresses/${encodeURIComponent(a.serverRequestId)}/reject`, 'Reject', 'danger')] : ''}</td></tr>`)}</table>`)}
+        <td>${a.status === MockAddressStatus.UnderReview ? [control(path, `addresses/${encodeURIComponent(a.serverRequestId)}/approve`, 'Approve', 'primary'), html` `, control(path, `addresses/${encodeURIComponent(a.serverRequestId)}/reject`, 'Reject', 'danger')] : ''}</td></tr>`)}</table>`)}
     ${section('Settlements', settlements.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Amount</th><th>Token</th><th>Status</th><th></th></tr>
       ${settlements.map((s) => html`<tr data-settlement="${s.serverRequestId}"><td><code>${s.serverRequestId}</code></td><td><code>${s.requestId}</code></td><td>${formatAmount(s.amount, s.currency)}</td><td>${s.tokenId}</td>
         <td>${['pending', 'processing', 'completed', 'failed'][s.status]}</td>
-        <td>${s.status === MockSettlementStatus.Pending || s.status === MockSettlementStatus.Processing ? control(base, `settlements/${encodeURIComponent(s.serverRequestId)}/progress`, 'Progress') : ''}</td></tr>`)}</table>`)}`;
+        <td>${s.status === MockSettlementStatus.Pending || s.status === MockSettlementStatus.Processing ? control(path, `settlements/${encodeURIComponent(s.serverRequestId)}/progress`, 'Progress') : ''}</td></tr>`)}</table>`)}`;
 }
 
 // Buttons post to the control API; the page reloads when the state (less the ticking clock) changes.
@@ -91,5 +95,6 @@ function scriptString(text: string): string {
 export function handleDashboard(state: () => MockGatewayState, request: Request, path: string, base: string): Response | undefined {
   if (path !== '/' || request.method !== 'GET') return undefined;
   const current = state();
-  return layout('Mock gateway dashboard', base, renderDashboard(current, base), script(`${base}/_mock/state`, JSON.stringify({ ...current, now: 0 })));
+  const basePath = new URL(base).pathname.replace(/\/$/, '');
+  return layout('Mock gateway dashboard', base, renderDashboard(current, base, basePath), script(`${basePath}/_mock/state`, JSON.stringify({ ...current, now: 0 })));
 }
