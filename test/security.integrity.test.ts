@@ -119,6 +119,14 @@ describe('re-split signed fields cannot forge a paid notification (finding 1)', 
     // Text with '&' that starts no field is fine: "Tom & Jerry", "a&1=b".
     await client.unifiedOrder({ ...order, mchOrderNo: 'gift-4', subject: 'Tom & Jerry', body: 'x&1=2' });
     expect(gateway.requests.filter((r) => r.operation === 'unifiedOrder')).toHaveLength(2);
+    // A settlement's notifyUrl comes back in its record, between address... and requestId in the sort: a
+    // parameter that would sort right after it ('order') could be read as a field of the record; 'shop' not.
+    const payout = { requestId: 'url-1', amount: 5, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' } as const;
+    await expect(client.settleRequest({ ...payout, notifyUrl: 'https://shop.example/s?t=1&order=5' })).rejects.toThrow(/notifyUrl: contains '&order=': the record this request makes \(as settleRequestGet returns it\) could be read with a field 'order'/);
+    await client.settleRequest({ ...payout, notifyUrl: 'https://shop.example/s?t=1&shop=eu' });
+    await expect(client.settleRequestGet({ requestId: 'url-1' })).resolves.toMatchObject({ notifyUrl: 'https://shop.example/s?t=1&shop=eu' });
+    await expect(client.settleAddressApply({ requestId: 'addr-x', tokenId: 'TRON_USDT', address: 'T1&amount=9' })).rejects.toThrow(/address: contains '&amount='/);
+    expect(gateway.requests.filter((r) => r.operation !== 'unifiedOrder' && r.operation !== 'settleRequestGet')).toHaveLength(1);
   });
 });
 
