@@ -215,7 +215,7 @@ function* attempts(input: SignatureCase, signed: readonly Entry[]): Generator<At
       id: 'null-signed',
       summary: `a null was signed as text (${nulls.map((name) => `${name}=null&`).join(', ')})`,
       fix: 'leave out every field whose value is null or empty (""): the gateway signs neither',
-      entries: textEntries(input.fields, (text) => text ?? 'null'),
+      entries: textEntries(input.fields, (text) => (text === '' ? undefined : (text ?? 'null'))),
     };
   }
   yield { id: 'leading-ampersand', summary: 'the string starts with "&"', fix: 'write each field as key=value& with no "&" before the first one', finish: (joined, secret) => `&${joined}key=${secret}` };
@@ -293,13 +293,13 @@ function* valueRewrites(signed: readonly Entry[]): Generator<Attempt> {
     const entries = signed
       .map(([name, text]): Entry => {
         const next = change(text);
-        if (next !== text) changed.push(`${name}: ${clip(text)} as ${clip(next)}`);
+        if (next !== text) changed.push(`${name}: ${describeChange(text, next)}`);
         return [name, next];
       })
       .filter(([, text]) => text !== '');
     return { entries, changed };
   };
-  const restringified = rewrite((text) => (NUMBER_TEXT.test(text) ? String(Number(text)) : /^[[{]/.test(text) ? reparsed(text) : text));
+  const restringified = rewrite((text) => (NUMBER_TEXT.test(text) ? String(Number(text)) : /^[[{]/.test(text) ? numbersRewritten(text) : text));
   if (restringified.changed.length > 0) {
     yield {
       id: 'decimal-restringified',
@@ -340,12 +340,15 @@ function* valueRewrites(signed: readonly Entry[]): Generator<Attempt> {
   }
 }
 
-function reparsed(text: string): string {
+/** Nested JSON as a parse and re-stringify writes it, where that changes a number (not only whitespace). */
+function numbersRewritten(text: string): string {
+  let rewritten: string;
   try {
-    return JSON.stringify(JSON.parse(text));
+    rewritten = JSON.stringify(JSON.parse(text));
   } catch {
     return text;
   }
+  return rewritten === compactJson(text) ? text : rewritten;
 }
 
 /** JSON text without whitespace outside strings, every literal kept as written. */
@@ -368,6 +371,18 @@ function compactJson(text: string): string {
   return out;
 }
 
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+/** The part of a value that a rewrite changed, widened to whole words or numbers: `10.50 as 10.5`. */
+function describeChange(before: string, after: string): string {
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  const word = /[\w.+-]/;
+  while (start > 0 && word.test(before[start - 1]!)) start--;
+  while (end > 0 && word.test(before[before.length - end]!)) end--;
+  const show = (text: string) => {
+    const part = text.length > 40 ? `${text.slice(0, 37)}...` : text;
+    return part === '' || /\s/.test(part) ? JSON.stringify(part) : part;
+  };
+  return `${show(before.slice(start, before.length - end))} as ${show(after.slice(start, after.length - end))}`;
 }
