@@ -31,7 +31,7 @@ afterAll(async () => {
 
 describe('npm pack in a clean clone', () => {
   it('ships dist/ (built by prepack): every file the exports map and the bin point at', () => {
-    const targets = new Set([...JSON.stringify(manifest.exports).matchAll(/"\.\/([^"]+)"/g)].map(([, path]) => path!).filter((path) => path !== 'package.json'));
+    const targets = new Set([...JSON.stringify(Object.values(manifest.exports)).matchAll(/"\.\/([^"]+)"/g)].map(([, path]) => path!).filter((path) => path !== 'package.json'));
     for (const bin of Object.values(manifest.bin)) targets.add(bin.replace(/^\.\//, ''));
     expect(targets).toContain('dist/cli.js');
     expect([...targets].filter((file) => !packed.files.includes(file))).toEqual([]);
