@@ -95,9 +95,14 @@ export function guideCommandSamples(): { command: 'sign' | 'verify'; stdin: stri
   const order = guideExamples().find((example) => example.number === 1);
   if (!signOutput || !verifyOutput || !order) throw new Error('the "Check your signer" section needs the output of sign and of verify, for Example 1');
   const received = required(labelled(verifyOutput.content), 'received', 'the verify sample');
-  const withSign = JSON.stringify({ ...(JSON.parse(order.message) as object), sign: received });
   return [
     { command: 'sign', stdin: order.message, output: `${signOutput.content}\n` },
-    { command: 'verify', stdin: withSign, output: `${verifyOutput.content}\n` },
+    { command: 'verify', stdin: withSign(order.message, received), output: `${verifyOutput.content}\n` },
   ];
+}
+
+/** A guide message carrying `sign`, edited as text so that every other byte (`10.50`) stays as written. */
+export function withSign(message: string, sign: string): string {
+  if (!message.trimStart().startsWith('{')) return message.replace(/(^|&)sign=[^&]*/, `$1sign=${sign}`);
+  return /"sign":\s*"[^"]*"/.test(message) ? message.replace(/"sign":\s*"[^"]*"/, `"sign":"${sign}"`) : message.replace(/\s*}\s*$/, `,"sign":"${sign}"}`);
 }
