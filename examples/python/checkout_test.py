@@ -1,11 +1,17 @@
-"""A Python backend tested against `npx payment-gateway-sdk mock`, with the standard library only.
+"""A Python backend tested against `payment-gateway-sdk mock`, with the standard library only.
 
 Run:  python3 examples/python/checkout_test.py
-      (MOCK_COMMAND="node dist/cli.js mock" to use a local build instead of npx)
+      from a project that installed payment-gateway-sdk (it runs node_modules/.bin/payment-gateway-sdk),
+      or from a clone of the SDK after `npm run build` (it runs node dist/cli.js);
+      MOCK_COMMAND="..." runs another command instead.
 
 It starts the mock, reads the base URL from its first line, creates a QR_CASHIER order with a signed request,
 pays it through the control API, receives the signed notification on a loopback endpoint, verifies its
 signature, answers SUCCESS, and stops the mock with SIGINT.
+
+The mock is started as the bin itself, not through `npx`: npx does not pass a signal on to the command it
+runs, so the mock would keep running and holding its port. It also runs in a process group of its own,
+and the signal goes to the whole group, so a wrapper given as MOCK_COMMAND stops with it.
 """
 import functools
 import hashlib
@@ -15,6 +21,7 @@ import os
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 import urllib.parse
@@ -64,14 +71,56 @@ class NotifyHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def mock_command() -> list:
+    """The mock as its bin: the installed package's, or this clone's build."""
+    if "MOCK_COMMAND" in os.environ:
+        return shlex.split(os.environ["MOCK_COMMAND"])
+    installed = os.path.join("node_modules", ".bin", "payment-gateway-sdk")
+    if os.path.exists(installed):
+        return [installed, "mock"]
+    built = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dist", "cli.js")
+    if os.path.exists(built):
+        return ["node", built, "mock"]
+    sys.exit("payment-gateway-sdk is not installed here (npm install payment-gateway-sdk) and this clone is not built (npm run build)")
+
+
+def stop(mock: subprocess.Popen) -> int:
+    """SIGINT to the mock's whole process group; waits until no process of the group is left."""
+    os.killpg(mock.pid, signal.SIGINT)
+    try:
+        code = mock.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while group_alive(mock.pid):  # a wrapper may exit before the mock it started
+            if time.monotonic() > deadline:
+                raise TimeoutError("the mock did not stop within 10 s of SIGINT")
+            time.sleep(0.05)
+        return code
+    except BaseException:
+        if group_alive(mock.pid):
+            os.killpg(mock.pid, signal.SIGKILL)
+        raise
+
+
+def group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
 def main():
     notify = http.server.HTTPServer(("127.0.0.1", 0), NotifyHandler)
     threading.Thread(target=notify.serve_forever, daemon=True).start()
-    command = shlex.split(os.environ.get("MOCK_COMMAND", "npx payment-gateway-sdk mock"))
-    mock = subprocess.Popen([*command, "--port", "0", "--merchant", f"{MCH_NO}:{APP_ID}:{SECRET}"], stdout=subprocess.PIPE, text=True)
+    command = [*mock_command(), "--port", "0", "--merchant", f"{MCH_NO}:{APP_ID}:{SECRET}"]
+    mock = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         base = mock.stdout.readline().strip()  # the first line is the base URL alone
+        if not base.startswith("http"):
+            sys.exit(f"the mock did not start ({' '.join(command)}): {base!r}")
         print("mock gateway at", base)
+        # Keep reading what it prints (its summary, its request log): a full pipe would block the mock.
+        threading.Thread(target=mock.stdout.read, daemon=True).start()
 
         order = {"mchNo": MCH_NO, "appId": APP_ID, "mchOrderNo": f"py-{int(time.time() * 1000)}", "wayCode": "QR_CASHIER",
                  "amount": 1999, "currency": "USD", "subject": "T-shirt", "body": "Blue, M",
@@ -97,9 +146,11 @@ def main():
         assert state["notifications"][0]["state"] == "delivered", state["notifications"][0]
         print("the mock recorded:", state["notifications"][0]["attemptLog"][0]["reason"])
     finally:
-        mock.send_signal(signal.SIGINT)
-        mock.wait(timeout=10)
+        code = stop(mock)
         notify.shutdown()
+    # The mock exits 0 on SIGINT; a wrapper given as MOCK_COMMAND may report the signal instead.
+    assert code == 0 or "MOCK_COMMAND" in os.environ, f"the mock exited with {code}"
+    print("mock stopped, exit code", code)
 
 
 if __name__ == "__main__":

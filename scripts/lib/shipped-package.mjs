@@ -55,10 +55,12 @@ export async function scratchDir(prefix) {
   };
 }
 
-/** `npm run build`, then `npm pack` into `dir`; resolves with the tarball's path and its file list. */
-export async function buildAndPack(dir) {
-  await npm(['run', 'build']);
-  const { stdout } = await npm(['pack', '--json', '--pack-destination', dir]);
+/**
+ * `npm pack` of the project in `cwd` (this repository by default) into `dir`: its `prepack` script builds
+ * `dist` first. Resolves with the tarball's path, its file list and its size in bytes.
+ */
+export async function buildAndPack(dir, { cwd = repoRoot } = {}) {
+  const { stdout } = await npm(['pack', '--json', '--pack-destination', dir], { cwd });
   const [packed] = JSON.parse(stdout);
   return { tarball: join(dir, packed.filename), files: packed.files.map((f) => f.path), size: packed.size };
 }

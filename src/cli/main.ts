@@ -1,14 +1,21 @@
 /**
  * `payment-gateway-sdk`: the package's command. `mock` runs the mock gateway as a server, for browsers and
  * for test suites in any language; its first line of output is the base URL alone, so scripts can read it.
+ * `sign` and `verify` show how a body is signed and why a signature does not verify, for signers in any
+ * language.
  *
  * @module
  */
 import { createMockGateway, type MockGatewayServer } from '../testing/index.js';
 import { readMockOptions, UsageError, type MockCommandOptions } from './mock-options.js';
+import { runSign } from './sign-command.js';
+import type { SigningCommandInput } from './signing-input.js';
+import { runVerify } from './verify-command.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const USAGE = `Usage: payment-gateway-sdk mock [options]
+       payment-gateway-sdk sign [options] < body
+       payment-gateway-sdk verify [options] < message
        payment-gateway-sdk --help | --version
 
 Runs the mock Payment Gateway on loopback until Ctrl-C (SIGINT) or SIGTERM. The first line printed is the
@@ -37,10 +44,22 @@ Control API (JSON): GET {base}/_mock/state, POST {base}/_mock/orders/{payOrderId
 Web pages on this machine cannot use it: a Host other than the listen address, localhost or the public
 URL's host is refused (DNS rebinding), and so is a POST or DELETE from another origin (403); requests
 without an Origin header (your backend, curl) are accepted. Bodies are capped at 1 MiB (413).
+
+sign and verify, for signers in any language (the secret comes from the GATEWAY_SECRET environment variable
+or --secret-file FILE, never from an argument):
+  sign < body         prints the string the gateway's rule hashes (the secret as ***) and the sign
+  verify < message    prints valid, or the rule that failed and the signer's most likely mistake
+                      (exit code 0 valid, 1 invalid)
+  payment-gateway-sdk sign --help, payment-gateway-sdk verify --help: their options.
 `;
 
 /** Runs the command; resolves to the exit code (the mock itself runs until a signal). */
-export async function main(args: readonly string[], out = process.stdout, err = process.stderr): Promise<number> {
+export async function main(
+  args: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+  input: SigningCommandInput = { stdin: process.stdin, env: process.env },
+): Promise<number> {
   const [command, ...rest] = args;
   if (command === '--version' || command === '-v') {
     out.write(`${packageJson.version}\n`);
@@ -50,6 +69,8 @@ export async function main(args: readonly string[], out = process.stdout, err = 
     (command === undefined ? err : out).write(USAGE);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'sign') return runSign(rest, { out, err, ...input });
+  if (command === 'verify') return runVerify(rest, { out, err, ...input });
   if (command !== 'mock') {
     err.write(`payment-gateway-sdk: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;

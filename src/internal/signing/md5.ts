@@ -17,7 +17,8 @@ export function selectMd5(): Md5Hex {
   return (text) => createHash('md5').update(text, 'utf8').digest('hex').toUpperCase();
 }
 
-function loadNodeCrypto(): NodeCrypto | undefined {
+/** `node:crypto` where the runtime has it, without a static import; `undefined` elsewhere. */
+export function loadNodeCrypto(): NodeCrypto | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   try {
     return proc?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;

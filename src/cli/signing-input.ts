@@ -1,0 +1,135 @@
+/**
+ * What `payment-gateway-sdk sign` and `verify` read: their flags, the secret (from an environment variable
+ * or a file, never from the command line, where every user of the machine can see it in `ps` and it stays
+ * in the shell's history) and the body on stdin, held to a size limit.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { GatewayValidationError } from '../errors.js';
+import { decodeUtf8 } from '../internal/notify/decode-body.js';
+import { readCappedStream } from '../internal/read-capped-stream.js';
+import { UsageError } from './mock-options.js';
+import { BodyError, readMessage, type SignedMessage } from './signed-message.js';
+
+/** The environment variable the secret is read from unless `--secret-env` names another (the README's name). */
+export const DEFAULT_SECRET_ENV = 'GATEWAY_SECRET';
+
+/** The largest body read from stdin. */
+export const MAX_STDIN_BYTES = 1024 * 1024;
+
+/** Where the commands read from: stdin and the environment (the process's, or a test's). */
+export interface SigningCommandInput {
+  readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The command's streams and inputs. */
+export interface SigningCommandIo extends SigningCommandInput {
+  readonly out: NodeJS.WritableStream;
+  readonly err: NodeJS.WritableStream;
+}
+
+/** Everything a command needs, read. */
+export interface SigningInput {
+  readonly options: SigningOptions;
+  readonly secret: string;
+  readonly message: SignedMessage;
+}
+
+/**
+ * Reads the options, the secret and the message; prints the usage (resolving to exit code 0) or what is
+ * wrong with the command line or the body (exit code 2).
+ */
+export async function readSigningInput(command: 'sign' | 'verify', args: readonly string[], io: SigningCommandIo, usage: string): Promise<SigningInput | number> {
+  try {
+    const options = readSigningOptions(command, args);
+    if (options.help) {
+      io.out.write(usage);
+      return 0;
+    }
+    const secret = readSecret(options, io.env);
+    return { options, secret, message: readMessage(await readStdin(io, io.err)) };
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof BodyError)) throw error;
+    io.err.write(`payment-gateway-sdk ${command}: ${error.message}\n${error instanceof UsageError ? `Run payment-gateway-sdk ${command} --help for its options.\n` : ''}`);
+    return 2;
+  }
+}
+
+/** A string as printed: control characters (a newline in a value) escaped, so each item stays on its line. */
+export function visible(text: string): string {
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export interface SigningOptions {
+  readonly help: boolean;
+  readonly secretFile: string | undefined;
+  readonly secretEnv: string;
+  /** verify: received fields that are not signed (the notifyUrl's query keys). */
+  readonly ignoreKeys: readonly string[];
+}
+
+const FLAGS = {
+  'secret-file': { type: 'string' },
+  'secret-env': { type: 'string' },
+  'ignore-key': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const SECRET_ELSEWHERE = `put it in the ${DEFAULT_SECRET_ENV} environment variable (or the one --secret-env NAME names) or in a file given with --secret-file FILE`;
+
+/** The options of `sign` or `verify` from their arguments (after the command's name). */
+export function readSigningOptions(command: 'sign' | 'verify', args: readonly string[]): SigningOptions {
+  // Before parsing, so that neither a refusal nor parseArgs' own message repeats what may be the secret.
+  if (args.some((arg) => /^--secret(?:=|$)/.test(arg))) {
+    throw new UsageError(`--secret is refused: a secret given as an argument is visible to every user of this machine (ps, /proc) and stays in your shell history; ${SECRET_ELSEWHERE}`);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: FLAGS, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.positionals.length > 0) {
+    throw new UsageError(`${command} takes no arguments (not repeated here, in case one was the secret): the body comes on stdin, and the secret from the environment or a file: ${SECRET_ELSEWHERE}`);
+  }
+  const { values } = parsed;
+  if (command === 'sign' && values['ignore-key'] !== undefined) throw new UsageError('--ignore-key is an option of verify: sign signs every field it is given but sign');
+  const secretEnv = values['secret-env'] ?? DEFAULT_SECRET_ENV;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(secretEnv)) throw new UsageError(`--secret-env must name an environment variable, such as ${DEFAULT_SECRET_ENV}`);
+  return { help: values.help ?? false, secretFile: values['secret-file'], secretEnv, ignoreKeys: values['ignore-key'] ?? [] };
+}
+
+/** The secret: from `--secret-file` (its final line break dropped) or else the environment variable. */
+export function readSecret(options: SigningOptions, env: SigningCommandInput['env']): string {
+  if (options.secretFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(options.secretFile, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--secret-file: cannot read ${options.secretFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    const secret = text.replace(/\r?\n$/, '');
+    if (secret === '') throw new UsageError(`--secret-file: ${options.secretFile} is empty`);
+    return secret;
+  }
+  const secret = env[options.secretEnv];
+  if (secret === undefined || secret === '') throw new UsageError(`no secret: ${options.secretEnv} is not set; ${SECRET_ELSEWHERE}`);
+  return secret;
+}
+
+/** The body on stdin as text, at most {@link MAX_STDIN_BYTES}. */
+export async function readStdin(input: SigningCommandInput, err: NodeJS.WritableStream): Promise<string> {
+  if (input.stdin.isTTY) err.write('Reading the body from stdin; end it with Ctrl-D (or pipe it in: ... < body.json).\n');
+  const read = await readCappedStream(input.stdin, MAX_STDIN_BYTES);
+  if (!read.complete) throw new BodyError(`the body on stdin is over ${MAX_STDIN_BYTES} bytes; a gateway message is a few kilobytes`);
+  try {
+    return decodeUtf8(read.bytes);
+  } catch (error) {
+    if (error instanceof GatewayValidationError) throw new BodyError(error.issues.map((issue) => issue.message).join('; '));
+    throw error;
+  }
+}

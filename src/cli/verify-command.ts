@@ -1,0 +1,82 @@
+/**
+ * `payment-gateway-sdk verify`: checks the signature of a received message from stdin and, when it is
+ * wrong, names the most likely mistake of its signer (src/internal/signing/diagnose.ts).
+ *
+ * @module
+ */
+import { diagnoseSignature, type FieldReport, type SignatureDiagnosis } from '../internal/signing/diagnose.js';
+import { sign } from '../signing/sign.js';
+import { coverage, type SignedMessage } from './signed-message.js';
+import { DEFAULT_SECRET_ENV, readSigningInput, visible, type SigningCommandIo } from './signing-input.js';
+
+export const VERIFY_USAGE = `Usage: payment-gateway-sdk verify [--secret-file FILE | --secret-env NAME] [--ignore-key KEY]... < message
+
+Verifies the sign of the message on stdin: a notification (form or JSON), a request, or a response envelope
+{code, msg, data, sign} (verified over data). The first line printed is the verdict: valid, or invalid and
+the rule that failed (missing sign, wrong sign); for a wrong sign, the most likely mistake of the signer.
+Strings are shown with the secret as ***. The secret is read from ${DEFAULT_SECRET_ENV}, never from the command line.
+
+Options of verify:
+      --secret-file FILE   read the secret from FILE (its final line break is dropped)
+      --secret-env NAME    read the secret from the environment variable NAME (default ${DEFAULT_SECRET_ENV})
+      --ignore-key KEY     a received field that is not signed, such as a key of your notifyUrl's query string
+                           (repeat for several)
+  -h, --help               this text
+
+Exit codes: 0 valid; 1 invalid; 2 usage or an unreadable body.
+`;
+
+const VERDICTS: Record<SignatureDiagnosis['verdict'], string> = {
+  valid: 'valid',
+  'missing-sign': 'invalid: missing sign',
+  'wrong-sign': 'invalid: wrong sign',
+  unsignable: 'invalid: the message cannot be signed',
+};
+
+/** Runs `verify`; resolves to the exit code. */
+export async function runVerify(args: readonly string[], io: SigningCommandIo): Promise<number> {
+  const input = await readSigningInput('verify', args, io, VERIFY_USAGE);
+  if (typeof input === 'number') return input;
+  const { message, secret, options } = input;
+  const { fields, unsigned } = splitIgnored(message, options.ignoreKeys);
+  const diagnosis = diagnoseSignature({ fields, received: message.sign, secret, unsignedFields: unsigned });
+  const lines = [VERDICTS[diagnosis.verdict], `covers:    ${coverage(message)}`, `fields:    ${describeFields(diagnosis.fields)}`];
+  if (diagnosis.verdict !== 'unsignable') lines.push(`canonical: ${visible(diagnosis.canonical)}`);
+  switch (diagnosis.verdict) {
+    case 'valid':
+      if (diagnosis.note) lines.push(`note:      ${diagnosis.note}`);
+      break;
+    case 'missing-sign':
+    case 'unsignable':
+      lines.push(`problem:   ${visible(diagnosis.problem)}`);
+      break;
+    case 'wrong-sign':
+      lines.push(`expected:  ${sign(fields, secret)}`, `received:  ${visible(String(message.sign))}`);
+      if (diagnosis.mistake) {
+        lines.push(`mistake:   ${visible(diagnosis.mistake.summary)}`, `it signed: ${visible(diagnosis.mistake.signedString)}`, `fix:       ${diagnosis.mistake.fix}`);
+      } else {
+        lines.push(`hint:      ${diagnosis.hint}`);
+      }
+      break;
+  }
+  io.out.write(`${lines.join('\n')}\n`);
+  return diagnosis.verdict === 'valid' ? 0 : 1;
+}
+
+/** The message's signed fields without the ignored keys, which join the unsigned ones. */
+function splitIgnored(message: SignedMessage, ignoreKeys: readonly string[]): { fields: Map<string, string | null>; unsigned: Map<string, string | null> } {
+  const fields = new Map(message.fields);
+  const unsigned = new Map(message.unsigned);
+  for (const key of ignoreKeys) {
+    if (!fields.has(key) || key === 'sign') continue;
+    unsigned.set(key, fields.get(key) ?? null);
+    fields.delete(key);
+  }
+  return { fields, unsigned };
+}
+
+function describeFields(fields: readonly FieldReport[]): string {
+  const signed = fields.filter((field) => field.signed).map((field) => visible(field.name));
+  const left = fields.filter((field) => !field.signed).map((field) => `${visible(field.name)} (${field.why})`);
+  return `${signed.length} signed${signed.length > 0 ? ` (${signed.join(', ')})` : ''}${left.length > 0 ? `; not signed: ${left.join(', ')}` : ''}`;
+}
