@@ -4,7 +4,7 @@
  * whose value holds `&state=2`, or two fields. A received message is accepted only when its signed text
  * has one reading: field names are identifiers, and no value holds `&name=` (a place the text could be
  * split into another field), except where one URL field of the message carries a query string that no
- * sorted re-split could turn into another field. docs/guides/signing.md gives the proof.
+ * sorted re-split could turn into another field. SECURITY.md ("What a signature can and cannot bind") gives the proof.
  *
  * @module
  */
