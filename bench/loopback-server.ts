@@ -5,7 +5,7 @@
  * bench even when the bench is killed.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { verifySign } from '../src/signing/verify.js';
+import { verifySign } from '../src/protocol/signing/verify.js';
 import { QUERY_RESPONSE_BODY, SECRET } from './fixture.js';
 
 const MAX_BODY_BYTES = 64 * 1024;

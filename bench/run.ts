@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { md5Hex, portableMd5Hex } from '../src/internal/signing/md5.js';
+import { md5Hex, portableMd5Hex } from '../src/protocol/signing/md5.js';
 import { baselineCall, baselineQuery, baselineSign, baselineVerifyForm } from './baseline.js';
 import { COLD_START_RUNS, measureColdStarts, type ColdStart } from './cold-start.js';
 import { PAY_ORDER, QUERY_RESPONSE_BODY, REQUEST_PARAMS, SECRET } from './fixture.js';

@@ -4,16 +4,13 @@
 import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
 import ts from 'typescript';
 
-/**
- * First match wins; paths are relative to src/. No rule covers src/internal/ on purpose: a public export
- * declared there is a warning, so the docs build fails.
- */
+/** First match wins; paths are relative to src/ and follow its layers (docs/architecture.md). */
 export const TOPICS = [
   ['Testing', /^testing\//],
   ['Notifications', /^notify\//],
-  ['Errors', /^errors\.ts$|^api-error-reason\.ts$/],
-  ['Schemas', /^schemas\/|^json\//],
-  ['Client', /^client\/|^endpoints\.ts$|^signing\/|^transport\//],
+  ['Errors', /^errors\//],
+  ['Schemas', /^protocol\/schemas\/|^protocol\/json\//],
+  ['Client', /^client\/|^operations\/|^protocol\/signing\/|^transport\//],
 ];
 
 export function load(app) {

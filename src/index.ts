@@ -19,14 +19,14 @@
 export { GatewayClient, type Operation, type OperationTypes } from './client/gateway-client.js';
 export { CLIENT_DEFAULTS, type GatewayClientOptions } from './client/options.js';
 export { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './client/retry-policy.js';
-export { WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
+export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
 export type { ConfirmOptions, GatewayResponse, RequestOptions } from './client/runner.js';
 export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
-export { endpoints, type EndpointDefinition, type OperationName, type ReconcileDefinition, type RetryClass } from './endpoints.js';
-export { sign, type SignableParams, type SignableValue } from './signing/sign.js';
-export { verifySign } from './signing/verify.js';
+export { endpoints, type EndpointDefinition, type OperationName, type ReconcileDefinition, type RetryClass } from './operations/table.js';
+export { sign, type SignableParams, type SignableValue } from './protocol/signing/sign.js';
+export { verifySign } from './protocol/signing/verify.js';
 
 // Errors
 export {
@@ -48,15 +48,14 @@ export {
   GatewayTimeoutError,
   GatewayTruncatedResponseError,
   GatewayValidationError,
-  GatewayWaitTimeoutError,
   isGatewayError,
   type GatewayErrorOptions,
   type ReconcileKey,
   type ReconciliationDifference,
   type ResponseErrorDetails,
   type ValidationIssue,
-} from './errors.js';
-export type { GatewayApiErrorReason } from './api-error-reason.js';
+} from './errors/index.js';
+export type { GatewayApiErrorReason } from './errors/index.js';
 
 // Notifications
 export { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './notify/verify.js';
@@ -86,7 +85,7 @@ export {
   type PayDataType,
   type TransactionStatus,
   type WayCode,
-} from './schemas/enums.js';
+} from './protocol/schemas/enums.js';
 export type {
   ChannelExtra,
   CloseParams,
@@ -96,7 +95,7 @@ export type {
   QueryParams,
   UnifiedOrderParams,
   UnifiedOrderResult,
-} from './schemas/order.js';
+} from './protocol/schemas/order.js';
 export type {
   SettleAddressApplyParams,
   SettlementRecord,
@@ -104,6 +103,6 @@ export type {
   SettleRequestFields,
   SettleRequestGetParams,
   SettleRequestParams,
-} from './schemas/settlement.js';
-export type { ResponseEnvelope } from './schemas/envelope.js';
-export type { AtLeastOne, ExactlyOne } from './schemas/one-of.js';
+} from './protocol/schemas/settlement.js';
+export type { ResponseEnvelope } from './protocol/schemas/envelope.js';
+export type { AtLeastOne, ExactlyOne } from './protocol/schemas/one-of.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_STDIN_BYTES } from '../src/cli/signing-input.js';
-import { sign, signingString } from '../src/signing/sign.js';
+import { sign, signingString } from '../src/protocol/signing/sign.js';
 import { runInProcess } from './support/cli-in-process.js';
 import { md5 } from './support/md5.js';
 

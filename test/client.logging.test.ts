@@ -13,7 +13,7 @@ import {
   type LogLevel,
   type ResponseEvent,
 } from '../src/index.js';
-import { signingString } from '../src/signing/sign.js';
+import { signingString } from '../src/protocol/signing/sign.js';
 import { createMockGateway, type MockGateway } from '../src/testing/index.js';
 
 const MERCHANT = { mchNo: 'M1700000042', appId: 'app-log-1', secret: 'log-secret-7f3a9c2e5b1d' };

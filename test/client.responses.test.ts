@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_EXCERPT_LIMIT } from '../src/errors.js';
+import { BODY_EXCERPT_LIMIT } from '../src/errors/index.js';
 import {
   GatewayAbortError,
   GatewayApiError,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonNumberText, JsonSyntaxError, memberTexts, numbersAreExact, parseLossless, scan, TOP_LEVEL } from '../src/internal/json/lossless-json.js';
+import { JsonNumberText, JsonSyntaxError, memberTexts, numbersAreExact, parseLossless, scan, TOP_LEVEL } from '../src/protocol/json/lossless-json.js';
 
 const samples = [
   '{}', '[]', '0', '-0.5', '"x"', 'true', 'null', ' { "a" : [ 1 , 2 , { "b" : null } ] } ',

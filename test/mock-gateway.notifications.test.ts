@@ -1,6 +1,6 @@
 // Payment notifications from the mock to a real merchant endpoint on loopback (docs/reference/protocol.md section 3).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sign } from '../src/signing/sign.js';
+import { sign } from '../src/protocol/signing/sign.js';
 import { createMockGateway, NOTIFY_MAX_ATTEMPTS, type MockGateway } from '../src/testing/index.js';
 import { vector } from './support/vectors.js';
 import { startNotifyEndpoint } from './support/notify-endpoint.js';

@@ -1,8 +1,8 @@
 // The mock gateway on its own, against the signature vectors and the protocol rules. Requests are built
 // and signed by hand; the SDK's client is not involved.
 import { describe, expect, it } from 'vitest';
-import { endpoints, wireFields } from '../src/endpoints.js';
-import { sign } from '../src/signing/sign.js';
+import { endpoints, wireFields } from '../src/operations/table.js';
+import { sign } from '../src/protocol/signing/sign.js';
 import { OPERATION_SPECS } from '../src/testing/wire-request.js';
 import { createMockGateway, MOCK_MESSAGES } from '../src/testing/index.js';
 import { vector } from './support/vectors.js';

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayError, GatewayValidationError, sign, type OperationName } from '../src/index.js';
-import { signingString } from '../src/signing/sign.js';
+import { signingString } from '../src/protocol/signing/sign.js';
 import { Raw, signedEnvelope, toJsonText } from './support/wire.js';
 
 const OPERATIONS: OperationName[] = ['unifiedOrder', 'query', 'close', 'settleAddressApply', 'settleRequest', 'settleRequestGet'];

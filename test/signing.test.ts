@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayValidationError, sign } from '../src/index.js';
-import { compareCaseInsensitive as sdkCompare, foldCodePoint, foldUnit } from '../src/internal/signing/case-fold.js';
+import { compareCaseInsensitive as sdkCompare, foldCodePoint, foldUnit } from '../src/protocol/signing/case-fold.js';
 import { compareCaseInsensitive, compareCaseInsensitiveByUnit, JAVA_FOLD, JAVA_ORDER, javaFold } from './support/java-order.js';
-import { md5Hex, portableMd5Hex } from '../src/internal/signing/md5.js';
-import { signingString } from '../src/signing/sign.js';
-import { signaturesEqual, verifySign } from '../src/signing/verify.js';
+import { md5Hex, portableMd5Hex } from '../src/protocol/signing/md5.js';
+import { signingString } from '../src/protocol/signing/sign.js';
+import { signaturesEqual, verifySign } from '../src/protocol/signing/verify.js';
 import { vectors } from './support/vectors.js';
 
 describe('sign() against the signature vectors (test/fixtures/sign-vectors.json)', () => {

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { GatewayValidationError } from '../errors.js';
-import { REDACTED_SECRET } from '../internal/signing/diagnose.js';
-import { sign, signingString } from '../signing/sign.js';
-import { signaturesEqual } from '../signing/verify.js';
+import { GatewayValidationError } from '../errors/index.js';
+import { REDACTED_SECRET } from '../protocol/signing/diagnose.js';
+import { sign, signingString } from '../protocol/signing/sign.js';
+import { signaturesEqual } from '../protocol/signing/verify.js';
 import { coverage } from './signed-message.js';
 import { DEFAULT_SECRET_ENV, readSigningInput, visible, type SigningCommandIo } from './signing-input.js';
 

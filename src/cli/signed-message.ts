@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { GatewayValidationError } from '../errors.js';
-import { decodeFormBody } from '../internal/notify/decode-body.js';
-import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../internal/json/lossless-json.js';
-import type { ReceivedTexts } from '../internal/signing/diagnose.js';
+import { GatewayValidationError } from '../errors/index.js';
+import { decodeFormBody } from '../notify/decode-body.js';
+import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../protocol/json/lossless-json.js';
+import type { ReceivedTexts } from '../protocol/signing/diagnose.js';
 
 /** Why a body cannot be read, said so that the user can fix it (exit code 2, like a usage mistake). */
 export class BodyError extends Error {}

@@ -1,11 +1,11 @@
 /**
  * `payment-gateway-sdk verify`: checks the signature of a received message from stdin and, when it is
- * wrong, names the most likely mistake of its signer (src/internal/signing/diagnose.ts).
+ * wrong, names the most likely mistake of its signer (src/protocol/signing/diagnose.ts).
  *
  * @module
  */
-import { diagnoseSignature, type FieldReport, type SignatureDiagnosis } from '../internal/signing/diagnose.js';
-import { sign } from '../signing/sign.js';
+import { diagnoseSignature, type FieldReport, type SignatureDiagnosis } from '../protocol/signing/diagnose.js';
+import { sign } from '../protocol/signing/sign.js';
 import { coverage, type SignedMessage } from './signed-message.js';
 import { DEFAULT_SECRET_ENV, readSigningInput, visible, type SigningCommandIo } from './signing-input.js';
 

@@ -1,5 +1,5 @@
-import { successCodeAdvice } from '../api-error-reason.js';
-import { endpoints, type OperationName } from '../endpoints.js';
+import { successCodeAdvice } from '../errors/index.js';
+import { endpoints, type OperationName } from '../operations/table.js';
 import {
   GatewayApiError,
   GatewayEmptyResponseError,
@@ -10,12 +10,12 @@ import {
   GatewaySignatureError,
   GatewayTruncatedResponseError,
   type ResponseErrorDetails,
-} from '../errors.js';
-import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, type CapturedMembers, type LosslessParse } from '../internal/json/lossless-json.js';
-import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
-import { FIELD_NAME, findAmbiguity } from '../internal/signing/one-reading.js';
-import { responseEnvelopeSchema, type ResponseEnvelope } from '../schemas/envelope.js';
-import { verifySign } from '../signing/verify.js';
+} from '../errors/index.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
+import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import { FIELD_NAME, findAmbiguity } from '../protocol/signing/one-reading.js';
+import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
+import { verifySign } from '../protocol/signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
 
 /** How responses are judged. */

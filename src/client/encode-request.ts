@@ -1,9 +1,9 @@
 import type * as z from 'zod/mini';
-import { endpoints, wireFields, type OperationName } from '../endpoints.js';
-import { GatewayValidationError, type ValidationIssue } from '../errors.js';
-import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
-import { fieldBoundaryIn, findAmbiguity, namedBoundaryIn } from '../internal/signing/one-reading.js';
-import { sign } from '../signing/sign.js';
+import { endpoints, wireFields, type OperationName } from '../operations/table.js';
+import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
+import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import { fieldBoundaryIn, findAmbiguity, namedBoundaryIn } from '../protocol/signing/one-reading.js';
+import { sign } from '../protocol/signing/sign.js';
 
 /** What the client adds to every request. */
 export interface RequestContext {

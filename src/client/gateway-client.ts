@@ -1,15 +1,15 @@
-import type { OperationName } from '../endpoints.js';
+import type { OperationName } from '../operations/table.js';
 import type { ClientNotificationOptions, VerifyNotificationOptions, VerifySettlementNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/read-input.js';
 import * as notify from '../notify/verify.js';
-import type { CloseParams, PayOrder, QueryParams, UnifiedOrderParams, UnifiedOrderResult } from '../schemas/order.js';
+import type { CloseParams, PayOrder, QueryParams, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import type {
   SettleAddressApplyParams,
   SettlementRecord,
   SettlementResult,
   SettleRequestGetParams,
   SettleRequestParams,
-} from '../schemas/settlement.js';
+} from '../protocol/schemas/settlement.js';
 import { createKyTransport } from '../transport/http.js';
 import { composeHooks } from './hooks.js';
 import { LogObserver } from './logging.js';

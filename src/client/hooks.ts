@@ -1,5 +1,5 @@
-import type { OperationName } from '../endpoints.js';
-import type { GatewayError, GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, ReconcileKey } from '../errors.js';
+import type { OperationName } from '../operations/table.js';
+import type { GatewayError, GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, ReconcileKey } from '../errors/index.js';
 
 /**
  * Sent before each HTTP attempt. The body is the signed request: it never contains the secret.

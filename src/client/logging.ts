@@ -1,4 +1,4 @@
-import { endpoints } from '../endpoints.js';
+import { endpoints } from '../operations/table.js';
 import { observe, type GatewayHooks, type ReconcileEvent, type ResponseEvent, type RetryEvent } from './hooks.js';
 
 /**

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { GatewayValidationError } from '../errors.js';
-import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../internal/schemas/fields.js';
-import { toValidationIssues } from '../internal/schemas/issues.js';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import { GatewayValidationError } from '../errors/index.js';
+import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
+import { toValidationIssues } from '../protocol/schemas/issues.js';
+import type { Assert, SameShape } from '../protocol/schemas/shape-check.js';
 import type { FetchLike } from '../transport/http.js';
 import type { GatewayHooks } from './hooks.js';
 import { consoleLogger, LOG_LEVELS, logLevelFromEnvironment, type GatewayLogger, type LogLevel } from './logging.js';

@@ -1,6 +1,6 @@
-import type { OperationName, ReconcileDefinition } from '../endpoints.js';
-import { GatewayReconciliationMismatchError, type ReconciliationDifference } from '../errors.js';
-import { sameFieldValue } from '../internal/schemas/field-equality.js';
+import type { OperationName, ReconcileDefinition } from '../operations/table.js';
+import { GatewayReconciliationMismatchError, type ReconciliationDifference } from '../errors/index.js';
+import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 
 /**
  * Whether the record a lookup found is the create that was sent: the key first, then every other field

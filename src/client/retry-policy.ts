@@ -7,7 +7,7 @@ import {
   GatewayResponseError,
   GatewayTimeoutError,
   GatewayTruncatedResponseError,
-} from '../errors.js';
+} from '../errors/index.js';
 
 /**
  * Retry settings: how often and how patiently transient failures are retried. Only what you give

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { endpoints, type OperationName, type ReconcileDefinition } from '../endpoints.js';
+import { endpoints, type OperationName, type ReconcileDefinition } from '../operations/table.js';
 import {
   GatewayAbortError,
   GatewayApiError,
@@ -11,8 +11,8 @@ import {
   GatewayResponseMismatchError,
   GatewayTimeoutError,
   GatewayValidationError,
-} from '../errors.js';
-import { PayOrderState } from '../schemas/enums.js';
+} from '../errors/index.js';
+import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
 import { compareRecord } from './reconciliation.js';

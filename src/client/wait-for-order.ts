@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { GatewayAbortError, GatewayApiError, GatewayError, GatewayTimeoutError, GatewayValidationError, GatewayWaitTimeoutError } from '../errors.js';
-import { timerDelayMs } from '../internal/schemas/fields.js';
-import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
-import { PayOrderState } from '../schemas/enums.js';
-import type { PayOrder, QueryParams } from '../schemas/order.js';
+import { GatewayAbortError, GatewayApiError, GatewayError, GatewayTimeoutError, GatewayValidationError, type GatewayErrorOptions } from '../errors/index.js';
+import { timerDelayMs } from '../protocol/schemas/fields.js';
+import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import type { Assert, SameShape } from '../protocol/schemas/shape-check.js';
+import { PayOrderState } from '../protocol/schemas/enums.js';
+import type { PayOrder, QueryParams } from '../protocol/schemas/order.js';
 import { classifyFailure, sleep } from './retry-policy.js';
 import type { RequestOptions } from './runner.js';
 
@@ -64,6 +64,37 @@ const optionsSchema = z.strictObject({
   until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the order' })),
 });
 type _WaitForOrderOptionsMatch = Assert<SameShape<WaitForOrderOptions, z.input<typeof optionsSchema>>>;
+
+/**
+ * {@link GatewayClient.waitForOrder} ran out of its `timeout` before the order reached the state it waited
+ * for. `lastOrder` is the order as last read (`undefined` when no query succeeded; `cause` is then the last
+ * failure). Nothing is wrong with the order: show the payment as pending.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   return await client.waitForOrder({ mchOrderNo }, { timeout: 10_000 });
+ * } catch (error) {
+ *   if (error instanceof GatewayWaitTimeoutError) return showPending(mchOrderNo, error.lastOrder?.state);
+ *   throw error;
+ * }
+ * ```
+ */
+export class GatewayWaitTimeoutError extends GatewayTimeoutError {
+  static override readonly kind: string = 'GatewayWaitTimeoutError';
+  /** The order as last read, or `undefined` when no query succeeded. */
+  readonly lastOrder: PayOrder | undefined;
+
+  constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions = {}) {
+    super(message, options);
+    this.lastOrder = lastOrder;
+  }
+
+  /** The state last seen, or `undefined` when no query succeeded. */
+  get lastState(): PayOrderState | undefined {
+    return this.lastOrder?.state;
+  }
+}
 
 /** The query the wait repeats: the client's own. */
 export type QueryOrder = (ids: QueryParams, options: RequestOptions) => Promise<PayOrder>;

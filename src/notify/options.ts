@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { GatewayValidationError } from '../errors.js';
-import { minorUnits, requiredText, safeInteger } from '../internal/schemas/fields.js';
-import { PayOrderState } from '../schemas/enums.js';
-import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import { GatewayValidationError } from '../errors/index.js';
+import { minorUnits, requiredText, safeInteger } from '../protocol/schemas/fields.js';
+import { PayOrderState } from '../protocol/schemas/enums.js';
+import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import type { Assert, SameShape } from '../protocol/schemas/shape-check.js';
 
 const credentials = {
   secret: requiredText(),

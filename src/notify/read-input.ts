@@ -1,6 +1,6 @@
-import { GatewayPayloadTooLargeError } from '../errors.js';
-import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type ReceivedFields } from '../internal/notify/decode-body.js';
-import { readCappedStream, type CappedRead } from '../internal/read-capped-stream.js';
+import { GatewayPayloadTooLargeError } from '../errors/index.js';
+import { collectUnique, decodeBody, decodeUtf8, unreadable, type BodyKind, type ReceivedFields } from './decode-body.js';
+import { readCappedStream, type CappedRead } from '../util/read-capped-stream.js';
 
 /**
  * A notification as a framework hands it over:

@@ -1,11 +1,11 @@
 import type * as z from 'zod/mini';
-import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors.js';
-import { coerceFields } from '../internal/notify/coerce.js';
-import { unreadable, type ReceivedFields } from '../internal/notify/decode-body.js';
-import { sameFieldValue } from '../internal/schemas/field-equality.js';
-import { REPORT_INPUT, toValidationIssues } from '../internal/schemas/issues.js';
-import { FIELD_NAME, findAmbiguity } from '../internal/signing/one-reading.js';
-import { verifySign } from '../signing/verify.js';
+import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors/index.js';
+import { coerceFields } from './coerce.js';
+import { unreadable, type ReceivedFields } from './decode-body.js';
+import { sameFieldValue } from '../protocol/schemas/field-equality.js';
+import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import { FIELD_NAME, findAmbiguity } from '../protocol/signing/one-reading.js';
+import { verifySign } from '../protocol/signing/verify.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, type NotificationInput } from './read-input.js';
 

@@ -1,9 +1,9 @@
 import type * as z from 'zod/mini';
-import { payOrderNotificationSchema, settlementNotificationSchema } from '../internal/schemas/notification.js';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
-import { PayOrderState } from '../schemas/enums.js';
-import type { PayOrder } from '../schemas/order.js';
-import type { SettlementRecord } from '../schemas/settlement.js';
+import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
+import type { Assert, SameShape } from '../protocol/schemas/shape-check.js';
+import { PayOrderState } from '../protocol/schemas/enums.js';
+import type { PayOrder } from '../protocol/schemas/order.js';
+import type { SettlementRecord } from '../protocol/schemas/settlement.js';
 import {
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { OperationName } from '../endpoints.js';
+import type { OperationName } from '../operations/table.js';
 
 /**
  * What goes wrong with the response:

@@ -6,7 +6,7 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
-import type { OperationName } from '../endpoints.js';
+import type { OperationName } from '../operations/table.js';
 import { SimulatedClock } from './clock.js';
 import { FaultPlan, type FaultKind, type FaultOptions, type InjectedFault } from './faults.js';
 import { MerchantRegistry, type MockMerchant } from './merchants.js';

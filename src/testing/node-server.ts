@@ -5,7 +5,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readCappedStream } from '../internal/read-capped-stream.js';
+import { readCappedStream } from '../util/read-capped-stream.js';
 import { AddressPolicy, readPublicUrl } from './address-policy.js';
 import { BodyTooLarge, declaresTooMuch, MAX_OPERATION_BODY_BYTES, tooLargeResponse } from './request-body.js';
 import type { Outcome } from './respond.js';

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { sign } from '../signing/sign.js';
+import { sign } from '../protocol/signing/sign.js';
 import type { SimulatedClock } from './clock.js';
 import type { MockPayOrder } from './orders.js';
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../schemas/enums.js';
-import { md5Hex } from '../internal/signing/md5.js';
+import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../protocol/schemas/enums.js';
+import { md5Hex } from '../protocol/signing/md5.js';
 import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
 import type { MockMerchant } from './merchants.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { sign } from '../signing/sign.js';
+import { sign } from '../protocol/signing/sign.js';
 import { BAD_GATEWAY_PAGE, truncate, type FaultKind } from './faults.js';
 import { signTexts, toJsonText } from './json-text.js';
 

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { COMMON_REQUEST_FIELDS, endpoints, wireFields, type OperationName } from '../endpoints.js';
-import { sign } from '../signing/sign.js';
-import { signaturesEqual } from '../signing/verify.js';
+import { COMMON_REQUEST_FIELDS, endpoints, wireFields, type OperationName } from '../operations/table.js';
+import { sign } from '../protocol/signing/sign.js';
+import { signaturesEqual } from '../protocol/signing/verify.js';
 import type { MerchantRegistry, MockMerchant } from './merchants.js';
 import { MESSAGES, refuse, refuseParameter } from './refusals.js';
 import { MAX_OPERATION_BODY_BYTES, readBodyText, type BodyTooLarge } from './request-body.js';

@@ -1,7 +1,7 @@
 import ky, { isTimeoutError, type KyInstance } from 'ky';
-import type { OperationName } from '../endpoints.js';
-import { GatewayAbortError, GatewayConnectionError, GatewayError, GatewayHttpStatusError, GatewayResponseTooLargeError } from '../errors.js';
-import { readCappedStream, type CappedRead } from '../internal/read-capped-stream.js';
+import type { OperationName } from '../operations/table.js';
+import { GatewayAbortError, GatewayConnectionError, GatewayError, GatewayHttpStatusError, GatewayResponseTooLargeError } from '../errors/index.js';
+import { readCappedStream, type CappedRead } from '../util/read-capped-stream.js';
 
 /**
  * A fetch-compatible function: the global `fetch`, or one of your own (proxies, tests, benchmarks). It

@@ -1,4 +1,4 @@
-import { sign } from '../../src/signing/sign.js';
+import { sign } from '../../src/protocol/signing/sign.js';
 import { vector } from './vectors.js';
 
 /** The shared "pay notification" vector: the fields the gateway posts (every value a string) and their sign. */

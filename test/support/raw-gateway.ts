@@ -3,7 +3,7 @@
  * posted with `fetch`. The SDK's GatewayClient is deliberately not used, so a bug shared by the client
  * and the mock cannot hide.
  */
-import { sign } from '../../src/signing/sign.js';
+import { sign } from '../../src/protocol/signing/sign.js';
 import type { MockGateway } from '../../src/testing/index.js';
 
 export const MERCHANT = { mchNo: 'M1700000001', appId: 'app-0001', secret: 'mock-test-secret-1' } as const;

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { sign } from '../../src/signing/sign.js';
+import { sign } from '../../src/protocol/signing/sign.js';
 
 export const BASE_URL = 'https://gateway.test';
 export const SECRET = 'jeepay-test-secret-0123456789';

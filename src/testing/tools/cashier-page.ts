@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PayOrderState } from '../../schemas/enums.js';
+import { PayOrderState } from '../../protocol/schemas/enums.js';
 import type { MockGateway } from '../mock-gateway.js';
 import type { MockPayOrder } from '../orders.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';

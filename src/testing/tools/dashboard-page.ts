@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { payOrderStateName } from '../../schemas/enums.js';
+import { payOrderStateName } from '../../protocol/schemas/enums.js';
 import type { MockGatewayState } from '../mock-gateway.js';
 import type { MockNotification, NotificationAttempt } from '../notifications.js';
 import { MockAddressStatus, MockSettlementStatus } from '../settlement.js';

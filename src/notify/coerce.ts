@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
-import type { ValidationIssue } from '../../errors.js';
-import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless } from '../json/lossless-json.js';
+import type { ValidationIssue } from '../errors/index.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless } from '../protocol/json/lossless-json.js';
 
 /** What a received text becomes: an integer, a JSON value (lists, objects), or itself. */
 type FieldKind = 'integer' | 'json' | 'text';

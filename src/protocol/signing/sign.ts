@@ -1,6 +1,6 @@
-import { GatewayValidationError } from '../errors.js';
-import { compareCaseInsensitive } from '../internal/signing/case-fold.js';
-import { md5Hex } from '../internal/signing/md5.js';
+import { GatewayValidationError } from '../../errors/index.js';
+import { compareCaseInsensitive } from './case-fold.js';
+import { md5Hex } from './md5.js';
 
 /**
  * A value the gateway can sign: every signed field is a scalar (objects travel as JSON strings).

@@ -1,4 +1,4 @@
-import { GatewayValidationError } from '../errors.js';
+import { GatewayValidationError } from '../../errors/index.js';
 import { sign, type SignableParams, type SignableValue } from './sign.js';
 
 /**

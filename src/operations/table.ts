@@ -12,14 +12,14 @@ import {
   queryParamsSchema,
   unifiedOrderParamsSchema,
   unifiedOrderResultSchema,
-} from './schemas/order.js';
+} from '../protocol/schemas/order.js';
 import {
   settleAddressApplyParamsSchema,
   settlementRecordSchema,
   settlementResultSchema,
   settleRequestGetParamsSchema,
   settleRequestParamsSchema,
-} from './schemas/settlement.js';
+} from '../protocol/schemas/settlement.js';
 
 /**
  * How an operation may be repeated after a failure whose outcome is unknown:

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import type { ValidationIssue } from '../../errors.js';
+import type { ValidationIssue } from '../../errors/index.js';
 import { JsonNumberText } from '../json/lossless-json.js';
 
 type ZodIssue = z.core.$ZodIssue;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import type { Assert, SameShape } from './shape-check.js';
 
 /**
  * Checks the response envelope (spec 2.2). A member sent as `null` counts as absent (the client removes

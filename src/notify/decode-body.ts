@@ -1,5 +1,5 @@
-import { GatewayValidationError } from '../../errors.js';
-import { JsonDuplicateMemberError, JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../json/lossless-json.js';
+import { GatewayValidationError } from '../errors/index.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../protocol/json/lossless-json.js';
 
 /** The fields of a notification exactly as received: name to text, in arrival order. */
 export type ReceivedFields = Map<string, string>;

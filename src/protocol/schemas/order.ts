@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from '../internal/schemas/fields.js';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from './fields.js';
+import type { Assert, SameShape } from './shape-check.js';
 import {
   divisionModeSchema,
   isBarcodeWayCode,

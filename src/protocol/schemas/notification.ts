@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { payOrderSchema } from '../../schemas/order.js';
-import { settlementRecordSchema } from '../../schemas/settlement.js';
+import { payOrderSchema } from './order.js';
+import { settlementRecordSchema } from './settlement.js';
 import { wireInteger } from './fields.js';
 
 /**

@@ -8,9 +8,9 @@
  *
  * @module
  */
-import { GatewayValidationError } from '../../errors.js';
-import { sign, signingString } from '../../signing/sign.js';
-import { signaturesEqual } from '../../signing/verify.js';
+import { GatewayValidationError } from '../../errors/index.js';
+import { sign, signingString } from './sign.js';
+import { signaturesEqual } from './verify.js';
 import { compareCaseInsensitive } from './case-fold.js';
 import { loadNodeCrypto, md5Hex } from './md5.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { httpUrl, minorUnits, optionalText, requiredText, wireInteger } from '../internal/schemas/fields.js';
-import type { Assert, SameShape } from '../internal/schemas/shape-check.js';
+import { httpUrl, minorUnits, optionalText, requiredText, wireInteger } from './fields.js';
+import type { Assert, SameShape } from './shape-check.js';
 import type { ExactlyOne } from './one-of.js';
 
 /** Checks {@link SettleAddressApplyParams}. */

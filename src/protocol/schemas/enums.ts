@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { openString } from '../internal/schemas/fields.js';
+import { openString } from './fields.js';
 
 /**
  * Pay-order states (`state` in a query, `orderState` in a unified-order result).

@@ -1,0 +1,43 @@
+// The import graph of src/: no circle, and no import that points up a layer (docs/architecture.md). Run by
+// test/architecture.test.ts (so by `npm test` and CI), or by hand: npx depcruise src --config .dependency-cruiser.mjs
+// Layers, lowest first: each may import its own folder and the layers listed under it.
+const LAYERS = [
+  ['util', []],
+  ['errors', []],
+  ['protocol', ['errors', 'util']],
+  ['operations', ['protocol', 'errors', 'util']],
+  ['transport', ['errors', 'util']],
+  ['notify', ['protocol', 'errors', 'util']],
+  ['client', ['operations', 'transport', 'notify', 'protocol', 'errors', 'util']],
+  ['testing', ['operations', 'protocol', 'errors', 'util']],
+  ['cli', ['testing', 'notify', 'operations', 'protocol', 'errors', 'util']],
+];
+
+const folders = LAYERS.map(([name]) => name);
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'an import circle ties modules that should be apart', from: { path: '^src/' }, to: { circular: true } },
+    ...LAYERS.map(([layer, below]) => ({
+      name: `${layer}-points-down`,
+      severity: 'error',
+      comment: `src/${layer}/ imports only itself and ${below.join(', ') || 'nothing else in src/'}`,
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(?!(?:${[layer, ...below].join('|')})/)` },
+    })),
+    {
+      name: 'entries-only-at-the-top',
+      severity: 'error',
+      comment: 'nothing in the layers imports an entry (src/index.ts, src/cli.ts)',
+      from: { path: `^src/(?:${folders.join('|')})/` },
+      to: { path: '^src/(?:index|cli)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

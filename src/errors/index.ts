@@ -1,0 +1,25 @@
+/**
+ * The error classes: the lowest layer of the SDK, importing nothing else of it.
+ *
+ * @module
+ */
+export { GatewayError, isGatewayError, type GatewayErrorOptions } from './gateway-error.js';
+export { formatIssues, GatewayPayloadTooLargeError, GatewayValidationError, type ValidationIssue } from './validation.js';
+export { GatewayApiError } from './api.js';
+export { apiErrorReason, successCodeAdvice, type GatewayApiErrorReason } from './api-error-reason.js';
+export { GatewaySignatureError } from './signature.js';
+export {
+  BODY_EXCERPT_LIMIT,
+  excerpt,
+  GatewayEmptyResponseError,
+  GatewayHttpStatusError,
+  GatewayNonJsonResponseError,
+  GatewayResponseError,
+  GatewayResponseMismatchError,
+  GatewayResponseTooLargeError,
+  GatewayResponseValidationError,
+  GatewayTruncatedResponseError,
+  type ResponseErrorDetails,
+} from './response.js';
+export { GatewayAbortError, GatewayConnectionError, GatewayTimeoutError } from './network.js';
+export { GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, type ReconcileKey, type ReconciliationDifference } from './outcome.js';
