@@ -16,15 +16,15 @@
 // (test/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
 
 // Client
-export { GatewayClient, type Operation, type OperationTypes } from './client/gateway-client.js';
-export { CLIENT_DEFAULTS, type GatewayClientOptions } from './client/options.js';
-export { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './client/retry-policy.js';
+export { GatewayClient, type Operation, type OperationMethod, type OperationMethods, type OperationTypes } from './client/gateway-client.js';
+export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type RetryOptions, type RetryPolicy } from './client/options.js';
 export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
-export type { ConfirmOptions, GatewayResponse, RequestOptions } from './client/runner.js';
-export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
+export type { GatewayResponse } from './client/runner.js';
+export type { AttemptPurpose, GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
-export { endpoints, type EndpointDefinition, type OperationName, type ReconcileDefinition, type RetryClass } from './operations/table.js';
+export { operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from './operations/table.js';
+export type { ConfirmDefinition, OperationDefinition, ReconcileDefinition, RetryClass } from './operations/define.js';
 export { sign, type SignableParams, type SignableValue } from './protocol/signing/sign.js';
 export { verifySign } from './protocol/signing/verify.js';
 

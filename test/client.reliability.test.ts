@@ -60,7 +60,7 @@ describe('reads retry transient failures', () => {
     script({ settleRequestGet: [() => json('{}', 429, { 'retry-after': '3' }), () => json(signedEnvelope({ serverRequestId: 'S', requestId: 'r', tokenId: 'T', currency: 'USD', amount: 1, status: 0 }))] });
     const { client, retries } = clientWith();
     await client.settleRequestGet({ requestId: 'r' });
-    expect(retries).toEqual([{ operation: 'settleRequestGet', attempt: 1, delayMs: FAST.maxRetryAfterMs, reason: 'GatewayHttpStatusError (HTTP 429)' }]);
+    expect(retries).toEqual([{ operation: 'settleRequestGet', purpose: 'request', ids: { requestId: 'r' }, attempt: 1, delayMs: FAST.maxRetryAfterMs, reason: 'GatewayHttpStatusError (HTTP 429)' }]);
   });
 
   it('gives up after maxRetries with the last error', async () => {
@@ -100,8 +100,8 @@ describe('reads retry transient failures', () => {
     const client = new GatewayClient({ ...CREDENTIALS, hooks: { onRequest: (e) => events.push(e), onResponse: (e) => events.push(e) } });
     await client.query({ mchOrderNo: 'o-1' });
     expect(events).toEqual([
-      { operation: 'query', attempt: 1, path: '/api/pay/query', body: expect.objectContaining({ mchOrderNo: 'o-1', sign: expect.any(String) }) },
-      { operation: 'query', attempt: 1, status: 200, durationMs: expect.any(Number), signatureVerified: true },
+      { operation: 'query', purpose: 'request', ids: { mchOrderNo: 'o-1' }, attempt: 1, path: '/api/pay/query', body: expect.objectContaining({ mchOrderNo: 'o-1', sign: expect.any(String) }) },
+      { operation: 'query', purpose: 'request', ids: { mchOrderNo: 'o-1' }, attempt: 1, status: 200, durationMs: expect.any(Number), signatureVerified: true },
     ]);
     expect(JSON.stringify(events)).not.toContain(SECRET);
   });

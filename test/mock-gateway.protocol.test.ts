@@ -1,7 +1,8 @@
 // The mock gateway on its own, against the signature vectors and the protocol rules. Requests are built
 // and signed by hand; the SDK's client is not involved.
 import { describe, expect, it } from 'vitest';
-import { endpoints, wireFields } from '../src/operations/table.js';
+import { operations } from '../src/operations/table.js';
+import { wireFields } from '../src/operations/wire.js';
 import { sign } from '../src/protocol/signing/sign.js';
 import { OPERATION_SPECS } from '../src/testing/wire-request.js';
 import { createMockGateway, MOCK_MESSAGES } from '../src/testing/index.js';
@@ -210,7 +211,7 @@ describe('routes and bindings derived from the endpoint table', () => {
   };
 
   it('has one route per operation, at its path', () => {
-    expect([...OPERATION_SPECS.values()].map((s) => [s.operation, s.path])).toEqual(Object.entries(endpoints).map(([name, e]) => [name, e.path]));
+    expect([...OPERATION_SPECS.values()].map((s) => [s.operation, s.path])).toEqual(Object.entries(operations).map(([name, e]) => [name, e.path]));
   });
 
   it('knows each operation\'s wire fields, which are required and which are integers', () => {

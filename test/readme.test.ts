@@ -4,17 +4,17 @@ import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_DEFAULTS, endpoints, RETRY_DEFAULTS, type OperationName } from '../src/index.js';
+import { CLIENT_DEFAULTS, operations, RETRY_DEFAULTS, type OperationName } from '../src/index.js';
 
 // The README's tables are written by hand; these checks keep them derived from the endpoint table and
 // the defaults, so the docs cannot drift from the code.
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
 describe('README', () => {
-  it.each(Object.keys(endpoints) as OperationName[])('documents %s at its path', (operation) => {
+  it.each(Object.keys(operations) as OperationName[])('documents %s at its path', (operation) => {
     const row = readme.split('\n').find((line) => line.startsWith(`| \`${operation}(`));
     expect(row, `an Operations row for ${operation}`).toBeDefined();
-    expect(row).toContain(`\`${endpoints[operation].path}\``);
+    expect(row).toContain(`\`${operations[operation].path}\``);
   });
 
   it('states the defaults the client uses', () => {

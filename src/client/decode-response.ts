@@ -1,5 +1,5 @@
 import { successCodeAdvice } from '../errors/index.js';
-import { endpoints, type OperationName } from '../operations/table.js';
+import { definitionOf, type OperationName } from '../operations/table.js';
 import {
   GatewayApiError,
   GatewayEmptyResponseError,
@@ -70,7 +70,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     signatureVerified = true;
   }
   checkOneReading(operation, signed, details);
-  const result = endpoints[operation].result.safeParse(onlySigned(data ?? {}, signed), REPORT_INPUT);
+  const result = definitionOf(operation).result.safeParse(onlySigned(data ?? {}, signed), REPORT_INPUT);
   if (!result.success) {
     throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
   }
@@ -115,7 +115,7 @@ function checkOneReading(operation: OperationName, signed: ReadonlyMap<string, s
       throw new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', key.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
     }
   }
-  const ambiguity = findAmbiguity(signed, endpoints[operation].resultUrlField);
+  const ambiguity = findAmbiguity(signed, definitionOf(operation).resultUrlField);
   if (!ambiguity) return;
   throw new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
     { path: ['data', ambiguity.field], message: `contains '&${ambiguity.name}=': the signature cannot tell where this field ends and a field '${ambiguity.name}' begins` },

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
-import { endpoints, wireFields, type OperationName } from '../operations/table.js';
+import { definitionOf, type OperationName } from '../operations/table.js';
+import { wireFields } from '../operations/wire.js';
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { fieldBoundaryIn, findAmbiguity, namedBoundaryIn } from '../protocol/signing/one-reading.js';
@@ -23,7 +24,7 @@ export type ValidParams = Readonly<Record<string, string | number>>;
  * @throws {@link GatewayValidationError} listing every problem; nothing is sent then.
  */
 export function validateParams(operation: OperationName, params: unknown): ValidParams {
-  const endpoint = endpoints[operation];
+  const endpoint = definitionOf(operation);
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new GatewayValidationError(`Invalid ${operation} parameters`, [{ path: [], message: 'must be an object of parameters' }], { operation });
   }
@@ -55,7 +56,7 @@ export function validateParams(operation: OperationName, params: unknown): Valid
  * Refused at the source, so that no request, and no record or notification of it, has two readings.
  */
 function ambiguities(operation: OperationName, params: ValidParams): ValidationIssue[] {
-  const { urlParams = [], reconcile } = endpoints[operation];
+  const { urlParams = [], reconcile } = definitionOf(operation);
   const issues: ValidationIssue[] = [];
   let names: ReadonlySet<string> | undefined;
   for (const [key, value] of Object.entries(params)) {
@@ -74,7 +75,7 @@ function ambiguities(operation: OperationName, params: ValidParams): ValidationI
     }
   }
   // The record a create makes is read back (lookups, notifications) with its URL field judged by the sort.
-  const lookup = reconcile && endpoints[reconcile.lookup];
+  const lookup = reconcile && definitionOf(reconcile.lookup);
   if (reconcile && issues.length === 0 && lookup?.resultUrlField !== undefined && typeof params[lookup.resultUrlField] === 'string') {
     // The record's own fields decide where the URL field's fragment sorts; values not sent stand in as '0'.
     const record = new Map<string, string>();

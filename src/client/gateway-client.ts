@@ -1,52 +1,14 @@
-import type { OperationName } from '../operations/table.js';
+import { OPERATION_NAMES, operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
 import type { ClientNotificationOptions, VerifyNotificationOptions, VerifySettlementNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/read-input.js';
 import * as notify from '../notify/verify.js';
-import type { CloseParams, PayOrder, QueryParams, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
-import type {
-  SettleAddressApplyParams,
-  SettlementRecord,
-  SettlementResult,
-  SettleRequestGetParams,
-  SettleRequestParams,
-} from '../protocol/schemas/settlement.js';
+import type { PayOrder, QueryParams } from '../protocol/schemas/order.js';
 import { createKyTransport } from '../transport/http.js';
 import { composeHooks } from './hooks.js';
 import { LogObserver } from './logging.js';
-import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
-import { OperationRunner, type ConfirmOptions, type GatewayResponse, type RequestOptions } from './runner.js';
+import { resolveOptions, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
+import { OperationRunner, type GatewayResponse } from './runner.js';
 import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
-
-/**
- * Parameters and results of each operation, by name: one place to derive the types of code that handles
- * any operation generically (queues, audit logs, test doubles).
- *
- * @example
- * ```ts
- * import type { OperationName, OperationTypes } from 'payment-gateway-sdk';
- *
- * // A job queued now and run later by a worker, typed by the operation it will call.
- * interface GatewayJob<Op extends OperationName> {
- *   operation: Op;
- *   params: OperationTypes[Op]['params'];
- * }
- * const job: GatewayJob<'query'> = { operation: 'query', params: { mchOrderNo: 'order-1001' } };
- * ```
- */
-export interface OperationTypes {
-  /** Create an order. */
-  unifiedOrder: Operation<UnifiedOrderParams, UnifiedOrderResult>;
-  /** Read an order. */
-  query: Operation<QueryParams, PayOrder>;
-  /** Close an order. */
-  close: Operation<CloseParams, void>;
-  /** Declare a settlement address. */
-  settleAddressApply: Operation<SettleAddressApplyParams, SettlementResult>;
-  /** Request a settlement. */
-  settleRequest: Operation<SettleRequestParams, SettlementResult>;
-  /** Read a settlement. */
-  settleRequestGet: Operation<SettleRequestGetParams, SettlementRecord>;
-}
 
 /**
  * The parameter and result types of one operation, as {@link OperationTypes} lists them.
@@ -70,6 +32,60 @@ export interface Operation<Params, Result> {
   result: Result;
 }
 
+/**
+ * Parameters and results of each operation, by name, derived from the table {@link operations}: one place to
+ * type code that handles any operation generically (queues, audit logs, test doubles).
+ *
+ * @example
+ * ```ts
+ * import type { OperationName, OperationTypes } from 'payment-gateway-sdk';
+ *
+ * // A job queued now and run later by a worker, typed by the operation it will call.
+ * interface GatewayJob<Op extends OperationName> {
+ *   operation: Op;
+ *   params: OperationTypes[Op]['params'];
+ * }
+ * const job: GatewayJob<'query'> = { operation: 'query', params: { mchOrderNo: 'order-1001' } };
+ * ```
+ */
+export type OperationTypes = { [Op in OperationName]: Operation<ParamsOf<Op>, ResultOf<Op>> };
+
+/**
+ * An operation's method: its parameters, the per-call options and its result (`confirm: true` where the
+ * table offers it).
+ *
+ * @example
+ * ```ts
+ * import type { OperationMethod } from 'payment-gateway-sdk';
+ *
+ * // Inject just the query method into a service.
+ * const readOrder: OperationMethod<'query'> = client.query.bind(client);
+ * ```
+ */
+export type OperationMethod<Op extends OperationName> =
+  (typeof operations)[Op] extends { readonly confirm: object }
+    ? {
+        (params: ParamsOf<Op>, options: ConfirmOptions & { confirm: true }): Promise<ConfirmedOf<Op>>;
+        (params: ParamsOf<Op>, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<ResultOf<Op>>;
+        (params: ParamsOf<Op>, options?: ConfirmOptions): Promise<ResultOf<Op> | ConfirmedOf<Op>>;
+      }
+    : (params: ParamsOf<Op>, options?: RequestOptions) => Promise<ResultOf<Op>>;
+
+/**
+ * The operation methods of {@link GatewayClient}, one per entry of the table {@link operations} (its TSDoc
+ * is the method's). Each validates, signs and sends, verifies the response and resolves to its typed data.
+ *
+ * @example
+ * ```ts
+ * import type { OperationMethods } from 'payment-gateway-sdk';
+ *
+ * // A service that only reads orders gets just that method, e.g. a test double of it.
+ * type OrderReader = Pick<OperationMethods, 'query'>;
+ * const reader: OrderReader = client;
+ * ```
+ */
+export type OperationMethods = { readonly [Op in keyof typeof operations]: OperationMethod<Op> };
+
 const dataOf = <T>(response: GatewayResponse<T>): T => response.data;
 
 function summarize(options: ResolvedOptions): Record<string, unknown> {
@@ -77,10 +93,16 @@ function summarize(options: ResolvedOptions): Record<string, unknown> {
   return { ...rest, secret: '[redacted]' };
 }
 
+// The operation methods come from the table (below, in the class's static block): one interface merges
+// their types into the class.
+export interface GatewayClient extends OperationMethods {}
+
 /**
- * The gateway client: validates, signs and sends each operation, verifies the response's signature and
- * returns its typed `data`. One instance per merchant application; it holds no other state and is safe
- * to share across concurrent calls.
+ * The gateway client: one method per operation of the table {@link operations} (`unifiedOrder`, `query`,
+ * `close`, `settleAddressApply`, `settleRequest`, `settleRequestGet`), each validating, signing and sending
+ * its request, verifying the response's signature and binding, and resolving to the typed `data`; plus
+ * `waitForOrder`, notification verification and `withResponse`. One instance per merchant application; it
+ * holds no other state and is safe to share across concurrent calls.
  *
  * @example
  * ```ts
@@ -113,6 +135,20 @@ export class GatewayClient {
   readonly #runner: OperationRunner;
   readonly #log: LogObserver;
 
+  static {
+    // One method per table entry: validates, signs, sends and resolves to the result the table declares.
+    for (const operation of OPERATION_NAMES) {
+      const resolvesNothing = (operations[operation] as { resolves?: string }).resolves === 'nothing';
+      const method = {
+        [operation](this: GatewayClient, params: unknown, options?: ConfirmOptions): Promise<unknown> {
+          const pending = this.#logged(operation, this.#runner.run(operation, params, options)).then(dataOf);
+          return resolvesNothing && options?.confirm !== true ? pending.then(() => undefined) : pending;
+        },
+      }[operation];
+      Object.defineProperty(GatewayClient.prototype, operation, { value: method, writable: true, configurable: true });
+    }
+  }
+
   /**
    * @param options - see {@link GatewayClientOptions}; invalid options throw {@link GatewayValidationError}.
    */
@@ -130,42 +166,6 @@ export class GatewayClient {
   }
 
   /**
-   * Creates a payment order (`POST /api/pay/unifiedOrder`) and returns the payment parameters.
-   * A channel failure is a result (`orderState` 3 with `errCode`/`errMsg`), not an exception.
-   * `mchOrderNo` is your idempotency key: the gateway refuses a second order with the same one.
-   *
-   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `mchOrderNo`
-   *
-   * @example
-   * ```ts
-   * const result = await client.unifiedOrder({
-   *   mchOrderNo: 'order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD',
-   *   subject: 'T-shirt', body: 'Blue T-shirt', channelExtra: { payDataType: 'codeImgUrl' },
-   * });
-   * if (result.orderState === PayOrderState.Failed) console.warn(result.errCode, result.errMsg);
-   * else showQrImage(result.payData);
-   * ```
-   */
-  unifiedOrder(params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
-    return this.#call('unifiedOrder', params, options);
-  }
-
-  /**
-   * Reads an order's latest state (`POST /api/pay/query`) by `payOrderId` or `mchOrderNo`, including its
-   * on-chain transactions (`orderTransactionList`, amounts as exact decimal strings).
-   *
-   * @example
-   * ```ts
-   * const order = await client.query({ mchOrderNo: 'order-1001' });
-   * if (order.state === PayOrderState.Succeeded) fulfil(order);
-   * ```
-   */
-  query(params: QueryParams, options?: RequestOptions): Promise<PayOrder> {
-    return this.#call('query', params, options);
-  }
-
-  /**
    * Waits for an order's result without a notification: queries it (by `payOrderId` or `mchOrderNo`) until
    * it leaves states 0 and 1, or until `options.until` holds, and resolves to the {@link PayOrder}. The
    * reference gateway notifies only a success: a failure, a close or an expiry is learned by asking.
@@ -173,10 +173,11 @@ export class GatewayClient {
    * The pause between queries starts at `intervalMs` (1 s) and grows by half each time, up to
    * `maxIntervalMs` (10 s). A query that fails transiently (connection, timeout, 5xx, a broken body, a
    * gateway system error) does not end the wait; any other failure rejects with it at once (invalid ids,
-   * `order_not_found`, `signature_invalid`, an untrusted response).
+   * `order_not_found`, `signature_invalid`, an untrusted or substituted response).
    *
    * @throws {@link GatewayWaitTimeoutError} (a {@link GatewayTimeoutError}) after `timeout` (5 minutes), with `lastOrder`
    * @throws {@link GatewayAbortError} when `signal` aborts
+   * @throws any error of {@link GatewayClient.query} that a retry cannot cure (see above)
    *
    * @example
    * ```ts
@@ -192,85 +193,8 @@ export class GatewayClient {
    */
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
     // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
-    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions).then(dataOf);
+    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions, 'wait').then(dataOf);
     return this.#logged('waitForOrder', waitForOrder(query, ids, options));
-  }
-
-  /**
-   * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close.
-   * Only states 0 and 1 can be closed; a paying order may still become paid, so query after closing.
-   * The gateway answers an empty `data`, which proves nothing about the order: with `{ confirm: true }`
-   * the order is queried by the same ids after the close and resolves to it (state 6, or 2 when the payer
-   * paid before the close landed).
-   *
-   * @throws {@link GatewayApiError} when the order cannot be closed (already paid, not found)
-   * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
-   *
-   * @example
-   * ```ts
-   * await client.close({ mchOrderNo: 'order-1001' });
-   * const order = await client.close({ mchOrderNo: 'order-1002' }, { confirm: true });
-   * if (order.state === PayOrderState.Succeeded) fulfil(order); // paid just before the close
-   * ```
-   */
-  close(params: CloseParams, options: ConfirmOptions & { confirm: true }): Promise<PayOrder>;
-  close(params: CloseParams, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<void>;
-  close(params: CloseParams, options?: ConfirmOptions): Promise<PayOrder | void>;
-  close(params: CloseParams, options?: ConfirmOptions): Promise<PayOrder | void> {
-    return this.#logged('close', this.#runner.run<PayOrder>('close', params, options)).then((response) => (options?.confirm === true ? response.data : undefined));
-  }
-
-  /**
-   * Declares a crypto address to receive settlements (`POST /api/channelbiz/coinpay/settleAddressApply`).
-   * The platform reviews it; once approved, settle to it with `addrServerRequestId: result.serverRequestId`.
-   *
-   * @example
-   * ```ts
-   * const { serverRequestId, status } = await client.settleAddressApply({
-   *   requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', remark: 'treasury',
-   * });
-   * ```
-   */
-  settleAddressApply(params: SettleAddressApplyParams, options?: RequestOptions): Promise<SettlementResult> {
-    return this.#call('settleAddressApply', params, options);
-  }
-
-  /**
-   * Requests a settlement of available balance (`POST /api/channelbiz/coinpay/settleRequest`) to a declared
-   * address (`addrServerRequestId`) or a given one (`address`): exactly one of the two. Only
-   * `payoutChannel: 'Crypto'` and `currency: 'USD'` are supported. `requestId` is your idempotency key.
-   * The answer, `{ serverRequestId, status }`, repeats nothing of the request: with `{ confirm: true }` the
-   * record is read back by `requestId` and must carry the `serverRequestId` answered and every field sent
-   * that it shows; it resolves to that {@link SettlementRecord} (for a declared address, compare its
-   * `address` with the one you declared: the record does not show `addrServerRequestId`).
-   *
-   * @example
-   * ```ts
-   * const result = await client.settleRequest({
-   *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT',
-   *   payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
-   * });
-   * const record = await client.settleRequest({ ...monthly, requestId: 'settle-2024-08' }, { confirm: true });
-   * ```
-   */
-  settleRequest(params: SettleRequestParams, options: ConfirmOptions & { confirm: true }): Promise<SettlementRecord>;
-  settleRequest(params: SettleRequestParams, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<SettlementResult>;
-  settleRequest(params: SettleRequestParams, options?: ConfirmOptions): Promise<SettlementResult | SettlementRecord>;
-  settleRequest(params: SettleRequestParams, options?: ConfirmOptions): Promise<SettlementResult | SettlementRecord> {
-    return this.#call('settleRequest', params, options);
-  }
-
-  /**
-   * Reads a settlement request by your `requestId` (`POST /api/channelbiz/coinpay/settleRequestGet`).
-   *
-   * @example
-   * ```ts
-   * const record = await client.settleRequestGet({ requestId: 'settle-2024-07' });
-   * console.log(record.status, record.amount);
-   * ```
-   */
-  settleRequestGet(params: SettleRequestGetParams, options?: RequestOptions): Promise<SettlementRecord> {
-    return this.#call('settleRequestGet', params, options);
   }
 
   /**
@@ -280,7 +204,7 @@ export class GatewayClient {
    * @example
    * ```ts
    * const notification = await client.verifyNotification(request, { expect: { mchOrderNo: 'order-1001', amount: 1999 } });
-   * if (notification.state === PayOrderState.Succeeded) await fulfilOnce(notification.idempotencyKey);
+   * await fulfilOnce(notification.idempotencyKey); // a paid order: the default expect.state
    * return notificationAckResponse();
    * ```
    */
@@ -311,12 +235,8 @@ export class GatewayClient {
    * console.log(http.status, http.headers.get('date'), signatureVerified, attempts);
    * ```
    */
-  withResponse<Op extends OperationName>(operation: Op, params: OperationTypes[Op]['params'], options?: RequestOptions): Promise<GatewayResponse<OperationTypes[Op]['result']>> {
+  withResponse<Op extends OperationName>(operation: Op, params: ParamsOf<Op>, options?: RequestOptions): Promise<GatewayResponse<ResultOf<Op>>> {
     return this.#logged(operation, this.#runner.run(operation, params, options));
-  }
-
-  #call<Op extends OperationName>(operation: Op, params: unknown, options?: RequestOptions): Promise<OperationTypes[Op]['result']> {
-    return this.#logged(operation, this.#runner.run<OperationTypes[Op]['result']>(operation, params, options)).then(dataOf);
   }
 
   // A call's final error is seen here: no hook sees it (it may come from no attempt: validation, a lookup, the deadline).

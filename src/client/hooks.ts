@@ -1,4 +1,18 @@
 import type { OperationName } from '../operations/table.js';
+
+/**
+ * Why an HTTP attempt was made: the operation called (`request`), a lookup that settles an ambiguous create
+ * (`reconcile`), the read-back of `confirm: true` (`confirm`), close's check of an order it could not close
+ * (`fallback`), or a query of `waitForOrder` (`wait`).
+ *
+ * @example
+ * ```ts
+ * import type { AttemptPurpose, RequestEvent } from 'payment-gateway-sdk';
+ *
+ * const label = (e: RequestEvent): string => (e.purpose === 'request' ? e.operation : `${e.operation} (${e.purpose})`);
+ * ```
+ */
+export type AttemptPurpose = 'request' | 'reconcile' | 'confirm' | 'fallback' | 'wait';
 import type { GatewayError, GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, ReconcileKey } from '../errors/index.js';
 
 /**
@@ -14,8 +28,12 @@ import type { GatewayError, GatewayOutcomeUnknownError, GatewayReconciliationMis
  * ```
  */
 export interface RequestEvent {
-  /** The operation of the call. */
+  /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
+  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  readonly purpose: AttemptPurpose;
+  /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
+  readonly ids: Readonly<Record<string, string>>;
   /** 1 for the first attempt of the call; lookups made to reconcile a create count on. */
   readonly attempt: number;
   /** The operation path below `baseUrl`. */
@@ -41,8 +59,12 @@ export interface RequestEvent {
  * ```
  */
 export interface ResponseEvent {
-  /** The operation of the call. */
+  /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
+  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  readonly purpose: AttemptPurpose;
+  /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
+  readonly ids: Readonly<Record<string, string>>;
   /** The attempt this response answers. */
   readonly attempt: number;
   /** HTTP status, when a response arrived. */
@@ -68,8 +90,12 @@ export interface ResponseEvent {
  * ```
  */
 export interface RetryEvent {
-  /** The operation of the call. */
+  /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
+  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  readonly purpose: AttemptPurpose;
+  /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
+  readonly ids: Readonly<Record<string, string>>;
   /** The attempt that failed. */
   readonly attempt: number;
   /** How long the SDK waits before the next attempt. */

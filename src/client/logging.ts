@@ -1,4 +1,4 @@
-import { endpoints } from '../operations/table.js';
+import { definitionOf } from '../operations/table.js';
 import { observe, type GatewayHooks, type ReconcileEvent, type ResponseEvent, type RetryEvent } from './hooks.js';
 
 /**
@@ -135,7 +135,7 @@ export class LogObserver {
   }
 
   #attempt({ operation, attempt, status, durationMs, signatureVerified, error }: ResponseEvent): void {
-    const path = endpoints[operation].path;
+    const path = definitionOf(operation).path;
     const ms = Math.round(durationMs);
     const outcome = error ? `failed: error=${error.name}` : signatureVerified ? 'signature verified' : 'signature not checked';
     this.#write('debug', `${operation} attempt ${attempt} POST ${path} -> ${status ?? 'no response'} in ${ms} ms, ${outcome}`, {

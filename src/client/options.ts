@@ -1,12 +1,15 @@
+/**
+ * The client's options and the per-call options: zod schemas that share their field rules, and the types
+ * derived from them. Each is parsed once: the client's at construction, a call's when it starts.
+ *
+ * @module
+ */
 import * as z from 'zod/mini';
-import { GatewayValidationError } from '../errors/index.js';
 import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
-import { toValidationIssues } from '../protocol/schemas/issues.js';
-import type { Assert, SameShape } from '../protocol/schemas/shape-check.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 import type { FetchLike } from '../transport/http.js';
-import type { GatewayHooks } from './hooks.js';
-import { consoleLogger, LOG_LEVELS, logLevelFromEnvironment, type GatewayLogger, type LogLevel } from './logging.js';
-import { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy } from './retry-policy.js';
+import type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './hooks.js';
+import { consoleLogger, LOG_LEVELS, logLevelFromEnvironment, type GatewayLogger } from './logging.js';
 
 /**
  * Defaults of the optional {@link GatewayClientOptions}.
@@ -36,41 +39,118 @@ export const CLIENT_DEFAULTS = {
   maxResponseBytes: 1_048_576,
 } as const;
 
+/**
+ * The defaults of {@link RetryOptions}.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient, RETRY_DEFAULTS } from 'payment-gateway-sdk';
+ *
+ * // Two more retries than usual for a batch job, whatever the default becomes.
+ * const client = new GatewayClient({ ...credentials, retry: { maxRetries: RETRY_DEFAULTS.maxRetries + 2 } });
+ * ```
+ */
+export const RETRY_DEFAULTS = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 10_000 } as const;
+
+const fn = <F>(error: string) => z.optional(z.custom<F>((v) => typeof v === 'function', { error }));
 const isLogger = (v: unknown) => typeof v === 'object' && v !== null && (['error', 'warn', 'info', 'debug'] as const).every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
-const hook = () => z.optional(z.custom<(event: never) => void>((v) => typeof v === 'function', { error: 'must be a function' }));
+
+// Field rules shared by the client's options and a call's, so a value means the same in both.
+const timeoutOption = () => z.optional(timerDelayMs(1));
+const maxRetriesOption = () => z.optional(safeInteger(0).check(z.maximum(100, { error: 'must be at most 100' })));
+
+const retrySchema = z.strictObject({
+  /** Retries after the first attempt (reads, close, and creates that provably did not reach the gateway). Default 2. */
+  maxRetries: maxRetriesOption(),
+  /** Delay before the first retry in ms; doubles each retry, with jitter. Default 500. */
+  initialDelayMs: z.optional(timerDelayMs(0)),
+  /** Upper bound of one backoff delay in ms. Default 8000. */
+  maxDelayMs: z.optional(timerDelayMs(0)),
+  /** Upper bound of a delay asked for by `Retry-After` in ms. Default 10000. */
+  maxRetryAfterMs: z.optional(timerDelayMs(0)),
+});
+
+/**
+ * Retry settings: how often and how patiently transient failures are retried. Only what you give changes;
+ * the rest keeps {@link RETRY_DEFAULTS}. Retries stay within the call's `totalTimeout`.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import { GatewayClient, type RetryOptions } from 'payment-gateway-sdk';
+ *
+ * // A nightly reconciliation job can wait longer than a payer at checkout.
+ * const patient: RetryOptions = { maxRetries: 5, maxDelayMs: 30_000 };
+ * const client = new GatewayClient({ ...credentials, retry: patient, totalTimeout: 300_000 });
+ * ```
+ */
+export type RetryOptions = z.input<typeof retrySchema>;
+
+/**
+ * {@link RetryOptions} with every default applied.
+ *
+ * @example
+ * ```ts
+ * import { RETRY_DEFAULTS, type RetryPolicy } from 'payment-gateway-sdk';
+ *
+ * // The most each retry waits when the gateway sends no Retry-After: doubling from initialDelayMs up to maxDelayMs.
+ * const backoffCeilings = (policy: RetryPolicy): number[] =>
+ *   Array.from({ length: policy.maxRetries }, (_, i) => Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** i));
+ * backoffCeilings(RETRY_DEFAULTS); // [500, 1000]
+ * ```
+ */
+export type RetryPolicy = { readonly [K in keyof RetryOptions]-?: number };
+
+const hooksSchema = z.strictObject({
+  /** Before each HTTP attempt. Its `body` is a frozen copy: nothing a hook does to it changes what is sent. */
+  onRequest: fn<(event: RequestEvent) => void>('must be a function'),
+  /** After each HTTP attempt. */
+  onResponse: fn<(event: ResponseEvent) => void>('must be a function'),
+  /** Before waiting to retry. */
+  onRetry: fn<(event: RetryEvent) => void>('must be a function'),
+  /** After each lookup that settles an ambiguous create. */
+  onReconcile: fn<(event: ReconcileEvent) => void>('must be a function'),
+});
 
 /** Checks {@link GatewayClientOptions}; unknown options are an error. */
 export const gatewayClientOptionsSchema = z.strictObject({
+  /** The gateway's base URL, e.g. `https://pay.example.com`; each operation's path is appended to it. */
   baseUrl: httpUrl().check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
+  /** Merchant number. */
   mchNo: requiredText(),
+  /** Merchant application id. */
   appId: requiredText(),
+  /** The application's signing secret; never logged, serialized or put in an error. */
   secret: requiredText(),
+  /** API version sent with every request. Default `'1.0.1'`. */
   version: z.optional(requiredText()),
+  /** The envelope `code` that means success. Default `200`; open-source Jeepay uses `0`. */
   successCode: z.optional(safeInteger(Number.MIN_SAFE_INTEGER)),
-  timeout: z.optional(timerDelayMs(1)),
-  totalTimeout: z.optional(timerDelayMs(1)),
-  retry: z.optional(
-    z.strictObject({
-      maxRetries: z.optional(safeInteger(0).check(z.maximum(100, { error: 'must be at most 100' }))),
-      initialDelayMs: z.optional(timerDelayMs(0)),
-      maxDelayMs: z.optional(timerDelayMs(0)),
-      maxRetryAfterMs: z.optional(timerDelayMs(0)),
-    }),
-  ),
-  hooks: z.optional(
-    z.strictObject({
-      onRequest: hook(),
-      onResponse: hook(),
-      onRetry: hook(),
-      /** After each lookup that settles an ambiguous create. */
-      onReconcile: hook(),
-    }),
-  ),
-  fetch: z.optional(z.custom<FetchLike>((v) => typeof v === 'function', { error: 'must be a fetch-compatible function' })),
-  now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
+  /** Milliseconds for one attempt, including reading the whole body. Default `15000`. */
+  timeout: timeoutOption(),
+  /** Milliseconds for a whole call: attempts, backoff and reconciliation. Default `60000`. */
+  totalTimeout: timeoutOption(),
+  /** How transient failures are retried; see {@link RetryOptions} and {@link RETRY_DEFAULTS}. */
+  retry: z.optional(retrySchema),
+  /** Observers of requests, responses, retries and reconciliations ({@link GatewayHooks}); they cannot change an outcome. */
+  hooks: z.optional(hooksSchema),
+  /** A fetch-compatible function (proxies, tests), called as `fetch(url, init)`. Default: the global `fetch`. */
+  fetch: fn<FetchLike>('must be a fetch-compatible function'),
+  /** The clock for `reqTime`, milliseconds since the epoch. Default `Date.now`. */
+  now: fn<() => number>('must be a function returning milliseconds since the epoch'),
+  /** Whether each response's `sign` is verified. Default `true`; `false` is unsafe: a forged or corrupted response would be accepted. */
   verifyResponses: z.optional(z.literal([true, false], { error: 'must be true or false' })),
+  /**
+   * The most bytes of a response body read, counted after decompression; a larger body is refused with
+   * {@link GatewayResponseTooLargeError} as soon as it passes, without buffering it. Default `1048576` (1 MiB).
+   */
   maxResponseBytes: z.optional(safeInteger(1)),
+  /**
+   * What the client logs ({@link LogLevel}); default `'off'`, or the `PAYMENT_GATEWAY_LOG` environment
+   * variable when it holds a level. Never the secret, a `sign` or a body.
+   */
   logLevel: z.optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}` })),
+  /** Where log lines go ({@link GatewayLogger}). Default the console, one line per event. */
   logger: z.optional(z.custom<GatewayLogger>(isLogger, { error: 'must be an object with error, warn, info and debug methods, e.g. console' })),
 });
 
@@ -78,6 +158,7 @@ export const gatewayClientOptionsSchema = z.strictObject({
  * Options of {@link GatewayClient}. Only `baseUrl`, `mchNo`, `appId` and `secret` are required; unknown
  * options are an error ({@link GatewayValidationError}), so a typo cannot be silently ignored.
  *
+ * @interface
  * @example
  * ```ts
  * import { GatewayClient, type GatewayClientOptions } from 'payment-gateway-sdk';
@@ -92,74 +173,48 @@ export const gatewayClientOptionsSchema = z.strictObject({
  * const client = new GatewayClient(options);
  * ```
  */
-export interface GatewayClientOptions {
-  /** The gateway's base URL, e.g. `https://pay.example.com`; each operation's path is appended to it. */
-  baseUrl: string;
-  /** Merchant number. */
-  mchNo: string;
-  /** Merchant application id. */
-  appId: string;
-  /** The application's signing secret; never logged, serialized or put in an error. */
-  secret: string;
-  /** API version sent with every request. Default `'1.0.1'`. */
-  version?: string | undefined;
-  /** The envelope `code` that means success. Default `200`; open-source Jeepay uses `0`. */
-  successCode?: number | undefined;
-  /** Milliseconds for one attempt, including reading the whole body. Default `15000`. */
-  timeout?: number | undefined;
-  /** Milliseconds for a whole call: attempts, backoff and reconciliation. Default `60000`. */
-  totalTimeout?: number | undefined;
-  /** How transient failures are retried; see {@link RetryOptions} and {@link RETRY_DEFAULTS}. */
-  retry?: RetryOptions | undefined;
-  /** Observers of requests, responses, retries and reconciliations ({@link GatewayHooks}); they cannot change an outcome. */
-  hooks?: GatewayHooks | undefined;
-  /** A fetch-compatible function (proxies, tests). Default: the global `fetch`. */
-  fetch?: FetchLike | undefined;
-  /** The clock for `reqTime`, milliseconds since the epoch. Default `Date.now`. */
-  now?: (() => number) | undefined;
-  /** Whether each response's `sign` is verified. Default `true`; `false` is unsafe: a forged or corrupted response would be accepted. */
-  verifyResponses?: boolean | undefined;
-  /**
-   * The most bytes of a response body read, counted after decompression; a larger body is refused with
-   * {@link GatewayResponseTooLargeError} as soon as it passes, without buffering it. Default `1048576` (1 MiB).
-   */
-  maxResponseBytes?: number | undefined;
-  /**
-   * What the client logs ({@link LogLevel}); default `'off'`, or the `PAYMENT_GATEWAY_LOG` environment
-   * variable when it holds a level. Never the secret, a `sign` or a body.
-   */
-  logLevel?: LogLevel | undefined;
-  /** Where log lines go ({@link GatewayLogger}). Default the console, one line per event. */
-  logger?: GatewayLogger | undefined;
-}
-type _ClientOptionsMatch = Assert<SameShape<Omit<GatewayClientOptions, 'hooks' | 'retry'>, Omit<z.input<typeof gatewayClientOptionsSchema>, 'hooks' | 'retry'>>>;
-type _RetryOptionsFit = Assert<[RetryOptions] extends [z.input<typeof gatewayClientOptionsSchema>['retry']] ? true : false>;
+export type GatewayClientOptions = z.input<typeof gatewayClientOptionsSchema>;
 
-/** Validated options with defaults applied. */
-type Defined<T> = { readonly [K in keyof T]-?: Exclude<T[K], undefined> };
-
-export interface ResolvedOptions extends Defined<Omit<z.output<typeof gatewayClientOptionsSchema>, 'hooks' | 'retry' | 'fetch'>> {
+/** Validated options with every default applied. */
+export interface ResolvedOptions {
+  readonly baseUrl: string;
+  readonly mchNo: string;
+  readonly appId: string;
+  readonly secret: string;
+  readonly version: string;
+  readonly successCode: number;
+  readonly timeout: number;
+  readonly totalTimeout: number;
   readonly retry: RetryPolicy;
   readonly hooks: GatewayHooks;
   readonly fetch: FetchLike | undefined;
+  readonly now: () => number;
+  readonly verifyResponses: boolean;
+  readonly maxResponseBytes: number;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly logger: GatewayLogger;
 }
 
-/** Validates client options; every problem is reported at once, never echoing the secret. */
+/** Parses the client's options once; every problem is reported at once, never echoing the secret. */
 export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
-  const parsed = gatewayClientOptionsSchema.safeParse(options ?? {}, { reportInput: true });
-  if (!parsed.success) {
-    throw new GatewayValidationError('Invalid GatewayClient options', toValidationIssues(parsed.error.issues, { keys: Object.keys(gatewayClientOptionsSchema.def.shape), of: 'options' }));
-  }
+  const o = parseInput(gatewayClientOptionsSchema, options ?? {}, 'Invalid GatewayClient options', 'options');
   // Defaults are applied here rather than in the schema: zod's default wrapper costs bundle size.
-  const o = parsed.data;
   return {
-    ...o,
+    baseUrl: o.baseUrl,
+    mchNo: o.mchNo,
+    appId: o.appId,
+    secret: o.secret,
     version: o.version ?? CLIENT_DEFAULTS.version,
     successCode: o.successCode ?? CLIENT_DEFAULTS.successCode,
     timeout: o.timeout ?? CLIENT_DEFAULTS.timeout,
     totalTimeout: o.totalTimeout ?? CLIENT_DEFAULTS.totalTimeout,
-    retry: { ...RETRY_DEFAULTS, ...withoutUndefined(o.retry ?? {}) } as RetryPolicy,
-    hooks: (o.hooks ?? {}) as GatewayHooks,
+    retry: {
+      maxRetries: o.retry?.maxRetries ?? RETRY_DEFAULTS.maxRetries,
+      initialDelayMs: o.retry?.initialDelayMs ?? RETRY_DEFAULTS.initialDelayMs,
+      maxDelayMs: o.retry?.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs,
+      maxRetryAfterMs: o.retry?.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs,
+    },
+    hooks: o.hooks ?? {},
     fetch: o.fetch,
     now: o.now ?? Date.now,
     verifyResponses: o.verifyResponses ?? CLIENT_DEFAULTS.verifyResponses,
@@ -169,6 +224,53 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
   };
 }
 
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
+const requestOptionsShape = {
+  /** Aborts the call; it then rejects with {@link GatewayAbortError} (or {@link GatewayOutcomeUnknownError} for a create already sent). */
+  signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
+  /** Milliseconds for one attempt, overriding the client's `timeout`. */
+  timeout: timeoutOption(),
+  /** Milliseconds for the whole call, retries and reconciliation included, overriding the client's `totalTimeout`. */
+  totalTimeout: timeoutOption(),
+  /** Retries after the first attempt, overriding the client's `retry.maxRetries`. */
+  maxRetries: maxRetriesOption(),
+};
+
+const requestOptionsSchema = z.strictObject(requestOptionsShape);
+
+/**
+ * Per-call options, the optional last argument of every operation. They override the client's settings
+ * for one call, e.g. a payer waiting at checkout gets a shorter budget than a background job.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import type { RequestOptions } from 'payment-gateway-sdk';
+ *
+ * const atCheckout: RequestOptions = { totalTimeout: 8_000, maxRetries: 1 };
+ * const order = await client.query({ mchOrderNo: 'order-1001' }, atCheckout);
+ * ```
+ */
+export type RequestOptions = z.input<typeof requestOptionsSchema>;
+
+/** Checks a call's options: those of {@link RequestOptions} and `confirm`, which the runner offers where the table has it. */
+export const callOptionsSchema = z.strictObject({
+  ...requestOptionsShape,
+  /** Read the record back after the call (one more request, bound to the same ids) and resolve to it. */
+  confirm: z.optional(z.literal([true, false], { error: 'must be true or false' })),
+});
+
+/**
+ * Per-call options of the operations whose answer proves nothing about the record ({@link GatewayClient.close}
+ * answers an empty `data`, {@link GatewayClient.settleRequest} only `{ serverRequestId, status }`):
+ * `confirm: true` reads the record back after the call and resolves to it.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import type { ConfirmOptions } from 'payment-gateway-sdk';
+ *
+ * const confirmed: ConfirmOptions & { confirm: true } = { confirm: true, totalTimeout: 20_000 };
+ * const order = await client.close({ mchOrderNo: 'order-1001' }, confirmed); // the order as read after closing
+ * ```
+ */
+export type ConfirmOptions = z.input<typeof callOptionsSchema>;

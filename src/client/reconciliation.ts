@@ -1,4 +1,5 @@
-import type { OperationName, ReconcileDefinition } from '../operations/table.js';
+import type { ReconcileDefinition } from '../operations/define.js';
+import type { OperationName } from '../operations/table.js';
 import { GatewayReconciliationMismatchError, type ReconciliationDifference } from '../errors/index.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 
@@ -15,7 +16,7 @@ import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 export function compareRecord(
   operation: OperationName,
   keyName: string,
-  reconcile: ReconcileDefinition,
+  reconcile: ReconcileDefinition<string>,
   recordFields: readonly string[],
   sent: Readonly<Record<string, unknown>>,
   record: Readonly<Record<string, unknown>>,

@@ -1,16 +1,32 @@
 import * as z from 'zod/mini';
-import { GatewayAbortError, GatewayApiError, GatewayError, GatewayTimeoutError, GatewayValidationError, type GatewayErrorOptions } from '../errors/index.js';
+import { GatewayAbortError, GatewayTimeoutError, type GatewayError, type GatewayErrorOptions } from '../errors/index.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
-import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import type { Assert, SameShape } from '../protocol/schemas/shape-check.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder, QueryParams } from '../protocol/schemas/order.js';
-import { classifyFailure, sleep } from './retry-policy.js';
-import type { RequestOptions } from './runner.js';
+import type { RequestOptions } from './options.js';
+import { endsWait, sleep } from './policy.js';
+
+const optionsSchema = z.strictObject({
+  /** Milliseconds before the second query; each pause after that is half as long again. Default `1000`. */
+  intervalMs: z.optional(timerDelayMs(1)),
+  /** The longest pause between two queries, in milliseconds. Default `10000` (or `intervalMs`, when larger). */
+  maxIntervalMs: z.optional(timerDelayMs(1)),
+  /** Milliseconds to wait in all before rejecting with {@link GatewayWaitTimeoutError}. Default `300000` (5 minutes). */
+  timeout: z.optional(timerDelayMs(1)),
+  /** Stops the wait: it then rejects with {@link GatewayAbortError}. */
+  signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
+  /**
+   * When the wait is over, instead of the default: the order has left states 0 and 1 (it is paid,
+   * failed, revoked, refunded or closed, states 2 to 6).
+   */
+  until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the order' })),
+});
 
 /**
  * Options of {@link GatewayClient.waitForOrder}. All are optional.
  *
+ * @interface
  * @example
  * ```ts
  * import type { WaitForOrderOptions } from 'payment-gateway-sdk';
@@ -20,21 +36,7 @@ import type { RequestOptions } from './runner.js';
  * const order = await client.waitForOrder({ mchOrderNo: 'order-1001' }, atReturnPage);
  * ```
  */
-export interface WaitForOrderOptions {
-  /** Milliseconds before the second query; each pause after that is half as long again. Default `1000`. */
-  intervalMs?: number | undefined;
-  /** The longest pause between two queries, in milliseconds. Default `10000` (or `intervalMs`, when larger). */
-  maxIntervalMs?: number | undefined;
-  /** Milliseconds to wait in all before rejecting with {@link GatewayWaitTimeoutError}. Default `300000` (5 minutes). */
-  timeout?: number | undefined;
-  /** Stops the wait: it then rejects with {@link GatewayAbortError}. */
-  signal?: AbortSignal | undefined;
-  /**
-   * When the wait is over, instead of the default: the order has left states 0 and 1 (it is paid,
-   * failed, revoked, refunded or closed, states 2 to 6).
-   */
-  until?: ((order: PayOrder) => boolean) | undefined;
-}
+export type WaitForOrderOptions = z.input<typeof optionsSchema>;
 
 /**
  * The defaults of {@link WaitForOrderOptions}.
@@ -56,14 +58,6 @@ export const WAIT_FOR_ORDER_DEFAULTS = {
   timeout: 300_000,
 } as const;
 
-const optionsSchema = z.strictObject({
-  intervalMs: z.optional(timerDelayMs(1)),
-  maxIntervalMs: z.optional(timerDelayMs(1)),
-  timeout: z.optional(timerDelayMs(1)),
-  signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
-  until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the order' })),
-});
-type _WaitForOrderOptionsMatch = Assert<SameShape<WaitForOrderOptions, z.input<typeof optionsSchema>>>;
 
 /**
  * {@link GatewayClient.waitForOrder} ran out of its `timeout` before the order reached the state it waited
@@ -111,19 +105,16 @@ const isDecided = (order: PayOrder): boolean => order.state >= PayOrderState.Suc
  * again: invalid ids, a refusal such as `order_not_found` or `signature_invalid`, an untrusted response.
  */
 export async function waitForOrder(query: QueryOrder, ids: QueryParams, options: WaitForOrderOptions = {}): Promise<PayOrder> {
-  const checked = optionsSchema.safeParse(options ?? {}, REPORT_INPUT);
-  if (!checked.success) {
-    throw new GatewayValidationError('Invalid waitForOrder options, nothing was sent', toValidationIssues(checked.error.issues, { keys: Object.keys(optionsSchema.def.shape), of: 'options' }), { operation: 'query' });
-  }
-  const { signal, until = isDecided } = checked.data;
-  const intervalMs = checked.data.intervalMs ?? WAIT_FOR_ORDER_DEFAULTS.intervalMs;
-  const maxIntervalMs = Math.max(intervalMs, checked.data.maxIntervalMs ?? WAIT_FOR_ORDER_DEFAULTS.maxIntervalMs);
-  const timeout = checked.data.timeout ?? WAIT_FOR_ORDER_DEFAULTS.timeout;
+  const checked = parseInput(optionsSchema, options ?? {}, 'Invalid waitForOrder options, nothing was sent', 'options', 'query');
+  const { signal, until = isDecided } = checked;
+  const intervalMs = checked.intervalMs ?? WAIT_FOR_ORDER_DEFAULTS.intervalMs;
+  const maxIntervalMs = Math.max(intervalMs, checked.maxIntervalMs ?? WAIT_FOR_ORDER_DEFAULTS.maxIntervalMs);
+  const timeout = checked.timeout ?? WAIT_FOR_ORDER_DEFAULTS.timeout;
   const deadline = performance.now() + timeout;
   let lastOrder: PayOrder | undefined;
   let lastFailure: GatewayError | undefined;
   for (let pause = intervalMs; ; pause = Math.min(pause * 1.5, maxIntervalMs)) {
-    if (signal?.aborted) throw aborted(signal.reason);
+    if (signal?.aborted) throw GatewayAbortError.of('waitForOrder', signal.reason);
     const remaining = Math.ceil(deadline - performance.now());
     if (remaining <= 0) throw timedOut(ids, timeout, lastOrder, lastFailure);
     try {
@@ -131,7 +122,7 @@ export async function waitForOrder(query: QueryOrder, ids: QueryParams, options:
       lastFailure = undefined;
       if (until(lastOrder)) return lastOrder;
     } catch (error) {
-      if (endsTheWait(error)) throw error;
+      if (endsWait(error)) throw error;
       // A query cut short by the wait's own deadline (its budget is what was left, in whole ms) says nothing new
       // about the gateway: keep the earlier failure.
       const cutByDeadline = error instanceof GatewayTimeoutError && deadline - performance.now() < 1;
@@ -140,20 +131,12 @@ export async function waitForOrder(query: QueryOrder, ids: QueryParams, options:
     try {
       await sleep(Math.max(0, Math.min(pause, deadline - performance.now())), signal);
     } catch (reason) {
-      throw aborted(reason);
+      throw GatewayAbortError.of('waitForOrder', reason);
     }
   }
 }
 
-function endsTheWait(error: unknown): boolean {
-  if (!(error instanceof GatewayError)) return true;
-  if (error instanceof GatewayApiError) return error.reason !== 'system_error' && error.reason !== 'database_error';
-  return classifyFailure(error) === 'final';
-}
 
-function aborted(reason: unknown): GatewayAbortError {
-  return new GatewayAbortError("waitForOrder was aborted by the caller's signal.", { operation: 'query', cause: reason });
-}
 
 function timedOut(ids: QueryParams, timeout: number, lastOrder: PayOrder | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
   const order = ids.mchOrderNo !== undefined ? `order mchOrderNo '${ids.mchOrderNo}'` : `order payOrderId '${ids.payOrderId}'`;

@@ -1,26 +1,86 @@
+/**
+ * The options of notification verification: zod schemas, and the types derived from them.
+ *
+ * @module
+ */
 import * as z from 'zod/mini';
 import { GatewayValidationError } from '../errors/index.js';
 import { minorUnits, requiredText, safeInteger } from '../protocol/schemas/fields.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
-import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import type { Assert, SameShape } from '../protocol/schemas/shape-check.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 
-const credentials = {
+/**
+ * The options of a `GatewayClient` that verification has no use for. They are accepted and ignored, so one
+ * configuration object serves the client and the verifiers alike (test/notify/options.test.ts holds this
+ * list to the client's options).
+ */
+export const CLIENT_ONLY_OPTIONS = [
+  'baseUrl',
+  'version',
+  'successCode',
+  'timeout',
+  'totalTimeout',
+  'retry',
+  'hooks',
+  'fetch',
+  'verifyResponses',
+  'maxResponseBytes',
+  'logLevel',
+  'logger',
+] as const;
+
+const ignored = Object.fromEntries(CLIENT_ONLY_OPTIONS.map((name) => [name, z.optional(z.unknown())])) as { [K in (typeof CLIENT_ONLY_OPTIONS)[number]]: z.ZodMiniOptional<z.ZodMiniUnknown> };
+
+const notificationOptionsShape = {
+  /** The merchant application's signing secret. */
   secret: requiredText(),
+  /** The merchant number the notification must be addressed to. */
   mchNo: requiredText(),
+  /** The application id the notification must be addressed to. */
   appId: requiredText(),
-};
-
-const checks = {
+  /**
+   * Fields to leave out of the signature check and the result: the query parameters of your own
+   * `notifyUrl`, which the gateway adds unsigned. A field the gateway signs cannot be ignored. Default `[]`.
+   */
   ignoreKeys: z.optional(z.array(requiredText(), { error: 'must be an array of field names' })),
+  /**
+   * Reject a `reqTime` further than this many milliseconds from `now()`. **Off by default**: the gateway
+   * re-sends the original `reqTime` on every retry (minutes later) and on a manual re-send (any time
+   * later), so an age limit turns genuine deliveries away.
+   */
   maxAgeMs: z.optional(safeInteger(1)),
+  /**
+   * The most bytes of a body read. A stream or `Request` is cancelled as soon as it passes this, and a
+   * larger string, buffer or parsed object is refused, as {@link GatewayPayloadTooLargeError}. Default `65536`.
+   */
   maxBodyBytes: z.optional(safeInteger(1)),
+  /** The clock for `maxAgeMs`, milliseconds since the epoch. Default `Date.now`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
 
-/** The options of one kind of notification: the common ones, and the fields its `expect` can pin. */
+const notificationOptionsSchema = z.strictObject(notificationOptionsShape);
+
+/**
+ * What both kinds of notification verification take: the merchant application the notification must be
+ * signed for and addressed to, and the optional checks. A `GatewayClient`'s options object serves too:
+ * its other options (`baseUrl`, `timeout`, ...) are ignored here.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import { GatewayClient, verifyNotification, type GatewayClientOptions } from 'payment-gateway-sdk';
+ *
+ * // One configuration for the client and the notification endpoint.
+ * const config: GatewayClientOptions = { baseUrl: 'https://pay.example.com', mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: process.env.GATEWAY_SECRET! };
+ * const client = new GatewayClient(config);
+ * await verifyNotification(body, { ...config, expect: { amount: 1999 } });
+ * ```
+ */
+export type NotificationOptions = z.input<typeof notificationOptionsSchema>;
+
+/** The options of one kind of notification: the common ones, the client's ignored, and the fields its `expect` can pin. */
 function optionsExpecting<const Expect extends z.core.$ZodLooseShape>(expect: Expect) {
-  return z.strictObject({ ...credentials, ...checks, expect: z.optional(z.strictObject(expect)) });
+  return z.strictObject({ ...ignored, ...notificationOptionsShape, expect: z.optional(z.strictObject(expect)) });
 }
 
 const STATES: ReadonlySet<unknown> = new Set(Object.values(PayOrderState));
@@ -30,55 +90,16 @@ const expectedState = () =>
     error: 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded',
   });
 
-/** Checks {@link VerifyNotificationOptions}; unknown options are an error. */
-export const verifyNotificationOptionsSchema = optionsExpecting({
+const payOrderExpectationSchema = z.strictObject({
+  /** Your order number. */
   mchOrderNo: z.optional(requiredText()),
+  /** The amount in integer minor units. */
   amount: z.optional(minorUnits()),
+  /** The currency code, compared case-insensitively. */
   currency: z.optional(requiredText()),
+  /** The state, or the states, the notification may carry. Default `PayOrderState.Succeeded` (2) only. */
   state: z.optional(expectedState()),
 });
-
-/**
- * What both kinds of notification verification take: the merchant application the notification must be
- * signed for and addressed to, and the optional checks.
- *
- * @example
- * ```ts
- * import type { NotificationOptions } from 'payment-gateway-sdk';
- *
- * // One place for the credentials of both verifiers.
- * const merchant: NotificationOptions = {
- *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', ignoreKeys: ['shop'],
- * };
- * await verifyNotification(body, { ...merchant, expect: { amount: 1999 } });
- * ```
- */
-export interface NotificationOptions {
-  /** The merchant application's signing secret. */
-  secret: string;
-  /** The merchant number the notification must be addressed to. */
-  mchNo: string;
-  /** The application id the notification must be addressed to. */
-  appId: string;
-  /**
-   * Fields to leave out of the signature check and the result: the query parameters of your own
-   * `notifyUrl`, which the gateway adds unsigned. A field the gateway signs cannot be ignored. Default `[]`.
-   */
-  ignoreKeys?: string[] | undefined;
-  /**
-   * Reject a `reqTime` further than this many milliseconds from `now()`. **Off by default**: the gateway
-   * re-sends the original `reqTime` on every retry (minutes later) and on a manual re-send (any time
-   * later), so an age limit turns genuine deliveries away.
-   */
-  maxAgeMs?: number | undefined;
-  /** The clock for `maxAgeMs`, milliseconds since the epoch. Default `Date.now`. */
-  now?: (() => number) | undefined;
-  /**
-   * The most bytes of a body read. A stream or `Request` is cancelled as soon as it passes this, and a
-   * larger string, buffer or parsed object is refused, as {@link GatewayPayloadTooLargeError}. Default `65536`.
-   */
-  maxBodyBytes?: number | undefined;
-}
 
 /**
  * What a payment notification must match, e.g. from your order record (`currency` case-insensitively).
@@ -86,6 +107,7 @@ export interface NotificationOptions {
  * message of an unpaid order (the payer's browser brings one back from the cashier's `returnUrl`) is
  * refused unless you list its state.
  *
+ * @interface
  * @example
  * ```ts
  * import { PayOrderState, type PayOrderExpectation } from 'payment-gateway-sdk';
@@ -95,20 +117,16 @@ export interface NotificationOptions {
  * const paidOrRefunded: PayOrderExpectation = { state: [PayOrderState.Succeeded, PayOrderState.Refunded] };
  * ```
  */
-export interface PayOrderExpectation {
-  /** Your order number. */
-  mchOrderNo?: string | undefined;
-  /** The amount in integer minor units. */
-  amount?: number | undefined;
-  /** The currency code, compared case-insensitively. */
-  currency?: string | undefined;
-  /** The state, or the states, the notification may carry. Default `PayOrderState.Succeeded` (2) only. */
-  state?: PayOrderState | readonly PayOrderState[] | undefined;
-}
+export type PayOrderExpectation = z.input<typeof payOrderExpectationSchema>;
+
+/** Checks {@link VerifyNotificationOptions}; unknown options are an error. */
+export const verifyNotificationOptionsSchema = optionsExpecting(payOrderExpectationSchema.def.shape);
 
 /**
- * Options of {@link verifyNotification}: {@link NotificationOptions} and what the notification must match.
+ * Options of {@link verifyNotification}: {@link NotificationOptions} and what the notification must match
+ * (`expect`; a mismatch is a {@link GatewayValidationError}).
  *
+ * @interface
  * @example
  * ```ts
  * const options: VerifyNotificationOptions = {
@@ -118,23 +136,23 @@ export interface PayOrderExpectation {
  * };
  * ```
  */
-export interface VerifyNotificationOptions extends NotificationOptions {
-  /** What the notification must match; a mismatch is a {@link GatewayValidationError}. */
-  expect?: PayOrderExpectation | undefined;
-}
-type _VerifyNotificationOptionsMatch = Assert<SameShape<VerifyNotificationOptions, z.input<typeof verifyNotificationOptionsSchema>>>;
+export type VerifyNotificationOptions = z.input<typeof verifyNotificationOptionsSchema>;
 
-/** Checks {@link VerifySettlementNotificationOptions}; unknown options are an error. */
-export const verifySettlementNotificationOptionsSchema = optionsExpecting({
+const settlementExpectationSchema = z.strictObject({
+  /** Your settlement `requestId`. */
   requestId: z.optional(requiredText()),
+  /** The amount in integer minor units. */
   amount: z.optional(minorUnits()),
+  /** The currency code, compared case-insensitively. */
   currency: z.optional(requiredText()),
+  /** The settlement token id, e.g. `TRON_USDT`. */
   tokenId: z.optional(requiredText()),
 });
 
 /**
  * What a settlement notification must match, e.g. from your settlement record.
  *
+ * @interface
  * @example
  * ```ts
  * import type { SettlementExpectation } from 'payment-gateway-sdk';
@@ -142,20 +160,16 @@ export const verifySettlementNotificationOptionsSchema = optionsExpecting({
  * const asRequested: SettlementExpectation = { requestId: 'settle-2024-07', amount: 150000, currency: 'USD', tokenId: 'TRON_USDT' };
  * ```
  */
-export interface SettlementExpectation {
-  /** Your settlement `requestId`. */
-  requestId?: string | undefined;
-  /** The amount in integer minor units. */
-  amount?: number | undefined;
-  /** The currency code, compared case-insensitively. */
-  currency?: string | undefined;
-  /** The settlement token id, e.g. `TRON_USDT`. */
-  tokenId?: string | undefined;
-}
+export type SettlementExpectation = z.input<typeof settlementExpectationSchema>;
+
+/** Checks {@link VerifySettlementNotificationOptions}; unknown options are an error. */
+export const verifySettlementNotificationOptionsSchema = optionsExpecting(settlementExpectationSchema.def.shape);
 
 /**
- * Options of {@link verifySettlementNotification}: {@link NotificationOptions} and what the callback must match.
+ * Options of {@link verifySettlementNotification}: {@link NotificationOptions} and what the callback must
+ * match (`expect`; a mismatch is a {@link GatewayValidationError}).
  *
+ * @interface
  * @example
  * ```ts
  * const options: VerifySettlementNotificationOptions = {
@@ -164,11 +178,7 @@ export interface SettlementExpectation {
  * };
  * ```
  */
-export interface VerifySettlementNotificationOptions extends NotificationOptions {
-  /** What the callback must match; a mismatch is a {@link GatewayValidationError}. */
-  expect?: SettlementExpectation | undefined;
-}
-type _VerifySettlementNotificationOptionsMatch = Assert<SameShape<VerifySettlementNotificationOptions, z.input<typeof verifySettlementNotificationOptionsSchema>>>;
+export type VerifySettlementNotificationOptions = z.input<typeof verifySettlementNotificationOptionsSchema>;
 
 /**
  * The options a {@link GatewayClient} takes for a notification: its own credentials are used.
@@ -181,23 +191,19 @@ type _VerifySettlementNotificationOptionsMatch = Assert<SameShape<VerifySettleme
  */
 export type ClientNotificationOptions<Options> = Omit<Options, 'secret' | 'mchNo' | 'appId'>;
 
-
 /**
- * Validates options, never echoing the secret. `signedFields` are the fields the notification's schema
+ * Parses options once, never echoing the secret. `signedFields` are the fields the notification's schema
  * declares: ignoring one of them would return an unverified value as if it were signed, so it is refused.
  */
 export function resolveNotificationOptions<Schema extends z.ZodMiniObject>(schema: Schema, options: unknown, signedFields: readonly string[]): z.output<Schema> {
-  const parsed = schema.safeParse(options ?? {}, REPORT_INPUT);
-  if (!parsed.success) {
-    throw new GatewayValidationError('Invalid notification options', toValidationIssues(parsed.error.issues, { keys: Object.keys(schema.def.shape), of: 'options' }));
-  }
-  const ignored = (parsed.data as { ignoreKeys?: readonly string[] }).ignoreKeys ?? [];
-  const refused = ignored.filter((key) => key === 'sign' || signedFields.includes(key));
+  const parsed = parseInput(schema, options ?? {}, 'Invalid notification options', 'options');
+  const ignoredKeys = (parsed as { ignoreKeys?: readonly string[] }).ignoreKeys ?? [];
+  const refused = ignoredKeys.filter((key) => key === 'sign' || signedFields.includes(key));
   if (refused.length > 0) {
     throw new GatewayValidationError(
       'Invalid notification options',
       refused.map((key) => ({ path: ['ignoreKeys'], message: `cannot ignore '${key}': it is a field the gateway signs; list only the query parameters of your own notifyUrl` })),
     );
   }
-  return parsed.data;
+  return parsed;
 }

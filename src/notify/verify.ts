@@ -1,9 +1,6 @@
 import type * as z from 'zod/mini';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
-import type { Assert, SameShape } from '../protocol/schemas/shape-check.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
-import type { PayOrder } from '../protocol/schemas/order.js';
-import type { SettlementRecord } from '../protocol/schemas/settlement.js';
 import {
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,
@@ -15,9 +12,10 @@ import { verifyReceived, type IdempotentNotification, type NotificationKind } fr
 
 /**
  * A verified payment notification: the pay-order fields typed as {@link GatewayClient.query} returns them
- * (numbers for `amount`, `state`, `successTime`, `createdAt`; unknown extra fields kept as strings),
- * `reqTime`, and `idempotencyKey` (`${payOrderId}:${state}`), the same on every delivery of the event.
+ * (numbers for `amount`, `state`, `successTime`, `createdAt`; unknown extra fields kept as strings; only
+ * signed members), `reqTime`, and `idempotencyKey` (`${payOrderId}:${state}`), the same on every delivery.
  *
+ * @interface
  * @example
  * ```ts
  * const n: PayOrderNotification = await client.verifyNotification(request);
@@ -26,32 +24,21 @@ import { verifyReceived, type IdempotentNotification, type NotificationKind } fr
  * n.idempotencyKey;  // 'P202106181104177050002:2'
  * ```
  */
-export interface PayOrderNotification extends PayOrder, IdempotentNotification {
-  /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
-  reqTime: number;
-}
-type _PayOrderNotificationMatch = Assert<SameShape<PayOrderNotification, z.output<typeof payOrderNotificationSchema> & IdempotentNotification>>;
+export type PayOrderNotification = z.output<typeof payOrderNotificationSchema> & IdempotentNotification;
 
 /**
  * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
  * `mchNo`, `appId` and `reqTime` when sent, unknown extra fields kept, and `idempotencyKey`
  * (`${serverRequestId}:${status}`).
  *
+ * @interface
  * @example
  * ```ts
  * const s: SettlementNotification = await client.verifySettlementNotification(request);
  * console.log(s.requestId, s.status, s.amount);
  * ```
  */
-export interface SettlementNotification extends SettlementRecord, IdempotentNotification {
-  /** The merchant number, when the callback carries it. */
-  mchNo?: string | undefined;
-  /** The application id, when the callback carries it. */
-  appId?: string | undefined;
-  /** When the gateway first sent the callback, milliseconds since the epoch, when it carries it. */
-  reqTime?: number | undefined;
-}
-type _SettlementNotificationMatch = Assert<SameShape<SettlementNotification, z.output<typeof settlementNotificationSchema> & IdempotentNotification>>;
+export type SettlementNotification = z.output<typeof settlementNotificationSchema> & IdempotentNotification;
 
 const payment: NotificationKind<typeof payOrderNotificationSchema> = {
   label: 'payment notification',

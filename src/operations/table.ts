@@ -1,10 +1,13 @@
 /**
- * The six operations, each declared once: path, parameter schema, result schema and retry class. The
- * client's methods, the mock gateway and the docs are derived from this table.
+ * The operations of the gateway, each declared once. Everything else is derived from this table: the
+ * client's methods and their types (each entry's TSDoc is its method's documentation), the mock gateway's
+ * routing and field binding, the README's operation table and the public-surface test. Adding an
+ * operation: CONTRIBUTING.md.
  *
  * @module
  */
 import type * as z from 'zod/mini';
+import { confirmBy, defineOperation, reconcileBy, type OperationDefinition } from './define.js';
 import {
   closeParamsSchema,
   closeResultSchema,
@@ -21,134 +24,51 @@ import {
   settleRequestParamsSchema,
 } from '../protocol/schemas/settlement.js';
 
-/**
- * How an operation may be repeated after a failure whose outcome is unknown:
- * - `read`: no effect on the gateway, safe to repeat;
- * - `idempotent`: repeating has the same effect as doing it once (close);
- * - `create`: makes a record keyed by the merchant's own id; never replayed blindly.
- *
- * @example
- * ```ts
- * import { endpoints, type RetryClass } from 'payment-gateway-sdk';
- *
- * // What an operator may do after a failure whose outcome is unknown.
- * function afterUnknownOutcome(retry: RetryClass): string {
- *   switch (retry) {
- *     case 'read': return 'run it again';
- *     case 'idempotent': return 'run it again: doing it twice is doing it once';
- *     case 'create': return 'look the record up by your own key before sending it again';
- *   }
- * }
- * afterUnknownOutcome(endpoints.settleRequest.retry); // 'look the record up by your own key before sending it again'
- * ```
- */
-export type RetryClass = 'read' | 'idempotent' | 'create';
-
-/**
- * The declaration of one operation, as {@link endpoints} holds it.
- *
- * @example
- * ```ts
- * import { endpoints, type EndpointDefinition } from 'payment-gateway-sdk';
- *
- * // One line per operation, e.g. for a runbook or an allow-list of the gateway's paths.
- * const describe = (name: string, endpoint: EndpointDefinition) => `${name}: POST ${endpoint.path} (${endpoint.retry}) ${endpoint.summary}`;
- * for (const [name, endpoint] of Object.entries(endpoints)) console.log(describe(name, endpoint));
- * ```
- */
-export interface EndpointDefinition {
-  /** Path below `baseUrl`. */
-  readonly path: string;
-  /** Zod schema of the operation's own parameters (the common fields are added by the client). */
-  readonly params: z.ZodMiniObject;
-  /** Zod schema of the response's `data`. */
-  readonly result: z.ZodMiniType;
-  /** How the operation may be repeated. */
-  readonly retry: RetryClass;
-  /** For creates: the merchant's parameter that identifies the record (the idempotency key). */
-  readonly key?: string;
-  /**
-   * The parameters the response's `data` must echo: a record for another order or request (a replayed or
-   * substituted answer) is a {@link GatewayResponseMismatchError}, never a result.
-   */
-  readonly binds: readonly string[];
-  /** Parameters that may carry URLs or JSON with query strings: only a field name of this operation may not follow an `&` in them. */
-  readonly urlParams?: readonly string[];
-  /** The one field of the response's `data` that may carry a URL with a query string. */
-  readonly resultUrlField?: string;
-  /**
-   * For creates: how to find the record after an ambiguous failure. Absent where the gateway offers no
-   * lookup (settleAddressApply): an ambiguous failure there ends in {@link GatewayOutcomeUnknownError}.
-   */
-  readonly reconcile?: ReconcileDefinition;
-  /**
-   * For calls whose answer proves nothing about the record (close, settleRequest): how the `confirm`
-   * option reads it back, and which fields of the answer the record must repeat.
-   */
-  readonly confirm?: {
-    readonly lookup: 'query' | 'settleRequestGet';
-    readonly params: (params: Record<string, unknown>) => Record<string, unknown>;
-    readonly answered?: readonly string[];
-  };
-  /** One line for documentation. */
-  readonly summary: string;
-}
-
-/**
- * How a create's record is looked up by the merchant's key, and turned into the create's result. The
- * record found is the result only if every field the create sent that the record carries is equal; a
- * `decisive` field sent that the record does not show leaves the outcome unknown.
- *
- * @example
- * ```ts
- * import { endpoints, type ReconcileDefinition } from 'payment-gateway-sdk';
- *
- * const reconcile: ReconcileDefinition | undefined = endpoints.unifiedOrder.reconcile;
- * reconcile?.lookup;                                             // 'query'
- * reconcile?.params({ mchOrderNo: 'order-1001', amount: 1999 }); // { mchOrderNo: 'order-1001' }
- * reconcile?.decisive;                                           // ['amount', 'currency', 'wayCode']
- * endpoints.settleAddressApply.reconcile;                        // undefined: the gateway offers no lookup
- * ```
- */
-export interface ReconcileDefinition {
-  /** The read operation that finds the record. */
-  readonly lookup: 'query' | 'settleRequestGet';
-  /** The lookup's parameters, from the create's parameters. */
-  readonly params: (createParams: Record<string, unknown>) => Record<string, unknown>;
-  /** The create's result, from the record found. */
-  readonly toResult: (record: Record<string, unknown>) => Record<string, unknown>;
-  /**
-   * The fields that decide the payment: when the create sent one and the record does not show it (a
-   * payout to a declared address: the record has no `addrServerRequestId`), the record cannot be proved to
-   * be this create's, and the outcome stays unknown ({@link GatewayOutcomeUnknownError}). Every other field
-   * sent that the record carries must be equal too, or the record is an older one under the same key
-   * ({@link GatewayReconciliationMismatchError}).
-   */
-  readonly decisive: readonly string[];
-}
-
-function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+function pick(record: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of keys) if (record[key] !== undefined) out[key] = record[key];
   return out;
 }
 
 /**
- * The name of an operation: a key of {@link endpoints} and the name of its {@link GatewayClient} method.
+ * The operation table: each operation's path, schemas, retry class, key, binding and reconciliation.
  *
  * @example
  * ```ts
- * import { endpoints, type OperationName } from 'payment-gateway-sdk';
- *
- * // A failed create may still have made a record: page someone instead of retrying it blindly.
- * const isCreate = (operation: OperationName): boolean => endpoints[operation].retry === 'create';
- * isCreate('unifiedOrder'); // true
+ * import { operations } from 'payment-gateway-sdk';
+ * operations.query.path;          // '/api/pay/query'
+ * operations.unifiedOrder.retry;  // 'create'
+ * operations.unifiedOrder.key;    // 'mchOrderNo'
  * ```
  */
-export type OperationName = 'unifiedOrder' | 'query' | 'close' | 'settleAddressApply' | 'settleRequest' | 'settleRequestGet';
-
-const definitions = {
-  unifiedOrder: {
+export const operations = {
+  /**
+   * Creates a payment order (`POST /api/pay/unifiedOrder`) and returns the payment parameters. A channel
+   * failure is a result (`orderState` 3 with `errCode`/`errMsg`), not an exception. `mchOrderNo` is your
+   * idempotency key: the gateway refuses a second order with it. A create is never sent twice blindly:
+   * after an ambiguous failure the order is looked up by `mchOrderNo`, and a recovered result has no
+   * `payData` (the query does not carry it).
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `mchOrderNo` (`reason` says which)
+   * @throws {@link GatewayOutcomeUnknownError} when the order may exist and no lookup could tell in time (`key` to reconcile by)
+   * @throws {@link GatewayReconciliationMismatchError} when the lookup finds another order under your `mchOrderNo`
+   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway (nothing was created)
+   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
+   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   * @throws {@link GatewayHttpStatusError} for a redirect (never followed: check `baseUrl`)
+   *
+   * @example
+   * ```ts
+   * const result = await client.unifiedOrder({
+   *   mchOrderNo: 'order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD',
+   *   subject: 'T-shirt', body: 'Blue T-shirt', channelExtra: { payDataType: 'codeImgUrl' },
+   * });
+   * if (result.orderState === PayOrderState.Failed) console.warn(result.errCode, result.errMsg);
+   * else showQrImage(result.payData);
+   * ```
+   */
+  unifiedOrder: defineOperation({
     path: '/api/pay/unifiedOrder',
     params: unifiedOrderParamsSchema,
     result: unifiedOrderResultSchema,
@@ -158,33 +78,99 @@ const definitions = {
     urlParams: ['notifyUrl', 'returnUrl', 'channelExtra'],
     resultUrlField: 'payData',
     // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
-    reconcile: {
+    reconcile: reconcileBy({
       lookup: 'query',
       params: (p) => ({ mchOrderNo: p.mchOrderNo }),
       toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state }),
       decisive: ['amount', 'currency', 'wayCode'],
-    },
+    }),
     summary: 'Create a payment order and get the parameters to collect it.',
-  },
-  query: {
+  }),
+
+  /**
+   * Reads an order's latest state (`POST /api/pay/query`) by `payOrderId` or `mchOrderNo`, with its on-chain
+   * transactions (`orderTransactionList`, amounts as exact decimal strings). Retried on transient failures.
+   * The record must be the one asked for, of this merchant application.
+   *
+   * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. `order_not_found`
+   * @throws {@link GatewayResponseMismatchError} when the signed answer is another order's (a replayed or substituted response)
+   * @throws {@link GatewaySignatureError} when the answer's `sign` is missing or wrong
+   * @throws {@link GatewayResponseValidationError} when the answer is not the documented shape, or its signed text has two readings
+   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (an HTTP error status, empty, truncated, not JSON, too large)
+   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
+   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time (`timeout`, `totalTimeout`)
+   * @throws {@link GatewayAbortError} when your `signal` aborted
+   *
+   * @example
+   * ```ts
+   * const order = await client.query({ mchOrderNo: 'order-1001' });
+   * if (order.state === PayOrderState.Succeeded) fulfil(order);
+   * ```
+   */
+  query: defineOperation({
     path: '/api/pay/query',
     params: queryParamsSchema,
     result: payOrderSchema,
     retry: 'read',
     binds: ['payOrderId', 'mchOrderNo'],
     summary: 'Read the latest state of an order, with its on-chain transactions.',
-  },
-  close: {
+  }),
+
+  /**
+   * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close. Only states
+   * 0 and 1 can be closed; a paying order may still become paid. The gateway answers an empty `data`, which
+   * proves nothing about the order: with `{ confirm: true }` the order is queried by the same ids afterwards
+   * and the call resolves to it (state 6, or 2 when the payer paid first). A repeat that finds the order
+   * already closed is a success.
+   *
+   * @throws {@link GatewayApiError} when the order cannot be closed (`order_not_closable`, `order_not_found`)
+   * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
+   * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
+   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
+   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
+   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
+   * @throws {@link GatewayAbortError} when your `signal` aborted
+   *
+   * @example
+   * ```ts
+   * await client.close({ mchOrderNo: 'order-1001' });
+   * const order = await client.close({ mchOrderNo: 'order-1002' }, { confirm: true });
+   * if (order.state === PayOrderState.Succeeded) fulfil(order); // paid just before the close
+   * ```
+   */
+  close: defineOperation({
     path: '/api/pay/close',
     params: closeParamsSchema,
     result: closeResultSchema,
     retry: 'idempotent',
+    resolves: 'nothing',
     // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
     binds: [],
-    confirm: { lookup: 'query', params: (p) => p },
+    confirm: confirmBy({ lookup: 'query', params: (p) => p }),
     summary: 'Close an order that is not paid yet (state 0 or 1).',
-  },
-  settleAddressApply: {
+  }),
+
+  /**
+   * Declares a crypto address to receive settlements (`POST /api/channelbiz/coinpay/settleAddressApply`). The
+   * platform reviews it; once approved, settle to it with `addrServerRequestId: result.serverRequestId`. The
+   * gateway offers no lookup for declarations: an ambiguous failure ends in {@link GatewayOutcomeUnknownError}.
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `requestId`
+   * @throws {@link GatewayOutcomeUnknownError} after an ambiguous failure (`key` is your `requestId`)
+   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
+   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
+   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   *
+   * @example
+   * ```ts
+   * const { serverRequestId, status } = await client.settleAddressApply({
+   *   requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', remark: 'treasury',
+   * });
+   * ```
+   */
+  settleAddressApply: defineOperation({
     path: '/api/channelbiz/coinpay/settleAddressApply',
     params: settleAddressApplyParamsSchema,
     result: settlementResultSchema,
@@ -193,8 +179,37 @@ const definitions = {
     // The answer is { serverRequestId, status }: nothing of the request to bind, and no lookup.
     binds: [],
     summary: 'Declare a crypto address to receive settlements (reviewed by the platform).',
-  },
-  settleRequest: {
+  }),
+
+  /**
+   * Requests a settlement of available balance (`POST /api/channelbiz/coinpay/settleRequest`) to a declared
+   * address (`addrServerRequestId`) or a given one (`address`): exactly one of the two. Only
+   * `payoutChannel: 'Crypto'` and `currency: 'USD'` are supported. `requestId` is your idempotency key. The
+   * answer, `{ serverRequestId, status }`, repeats nothing of the request: with `{ confirm: true }` the record
+   * is read back by `requestId` and must carry the `serverRequestId` answered and every field sent that it
+   * shows; the call then resolves to the {@link SettlementRecord} (for a declared address, compare its
+   * `address` with the one you declared).
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. an unapproved address or a duplicate `requestId`
+   * @throws {@link GatewayOutcomeUnknownError} when the settlement may exist and no lookup could tell (`key` is your `requestId`)
+   * @throws {@link GatewayReconciliationMismatchError} when the record under your `requestId` is another settlement
+   * @throws {@link GatewayResponseMismatchError} with `confirm`, when the record read back is not the one answered
+   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
+   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
+   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   *
+   * @example
+   * ```ts
+   * const monthly = {
+   *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT',
+   *   payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
+   * } as const;
+   * const result = await client.settleRequest(monthly);
+   * const record = await client.settleRequest({ ...monthly, requestId: 'settle-2024-08' }, { confirm: true });
+   * ```
+   */
+  settleRequest: defineOperation({
     path: '/api/channelbiz/coinpay/settleRequest',
     params: settleRequestParamsSchema,
     result: settlementResultSchema,
@@ -203,16 +218,35 @@ const definitions = {
     // The answer is { serverRequestId, status }: nothing to bind; confirm reads the record by requestId.
     binds: [],
     urlParams: ['notifyUrl'],
-    confirm: { lookup: 'settleRequestGet', params: (p) => ({ requestId: p.requestId }), answered: ['serverRequestId'] },
-    reconcile: {
+    reconcile: reconcileBy({
       lookup: 'settleRequestGet',
       params: (p) => ({ requestId: p.requestId }),
       toResult: (record) => pick(record, ['serverRequestId', 'status']),
       decisive: ['amount', 'tokenId', 'currency', 'address', 'addrServerRequestId'],
-    },
+    }),
+    confirm: confirmBy({ lookup: 'settleRequestGet', params: (p) => ({ requestId: p.requestId }), answered: ['serverRequestId'] }),
     summary: 'Settle available balance to a declared or given crypto address.',
-  },
-  settleRequestGet: {
+  }),
+
+  /**
+   * Reads a settlement request by your `requestId` (`POST /api/channelbiz/coinpay/settleRequestGet`). The
+   * record must be the one asked for. `status` values are not defined by the spec (see {@link SettlementResult}).
+   *
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. `record_not_found`
+   * @throws {@link GatewayResponseMismatchError} when the signed answer is another request's record
+   * @throws {@link GatewayValidationError} for an invalid `requestId` (nothing is sent)
+   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
+   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
+   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
+   * @throws {@link GatewayAbortError} when your `signal` aborted
+   *
+   * @example
+   * ```ts
+   * const record = await client.settleRequestGet({ requestId: 'settle-2024-07' });
+   * console.log(record.status, record.amount);
+   * ```
+   */
+  settleRequestGet: defineOperation({
     path: '/api/channelbiz/coinpay/settleRequestGet',
     params: settleRequestGetParamsSchema,
     result: settlementRecordSchema,
@@ -220,28 +254,63 @@ const definitions = {
     binds: ['requestId'],
     resultUrlField: 'notifyUrl',
     summary: 'Read a settlement request by your requestId.',
-  },
-} as const satisfies Record<OperationName, EndpointDefinition>;
+  }),
+};
 
 /**
- * The operation table: each operation's path, schemas, retry class and reconciliation.
+ * The name of an operation: a key of {@link operations} and the name of its {@link GatewayClient} method.
  *
  * @example
  * ```ts
- * import { endpoints } from 'payment-gateway-sdk';
- * endpoints.query.path; // '/api/pay/query'
- * endpoints.unifiedOrder.retry; // 'create'
+ * import { operations, type OperationName } from 'payment-gateway-sdk';
+ *
+ * // A failed create may still have made a record: page someone instead of retrying it blindly.
+ * const isCreate = (operation: OperationName): boolean => operations[operation].retry === 'create';
+ * isCreate('unifiedOrder'); // true
  * ```
  */
-export const endpoints: { readonly [Op in OperationName]: EndpointDefinition } = definitions;
-
-/** The common fields every signed request carries besides the operation's own (spec 2.1). */
-export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;
+export type OperationName = keyof typeof operations;
 
 /**
- * The fields the gateway knows for an operation: the common ones and the operation's own. The gateway
- * signs exactly these, so nothing else may be sent.
+ * What an operation's method takes: the input type of its parameter schema.
+ *
+ * @example
+ * ```ts
+ * import type { ParamsOf } from 'payment-gateway-sdk';
+ *
+ * const lookup: ParamsOf<'query'> = { mchOrderNo: 'order-1001' }; // the same as QueryParams
+ * ```
  */
-export function wireFields(operation: OperationName): readonly string[] {
-  return [...COMMON_REQUEST_FIELDS, ...Object.keys(endpoints[operation].params.def.shape)];
+export type ParamsOf<Op extends OperationName> = z.input<(typeof operations)[Op]['params']>;
+
+/**
+ * What an operation's method resolves to: its response's typed `data`, or nothing where the table says so (close).
+ *
+ * @example
+ * ```ts
+ * import type { ResultOf } from 'payment-gateway-sdk';
+ *
+ * const keep = (order: ResultOf<'query'>) => order.state; // the same as PayOrder
+ * ```
+ */
+export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly resolves: 'nothing' } ? void : z.output<(typeof operations)[Op]['result']>;
+
+/**
+ * The record `confirm: true` resolves to: the data of the operation's confirming lookup.
+ *
+ * @example
+ * ```ts
+ * import type { ConfirmedOf } from 'payment-gateway-sdk';
+ *
+ * const closed = (order: ConfirmedOf<'close'>) => order.state === PayOrderState.Closed; // a PayOrder
+ * ```
+ */
+export type ConfirmedOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly confirm: { readonly lookup: infer Lookup extends OperationName } } ? z.output<(typeof operations)[Lookup]['result']> : never;
+
+/** The names of the operations, in the table's order. */
+export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
+
+/** An operation's declaration as generic code reads it (the table itself keeps each entry's literal types). */
+export function definitionOf(operation: OperationName): OperationDefinition<OperationName> {
+  return operations[operation];
 }

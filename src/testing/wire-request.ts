@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { COMMON_REQUEST_FIELDS, endpoints, wireFields, type OperationName } from '../operations/table.js';
+import { definitionOf, operations, type OperationName } from '../operations/table.js';
+import { COMMON_REQUEST_FIELDS, wireFields } from '../operations/wire.js';
 import { sign } from '../protocol/signing/sign.js';
 import { signaturesEqual } from '../protocol/signing/verify.js';
 import type { MerchantRegistry, MockMerchant } from './merchants.js';
@@ -37,14 +38,14 @@ export interface AcceptedRequest {
 
 /** The six operations, by path, with their field bindings derived from the endpoint table. */
 export const OPERATION_SPECS: ReadonlyMap<string, OperationSpec> = new Map(
-  (Object.keys(endpoints) as OperationName[]).map((operation) => {
-    const shape = endpoints[operation].params.def.shape;
+  (Object.keys(operations) as OperationName[]).map((operation) => {
+    const shape = definitionOf(operation).params.def.shape;
     const fields = new Map<string, FieldSpec>();
     for (const name of wireFields(operation)) {
       const schema = shape[name];
       fields.set(name, schema ? bindingOf(schema._zod.def as unknown as ZodDef) : { required: true, integer: false });
     }
-    return [endpoints[operation].path, { operation, path: endpoints[operation].path, fields }];
+    return [operations[operation].path, { operation, path: operations[operation].path, fields }];
   }),
 );
 

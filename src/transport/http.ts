@@ -1,11 +1,18 @@
+/**
+ * The transport: one HTTP exchange with the gateway, carried by ky. It turns a request into an
+ * {@link HttpExchange} (the status, headers and whole body of any answer) or a {@link TransportFailure}
+ * that says how far the request got, and calls nothing back: what an answer means and whether to send
+ * again are decided above it (client/policy.ts), because the payment rules judge each attempt by its body.
+ *
+ * @module
+ */
 import ky, { isTimeoutError, type KyInstance } from 'ky';
-import type { OperationName } from '../operations/table.js';
-import { GatewayAbortError, GatewayConnectionError, GatewayError, GatewayHttpStatusError, GatewayResponseTooLargeError } from '../errors/index.js';
-import { readCappedStream, type CappedRead } from '../util/read-capped-stream.js';
+import { readCappedStream } from '../util/read-capped-stream.js';
 
 /**
  * A fetch-compatible function: the global `fetch`, or one of your own (proxies, tests, benchmarks). It
- * is called as `fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' })`.
+ * is called as `fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' })`, with a headers
+ * object of its own for each request.
  *
  * @example
  * ```ts
@@ -45,119 +52,107 @@ export interface HttpExchange {
   readonly body: string;
 }
 
-/** One call as the transport carries it: ky runs the attempts; the caller judges each one and plans retries. */
-export interface TransportCall<T> {
-  readonly operation: OperationName;
-  readonly path: string;
-  /** The signed JSON body, sent unchanged by every attempt. */
+/** One exchange to carry: the signed body to one URL, within a time limit. */
+export interface HttpRequest {
+  readonly url: string;
+  /** The signed JSON text, sent as it is. */
   readonly body: string;
-  /** Milliseconds for one attempt: connecting, sending, reading and judging the whole body. */
+  /** Milliseconds for the exchange: connecting, sending and reading the whole body. */
   readonly timeout: number;
-  /** `performance.now()` by which the call must be over. */
-  readonly deadline: number;
+  /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
-  /** Retries ky may make after the first attempt. */
-  readonly maxRetries: number;
-  /** Runs one attempt: `exchange` performs the HTTP exchange; the result is the call's value. */
-  readonly attempt: (exchange: () => Promise<HttpExchange>) => Promise<T>;
-  /** Milliseconds to wait before retry number `retry` after `error`, or `undefined` to fail with it. */
-  readonly planRetry: (error: GatewayError, retry: number) => number | undefined;
-  /** The error for an attempt cut by `timeout` (`'attempt'`) or a call cut by its deadline (`'call'`). */
-  readonly timedOut: (scope: 'attempt' | 'call', cause: unknown) => GatewayError;
 }
 
-/** Carries calls to `{baseUrl}{path}`; what to retry and what a response means are decided above this layer. */
+/**
+ * How far a failed exchange got:
+ * - `aborted`: the caller's signal;
+ * - `timeout`: the exchange's time ran out;
+ * - `not-sent`: provably never reached the server (connection refused, DNS, a port the runtime blocks);
+ * - `maybe-sent`: failed after it may have reached the server (a reset, a body cut off);
+ * - `redirect`: a 3xx, never followed (a 307 would re-post the signed body elsewhere);
+ * - `too-large`: the body passed `maxResponseBytes`; reading stopped;
+ * - `unreadable`: an answer came, but as something that is no readable Response (a broken `fetch` of your own).
+ */
+export type TransportFailureKind = 'aborted' | 'timeout' | 'not-sent' | 'maybe-sent' | 'redirect' | 'too-large' | 'unreadable';
+
+/** A failed exchange, with what is known of the answer. */
+export class TransportFailure extends Error {
+  constructor(
+    readonly kind: TransportFailureKind,
+    /** The root cause's code or message (`ECONNREFUSED`, `bad port`...), for the caller's message. */
+    readonly reason: string,
+    readonly answer?: { readonly status: number; readonly headers: Headers; readonly bodyStart: string; readonly location?: string | undefined; readonly limit?: number | undefined },
+    options?: { cause?: unknown },
+  ) {
+    super(`${kind}: ${reason}`, options);
+  }
+}
+
+/** Carries exchanges to the gateway. */
 export interface Transport {
-  send<T>(call: TransportCall<T>): Promise<T>;
+  exchange(request: HttpRequest): Promise<HttpExchange>;
 }
 
 /** What the transport needs from the client's options. */
 export interface TransportSettings {
-  readonly baseUrl: string;
   readonly fetch: FetchLike | undefined;
   readonly maxResponseBytes: number;
 }
 
 /**
- * The transport on one ky instance per client. ky runs the attempt loop, the per-attempt `timeout`, the
- * `totalTimeout` and the abortable waits; the payment rules come in through `retry.shouldRetry` and
- * `retry.delay`. Hand-written here: the capped body read (ky reads bodies whole) and the refusal of
- * redirects as answers (a signed body must go nowhere but the gateway).
+ * The transport on one ky instance per client. ky builds each request and runs its timeout and abort;
+ * hand-written here, each with its reason: the capped body read (ky reads bodies whole) and redirects
+ * refused as answers.
  */
 export function createKyTransport(settings: TransportSettings): Transport {
-  // ky's Request carries the URL, the method and each attempt's signal; the attempt hands the signed text
-  // to fetch itself (with redirect: 'manual'), as the public (url, init) contract says, so ky never copies
-  // or tees the body.
-  const api: KyInstance = ky.create({
-    baseUrl: settings.baseUrl.replace(/\/*$/, '/'),
-    method: 'post',
-    // Statuses are judged with the body, above this layer.
-    throwHttpErrors: false,
-  });
-
+  // Statuses are judged with the body, above this layer; attempts are planned there too.
+  const api: KyInstance = ky.create({ method: 'post', throwHttpErrors: false, retry: 0 });
   return {
-    async send<T>(call: TransportCall<T>): Promise<T> {
-      // Each attempt's value travels with its own Response: an attempt cut by its timeout that still
-      // finishes later can never stand in for the one ky resolved with.
-      const values = new WeakMap<Response, T>();
-      let plannedDelay = 0;
+    async exchange(request: HttpRequest): Promise<HttpExchange> {
+      let exchange: HttpExchange | undefined;
       let fetchEntered = false;
-      const judge = (error: unknown) => toGatewayError(error, call, fetchEntered);
       try {
-        const response = await api(call.path.replace(/^\/+/, ''), {
-          signal: call.signal ?? null,
-          timeout: call.timeout,
-          // Rounded up, so ky's deadline is never before the runner's, which plans every wait against its own.
-          totalTimeout: Math.max(1, Math.ceil(call.deadline - performance.now())),
-          retry: {
-            limit: call.maxRetries,
-            methods: ['post'],
-            shouldRetry: ({ error, retryCount }) => {
-              const delay = call.planRetry(judge(error), retryCount);
-              if (delay === undefined) return false;
-              plannedDelay = delay;
-              return true;
-            },
-            delay: () => plannedDelay,
-          },
-          // Called by ky for each attempt, inside its timeout; the merchant's fetch keeps its (url, init) contract.
+        await api(request.url, {
+          timeout: request.timeout,
+          signal: request.signal ?? null,
+          // Runs inside ky's timeout, so the limit covers reading the body too. The merchant's fetch keeps its
+          // (url, init) contract and gets the exact signed text: ky's Request carries only the URL and signal.
           fetch: async (input) => {
             fetchEntered = true;
-            const request = input as Request; // ky 2 always passes the Request it built
-            let response: Response | undefined;
-            const value = await call.attempt(async () => {
-              response = await sendOnce(request, call, settings.fetch ?? globalThis.fetch);
-              return { status: response.status, headers: response.headers, body: await readCappedText(response, settings.maxResponseBytes, call, request.signal) };
-            });
-            values.set(response as Response, value);
-            return response as Response;
+            const { signal } = input as Request; // ky 2 always passes the Request it built
+            const response = await send(request, signal, settings.fetch ?? globalThis.fetch);
+            exchange = { status: response.status, headers: response.headers, body: await readCappedText(response, settings.maxResponseBytes, signal) };
+            return response;
           },
         });
-        return values.get(response) as T;
       } catch (error) {
-        throw judge(error);
+        throw failureOf(error, request.signal, fetchEntered);
       }
+      return exchange as HttpExchange;
     },
   };
 }
 
-async function sendOnce(request: Request, call: TransportCall<unknown>, fetch: FetchLike): Promise<Response> {
+async function send(request: HttpRequest, signal: AbortSignal, fetch: FetchLike): Promise<Response> {
   let response: Response;
   try {
     // A headers object of its own per request: a fetch wrapper that adds to init.headers touches no other request.
     const headers = { 'content-type': 'application/json', accept: 'application/json' };
-    response = await fetch(request.url, { method: 'POST', headers, body: call.body, signal: request.signal, redirect: 'manual' });
+    response = await fetch(request.url, { method: 'POST', headers, body: request.body, signal, redirect: 'manual' });
   } catch (error) {
-    throw fetchFailure(error, request.signal, call);
+    throw networkFailure(error, signal, false);
   }
-  // A 3xx (or a browser's opaque redirect) is an answer, never followed: 307/308 would re-post the signed body.
-  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+  let redirected: boolean;
+  try {
+    // A 3xx (or a browser's opaque redirect) is an answer, never followed: 307/308 would re-post the signed body.
+    redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (redirected) {
     void response.body?.cancel().catch(() => undefined);
-    const location = (response.headers.get('location') ?? '').slice(0, 200);
-    throw new GatewayHttpStatusError(
-      `${call.operation}: the gateway redirected (HTTP ${response.status}${location ? ` to ${JSON.stringify(location)}` : ''}). Redirects are never followed, so the signed request went nowhere else: check baseUrl (https://, host, path prefix).`,
-      { operation: call.operation, status: response.status, body: '', headers: response.headers },
-    );
+    const location = (response.headers.get('location') ?? '').slice(0, 200) || undefined;
+    throw new TransportFailure('redirect', `HTTP ${response.status}`, { status: response.status, headers: response.headers, bodyStart: '', location });
   }
   return response;
 }
@@ -166,58 +161,50 @@ async function sendOnce(request: Request, call: TransportCall<unknown>, fetch: F
  * Reads the body as text, counting decoded bytes (after any Content-Encoding), and stops as soon as it
  * passes `maxBytes`: a 300 MB body or a gzip bomb costs one chunk of memory, not its size.
  */
-async function readCappedText(response: Response, maxBytes: number, call: TransportCall<unknown>, signal: AbortSignal): Promise<string> {
-  const tooLarge = (read: string) =>
-    new GatewayResponseTooLargeError(
-      `${call.operation} got a response body larger than maxResponseBytes (${maxBytes} bytes), so it was discarded: a genuine gateway answer is a few kilobytes. Check baseUrl, or raise maxResponseBytes.`,
-      maxBytes,
-      { operation: call.operation, status: response.status, body: read, headers: response.headers },
-    );
+async function readCappedText(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const tooLarge = (start: string) => new TransportFailure('too-large', `over ${maxBytes} bytes`, { status: response.status, headers: response.headers, bodyStart: start, limit: maxBytes });
+  let declaredTooLarge: boolean;
+  try {
+    declaredTooLarge = !response.headers.has('content-encoding') && Number(response.headers.get('content-length')) > maxBytes;
+  } catch (error) {
+    throw unreadable(error);
+  }
   const { body } = response;
-  if (!response.headers.has('content-encoding') && Number(response.headers.get('content-length')) > maxBytes) {
+  if (declaredTooLarge) {
     void body?.cancel().catch(() => undefined);
     throw tooLarge('');
   }
   if (!body) return '';
-  let read: CappedRead;
+  let read;
   try {
     read = await readCappedStream(body, maxBytes);
   } catch (error) {
-    throw fetchFailure(error, signal, call, true);
+    throw networkFailure(error, signal, true);
   }
   // Of a refused body only the start is decoded, for the error's excerpt.
   if (!read.complete) throw tooLarge(new TextDecoder().decode(read.bytes.subarray(0, 2048)));
   return new TextDecoder().decode(read.bytes);
 }
 
-/** What a failed fetch or body read means for the payment: aborted, timed out, or not delivered (provably or not). */
-function fetchFailure(error: unknown, signal: AbortSignal, call: TransportCall<unknown>, afterResponse = false): GatewayError {
-  if (call.signal?.aborted) return aborted(call);
-  if (signal.aborted) return call.timedOut('attempt', error);
+/** What a `fetch` of the merchant's returned is no Response that can be read. */
+function unreadable(error: unknown): TransportFailure {
+  return new TransportFailure('unreadable', error instanceof Error ? error.message : String(error), undefined, { cause: error });
+}
+
+/** A failed fetch or body read: the signal's doing, or the network's (provably before sending, or not). */
+function networkFailure(error: unknown, signal: AbortSignal, afterResponse: boolean): TransportFailure {
+  if (signal.aborted) return new TransportFailure('aborted', 'aborted', undefined, { cause: error }); // ky tells timeout from the caller
   const reason = rootCause(error);
-  return new GatewayConnectionError(`${call.operation} could not reach the gateway (${reason}). Check baseUrl and the network.`, {
-    operation: call.operation,
-    cause: error,
-    mayHaveReachedGateway: afterResponse || !NOT_SENT.has(reason),
-  });
+  return new TransportFailure(afterResponse || !NOT_SENT.has(reason) ? 'maybe-sent' : 'not-sent', reason, undefined, { cause: error });
 }
 
-function aborted(call: TransportCall<unknown>): GatewayAbortError {
-  return new GatewayAbortError(`${call.operation} was aborted by the caller's signal.`, { operation: call.operation, cause: call.signal?.reason });
-}
-
-/** Any failure out of ky, as the GatewayError the caller sees. */
-function toGatewayError(error: unknown, call: TransportCall<unknown>, fetchEntered: boolean): GatewayError {
-  if (error instanceof GatewayError) return error;
-  if (call.signal?.aborted) return aborted(call);
-  if (isTimeoutError(error)) return call.timedOut(performance.now() >= call.deadline - 1 ? 'call' : 'attempt', error);
-  // Anything else is unexpected: before the first fetch (ky building its Request) nothing was sent; after
-  // it, the request may have reached the gateway.
-  return new GatewayConnectionError(`${call.operation} failed unexpectedly (${rootCause(error)})${fetchEntered ? '' : ' before anything was sent. Check baseUrl'}.`, {
-    operation: call.operation,
-    cause: error,
-    mayHaveReachedGateway: fetchEntered,
-  });
+/** Any failure out of ky, as a classified failure. */
+function failureOf(error: unknown, callerSignal: AbortSignal | undefined, fetchEntered: boolean): TransportFailure {
+  if (callerSignal?.aborted) return new TransportFailure('aborted', 'aborted by the caller', undefined, { cause: callerSignal.reason });
+  if (isTimeoutError(error)) return new TransportFailure('timeout', 'timed out', undefined, { cause: error });
+  if (error instanceof TransportFailure) return error;
+  // Anything else is unexpected: before fetch (ky building its Request) nothing was sent; after it, maybe.
+  return new TransportFailure(fetchEntered ? 'maybe-sent' : 'not-sent', rootCause(error), undefined, { cause: error });
 }
 
 // Failures before a connection exists: the request provably never reached the gateway. ('bad port' is

@@ -1,20 +1,24 @@
 import * as z from 'zod/mini';
-import type { Assert, SameShape } from './shape-check.js';
 
 /**
  * Checks the response envelope (spec 2.2). A member sent as `null` counts as absent (the client removes
  * nulls before parsing).
  */
 export const responseEnvelopeSchema = z.looseObject({
+  /** Business code: the success code (200) or an error code (9999, 10, 11, 12, ...). */
   code: z.number({ error: 'must be the numeric business code' }).check(z.refine(Number.isSafeInteger, { error: 'must be an integer' })),
+  /** Business message. */
   msg: z.optional(z.string()),
+  /** Operation-specific data. */
   data: z.optional(z.unknown()),
+  /** Signature over the members of `data`. */
   sign: z.optional(z.string()),
 });
 
 /**
  * The response envelope (spec 2.2): `{ code, msg, data, sign }`; a refusal has no `data` and no `sign`.
  *
+ * @interface
  * @example
  * ```ts
  * import { expect } from 'vitest';
@@ -26,16 +30,4 @@ export const responseEnvelopeSchema = z.looseObject({
  * await expect(client.query({ mchOrderNo: 'order-1001' })).rejects.toBeInstanceOf(GatewayApiError);
  * ```
  */
-export interface ResponseEnvelope {
-  /** Business code: the success code (200) or an error code (9999, 10, 11, 12, ...). */
-  code: number;
-  /** Business message. */
-  msg?: string | undefined;
-  /** Operation-specific data. */
-  data?: unknown;
-  /** Signature over the members of `data`. */
-  sign?: string | undefined;
-  /** Any other member the gateway adds. */
-  [member: string]: unknown;
-}
-type _ResponseEnvelopeMatch = Assert<SameShape<ResponseEnvelope, z.output<typeof responseEnvelopeSchema>>>;
+export type ResponseEnvelope = z.output<typeof responseEnvelopeSchema>;

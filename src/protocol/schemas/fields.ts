@@ -92,3 +92,12 @@ export const decimalText = () =>
       return z.NEVER;
     }),
   );
+
+/**
+ * The schema with its input type narrowed to `Input`: a rule its refinement checks at run time (one id of
+ * two, exactly one address) becomes a rule of the derived parameter type, so a wrong call does not compile.
+ */
+export const withInput =
+  <Input>() =>
+  <S extends z.ZodMiniType>(schema: S): S & { readonly _zod: { readonly input: Input } } =>
+    schema as S & { readonly _zod: { readonly input: Input } };

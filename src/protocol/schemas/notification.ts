@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { wireInteger } from './fields.js';
 import { payOrderSchema } from './order.js';
 import { settlementRecordSchema } from './settlement.js';
-import { wireInteger } from './fields.js';
 
 /**
  * Checks a payment notification: the pay-order fields (spec 2.3) plus the `reqTime` the gateway signed it
@@ -10,6 +10,7 @@ import { wireInteger } from './fields.js';
  */
 export const payOrderNotificationSchema = z.looseObject({
   ...payOrderSchema.def.shape,
+  /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
   reqTime: wireInteger(),
 });
 
@@ -19,7 +20,10 @@ export const payOrderNotificationSchema = z.looseObject({
  */
 export const settlementNotificationSchema = z.looseObject({
   ...settlementRecordSchema.def.shape,
+  /** The merchant number, when the callback carries it. */
   mchNo: z.optional(z.string()),
+  /** The application id, when the callback carries it. */
   appId: z.optional(z.string()),
+  /** When the gateway first sent the callback, milliseconds since the epoch, when it carries it. */
   reqTime: z.optional(wireInteger()),
 });

@@ -1,38 +1,57 @@
+/**
+ * Pay orders (spec 2.3-2.5, 4.1-4.3): the zod schemas are the source of truth, and the public types are
+ * derived from them. Each field's TSDoc sits on its schema, where the derived type and the API pages read
+ * it (`@interface` makes typedoc document a derived type field by field).
+ *
+ * @module
+ */
 import * as z from 'zod/mini';
-import { decimalText, httpUrl, jsonTextParam, minorUnits, openString, optionalText, requiredText, safeInteger, wireInteger } from './fields.js';
-import type { Assert, SameShape } from './shape-check.js';
+import {
+  decimalText,
+  httpUrl,
+  jsonTextParam,
+  minorUnits,
+  openString,
+  optionalText,
+  requiredText,
+  safeInteger,
+  wireInteger,
+  withInput,
+} from './fields.js';
 import {
   divisionModeSchema,
   isBarcodeWayCode,
   KNOWN_WAY_CODES,
-  PAY_DATA_TYPES,
   payDataTypeSchema,
   payOrderStateSchema,
   requestedPayDataTypeSchema,
   transactionStatusSchema,
-  type DivisionMode,
-  type PayDataType,
-  type PayOrderState,
-  type TransactionStatus,
-  type WayCode,
 } from './enums.js';
 import type { AtLeastOne } from './one-of.js';
 
 /** Checks {@link ChannelExtra} given as an object, before it is serialized. */
 export const channelExtraSchema = z.looseObject({
+  /** The kind of payment data wanted (QR, H5 and PC ways). */
   payDataType: z.optional(requestedPayDataTypeSchema),
+  /** The payer's barcode (barcode ways `*_BAR`, required there). */
   authCode: z.optional(z.string()),
+  /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
   buyerUserId: z.optional(z.string()),
+  /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
   openid: z.optional(z.string()),
+  /** 1 when `openid` is a sub-merchant openid. */
   isSubOpenId: z.optional(z.literal([0, 1])),
+  /** UnionPay user id (`UP_JSAPI`). */
   userId: z.optional(z.string()),
+  /** Where PayPal returns a cancelled payment (`PP_PC`). */
   cancelUrl: z.optional(z.string()),
 });
 
 /**
- * `channelExtra` of {@link UnifiedOrderParams} as an object: the members the reference gateway knows,
- * plus any other (serialized as given).
+ * `channelExtra` of {@link UnifiedOrderParams} as an object: the members the reference gateway knows, plus
+ * any other (serialized as given).
  *
+ * @interface
  * @example
  * ```ts
  * import type { ChannelExtra } from 'payment-gateway-sdk';
@@ -41,47 +60,43 @@ export const channelExtraSchema = z.looseObject({
  * const qrImage: ChannelExtra = { payDataType: 'codeImgUrl' };                // QR_CASHIER
  * ```
  */
-export interface ChannelExtra {
-  /** The kind of payment data wanted (QR, H5 and PC ways). */
-  payDataType?: (typeof PAY_DATA_TYPES)[number] | undefined;
-  /** The payer's barcode (barcode ways `*_BAR`, required there). */
-  authCode?: string | undefined;
-  /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
-  buyerUserId?: string | undefined;
-  /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
-  openid?: string | undefined;
-  /** 1 when `openid` is a sub-merchant openid. */
-  isSubOpenId?: 0 | 1 | undefined;
-  /** UnionPay user id (`UP_JSAPI`). */
-  userId?: string | undefined;
-  /** Where PayPal returns a cancelled payment (`PP_PC`). */
-  cancelUrl?: string | undefined;
-  /** Any other member the channel takes. */
-  [member: string]: unknown;
-}
-type _ChannelExtraMatches = Assert<SameShape<ChannelExtra, z.input<typeof channelExtraSchema>>>;
+export type ChannelExtra = z.input<typeof channelExtraSchema>;
 
 /** Checks {@link UnifiedOrderParams}; unknown keys are an error. */
 export const unifiedOrderParamsSchema = z
   .strictObject({
+    /** Your order number: unique per merchant; the gateway refuses a duplicate (your idempotency key). */
     mchOrderNo: requiredText(),
+    /** Payment way, e.g. `QR_CASHIER`, `WX_BAR`, or a coin way code (any string the gateway offers). */
     wayCode: openString<(typeof KNOWN_WAY_CODES)[number]>(),
+    /** Amount in integer minor units (cents), at least 1: 1999 is 19.99. */
     amount: minorUnits(),
+    /** Currency code, e.g. `USD`. */
     currency: requiredText(),
+    /** Goods title. Text holding `&name=` is refused (the signature could not tell it from a field). */
     subject: requiredText(),
+    /** Goods description. */
     body: requiredText(),
+    /** The payer's IP address. */
     clientIp: optionalText(),
+    /** Where the gateway POSTs the payment notification: an absolute http(s) URL. */
     notifyUrl: z.optional(httpUrl()),
+    /** Where the payer is redirected after paying: an absolute http(s) URL. */
     returnUrl: z.optional(httpUrl()),
+    /** Validity of the order in whole seconds, at least 1 (the gateway's default is 2 hours). */
     expiredTime: z.optional(safeInteger(1)),
+    /** Channel parameters: an object (serialized once with `JSON.stringify`) or a ready JSON string. */
     channelExtra: z.optional(jsonTextParam(channelExtraSchema)),
+    /** Your own extension data, returned in queries and notifications: an object or a JSON string. */
     extParam: z.optional(jsonTextParam(z.looseObject({}))),
+    /** 0 not divided (default), 1 automatic, 2 manual: see {@link DivisionMode}. */
     divisionMode: z.optional(divisionModeSchema),
+    /** The payer's user id at the channel. */
     channelUserId: optionalText(),
   })
   .check(
     z.refine((params) => !isBarcodeWayCode(params.wayCode) || hasAuthCode(params.channelExtra), {
-      error: 'barcode ways (*_BAR) need channelExtra.authCode, the payer\'s barcode',
+      error: "barcode ways (*_BAR) need channelExtra.authCode, the payer's barcode",
       path: ['channelExtra'],
     }),
   );
@@ -99,6 +114,7 @@ function hasAuthCode(channelExtra: string | undefined): boolean {
 /**
  * Parameters of {@link GatewayClient.unifiedOrder}. `amount` is in integer minor units (1999 is 19.99).
  *
+ * @interface
  * @example
  * ```ts
  * import type { UnifiedOrderParams } from 'payment-gateway-sdk';
@@ -111,52 +127,30 @@ function hasAuthCode(channelExtra: string | undefined): boolean {
  * }
  * ```
  */
-export interface UnifiedOrderParams {
-  /** Your order number: unique per merchant; the gateway refuses a duplicate (your idempotency key). */
-  mchOrderNo: string;
-  /** Payment way, e.g. `QR_CASHIER`, `WX_BAR`, or a coin way code (any string the gateway offers). */
-  wayCode: WayCode;
-  /** Amount in integer minor units (cents), at least 1: 1999 is 19.99. */
-  amount: number;
-  /** Currency code, e.g. `USD`. */
-  currency: string;
-  /** Goods title. Avoid `&` and `=` (the gateway does not escape them in notifications). */
-  subject: string;
-  /** Goods description. Avoid `&` and `=`. */
-  body: string;
-  /** The payer's IP address. */
-  clientIp?: string | undefined;
-  /** Where the gateway POSTs the payment notification: an absolute http(s) URL. */
-  notifyUrl?: string | undefined;
-  /** Where the payer is redirected after paying: an absolute http(s) URL. */
-  returnUrl?: string | undefined;
-  /** Validity of the order in whole seconds, at least 1 (the gateway's default is 2 hours). */
-  expiredTime?: number | undefined;
-  /** Channel parameters: an object (serialized once with `JSON.stringify`) or a ready JSON string. */
-  channelExtra?: ChannelExtra | string | undefined;
-  /** Your own extension data, returned in queries and notifications: an object or a JSON string. Avoid `&` and `=`. */
-  extParam?: Record<string, unknown> | string | undefined;
-  /** 0 not divided (default), 1 automatic, 2 manual: see {@link DivisionMode}. */
-  divisionMode?: DivisionMode | undefined;
-  /** The payer's user id at the channel. */
-  channelUserId?: string | undefined;
-}
-type _UnifiedOrderParamsMatch = Assert<SameShape<UnifiedOrderParams, z.input<typeof unifiedOrderParamsSchema>>>;
+export type UnifiedOrderParams = z.input<typeof unifiedOrderParamsSchema>;
 
 /** Checks the `data` of a unified-order response (spec 2.5); unknown extra fields are kept. */
 export const unifiedOrderResultSchema = z.looseObject({
+  /** The gateway's order id. */
   payOrderId: z.string(),
+  /** Your order number. */
   mchOrderNo: z.string(),
+  /** The order state; 3 (failed) comes with `errCode`/`errMsg`. */
   orderState: payOrderStateSchema,
+  /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
   payDataType: z.optional(payDataTypeSchema),
+  /** The payment parameters to collect the payment with. */
   payData: z.optional(z.string()),
+  /** The channel's error code when the payment failed. */
   errCode: z.optional(z.string()),
+  /** The channel's error description when the payment failed. */
   errMsg: z.optional(z.string()),
 });
 
 /**
  * The result of {@link GatewayClient.unifiedOrder} (spec 2.5). A channel failure is `orderState` 3, not an exception.
  *
+ * @interface
  * @example
  * ```ts
  * import { PayOrderState, type UnifiedOrderResult } from 'payment-gateway-sdk';
@@ -168,34 +162,21 @@ export const unifiedOrderResultSchema = z.looseObject({
  * }
  * ```
  */
-export interface UnifiedOrderResult {
-  /** The gateway's order id. */
-  payOrderId: string;
-  /** Your order number. */
-  mchOrderNo: string;
-  /** The order state; 3 (failed) comes with `errCode`/`errMsg`. */
-  orderState: PayOrderState;
-  /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
-  payDataType?: PayDataType | undefined;
-  /** The payment parameters to collect the payment with. */
-  payData?: string | undefined;
-  /** The channel's error code when the payment failed. */
-  errCode?: string | undefined;
-  /** The channel's error description when the payment failed. */
-  errMsg?: string | undefined;
-  /** Any other field the gateway adds. */
-  [field: string]: unknown;
-}
-type _UnifiedOrderResultMatch = Assert<SameShape<UnifiedOrderResult, z.output<typeof unifiedOrderResultSchema>>>;
+export type UnifiedOrderResult = z.output<typeof unifiedOrderResultSchema>;
 
 const orderIdsShape = {
+  /** The gateway's order id, from the {@link UnifiedOrderResult} of {@link GatewayClient.unifiedOrder}. */
   payOrderId: z.optional(requiredText()),
+  /** Your order number, as sent to {@link GatewayClient.unifiedOrder}. */
   mchOrderNo: z.optional(requiredText()),
 };
+
+const orderIdsSchema = z.strictObject(orderIdsShape);
 
 /**
  * The ids an order is found by; {@link QueryParams} and {@link CloseParams} need at least one of them.
  *
+ * @interface
  * @example
  * ```ts
  * import type { OrderIds } from 'payment-gateway-sdk';
@@ -204,21 +185,21 @@ const orderIdsShape = {
  * const ids = (row: { number: string; gatewayId?: string }): OrderIds => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });
  * ```
  */
-export interface OrderIds {
-  /** The gateway's order id, from the {@link UnifiedOrderResult} of {@link GatewayClient.unifiedOrder}. */
-  payOrderId?: string | undefined;
-  /** Your order number, as sent to {@link GatewayClient.unifiedOrder}. */
-  mchOrderNo?: string | undefined;
-}
+export type OrderIds = z.input<typeof orderIdsSchema>;
 
-const oneOrderId = z.refine<{ payOrderId?: string | undefined; mchOrderNo?: string | undefined }>((ids) => ids.payOrderId !== undefined || ids.mchOrderNo !== undefined, {
-  error: 'give payOrderId or mchOrderNo (at least one)',
-});
+// At least one id, at run time (the refinement) and at compile time (the input type).
+const oneOrderId = () =>
+  withInput<QueryParams>()(
+    z.strictObject(orderIdsShape).check(
+      z.refine((ids) => ids.payOrderId !== undefined || ids.mchOrderNo !== undefined, { error: 'give payOrderId or mchOrderNo (at least one)' }),
+    ),
+  );
 
 /** Checks {@link QueryParams}. */
-export const queryParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId);
+export const queryParamsSchema = oneOrderId();
+
 /**
- * Parameters of {@link GatewayClient.query}: `payOrderId`, `mchOrderNo`, or both.
+ * Parameters of {@link GatewayClient.query}: `payOrderId`, `mchOrderNo`, or both ({@link OrderIds}).
  *
  * @example
  * ```ts
@@ -230,12 +211,12 @@ export const queryParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId)
  * ```
  */
 export type QueryParams = AtLeastOne<OrderIds, 'payOrderId' | 'mchOrderNo'>;
-type _QueryParamsMatch = Assert<SameShape<OrderIds, z.input<typeof queryParamsSchema>>>;
 
 /** Checks {@link CloseParams}. */
-export const closeParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId);
+export const closeParamsSchema = oneOrderId();
+
 /**
- * Parameters of {@link GatewayClient.close}: `payOrderId`, `mchOrderNo`, or both.
+ * Parameters of {@link GatewayClient.close}: `payOrderId`, `mchOrderNo`, or both ({@link OrderIds}).
  *
  * @example
  * ```ts
@@ -248,27 +229,37 @@ export const closeParamsSchema = z.strictObject(orderIdsShape).check(oneOrderId)
  * }
  * ```
  */
-export type CloseParams = AtLeastOne<OrderIds, 'payOrderId' | 'mchOrderNo'>;
-type _CloseParamsMatch = Assert<SameShape<OrderIds, z.input<typeof closeParamsSchema>>>;
+export type CloseParams = QueryParams;
 
 /** Checks one on-chain transaction of an order (spec 2.4); unknown extra fields are kept. */
 export const orderTransactionSchema = z.looseObject({
+  /** Payment transaction serial number. */
   txId: z.optional(z.string()),
+  /** The order this transaction pays. */
   payOrderId: z.optional(z.string()),
+  /** On-chain transaction hash. */
   txHash: z.optional(z.string()),
+  /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
   amount: z.optional(decimalText()),
+  /** Currency/token id, e.g. `TRON_USDT`. */
   tokenId: z.optional(z.string()),
+  /** Source address. */
   fromAddress: z.optional(z.string()),
+  /** Destination address. */
   toAddress: z.optional(z.string()),
+  /** Transaction status; unknown values mean in progress. */
   status: z.optional(transactionStatusSchema),
+  /** Creation time as received (a date-time string). */
   createdAt: z.optional(z.string()),
+  /** Update time as received (a date-time string). */
   updatedAt: z.optional(z.string()),
 });
 
 /**
- * One on-chain transaction of an order (spec 2.4). `amount` is exact decimal text in token units:
- * add amounts with a decimal library, never with `parseFloat`.
+ * One on-chain transaction of an order (spec 2.4). `amount` is exact decimal text in token units: add
+ * amounts with a decimal library, never with `parseFloat`.
  *
+ * @interface
  * @example
  * ```ts
  * import type { OrderTransaction, PayOrder } from 'payment-gateway-sdk';
@@ -277,58 +268,54 @@ export const orderTransactionSchema = z.looseObject({
  *   (order.orderTransactionList ?? []).filter((tx) => tx.status === 'Completed');
  * ```
  */
-export interface OrderTransaction {
-  /** Payment transaction serial number. */
-  txId?: string | undefined;
-  /** The order this transaction pays. */
-  payOrderId?: string | undefined;
-  /** On-chain transaction hash. */
-  txHash?: string | undefined;
-  /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
-  amount?: string | undefined;
-  /** Currency/token id, e.g. `TRON_USDT`. */
-  tokenId?: string | undefined;
-  /** Source address. */
-  fromAddress?: string | undefined;
-  /** Destination address. */
-  toAddress?: string | undefined;
-  /** Transaction status; unknown values mean in progress. */
-  status?: TransactionStatus | undefined;
-  /** Creation time as received (a date-time string). */
-  createdAt?: string | undefined;
-  /** Update time as received (a date-time string). */
-  updatedAt?: string | undefined;
-  /** Any other field the gateway adds. */
-  [field: string]: unknown;
-}
-type _OrderTransactionMatch = Assert<SameShape<OrderTransaction, z.output<typeof orderTransactionSchema>>>;
+export type OrderTransaction = z.output<typeof orderTransactionSchema>;
 
 /** Checks a pay order (spec 2.3); unknown extra fields are kept. */
 export const payOrderSchema = z.looseObject({
+  /** The gateway's order id. */
   payOrderId: z.string(),
+  /** Merchant number. */
   mchNo: z.string(),
+  /** Merchant application id. */
   appId: z.string(),
+  /** Your order number, as sent at creation. */
   mchOrderNo: z.string(),
+  /** The payment interface (channel) code. */
   ifCode: z.string(),
+  /** Payment way code. */
   wayCode: z.string(),
+  /** Amount in integer minor units. */
   amount: wireInteger(),
+  /** Three-letter currency code. */
   currency: z.string(),
+  /** Order state, see {@link PayOrderState}. */
   state: payOrderStateSchema,
+  /** The payer's IP address. */
   clientIp: z.optional(z.string()),
+  /** Goods title. */
   subject: z.string(),
+  /** Goods description. */
   body: z.string(),
+  /** The order number at the channel. */
   channelOrderNo: z.optional(z.string()),
+  /** The channel's payment error code. */
   errCode: z.optional(z.string()),
+  /** The channel's payment error description. */
   errMsg: z.optional(z.string()),
+  /** Your extension parameter, as sent. */
   extParam: z.optional(z.string()),
+  /** Payment success time, milliseconds since the epoch. */
   successTime: z.optional(wireInteger()),
+  /** Creation time, milliseconds since the epoch. */
   createdAt: wireInteger(),
+  /** On-chain transactions of the order (coin channel). */
   orderTransactionList: z.optional(z.array(orderTransactionSchema)),
 });
 
 /**
  * A pay order, as {@link GatewayClient.query} returns it (spec 2.3).
  *
+ * @interface
  * @example
  * ```ts
  * import { PayOrderState, type PayOrder } from 'payment-gateway-sdk';
@@ -339,49 +326,7 @@ export const payOrderSchema = z.looseObject({
  * }
  * ```
  */
-export interface PayOrder {
-  /** The gateway's order id. */
-  payOrderId: string;
-  /** Merchant number. */
-  mchNo: string;
-  /** Merchant application id. */
-  appId: string;
-  /** Your order number, as sent at creation. */
-  mchOrderNo: string;
-  /** The payment interface (channel) code. */
-  ifCode: string;
-  /** Payment way code. */
-  wayCode: string;
-  /** Amount in integer minor units. */
-  amount: number;
-  /** Three-letter currency code. */
-  currency: string;
-  /** Order state, see {@link PayOrderState}. */
-  state: PayOrderState;
-  /** The payer's IP address. */
-  clientIp?: string | undefined;
-  /** Goods title. */
-  subject: string;
-  /** Goods description. */
-  body: string;
-  /** The order number at the channel. */
-  channelOrderNo?: string | undefined;
-  /** The channel's payment error code. */
-  errCode?: string | undefined;
-  /** The channel's payment error description. */
-  errMsg?: string | undefined;
-  /** Your extension parameter, as sent. */
-  extParam?: string | undefined;
-  /** Payment success time, milliseconds since the epoch. */
-  successTime?: number | undefined;
-  /** Creation time, milliseconds since the epoch. */
-  createdAt: number;
-  /** On-chain transactions of the order (coin channel). */
-  orderTransactionList?: OrderTransaction[] | undefined;
-  /** Any other field the gateway adds. */
-  [field: string]: unknown;
-}
-type _PayOrderMatch = Assert<SameShape<PayOrder, z.output<typeof payOrderSchema>>>;
+export type PayOrder = z.output<typeof payOrderSchema>;
 
 /** Checks the close response's `data`: an empty object (extra fields are tolerated). */
 export const closeResultSchema = z.looseObject({});

@@ -1,18 +1,28 @@
+/**
+ * Crypto settlement (spec 2.6-2.7, 4.4-4.6): the zod schemas, and the public types derived from them.
+ *
+ * @module
+ */
 import * as z from 'zod/mini';
-import { httpUrl, minorUnits, optionalText, requiredText, wireInteger } from './fields.js';
-import type { Assert, SameShape } from './shape-check.js';
+import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, withInput } from './fields.js';
 import type { ExactlyOne } from './one-of.js';
 
 /** Checks {@link SettleAddressApplyParams}. */
 export const settleAddressApplyParamsSchema = z.strictObject({
+  /** Your request id for this declaration (the gateway refuses a duplicate). */
   requestId: requiredText(),
+  /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
   tokenId: requiredText(),
+  /** The withdrawal address to declare. */
   address: requiredText(),
+  /** A remark for the reviewer. */
   remark: optionalText(),
 });
+
 /**
  * Parameters of {@link GatewayClient.settleAddressApply}.
  *
+ * @interface
  * @example
  * ```ts
  * import type { SettleAddressApplyParams } from 'payment-gateway-sdk';
@@ -23,38 +33,58 @@ export const settleAddressApplyParamsSchema = z.strictObject({
  * const { serverRequestId } = await client.settleAddressApply(declaration); // settle to it once approved
  * ```
  */
-export interface SettleAddressApplyParams {
-  /** Your request id for this declaration (the gateway refuses a duplicate). */
-  requestId: string;
-  /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
-  tokenId: string;
-  /** The withdrawal address to declare. */
-  address: string;
-  /** A remark for the reviewer. */
-  remark?: string | undefined;
-}
-type _SettleAddressApplyParamsMatch = Assert<SameShape<SettleAddressApplyParams, z.input<typeof settleAddressApplyParamsSchema>>>;
+export type SettleAddressApplyParams = z.input<typeof settleAddressApplyParamsSchema>;
 
-/** Checks {@link SettleRequestParams}. */
-export const settleRequestParamsSchema = z
-  .strictObject({
-    requestId: requiredText(),
-    amount: minorUnits(),
-    tokenId: requiredText(),
-    payoutChannel: z.literal('Crypto', { error: "must be 'Crypto': only crypto payouts are supported through this API (OffRamp fiat payouts are not)" }),
-    currency: z.literal('USD', { error: "must be 'USD': the gateway settles in USD only" }),
-    notifyUrl: z.optional(httpUrl()),
-    addrServerRequestId: z.optional(requiredText()),
-    address: z.optional(requiredText()),
-  })
-  .check(
+const settleRequestShape = {
+  /** Your request id: the idempotency key of the settlement (the gateway refuses a duplicate). */
+  requestId: requiredText(),
+  /** Amount in integer minor units of `currency`: 150000 is 1,500.00 USD. */
+  amount: minorUnits(),
+  /** Settlement token id (e.g. `TRON_USDT`). */
+  tokenId: requiredText(),
+  /** Only `Crypto` is supported through this API (OffRamp fiat payouts are not). */
+  payoutChannel: z.literal('Crypto', { error: "must be 'Crypto': only crypto payouts are supported through this API (OffRamp fiat payouts are not)" }),
+  /** Only `USD` is supported. */
+  currency: z.literal('USD', { error: "must be 'USD': the gateway settles in USD only" }),
+  /** Where the gateway calls back about this settlement: an absolute http(s) URL. */
+  notifyUrl: z.optional(httpUrl()),
+  /** The `serverRequestId` of an approved declared address ({@link GatewayClient.settleAddressApply}). Give this or `address`. */
+  addrServerRequestId: z.optional(requiredText()),
+  /** A withdrawal address. Give this or `addrServerRequestId`. */
+  address: z.optional(requiredText()),
+};
+
+const settleRequestFieldsSchema = z.strictObject(settleRequestShape);
+
+/**
+ * The fields of {@link SettleRequestParams}, each documented; the parameter type itself also requires
+ * exactly one of `addrServerRequestId` and `address`.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import type { SettleRequestFields } from 'payment-gateway-sdk';
+ *
+ * // The part of a settlement that a monthly payout job fixes in its configuration.
+ * const monthlyDefaults: Pick<SettleRequestFields, 'tokenId' | 'payoutChannel' | 'currency'> = {
+ *   tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD',
+ * };
+ * ```
+ */
+export type SettleRequestFields = z.input<typeof settleRequestFieldsSchema>;
+
+/** Checks {@link SettleRequestParams}: exactly one of the two destinations, at run time and in the type. */
+export const settleRequestParamsSchema = withInput<SettleRequestParams>()(
+  z.strictObject(settleRequestShape).check(
     z.refine((p) => (p.addrServerRequestId === undefined) !== (p.address === undefined), {
       error: 'give exactly one of addrServerRequestId (a declared address) and address',
     }),
-  );
+  ),
+);
+
 /**
- * Parameters of {@link GatewayClient.settleRequest}: exactly one of `addrServerRequestId` and `address`.
- * `amount` is in integer minor units of `currency` (150000 is 1,500.00 USD).
+ * Parameters of {@link GatewayClient.settleRequest}: exactly one of `addrServerRequestId` and `address`
+ * ({@link SettleRequestFields}). `amount` is in integer minor units of `currency` (150000 is 1,500.00 USD).
  *
  * @example
  * ```ts
@@ -69,47 +99,16 @@ export const settleRequestParamsSchema = z
  */
 export type SettleRequestParams = ExactlyOne<SettleRequestFields, 'addrServerRequestId' | 'address'>;
 
-/**
- * The fields of {@link SettleRequestParams}, each documented; the parameter type itself also requires
- * exactly one of `addrServerRequestId` and `address`.
- *
- * @example
- * ```ts
- * import type { SettleRequestFields } from 'payment-gateway-sdk';
- *
- * // The part of a settlement that a monthly payout job fixes in its configuration.
- * const monthlyDefaults: Pick<SettleRequestFields, 'tokenId' | 'payoutChannel' | 'currency'> = {
- *   tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD',
- * };
- * ```
- */
-export interface SettleRequestFields {
-  /** Your request id: the idempotency key of the settlement (the gateway refuses a duplicate). */
-  requestId: string;
-  /** Amount in integer minor units of `currency`: 150000 is 1,500.00 USD. */
-  amount: number;
-  /** Settlement token id (e.g. `TRON_USDT`). */
-  tokenId: string;
-  /** Only `Crypto` is supported through this API (OffRamp fiat payouts are not). */
-  payoutChannel: 'Crypto';
-  /** Only `USD` is supported. */
-  currency: 'USD';
-  /** Where the gateway calls back about this settlement: an absolute http(s) URL. */
-  notifyUrl?: string | undefined;
-  /** The `serverRequestId` of an approved declared address ({@link GatewayClient.settleAddressApply}). Give this or `address`. */
-  addrServerRequestId?: string | undefined;
-  /** A withdrawal address. Give this or `addrServerRequestId`. */
-  address?: string | undefined;
-}
-type _SettleRequestParamsMatch = Assert<SameShape<SettleRequestFields, z.input<typeof settleRequestParamsSchema>>>;
-
 /** Checks {@link SettleRequestGetParams}. */
 export const settleRequestGetParamsSchema = z.strictObject({
+  /** The `requestId` you gave the settlement. */
   requestId: requiredText(),
 });
+
 /**
  * Parameters of {@link GatewayClient.settleRequestGet}.
  *
+ * @interface
  * @example
  * ```ts
  * import type { SettleRequestGetParams } from 'payment-gateway-sdk';
@@ -118,21 +117,24 @@ export const settleRequestGetParamsSchema = z.strictObject({
  * const record = await client.settleRequestGet(lookup);
  * ```
  */
-export interface SettleRequestGetParams {
-  /** The `requestId` you gave the settlement. */
-  requestId: string;
-}
-type _SettleRequestGetParamsMatch = Assert<SameShape<SettleRequestGetParams, z.input<typeof settleRequestGetParamsSchema>>>;
+export type SettleRequestGetParams = z.input<typeof settleRequestGetParamsSchema>;
 
 /** Checks a settlement result (spec 2.6); unknown extra fields are kept. */
 export const settlementResultSchema = z.looseObject({
+  /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
   serverRequestId: z.string(),
+  /**
+   * Processing status. The spec does not define its values ("not shown"), so it stays a number: the mock
+   * gateway uses 0 pending, 1 processing, 2 completed, 3 failed for settlements, and 0 under review,
+   * 1 approved, 2 rejected for addresses (`MockSettlementStatus`, `MockAddressStatus`).
+   */
   status: wireInteger(),
 });
+
 /**
  * The result of {@link GatewayClient.settleAddressApply} and {@link GatewayClient.settleRequest} (spec 2.6).
- * `status` stays a number: the gateway does not publish what its values mean.
  *
+ * @interface
  * @example
  * ```ts
  * import type { SettlementResult } from 'payment-gateway-sdk';
@@ -143,56 +145,38 @@ export const settlementResultSchema = z.looseObject({
  * }
  * ```
  */
-export interface SettlementResult {
-  /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
-  serverRequestId: string;
-  /** Processing status; the gateway does not publish its values, so it stays a number. */
-  status: number;
-  /** Any other field the gateway adds. */
-  [field: string]: unknown;
-}
-type _SettlementResultMatch = Assert<SameShape<SettlementResult, z.output<typeof settlementResultSchema>>>;
+export type SettlementResult = z.output<typeof settlementResultSchema>;
 
 /** Checks a settlement record (spec 2.7); unknown extra fields are kept. */
 export const settlementRecordSchema = z.looseObject({
+  /** The gateway's id of the settlement request. */
   serverRequestId: z.string(),
+  /** Your request id. */
   requestId: z.string(),
+  /** Settlement token id. */
   tokenId: z.string(),
+  /** Fiat currency (`USD`). */
   currency: z.string(),
+  /** Amount in integer minor units. */
   amount: wireInteger(),
+  /** Processing status: the spec does not define its values (see {@link SettlementResult.status}). */
   status: wireInteger(),
+  /** Withdrawal address (for a declared address: the address it resolved to). */
   address: z.optional(z.string()),
+  /** Callback address. */
   notifyUrl: z.optional(z.string()),
 });
+
 /**
  * A settlement record, as {@link GatewayClient.settleRequestGet} returns it (spec 2.7).
  *
+ * @interface
  * @example
  * ```ts
  * import type { SettlementRecord } from 'payment-gateway-sdk';
  *
  * // Reconcile the books: the gateway settled what was asked, in integer minor units.
- * const matches = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
+ * const settledAsAsked = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
  * ```
  */
-export interface SettlementRecord {
-  /** The gateway's id of the settlement request. */
-  serverRequestId: string;
-  /** Your request id. */
-  requestId: string;
-  /** Settlement token id. */
-  tokenId: string;
-  /** Fiat currency (`USD`). */
-  currency: string;
-  /** Amount in integer minor units. */
-  amount: number;
-  /** Processing status (values not published). */
-  status: number;
-  /** Withdrawal address. */
-  address?: string | undefined;
-  /** Callback address. */
-  notifyUrl?: string | undefined;
-  /** Any other field the gateway adds. */
-  [field: string]: unknown;
-}
-type _SettlementRecordMatch = Assert<SameShape<SettlementRecord, z.output<typeof settlementRecordSchema>>>;
+export type SettlementRecord = z.output<typeof settlementRecordSchema>;

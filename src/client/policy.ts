@@ -1,0 +1,120 @@
+/**
+ * Every decision about a failed attempt, from one classification of the failure: whether to send again,
+ * how long to wait, whether a create's record must be looked up, and whether a wait for an order goes on.
+ *
+ * @module
+ */
+import type { RetryClass } from '../operations/define.js';
+import {
+  GatewayAbortError,
+  GatewayApiError,
+  GatewayConnectionError,
+  GatewayEmptyResponseError,
+  GatewayError,
+  GatewayHttpStatusError,
+  GatewayNonJsonResponseError,
+  GatewayResponseError,
+  GatewayTimeoutError,
+  GatewayTruncatedResponseError,
+  GatewayValidationError,
+} from '../errors/index.js';
+import type { RetryPolicy } from './options.js';
+
+/**
+ * What a failed attempt tells about the request:
+ * - `not-sent`: provably not processed (connection refused, 408, 429): any operation may be sent again;
+ * - `lost`: may have been processed, the answer was lost (timeout, reset, 5xx, an empty or cut body);
+ * - `untrusted`: an answer came that cannot be trusted (signature, shape, another record's, too large);
+ * - `refused`: the gateway's definite refusal;
+ * - `invalid`: refused before sending (our validation) or never to be repeated (a redirect);
+ * - `aborted`: the caller's signal.
+ */
+export type FailureKind = 'not-sent' | 'lost' | 'untrusted' | 'refused' | 'invalid' | 'aborted';
+
+export function classify(error: GatewayError): FailureKind {
+  if (error instanceof GatewayAbortError) return 'aborted';
+  if (error instanceof GatewayValidationError) return 'invalid';
+  if (error instanceof GatewayApiError) return 'refused';
+  if (error instanceof GatewayConnectionError) return error.mayHaveReachedGateway ? 'lost' : 'not-sent';
+  if (error instanceof GatewayTimeoutError) return 'lost';
+  if (error instanceof GatewayHttpStatusError) {
+    if (error.status >= 300 && error.status < 400) return 'invalid';
+    if (error.status === 408 || error.status === 429) return 'not-sent';
+    return error.status >= 500 ? 'lost' : 'untrusted';
+  }
+  if (error instanceof GatewayEmptyResponseError || error instanceof GatewayTruncatedResponseError || error instanceof GatewayNonJsonResponseError) return 'lost';
+  return 'untrusted';
+}
+
+/** Whether an attempt that failed so may be sent again: a create only when it provably never arrived. */
+export function mayRepeat(retry: RetryClass, kind: FailureKind): boolean {
+  return kind === 'not-sent' || (kind === 'lost' && retry !== 'create');
+}
+
+/**
+ * Whether a create that failed so may have made its record, which must then be looked up: any failure
+ * after sending but a definite answer; a refusal too once an earlier attempt may have made the record
+ * (the gateway then refuses the repeat as a duplicate).
+ */
+export function mayHaveCreated(kind: FailureKind, earlierMayHave: boolean): boolean {
+  if (kind === 'refused') return earlierMayHave;
+  return kind === 'lost' || kind === 'untrusted' || kind === 'aborted';
+}
+
+/**
+ * Whether a failed query ends a wait for an order: everything but what asking again can cure (the network,
+ * a lost answer, the gateway's system or database error).
+ */
+export function endsWait(error: unknown): boolean {
+  if (!(error instanceof GatewayError)) return true;
+  if (error instanceof GatewayApiError) return error.reason !== 'system_error' && error.reason !== 'database_error';
+  const kind = classify(error);
+  return kind !== 'not-sent' && kind !== 'lost';
+}
+
+/** A short reason for hooks and messages. */
+export function failureReason(error: GatewayError): string {
+  if (error instanceof GatewayResponseError) return `${error.name} (HTTP ${error.status})`;
+  return error.name;
+}
+
+/** Exponential backoff with equal jitter: half the delay fixed, half random, so retries never bunch at zero. */
+export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (retry - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/** The delay a 429/503 asks for with `Retry-After` (seconds or an HTTP date), capped; undefined when absent. */
+export function retryAfterDelay(error: GatewayError, policy: RetryPolicy, now: number = Date.now()): number | undefined {
+  if (!(error instanceof GatewayHttpStatusError) || (error.status !== 429 && error.status !== 503)) return undefined;
+  const header = error.headers?.get('retry-after')?.trim();
+  if (!header) return undefined;
+  const ms = /^\d+$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(0, ms), policy.maxRetryAfterMs);
+}
+
+/**
+ * The wait before retry number `retry` (a capped Retry-After, else backoff with jitter), or `undefined` when
+ * it would pass the deadline: the call then fails at once with the real cause instead of timing out later.
+ */
+export function retryDelay(error: GatewayError, retry: number, policy: RetryPolicy, deadline: number): number | undefined {
+  const delayMs = retryAfterDelay(error, policy) ?? backoffDelay(retry, policy);
+  return performance.now() + delayMs >= deadline ? undefined : delayMs;
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

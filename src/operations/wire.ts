@@ -1,0 +1,12 @@
+import { operations, type OperationName } from './table.js';
+
+/** The common fields every signed request carries besides the operation's own (spec 2.1). */
+export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;
+
+/**
+ * The fields the gateway knows for an operation: the common ones and the operation's own. The gateway
+ * signs exactly these, so nothing else may be sent.
+ */
+export function wireFields(operation: OperationName): readonly string[] {
+  return [...COMMON_REQUEST_FIELDS, ...Object.keys(operations[operation].params.def.shape)];
+}
