@@ -66,8 +66,9 @@ describe('migrate', () => {
     expect(() => postgresStore({ pool, table })).toThrow(GatewayValidationError);
   });
 
-  it('refuses a pool that is not one', () => {
+  it('refuses a pool that is not one, and an idle timeout that is not a delay', () => {
     expect(() => postgresStore({ pool: {} as never })).toThrow(/pool: must be a pg Pool/);
+    expect(() => postgresStore({ pool, idleTimeoutMs: 0 })).toThrow(/idleTimeoutMs: must be at least 1/);
   });
 });
 
@@ -145,6 +146,21 @@ describe('runOnce', () => {
     expect(await rowOf('k5')).toEqual({ processed: false });
     expect(await store.runOnce('k5', ship('k5', 'redelivery'))).toEqual({ status: 'ran' });
     expect(await shipments('k5')).toBe(1);
+  });
+
+  it('frees the claim of a run that hangs past idleTimeoutMs: PostgreSQL ends its session and rolls it back', async () => {
+    const impatient = postgresStore({ pool, idleTimeoutMs: 200 });
+    let signal: AbortSignal | undefined;
+    const hanging = impatient.runOnce('k9', async (context) => {
+      signal = context.signal;
+      await ship('k9', 'hung')(context);
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // awaiting something else than the database
+      await context.db.query('SELECT 1');
+    });
+    await expect.poll(() => signal?.aborted, { timeout: 5_000 }).toBe(true);
+    expect(await store.runOnce('k9', ship('k9', 'redelivery'))).toEqual({ status: 'ran' });
+    await expect(hanging).rejects.toThrow();
+    expect((await pool.query('SELECT shipped_by FROM shipments WHERE key = $1', ['k9'])).rows).toEqual([{ shipped_by: 'redelivery' }]);
   });
 
   it('refuses to record a run whose effect ended the transaction itself, or swallowed a failed statement', async () => {

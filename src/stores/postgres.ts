@@ -27,8 +27,9 @@
 import type { PoolClient } from 'pg';
 import * as z from 'zod/mini';
 import { GatewayError } from '../errors/index.js';
-import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
+import { timerDelayMs } from '../protocol/schemas/fields.js';
+import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
 
 /**
  * Options of {@link postgresStore}.
@@ -46,6 +47,13 @@ export interface PostgresStoreOptions {
    * and a dot (`billing.gateway_notifications`). Default `payment_gateway_notifications`.
    */
   table?: string | undefined;
+  /**
+   * How long the store's transaction may sit idle while `onPaid` awaits something other than `db`, in
+   * milliseconds, before PostgreSQL ends the session and rolls it back (`idle_in_transaction_session_timeout`,
+   * set for that transaction only). It frees the claim of a process that hangs, or of a machine that vanished
+   * without closing its connection. Default `60000` (the gateway stops waiting after 20 s anyway).
+   */
+  idleTimeoutMs?: number | undefined;
 }
 
 /**
@@ -91,10 +99,13 @@ const TABLE_NAME = /^(?:[a-z_][a-z0-9_]{0,62}\.)?[a-z_][a-z0-9_]{0,62}$/;
 const optionsSchema = z.strictObject({
   pool: z.custom<PostgresStoreOptions['pool']>((v) => typeof (v as { connect?: unknown } | null)?.connect === 'function', { error: 'must be a pg Pool' }),
   table: z.optional(z.string({ error: 'must be a string' }).check(z.regex(TABLE_NAME, { error: 'must be lowercase letters, digits and _ (at most 63), optionally schema.table' }))),
+  idleTimeoutMs: z.optional(timerDelayMs(1)),
 });
 
 /** The default {@link PostgresStoreOptions.table}. */
 const DEFAULT_TABLE = 'payment_gateway_notifications';
+/** The default {@link PostgresStoreOptions.idleTimeoutMs}. */
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 /**
  * A notification store in your PostgreSQL database: exactly once, across instances and crashes.
@@ -103,8 +114,9 @@ const DEFAULT_TABLE = 'payment_gateway_notifications';
  * row with `SELECT ... FOR UPDATE SKIP LOCKED`: a row locked by another delivery's transaction is `busy` at
  * once (no connection is held waiting), a row already marked processed is `done`. Otherwise it runs your
  * effect with `context.db`, the transaction's client, marks the row processed and commits: your writes and the
- * done mark land together or not at all. If `onPaid` throws, or the process dies, or the connection drops,
- * Postgres rolls everything back and releases the lock, and the next delivery runs `onPaid` again from scratch.
+ * done mark land together or not at all. If `onPaid` throws, or the process dies, or the connection drops, or
+ * the transaction sits idle past `idleTimeoutMs` (a hung process), Postgres rolls everything back and releases
+ * the lock, and the next delivery runs `onPaid` again from scratch.
  *
  * Call {@link PostgresStore.migrate} once before use. Side effects outside the database (an e-mail, a call to
  * a warehouse API) are not in the transaction: make them idempotent, or enqueue them through `db` (an outbox).
@@ -119,11 +131,13 @@ const DEFAULT_TABLE = 'payment_gateway_notifications';
  * ```
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
-  const { pool, table = DEFAULT_TABLE } = parseFactoryOptions('postgresStore', optionsSchema, options);
+  const { pool, table = DEFAULT_TABLE, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS } = parseFactoryOptions('postgresStore', optionsSchema, options);
   const name = table.split('.').map((part) => `"${part}"`).join('.');
   const sql = {
     insert: `INSERT INTO ${name} (idempotency_key) VALUES ($1) ON CONFLICT (idempotency_key) DO NOTHING`,
-    lock: `SELECT processed_at IS NOT NULL AS done, txid_current()::text AS xid FROM ${name} WHERE idempotency_key = $1 FOR UPDATE SKIP LOCKED`,
+    // set_config(..., true) is SET LOCAL: the idle timeout holds for this transaction only, and only once claimed.
+    lock: `SELECT processed_at IS NOT NULL AS done, txid_current()::text AS xid, set_config('idle_in_transaction_session_timeout', $2, true)
+      FROM ${name} WHERE idempotency_key = $1 FOR UPDATE SKIP LOCKED`,
     // Matches only inside the claim's own transaction: an onPaid that ended it (COMMIT, ROLLBACK) is caught here.
     markDone: `UPDATE ${name} SET processed_at = now() WHERE idempotency_key = $1 AND txid_current() = $2::bigint`,
   };
@@ -139,7 +153,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       await db.query(sql.insert, [key]);
       await db.query('BEGIN');
       try {
-        const { rows } = await db.query<{ done: boolean; xid: string }>(sql.lock, [key]);
+        const { rows } = await db.query<{ done: boolean; xid: string }>(sql.lock, [key, `${idleTimeoutMs}ms`]);
         const row = rows[0];
         if (row === undefined || row.done) {
           await db.query('ROLLBACK');

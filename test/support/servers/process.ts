@@ -20,8 +20,10 @@ export async function freePort(): Promise<number> {
 
 /** A fresh temp dir, owned by `user` when we are root (PostgreSQL refuses to run as root). */
 export function tempDir(prefix: string, user?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (user !== undefined && process.getuid?.() === 0) {
+  const switching = user !== undefined && process.getuid?.() === 0;
+  // Under /tmp when another user must reach it: a TMPDIR inside root's home would be closed to it.
+  const dir = mkdtempSync(join(switching ? '/tmp' : tmpdir(), prefix));
+  if (switching) {
     const id = (flag: string) => Number(execFileSync('id', [flag, user], { encoding: 'utf8' }).trim());
     chownSync(dir, id('-u'), id('-g'));
   }
