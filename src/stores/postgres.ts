@@ -24,7 +24,7 @@
  * @packageDocumentation
  * @module payment-gateway-sdk/stores/postgres
  */
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import * as z from 'zod/mini';
 import { GatewayError } from '../errors/index.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
@@ -40,8 +40,8 @@ import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
  * ```
  */
 export interface PostgresStoreOptions {
-  /** A `pg` `Pool` (or anything whose `connect()` resolves to a `pg` `PoolClient`). */
-  pool: { connect(): Promise<PoolClient> };
+  /** A `pg` `Pool`. */
+  pool: Pool;
   /**
    * The table of processed notifications: lowercase letters, digits and `_`, optionally after a schema name
    * and a dot (`billing.gateway_notifications`). Default `payment_gateway_notifications`.
