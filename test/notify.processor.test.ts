@@ -15,12 +15,6 @@ import { formBody, formRequest, MERCHANT, SETTLEMENT_FIELDS, signedFields } from
 
 type OnPaid = (notification: PayOrderNotification) => Promise<void>;
 
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
 describe('createNotificationProcessor: payment notifications', () => {
   it('verifies, runs onPaid once with the typed notification and answers exactly SUCCESS', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
@@ -45,7 +39,7 @@ describe('createNotificationProcessor: payment notifications', () => {
   });
 
   it('runs onPaid once for concurrent deliveries; the others wait for it and answer SUCCESS', async () => {
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     const onPaid = vi.fn<OnPaid>(() => gate.promise);
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
     const replies = Array.from({ length: 5 }, () => processor.handle(formBody(signedFields())));
@@ -58,7 +52,7 @@ describe('createNotificationProcessor: payment notifications', () => {
   });
 
   it('answers 409 to a concurrent delivery when the wait ends first, without running onPaid', async () => {
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     const onPaid = vi.fn<OnPaid>(() => gate.promise);
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid, busyWaitMs: 50 });
     const first = processor.handle(formBody(signedFields()));
@@ -213,7 +207,7 @@ describe('memoryStore', () => {
     const store = memoryStore({ maxKeys: 2 });
     const ran: string[] = [];
     const effect = (key: string) => async () => void ran.push(key);
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     const running = store.runOnce('a', () => gate.promise);
     for (const key of ['b', 'c', 'd']) expect((await store.runOnce(key, effect(key))).status).toBe('ran');
     expect((await store.runOnce('a', effect('a'))).status).toBe('busy');

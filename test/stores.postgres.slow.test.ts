@@ -28,12 +28,6 @@ beforeEach(async () => {
   await pool.query('TRUNCATE payment_gateway_notifications, shipments');
 });
 
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
 const ship = (key: string, by = 'test') => async ({ db }: PostgresContext) => {
   await db.query('INSERT INTO shipments (key, shipped_by) VALUES ($1, $2)', [key, by]);
 };
@@ -81,7 +75,7 @@ describe('runOnce', () => {
   });
 
   it('keeps the effect invisible to others until the done mark commits with it', async () => {
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     let shipped = false;
     const running = store.runOnce('k2', async (context) => {
       await ship('k2')(context);
@@ -98,7 +92,7 @@ describe('runOnce', () => {
   });
 
   it('answers busy at once while another transaction holds the key, and runs nothing', async () => {
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     let started = false;
     const first = store.runOnce('k3', async (context) => {
       started = true;
@@ -131,7 +125,7 @@ describe('runOnce', () => {
 
   it('rolls back everything when the connection dies mid-effect (as when the process dies), and aborts the signal', async () => {
     let signal: AbortSignal | undefined;
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     const dying = store.runOnce('k5', async (context) => {
       signal = context.signal;
       await ship('k5', 'dying')(context);

@@ -25,12 +25,6 @@ beforeEach(async () => {
   await redis.flushall();
 });
 
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('runOnce', () => {
@@ -46,7 +40,7 @@ describe('runOnce', () => {
 
   it('holds a lease with a random token and an expiry while the effect runs: busy for everyone else', async () => {
     const store = redisStore({ client: redis, leaseMs: 5_000 });
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     const running = store.runOnce('k2', () => gate.promise);
     await expect.poll(() => redis.get(`${PREFIX}k2`)).toMatch(/^lease:[0-9a-f-]{36}$/);
     expect(await redis.pttl(`${PREFIX}k2`)).toBeGreaterThan(4_000);
@@ -66,7 +60,7 @@ describe('runOnce', () => {
 
   it('extends the lease while a run outlasts it: no other run starts meanwhile', async () => {
     const store = redisStore({ client: redis, leaseMs: 150 });
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     const running = store.runOnce('k4', () => gate.promise);
     const other = redisStore({ client: redis, leaseMs: 150 });
     const answers = new Set<string>();
@@ -81,7 +75,7 @@ describe('runOnce', () => {
     doomed.on('error', () => {});
     const crashing = redisStore({ client: doomed, leaseMs: 300 });
     let signal: AbortSignal | undefined;
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     const crashed = crashing.runOnce('k5', async (context) => {
       signal = context.signal;
       doomed.disconnect(); // the holder can no longer reach Redis: as good as dead to everyone else
@@ -119,7 +113,7 @@ describe('runOnce', () => {
 
   it('a failing run never deletes a lease it no longer holds', async () => {
     const store = redisStore({ client: redis, leaseMs: 5_000 });
-    const gate = deferred();
+    const gate = Promise.withResolvers<void>();
     let second: Promise<unknown> | undefined;
     await expect(
       store.runOnce('k7', async () => {

@@ -7,20 +7,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RunEvent, WorkerSettings } from './worker.js';
 
+/** The campaign's seeded generator: a failing fleet run can be repeated with its seed. */
+export { random as seededRandom } from '../campaign.js';
+
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-/** A small seeded generator (mulberry32), so that a failing fleet run can be repeated with its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Slot {
   /** The worker's URL; after it dies, still its old address (refused), as a balancer would keep sending there. */
