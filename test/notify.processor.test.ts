@@ -151,10 +151,37 @@ describe('an expect function (reading the order record)', () => {
         return fromOrderRecord(n);
       },
     });
-    expect(await processor.handle(formBody(signedFields()))).toMatchObject({ status: 500, outcome: { kind: 'failed', notification: undefined } });
+    expect(await processor.handle(formBody(signedFields()))).toMatchObject({ status: 500, outcome: { kind: 'failed', error: new Error('orders database unreachable') } });
     down = false;
     expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
     expect(onPaid).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('an expect function that returns what is not an expectation', () => {
+  it.each([
+    ['an amount as text (a bigint column, as pg returns it)', { amount: '58' }, ['amount']],
+    ['a whole row, with fields that are not expectations', { id: 7, amount: 58 }, ['id']],
+  ])('answers 500 (ours to fix) and runs nothing: %s', async (_name, returned, path) => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: async () => returned as never });
+    const reply = await processor.handle(formBody(signedFields()));
+    expect(reply).toMatchObject({ status: 500, outcome: { kind: 'failed', notification: { mchOrderNo: 'mho1623985457320' } } });
+    const error = reply.outcome.kind === 'failed' ? (reply.outcome.error as GatewayValidationError) : undefined;
+    expect(error).toBeInstanceOf(GatewayValidationError);
+    expect(error?.issues.map((i) => i.path)).toEqual([path]);
+    expect(onPaid).not.toHaveBeenCalled();
+  });
+
+  it('a GatewayError it throws refuses the notification', async () => {
+    const processor = createNotificationProcessor({
+      ...MERCHANT,
+      onPaid: async () => {},
+      expect: () => {
+        throw new GatewayValidationError('order archived', [{ path: ['mchOrderNo'], message: 'is archived' }]);
+      },
+    });
+    expect((await processor.handle(formBody(signedFields()))).status).toBe(400);
   });
 });
 

@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError, isGatewayError } from '../errors/index.js';
-import { timerDelayMs } from '../protocol/schemas/fields.js';
-import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
-import { memoryStore } from './memory-store.js';
+import { timerDelayMs } from '../protocol/schemas/fields.js';
+import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
 import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
+import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
 import {
   resolveNotificationOptions,
@@ -22,8 +23,8 @@ import { verifyNotification, verifySettlementNotification, type PayOrderNotifica
 /**
  * What a processor's notification must match: fixed values, or a function of the verified notification that
  * reads your order record and returns them. A function that returns `null` or `undefined` (no such order)
- * refuses the notification; one that throws a {@link GatewayError} refuses it too; any other error answers
- * 500, so that the gateway retries.
+ * refuses the notification; one that throws a {@link GatewayError} refuses it too; any other error, or a result
+ * that is not an expectation (an unknown field, an amount as a string), answers 500, so that the gateway retries.
  *
  * @example
  * ```ts
@@ -144,6 +145,8 @@ const processorSchema = z.object({
 interface ProcessedKind<Notification> {
   readonly label: string;
   readonly verify: (input: NotificationInput) => Promise<Notification>;
+  /** What an `expect` function may return: the kind's fixed `expect` schema. */
+  readonly expectSchema: z.ZodMiniType;
   readonly handler: (notification: Notification, context: ProcessingContext) => unknown;
 }
 
@@ -183,7 +186,7 @@ interface ProcessedKind<Notification> {
  *   },
  * });
  *
- * app.post('/pay/notify', express.raw({ type: () => true }), async (req, res) => {
+ * app.post('/pay/notify', express.urlencoded({ extended: false }), async (req, res) => {
  *   const { status, headers, body } = await processor.handle(req.body);
  *   res.status(status).set(headers).send(body);
  * });
@@ -208,15 +211,21 @@ export function createNotificationProcessor(
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
     const verification = { ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } };
     resolveNotificationOptions(verifyNotificationOptionsSchema, verification, Object.keys(payOrderNotificationSchema.def.shape));
-    return processorOf({ label: 'payment notification', verify: (input) => verifyNotification(input, verification), handler: onPaid as Handler<PayOrderNotification> }, settings);
+    return processorOf(
+      { label: 'payment notification', verify: (input) => verifyNotification(input, verification), expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> },
+      settings,
+    );
   }
   const verification = { ...credentials, expect: fixedExpect as SettlementExpectation | undefined };
   resolveNotificationOptions(verifySettlementNotificationOptionsSchema, verification, Object.keys(settlementNotificationSchema.def.shape));
-  return processorOf({ label: 'settlement notification', verify: (input) => verifySettlementNotification(input, verification), handler: onSettlement as Handler<SettlementNotification> }, settings);
+  return processorOf(
+    { label: 'settlement notification', verify: (input) => verifySettlementNotification(input, verification), expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
+    settings,
+  );
 }
 
 type Handler<Notification> = (notification: Notification, context: ProcessingContext) => unknown;
-type ExpectFunction = (notification: unknown) => Readonly<Record<string, string | number | undefined>> | null | undefined | Promise<Readonly<Record<string, string | number | undefined>> | null | undefined>;
+type ExpectFunction = (notification: unknown) => unknown;
 
 interface ProcessorSettings {
   readonly store: NotificationStore<ProcessingContext>;
@@ -229,9 +238,12 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
     let notification: Notification;
     try {
       notification = await kind.verify(input);
-      if (settings.expectFunction) checkFound(kind.label, notification, await settings.expectFunction(notification));
     } catch (error) {
       return isGatewayError(error) ? { kind: 'refused', error } : { kind: 'failed', notification: undefined, error };
+    }
+    if (settings.expectFunction) {
+      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification);
+      if (refusal) return refusal;
     }
     try {
       const result = await runWaiting(settings, notification.idempotencyKey, async (context) => {
@@ -254,14 +266,33 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
   };
 }
 
-/** Checks the result of an `expect` function as verification checks a fixed `expect`; no record refuses. */
-function checkFound(label: string, notification: unknown, expected: Readonly<Record<string, string | number | undefined>> | null | undefined): void {
-  if (expected === null || expected === undefined) {
-    throw new GatewayValidationError(`The ${label} is genuine but your expect function found no record for it, so it was not processed`, [
-      { path: [], message: 'expect returned no expectation (null or undefined): answer 400; if the order exists, return what the notification must match' },
-    ]);
+/**
+ * Runs an `expect` function and checks the notification against its result as verification checks a fixed
+ * `expect`. No record, a mismatch or a `GatewayError` it throws refuse the notification; any other error, or a
+ * result that is not an expectation (a column of the wrong type, an unknown field), is a failure of ours: 500.
+ */
+async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification>, expectFunction: ExpectFunction, notification: Notification): Promise<NotificationOutcome<Notification> | undefined> {
+  let expected: unknown;
+  try {
+    expected = await expectFunction(notification);
+  } catch (error) {
+    return isGatewayError(error) ? { kind: 'refused', error } : { kind: 'failed', notification, error };
   }
-  checkExpected(label, notification as Record<string, unknown>, expected);
+  if (expected === null || expected === undefined) {
+    const issue = { path: [], message: 'expect returned no expectation (null or undefined); if the order exists, return what the notification must match' };
+    return { kind: 'refused', error: new GatewayValidationError(`The ${kind.label} is genuine but your expect function found no record for it, so it was not processed`, [issue]) };
+  }
+  const parsed = kind.expectSchema.safeParse(expected, REPORT_INPUT);
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error.issues);
+    return { kind: 'failed', notification, error: new GatewayValidationError('Your expect function returned something that is not an expectation (return only the fields to match, amounts as integers)', issues) };
+  }
+  try {
+    checkExpected(kind.label, notification as Record<string, unknown>, parsed.data as Parameters<typeof checkExpected>[2]);
+  } catch (error) {
+    return { kind: 'refused', error: error as GatewayValidationError };
+  }
+  return undefined;
 }
 
 /** Runs once through the store, asking again (more slowly each time) while another delivery holds the key. */

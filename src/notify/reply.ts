@@ -6,7 +6,8 @@ import { NOTIFICATION_ACK } from './acknowledge.js';
  * - `processed`: verified, claimed, and the handler ran now (and was recorded done);
  * - `duplicate`: verified, and an earlier delivery of the same event was processed: the handler did not run;
  * - `busy`: verified, but another delivery of the same event was still being processed when the wait ended;
- * - `failed`: the handler, the store or your `expect` function threw (the claim, if any, was released);
+ * - `failed`: the handler, the store or your `expect` function threw, or that function returned something that
+ *   is not an expectation (the claim, if any, was released);
  * - `refused`: not verified, or not what `expect` says: nothing was claimed and nothing ran.
  *
  * @example
