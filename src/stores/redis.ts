@@ -138,9 +138,10 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
       const key = prefix + idempotencyKey;
       const lease = `lease:${globalThis.crypto.randomUUID()}`;
+      const claimSentAt = performance.now();
       const claim = await run(CLAIM, key, lease, leaseMs);
       if (claim !== 'claimed') return { status: claim === 'done' ? 'done' : 'busy' };
-      const holder = holdLease(() => run(EXTEND, key, lease, leaseMs).then((extended) => extended === 1), leaseMs);
+      const holder = holdLease(() => run(EXTEND, key, lease, leaseMs).then((extended) => extended === 1), leaseMs, claimSentAt);
       try {
         await effect({ signal: holder.signal });
       } catch (error) {
@@ -160,12 +161,14 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
 
 /**
  * Extends a lease every third of `leaseMs` until stopped. Its signal is aborted when an extension finds the
- * lease gone, or when `leaseMs` has passed since the last extension was sent without one succeeding.
+ * lease gone, or when `leaseMs` has passed since the claim or the last successful extension was sent (the
+ * lease may have expired then, whatever happened to the answers).
  */
-function holdLease(extend: () => Promise<boolean>, leaseMs: number): { signal: AbortSignal; stop(): void } {
+function holdLease(extend: () => Promise<boolean>, leaseMs: number, claimSentAt: number): { signal: AbortSignal; stop(): void } {
   const lost = new AbortController();
   const abort = (why: string) => lost.abort(new GatewayError(`The Redis lease of this notification ${why}: another delivery may run onPaid now. Stop before any step that cannot be undone.`));
-  let expiry = setTimeout(() => abort(`may have expired (no extension reached Redis for ${leaseMs} ms)`), leaseMs);
+  const expireAt = (sentAt: number) => setTimeout(() => abort(`may have expired (no extension reached Redis for ${leaseMs} ms)`), Math.max(0, sentAt + leaseMs - performance.now()));
+  let expiry = expireAt(claimSentAt);
   let inFlight = false;
   let stopped = false;
   const renew = setInterval(() => {
@@ -178,7 +181,7 @@ function holdLease(extend: () => Promise<boolean>, leaseMs: number): { signal: A
         if (stopped || lost.signal.aborted) return;
         if (!extended) return abort('was lost');
         clearTimeout(expiry);
-        expiry = setTimeout(() => abort(`may have expired (no extension reached Redis for ${leaseMs} ms)`), Math.max(0, sentAt + leaseMs - performance.now()));
+        expiry = expireAt(sentAt);
       },
       () => {
         inFlight = false; // Redis unreachable for now: the expiry timer decides
