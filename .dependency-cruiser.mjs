@@ -8,6 +8,7 @@ const LAYERS = [
   ['operations', ['protocol', 'errors', 'util']],
   ['transport', ['errors', 'util']],
   ['notify', ['protocol', 'errors', 'util']],
+  ['stores', ['notify', 'protocol', 'errors', 'util']],
   ['client', ['operations', 'transport', 'notify', 'protocol', 'errors', 'util']],
   ['testing', ['operations', 'protocol', 'errors', 'util']],
   ['cli', ['testing', 'notify', 'operations', 'protocol', 'errors', 'util']],

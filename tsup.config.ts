@@ -24,4 +24,9 @@ export default defineConfig([
   // payment-gateway-sdk/testing/msw: msw's types for gateway.handlers, apart so that ./testing compiles without
   // msw. It refers to ./testing by name, so both declare one MockGateway.
   { ...shared, entry: { 'testing/msw': 'src/testing/msw.ts' }, clean: false, external: ['payment-gateway-sdk/testing'] },
+  // payment-gateway-sdk/stores/postgres and /stores/redis: apart, so that the main entry never loads pg or ioredis.
+  // They only use the client the merchant passes in (pg and ioredis are optional peers, referred to by type). One
+  // build each: a shared build would put the store types they share in a declaration chunk that exports nothing.
+  { ...shared, entry: { 'stores/postgres': 'src/stores/postgres.ts' }, clean: false, external: ['pg'] },
+  { ...shared, entry: { 'stores/redis': 'src/stores/redis.ts' }, clean: false, external: ['ioredis'] },
 ]);

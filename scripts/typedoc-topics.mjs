@@ -7,7 +7,7 @@ import ts from 'typescript';
 /** First match wins; paths are relative to src/ and follow its layers (docs/architecture.md). */
 export const TOPICS = [
   ['Testing', /^testing\//],
-  ['Notifications', /^notify\//],
+  ['Notifications', /^notify\/|^stores\//],
   ['Errors', /^errors\//],
   ['Schemas', /^protocol\/schemas\/|^protocol\/json\//],
   ['Client', /^client\/|^operations\/|^protocol\/signing\/|^transport\//],

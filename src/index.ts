@@ -70,6 +70,18 @@ export type {
 } from './notify/options.js';
 export type { NotificationInput } from './notify/read-input.js';
 export type { IdempotentNotification } from './notify/verify-received.js';
+export {
+  createNotificationProcessor,
+  type NotificationProcessor,
+  type PaymentExpectation,
+  type PaymentProcessorOptions,
+  type ProcessorExpectation,
+  type ProcessorOptions,
+  type SettlementProcessorOptions,
+} from './notify/processor.js';
+export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
+export { memoryStore, type MemoryStoreOptions } from './notify/memory-store.js';
+export type { NotificationStore, ProcessingContext, RunOnceResult } from './notify/store.js';
 
 // Parameters, results and the values merchants branch on
 export {

@@ -40,7 +40,7 @@ export interface CampaignReport {
 }
 
 /** mulberry32: a tiny seeded PRNG, so a campaign can be replayed exactly. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

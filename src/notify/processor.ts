@@ -1,0 +1,307 @@
+import * as z from 'zod/mini';
+import { GatewayValidationError, isGatewayError } from '../errors/index.js';
+import { PayOrderState } from '../protocol/schemas/enums.js';
+import { timerDelayMs } from '../protocol/schemas/fields.js';
+import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
+import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
+import { memoryStore } from './memory-store.js';
+import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
+import {
+  resolveNotificationOptions,
+  verifyNotificationOptionsSchema,
+  verifySettlementNotificationOptionsSchema,
+  type NotificationOptions,
+  type PayOrderExpectation,
+  type SettlementExpectation,
+} from './options.js';
+import type { NotificationInput } from './read-input.js';
+import { replyTo, type NotificationOutcome, type NotificationReply } from './reply.js';
+import { checkExpected } from './verify-received.js';
+import { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './verify.js';
+
+/**
+ * What a processor's notification must match: fixed values, or a function of the verified notification that
+ * reads your order record and returns them. A function that returns `null` or `undefined` (no such order)
+ * refuses the notification; one that throws a {@link GatewayError} refuses it too; any other error, or a result
+ * that is not an expectation (an unknown field, an amount as a string), answers 500, so that the gateway retries.
+ *
+ * @example
+ * ```ts
+ * const expect: ProcessorExpectation<PayOrderNotification, PaymentExpectation> = async (notification) => {
+ *   const order = await orders.find(notification.mchOrderNo);
+ *   return order && { amount: order.totalMinor, currency: order.currency };
+ * };
+ * ```
+ */
+export type ProcessorExpectation<Notification, Expectation> =
+  | Expectation
+  | ((notification: Notification) => Expectation | null | undefined | Promise<Expectation | null | undefined>);
+
+/**
+ * What a payment processor's notification must match. The state is not among them: a processor runs `onPaid`
+ * only for a paid order (state 2, `PayOrderState.Succeeded`) and refuses every other state.
+ *
+ * @example
+ * ```ts
+ * const expected: PaymentExpectation = { mchOrderNo: 'order-1001', amount: 1999, currency: 'USD' };
+ * ```
+ */
+export type PaymentExpectation = Omit<PayOrderExpectation, 'state'>;
+
+/**
+ * What both kinds of processor take besides the verification options and the handler.
+ *
+ * @example
+ * ```ts
+ * const shared: ProcessorOptions<PostgresContext> = { ...credentials, store: postgresStore({ pool }), busyWaitMs: 3_000 };
+ * ```
+ */
+export interface ProcessorOptions<Context extends ProcessingContext> extends NotificationOptions {
+  /**
+   * Where processed notifications are recorded. Default: a new {@link memoryStore}, **which holds in one
+   * process only**: with several instances use `postgresStore` (`payment-gateway-sdk/stores/postgres`).
+   */
+  store?: NotificationStore<Context> | undefined;
+  /**
+   * How long a delivery waits, in milliseconds, for another delivery of the same event that is being processed
+   * (asking the store again, more slowly each time) before answering 409 so that the gateway retries later.
+   * Default `5000`; at most `15000` (the gateway waits 20 s for an answer). `0` answers 409 at once.
+   */
+  busyWaitMs?: number | undefined;
+}
+
+/**
+ * Options of a processor of payment notifications: {@link createNotificationProcessor} with `onPaid`.
+ *
+ * @example
+ * ```ts
+ * const options: PaymentProcessorOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   onPaid: async (notification) => markPaid(notification.mchOrderNo),
+ * };
+ * ```
+ */
+export interface PaymentProcessorOptions<Context extends ProcessingContext = ProcessingContext> extends ProcessorOptions<Context> {
+  /** What the notification must match; a mismatch is refused (400) and claims nothing. */
+  expect?: ProcessorExpectation<PayOrderNotification, PaymentExpectation> | undefined;
+  /**
+   * Your effect for a paid order, run once per event (`idempotencyKey`): at most once at a time, and recorded
+   * done when it returns. Throw to have the gateway deliver it again later. With the Postgres store, write
+   * through `context.db`: those writes commit with the done mark, or not at all.
+   */
+  onPaid: (notification: PayOrderNotification, context: Context) => unknown;
+  onSettlement?: undefined;
+}
+
+/**
+ * Options of a processor of settlement notifications: {@link createNotificationProcessor} with `onSettlement`.
+ *
+ * @example
+ * ```ts
+ * const options: SettlementProcessorOptions = {
+ *   ...credentials,
+ *   onSettlement: async (settlement) => recordSettlement(settlement.requestId, settlement.status),
+ * };
+ * ```
+ */
+export interface SettlementProcessorOptions<Context extends ProcessingContext = ProcessingContext> extends ProcessorOptions<Context> {
+  /** What the notification must match; a mismatch is refused (400) and claims nothing. */
+  expect?: ProcessorExpectation<SettlementNotification, SettlementExpectation> | undefined;
+  /** Your effect for a settlement event (`serverRequestId:status`), run once per event as `onPaid` is. */
+  onSettlement: (notification: SettlementNotification, context: Context) => unknown;
+  onPaid?: undefined;
+}
+
+/**
+ * Processes the gateway's notifications once each; see {@link createNotificationProcessor}.
+ *
+ * @example
+ * ```ts
+ * const processor: NotificationProcessor<PayOrderNotification> = createNotificationProcessor({ ...credentials, onPaid });
+ * export const POST = processor.handleRequest; // Next.js route handler
+ * ```
+ */
+export interface NotificationProcessor<Notification> {
+  /** Verifies, claims, runs the handler once and resolves to the answer to send. Never rejects. */
+  handle(input: NotificationInput): Promise<NotificationReply<Notification>>;
+  /** {@link NotificationProcessor.handle} for a Web `Request`, answered as a Web `Response` (a bound function). */
+  readonly handleRequest: (request: Request) => Promise<Response>;
+}
+
+const MAX_BUSY_WAIT_MS = 15_000;
+const DEFAULT_BUSY_WAIT_MS = 5_000;
+
+const processorSchema = z.object({
+  store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
+    error: 'must be a store: memoryStore(), postgresStore({ pool }) or redisStore({ client })',
+  })),
+  busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
+  onPaid: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
+  onSettlement: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
+});
+
+/** One kind of notification, as the processor handles it. */
+interface ProcessedKind<Notification> {
+  readonly label: string;
+  readonly verify: (input: NotificationInput) => Promise<Notification>;
+  /** What an `expect` function may return: the kind's fixed `expect` schema. */
+  readonly expectSchema: z.ZodMiniType;
+  readonly handler: (notification: Notification, context: ProcessingContext) => unknown;
+}
+
+/**
+ * Creates a processor that takes the gateway's notifications as they arrive (repeated, concurrent, on any of
+ * your instances) and runs your handler **once per event**: `onPaid` for payment notifications of paid orders,
+ * or `onSettlement` for settlement notifications.
+ *
+ * `processor.handle(input)` takes anything {@link verifyNotification} takes and resolves to
+ * `{ status, headers, body, outcome }`, ready to send. For each delivery it:
+ * 1. verifies the notification (signature, merchant, shape, a paid state for payments) and your `expect`; a
+ *    refused notification answers 400 (413 when too large) and claims nothing;
+ * 2. claims its `idempotencyKey` in the `store`: a key processed before answers `SUCCESS` without running the
+ *    handler; a key another delivery is processing is asked again for up to `busyWaitMs`, then answers 409;
+ * 3. runs the handler, records the key done and answers `SUCCESS`; a handler that throws releases the claim
+ *    and answers 500, so that the gateway delivers the notification again.
+ *
+ * The default store is {@link memoryStore}, which holds in **one process only**. With several instances,
+ * use `postgresStore` from `payment-gateway-sdk/stores/postgres`: the claim, your writes and the done mark
+ * commit in one transaction, so each event's effect happens exactly once. See the guide
+ * "Notifications in production".
+ *
+ * @throws {@link GatewayValidationError} for invalid options (when called, not on the first notification)
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { createNotificationProcessor } from 'payment-gateway-sdk';
+ * import { postgresStore } from 'payment-gateway-sdk/stores/postgres';
+ *
+ * const processor = createNotificationProcessor({
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   store: postgresStore({ pool }),
+ *   expect: async (n) => (await pool.query('SELECT total AS amount FROM orders WHERE number = $1', [n.mchOrderNo])).rows[0],
+ *   onPaid: async (notification, { db }) => {
+ *     await db.query("UPDATE orders SET status = 'paid' WHERE number = $1", [notification.mchOrderNo]);
+ *   },
+ * });
+ *
+ * app.post('/pay/notify', express.urlencoded({ extended: false }), async (req, res) => {
+ *   const { status, headers, body } = await processor.handle(req.body);
+ *   res.status(status).set(headers).send(body);
+ * });
+ * ```
+ */
+export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: PaymentProcessorOptions<Context>): NotificationProcessor<PayOrderNotification>;
+export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: SettlementProcessorOptions<Context>): NotificationProcessor<SettlementNotification>;
+export function createNotificationProcessor(
+  options: PaymentProcessorOptions | SettlementProcessorOptions,
+): NotificationProcessor<PayOrderNotification> | NotificationProcessor<SettlementNotification> {
+  const checked = parseFactoryOptions('createNotificationProcessor', processorSchema, options);
+  if ((checked.onPaid === undefined) === (checked.onSettlement === undefined)) {
+    throw new GatewayValidationError('Invalid createNotificationProcessor options', [
+      { path: [], message: 'pass exactly one handler: onPaid for payment notifications, or onSettlement for settlement notifications (one processor per notifyUrl)' },
+    ]);
+  }
+  const { store = memoryStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
+  const expectFunction = typeof expect === 'function' ? expect : undefined;
+  const fixedExpect = typeof expect === 'function' ? {} : expect;
+  const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined };
+  if (onPaid !== undefined) {
+    // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
+    const verification = { ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } };
+    resolveNotificationOptions(verifyNotificationOptionsSchema, verification, Object.keys(payOrderNotificationSchema.def.shape));
+    return processorOf(
+      { label: 'payment notification', verify: (input) => verifyNotification(input, verification), expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> },
+      settings,
+    );
+  }
+  const verification = { ...credentials, expect: fixedExpect as SettlementExpectation | undefined };
+  resolveNotificationOptions(verifySettlementNotificationOptionsSchema, verification, Object.keys(settlementNotificationSchema.def.shape));
+  return processorOf(
+    { label: 'settlement notification', verify: (input) => verifySettlementNotification(input, verification), expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
+    settings,
+  );
+}
+
+type Handler<Notification> = (notification: Notification, context: ProcessingContext) => unknown;
+type ExpectFunction = (notification: unknown) => unknown;
+
+interface ProcessorSettings {
+  readonly store: NotificationStore<ProcessingContext>;
+  readonly busyWaitMs: number;
+  readonly expectFunction: ExpectFunction | undefined;
+}
+
+function processorOf<Notification extends { readonly idempotencyKey: string }>(kind: ProcessedKind<Notification>, settings: ProcessorSettings): NotificationProcessor<Notification> {
+  async function process(input: NotificationInput): Promise<NotificationOutcome<Notification>> {
+    let notification: Notification;
+    try {
+      notification = await kind.verify(input);
+    } catch (error) {
+      return isGatewayError(error) ? { kind: 'refused', error } : { kind: 'failed', notification: undefined, error };
+    }
+    if (settings.expectFunction) {
+      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification);
+      if (refusal) return refusal;
+    }
+    try {
+      const result = await runWaiting(settings, notification.idempotencyKey, async (context) => {
+        await kind.handler(notification, context);
+      });
+      if (result.status === 'ran') return { kind: 'processed', notification, warning: result.warning };
+      return { kind: result.status === 'done' ? 'duplicate' : 'busy', notification };
+    } catch (error) {
+      return { kind: 'failed', notification, error };
+    }
+  }
+
+  const handle = async (input: NotificationInput) => replyTo(await process(input));
+  return {
+    handle,
+    handleRequest: async (request) => {
+      const { status, headers, body } = await handle(request);
+      return new Response(body, { status, headers });
+    },
+  };
+}
+
+/**
+ * Runs an `expect` function and checks the notification against its result as verification checks a fixed
+ * `expect`. No record, a mismatch or a `GatewayError` it throws refuse the notification; any other error, or a
+ * result that is not an expectation (a column of the wrong type, an unknown field), is a failure of ours: 500.
+ */
+async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification>, expectFunction: ExpectFunction, notification: Notification): Promise<NotificationOutcome<Notification> | undefined> {
+  let expected: unknown;
+  try {
+    expected = await expectFunction(notification);
+  } catch (error) {
+    return isGatewayError(error) ? { kind: 'refused', error } : { kind: 'failed', notification, error };
+  }
+  if (expected === null || expected === undefined) {
+    const issue = { path: [], message: 'expect returned no expectation (null or undefined); if the order exists, return what the notification must match' };
+    return { kind: 'refused', error: new GatewayValidationError(`The ${kind.label} is genuine but your expect function found no record for it, so it was not processed`, [issue]) };
+  }
+  const parsed = kind.expectSchema.safeParse(expected, REPORT_INPUT);
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error.issues);
+    return { kind: 'failed', notification, error: new GatewayValidationError('Your expect function returned something that is not an expectation (return only the fields to match, amounts as integers)', issues) };
+  }
+  try {
+    checkExpected(kind.label, notification as Record<string, unknown>, parsed.data as Parameters<typeof checkExpected>[2]);
+  } catch (error) {
+    return { kind: 'refused', error: error as GatewayValidationError };
+  }
+  return undefined;
+}
+
+/** Runs once through the store, asking again (more slowly each time) while another delivery holds the key. */
+async function runWaiting(settings: ProcessorSettings, key: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
+  const deadline = performance.now() + settings.busyWaitMs;
+  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
+    const result = await settings.store.runOnce(key, effect);
+    const left = deadline - performance.now();
+    if (result.status !== 'busy' || left <= 0) return result;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+  }
+}

@@ -1,0 +1,79 @@
+import { GatewayPayloadTooLargeError, type GatewayError } from '../errors/index.js';
+import { NOTIFICATION_ACK } from './acknowledge.js';
+
+/**
+ * What a notification processor did with one delivery:
+ * - `processed`: verified, claimed, and the handler ran now (and was recorded done);
+ * - `duplicate`: verified, and an earlier delivery of the same event was processed: the handler did not run;
+ * - `busy`: verified, but another delivery of the same event was still being processed when the wait ended;
+ * - `failed`: the handler, the store or your `expect` function threw, or that function returned something that
+ *   is not an expectation (the claim, if any, was released);
+ * - `refused`: not verified, or not what `expect` says: nothing was claimed and nothing ran.
+ *
+ * @example
+ * ```ts
+ * const { outcome } = await processor.handle(request);
+ * if (outcome.kind === 'refused') log.warn('notification refused', outcome.error.message);
+ * if (outcome.kind === 'failed') log.error('notification processing failed', outcome.error);
+ * if (outcome.kind === 'processed' && outcome.warning) log.warn(outcome.warning);
+ * ```
+ */
+export type NotificationOutcome<Notification> =
+  | { readonly kind: 'processed'; readonly notification: Notification; readonly warning?: string | undefined }
+  | { readonly kind: 'duplicate'; readonly notification: Notification }
+  | { readonly kind: 'busy'; readonly notification: Notification }
+  | { readonly kind: 'failed'; readonly notification: Notification | undefined; readonly error: unknown }
+  | { readonly kind: 'refused'; readonly error: GatewayError };
+
+/**
+ * The answer to send the gateway for one delivery, and what happened. `SUCCESS` (status 200) only for a
+ * notification processed now or before; every other answer makes the gateway deliver it again later:
+ *
+ * | outcome | status | body |
+ * |---|---|---|
+ * | `processed`, `duplicate` | 200 | `SUCCESS` |
+ * | `refused` | 400 (413 when over `maxBodyBytes`) | `FAIL: refused` / `FAIL: too large` |
+ * | `busy` | 409 | `FAIL: in progress` |
+ * | `failed` | 500 | `FAIL: processing failed` |
+ *
+ * The body never contains an error message: log `outcome` instead.
+ *
+ * @example
+ * ```ts
+ * // Express
+ * const { status, headers, body } = await processor.handle(req.body);
+ * res.status(status).set(headers).send(body);
+ * ```
+ */
+export interface NotificationReply<Notification> {
+  /** The HTTP status to answer with. */
+  readonly status: 200 | 400 | 409 | 413 | 500;
+  /** `content-type: text/plain; charset=utf-8`. */
+  readonly headers: { readonly 'content-type': 'text/plain; charset=utf-8' };
+  /** `SUCCESS`, or a short `FAIL: ...` that reveals nothing about your system. */
+  readonly body: string;
+  /** What happened, for your logs. */
+  readonly outcome: NotificationOutcome<Notification>;
+}
+
+const HEADERS = Object.freeze({ 'content-type': 'text/plain; charset=utf-8' } as const);
+
+/** The status and body that tell the gateway what to do next about an outcome. */
+export function replyTo<Notification>(outcome: NotificationOutcome<Notification>): NotificationReply<Notification> {
+  const [status, body] = answerFor(outcome);
+  return { status, headers: HEADERS, body, outcome };
+}
+
+function answerFor(outcome: NotificationOutcome<unknown>): [NotificationReply<unknown>['status'], string] {
+  switch (outcome.kind) {
+    case 'processed':
+    case 'duplicate':
+      return [200, NOTIFICATION_ACK];
+    case 'refused':
+      return outcome.error instanceof GatewayPayloadTooLargeError ? [413, 'FAIL: too large'] : [400, 'FAIL: refused'];
+    case 'busy':
+      return [409, 'FAIL: in progress'];
+    case 'failed':
+      return [500, 'FAIL: processing failed'];
+  }
+}

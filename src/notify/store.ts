@@ -1,0 +1,67 @@
+/**
+ * What a notification processor needs from a store: run an effect at most once per key, and say so when it
+ * has already run or is running elsewhere. Stores know keys, not notifications: the processor verifies first
+ * and hands a store only the `idempotencyKey` of a verified notification.
+ *
+ * @module
+ */
+
+/**
+ * What every store gives the effect it runs. Stores add their own members (the Postgres store's `db`).
+ *
+ * @example
+ * ```ts
+ * const onPaid = async (notification: PayOrderNotification, { signal }: ProcessingContext) => {
+ *   await reserveStock(notification.mchOrderNo);
+ *   signal.throwIfAborted(); // the store lost the claim: stop before the step that cannot be undone
+ *   await ship(notification.mchOrderNo);
+ * };
+ * ```
+ */
+export interface ProcessingContext {
+  /**
+   * Aborted when the store can no longer promise that this run is the only one: the Redis store's lease was
+   * lost or may have expired, the Postgres store's connection failed. The memory store never aborts it.
+   */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * What {@link NotificationStore.runOnce} did: `ran` the effect now (and recorded the key done), found the key
+ * `done` before, or found it `busy` (claimed by a run that has not finished, here or on another instance).
+ *
+ * @example
+ * ```ts
+ * const { status } = await store.runOnce('P202106181104177050002:2', async () => fulfil());
+ * if (status === 'busy') console.log('another delivery is processing it; the gateway will retry');
+ * ```
+ */
+export interface RunOnceResult {
+  readonly status: 'ran' | 'done' | 'busy';
+  /** Set when the effect ran but the store cannot promise it ran alone (e.g. the Redis lease was lost meanwhile). */
+  readonly warning?: string | undefined;
+}
+
+/**
+ * Where a notification processor records which notifications it has processed: {@link memoryStore} (one
+ * process only), `postgresStore` from `payment-gateway-sdk/stores/postgres` (exactly once, with your effects in
+ * the same transaction) or `redisStore` from `payment-gateway-sdk/stores/redis` (a lease and a done marker).
+ *
+ * A store claims a key without waiting: a key claimed by a run that has not finished is `busy` at once, and
+ * the processor decides whether to ask again.
+ *
+ * @example
+ * ```ts
+ * import { createNotificationProcessor, memoryStore } from 'payment-gateway-sdk';
+ * import { postgresStore } from 'payment-gateway-sdk/stores/postgres';
+ *
+ * const store = process.env.DATABASE_URL ? postgresStore({ pool }) : memoryStore();
+ * ```
+ */
+export interface NotificationStore<Context extends ProcessingContext = ProcessingContext> {
+  /**
+   * Claims `key`; if it was neither done nor claimed, runs `effect`, then records the key done (or, when
+   * `effect` throws, releases the claim and rethrows, so that a later delivery runs it again).
+   */
+  runOnce(key: string, effect: (context: Context) => Promise<void>): Promise<RunOnceResult>;
+}

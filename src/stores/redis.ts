@@ -1,0 +1,199 @@
+/**
+ * payment-gateway-sdk/stores/redis: a notification store in Redis, on `ioredis`: a lease with a random token
+ * and an expiry while `onPaid` runs, then a done marker. No two deliveries of a notification run `onPaid` at
+ * the same time while the lease holds; a crash mid-`onPaid` lets a later delivery run it again once the lease
+ * expires. Your effects are **not** transactional with Redis: prefer `payment-gateway-sdk/stores/postgres`
+ * when they are writes to your PostgreSQL database.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { createNotificationProcessor } from 'payment-gateway-sdk';
+ * import { redisStore } from 'payment-gateway-sdk/stores/redis';
+ *
+ * const processor = createNotificationProcessor({
+ *   ...credentials,
+ *   store: redisStore({ client: new Redis(process.env.REDIS_URL!) }),
+ *   onPaid: async (notification, { signal }) => fulfil(notification, signal),
+ * });
+ * ```
+ *
+ * @packageDocumentation
+ * @module payment-gateway-sdk/stores/redis
+ */
+import type { Cluster, Redis } from 'ioredis';
+import * as z from 'zod/mini';
+import { GatewayError } from '../errors/index.js';
+import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
+import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
+import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
+
+/**
+ * Options of {@link redisStore}.
+ *
+ * @example
+ * ```ts
+ * const options: RedisStoreOptions = { client: new Redis(process.env.REDIS_URL!), leaseMs: 60_000, prefix: 'shop:notify:' };
+ * ```
+ */
+export interface RedisStoreOptions {
+  /** An `ioredis` client: a `Redis` or a `Cluster` (each key is one slot). */
+  client: Redis | Cluster;
+  /** Prepended to every idempotency key. Default `payment-gateway-sdk:notification:`. */
+  prefix?: string | undefined;
+  /**
+   * How long a claim holds without news from its holder, in milliseconds. The holder extends it every third
+   * of this while `onPaid` runs, so it expires only when the holder dies, stalls or loses Redis for this long:
+   * that is how long a crashed delivery blocks the next. Default `30000`.
+   */
+  leaseMs?: number | undefined;
+  /**
+   * How long the done marker is kept, in milliseconds: a delivery of the same event later than this runs
+   * `onPaid` again. Keep it longer than any re-send you expect (an operator can re-send at any time).
+   * Default 30 days.
+   */
+  doneTtlMs?: number | undefined;
+}
+
+/**
+ * A notification store in Redis; see {@link redisStore}.
+ *
+ * @example
+ * ```ts
+ * const store: RedisStore = redisStore({ client });
+ * ```
+ */
+export type RedisStore = NotificationStore<ProcessingContext>;
+
+const optionsSchema = z.strictObject({
+  client: z.custom<Redis | Cluster>((v) => typeof (v as { eval?: unknown } | null)?.eval === 'function', { error: 'must be an ioredis client (Redis or Cluster)' }),
+  prefix: z.optional(z.string({ error: 'must be a string' })),
+  leaseMs: z.optional(timerDelayMs(10)),
+  doneTtlMs: z.optional(safeInteger(1)),
+});
+
+const DEFAULTS = { prefix: 'payment-gateway-sdk:notification:', leaseMs: 30_000, doneTtlMs: 30 * 24 * 3_600_000 } as const;
+
+const DONE = 'done';
+
+// Each script reads and writes one key atomically: compare-and-set, compare-and-expire, compare-and-delete.
+// A lease's value is `lease:<random token>`, so it can never equal the done marker or another holder's lease.
+const CLAIM = `local current = redis.call('GET', KEYS[1])
+if not current then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 'claimed' end
+if current == '${DONE}' then return 'done' end
+return 'busy'`;
+
+const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
+const FINISH = `local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] or not current then
+  redis.call('SET', KEYS[1], '${DONE}', 'PX', ARGV[2])
+  if current then return 'held' end
+  return 'expired'
+end
+if current == '${DONE}' then return 'done-elsewhere' end
+return 'claimed-elsewhere'`;
+
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** What a finished run that did not hold its lease to the end reports. */
+const LEASE_WARNINGS: Readonly<Record<string, string>> = {
+  expired: 'the lease expired while onPaid ran (it ran longer than leaseMs without an extension reaching Redis); no other delivery had claimed it meanwhile',
+  'done-elsewhere': 'the lease was lost while onPaid ran and another delivery ran onPaid and finished meanwhile: the effect ran twice',
+  'claimed-elsewhere': 'the lease was lost while onPaid ran and another delivery holds it now: the effect may run twice',
+};
+
+/**
+ * A notification store in Redis (through `ioredis`): a lease while `onPaid` runs, then a done marker.
+ *
+ * **What it guarantees.** A delivery claims the event's key with a lease (`SET` of a random token with an
+ * expiry, in a Lua script that also tells `done` from `busy`); the lease is extended every `leaseMs / 3` while
+ * `onPaid` runs; the done marker replaces it only if the token still matches (compare-and-set), and a failed
+ * `onPaid` deletes it only if the token still matches (compare-and-delete). So while the lease holds, no other
+ * delivery runs `onPaid` for that event, on any instance; a finished event answers `SUCCESS` without running it.
+ *
+ * **What it does not.** Your effects are not in a transaction with Redis: a process that dies after `onPaid`'s
+ * effect but before the done marker leaves the lease to expire, and the next delivery runs `onPaid` again
+ * (make `onPaid` idempotent, or use the Postgres store). A holder that stalls or loses Redis for longer than
+ * `leaseMs` (a long GC pause, a suspended VM, a partition) loses the lease: `context.signal` is aborted, and if
+ * `onPaid` goes on anyway a second run may overlap it (the outcome's `warning` says so). Redis must keep its
+ * keys: a failover to a replica that had not received the lease, or an eviction policy other than
+ * `noeviction`, can lose a lease or a done marker.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { redisStore } from 'payment-gateway-sdk/stores/redis';
+ *
+ * const store = redisStore({ client: new Redis(process.env.REDIS_URL!), leaseMs: 60_000 });
+ * ```
+ */
+export function redisStore(options: RedisStoreOptions): RedisStore {
+  const { client, prefix = DEFAULTS.prefix, leaseMs = DEFAULTS.leaseMs, doneTtlMs = DEFAULTS.doneTtlMs } = parseFactoryOptions('redisStore', optionsSchema, options);
+  const run = (script: string, key: string, ...args: (string | number)[]) => client.eval(script, 1, key, ...args) as Promise<unknown>;
+
+  return {
+    async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
+      const key = prefix + idempotencyKey;
+      const lease = `lease:${globalThis.crypto.randomUUID()}`;
+      const claimSentAt = performance.now();
+      const claim = await run(CLAIM, key, lease, leaseMs);
+      if (claim !== 'claimed') return { status: claim === 'done' ? 'done' : 'busy' };
+      const holder = holdLease(() => run(EXTEND, key, lease, leaseMs).then((extended) => extended === 1), leaseMs, claimSentAt);
+      try {
+        await effect({ signal: holder.signal });
+      } catch (error) {
+        holder.stop();
+        // If Redis cannot be reached now, the lease expires by itself; the caller needs onPaid's error.
+        await run(RELEASE, key, lease).catch(() => undefined);
+        throw error;
+      }
+      holder.stop();
+      // onPaid's effect happened: answer SUCCESS even if the marker cannot be written, rather than invite a retry.
+      const finished = await run(FINISH, key, lease, doneTtlMs).then(String, (error: unknown) => error);
+      const warning = typeof finished === 'string' ? LEASE_WARNINGS[finished] : `onPaid ran but the done marker could not be written (${String(finished)}): a later delivery will run onPaid again`;
+      return { status: 'ran', warning };
+    },
+  };
+}
+
+/**
+ * Extends a lease every third of `leaseMs` until stopped. Its signal is aborted when an extension finds the
+ * lease gone, or when `leaseMs` has passed since the claim or the last successful extension was sent (the
+ * lease may have expired then, whatever happened to the answers).
+ */
+function holdLease(extend: () => Promise<boolean>, leaseMs: number, claimSentAt: number): { signal: AbortSignal; stop(): void } {
+  const lost = new AbortController();
+  const abort = (why: string) => lost.abort(new GatewayError(`The Redis lease of this notification ${why}: another delivery may run onPaid now. Stop before any step that cannot be undone.`));
+  const expireAt = (sentAt: number) => setTimeout(() => abort(`may have expired (no extension reached Redis for ${leaseMs} ms)`), Math.max(0, sentAt + leaseMs - performance.now()));
+  let expiry = expireAt(claimSentAt);
+  let inFlight = false;
+  let stopped = false;
+  const renew = setInterval(() => {
+    if (inFlight || lost.signal.aborted) return;
+    inFlight = true;
+    const sentAt = performance.now();
+    extend().then(
+      (extended) => {
+        inFlight = false;
+        if (stopped || lost.signal.aborted) return;
+        if (!extended) return abort('was lost');
+        clearTimeout(expiry);
+        expiry = expireAt(sentAt);
+      },
+      () => {
+        inFlight = false; // Redis unreachable for now: the expiry timer decides
+      },
+    );
+  }, Math.max(1, Math.floor(leaseMs / 3)));
+  return {
+    signal: lost.signal,
+    stop() {
+      stopped = true;
+      clearInterval(renew);
+      clearTimeout(expiry);
+    },
+  };
+}
