@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { safeInteger } from '../protocol/schemas/fields.js';
-import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
 
 /**
@@ -48,7 +48,7 @@ const NEVER_ABORTED = new AbortController().signal;
  * ```
  */
 export function memoryStore(options: MemoryStoreOptions = {}): NotificationStore {
-  const maxKeys = parseFactoryOptions('memoryStore', optionsSchema, options).maxKeys ?? DEFAULT_MAX_KEYS;
+  const maxKeys = parseInput(optionsSchema, options ?? {}, 'Invalid memoryStore options', 'options').maxKeys ?? DEFAULT_MAX_KEYS;
   // Insertion order is the order to forget done keys in; a running key is never forgotten.
   const keys = new Map<string, 'running' | 'done'>();
   const forgetOldest = () => {

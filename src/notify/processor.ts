@@ -4,7 +4,7 @@ import { PayOrderState } from '../protocol/schemas/enums.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
-import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
 import {
@@ -197,7 +197,7 @@ export function createNotificationProcessor<Context extends ProcessingContext = 
 export function createNotificationProcessor(
   options: PaymentProcessorOptions | SettlementProcessorOptions,
 ): NotificationProcessor<PayOrderNotification> | NotificationProcessor<SettlementNotification> {
-  const checked = parseFactoryOptions('createNotificationProcessor', processorSchema, options);
+  const checked = parseInput(processorSchema, options ?? {}, 'Invalid createNotificationProcessor options', 'options');
   if ((checked.onPaid === undefined) === (checked.onSettlement === undefined)) {
     throw new GatewayValidationError('Invalid createNotificationProcessor options', [
       { path: [], message: 'pass exactly one handler: onPaid for payment notifications, or onSettlement for settlement notifications (one processor per notifyUrl)' },

@@ -29,7 +29,7 @@ import * as z from 'zod/mini';
 import { GatewayError } from '../errors/index.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
-import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 
 /**
  * Options of {@link postgresStore}.
@@ -131,7 +131,7 @@ const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
  * ```
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
-  const { pool, table = DEFAULT_TABLE, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS } = parseFactoryOptions('postgresStore', optionsSchema, options);
+  const { pool, table = DEFAULT_TABLE, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS } = parseInput(optionsSchema, options ?? {}, 'Invalid postgresStore options', 'options');
   const name = table.split('.').map((part) => `"${part}"`).join('.');
   const sql = {
     insert: `INSERT INTO ${name} (idempotency_key) VALUES ($1) ON CONFLICT (idempotency_key) DO NOTHING`,

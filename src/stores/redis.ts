@@ -25,7 +25,7 @@ import type { Cluster, Redis } from 'ioredis';
 import * as z from 'zod/mini';
 import { GatewayError } from '../errors/index.js';
 import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
-import { parseFactoryOptions } from '../protocol/schemas/parse-options.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
 
 /**
@@ -131,7 +131,7 @@ const LEASE_WARNINGS: Readonly<Record<string, string>> = {
  * ```
  */
 export function redisStore(options: RedisStoreOptions): RedisStore {
-  const { client, prefix = DEFAULTS.prefix, leaseMs = DEFAULTS.leaseMs, doneTtlMs = DEFAULTS.doneTtlMs } = parseFactoryOptions('redisStore', optionsSchema, options);
+  const { client, prefix = DEFAULTS.prefix, leaseMs = DEFAULTS.leaseMs, doneTtlMs = DEFAULTS.doneTtlMs } = parseInput(optionsSchema, options ?? {}, 'Invalid redisStore options', 'options');
   const run = (script: string, key: string, ...args: (string | number)[]) => client.eval(script, 1, key, ...args) as Promise<unknown>;
 
   return {
