@@ -102,7 +102,7 @@ describe('payment-gateway-sdk mock', () => {
     expect((await control(mock.url, 'clock/advance', { ms: -1 })).status).toBe(400);
     const unknown = await control(mock.url, 'orders/x/refund');
     expect(unknown.status).toBe(404);
-    expect(unknown.json.error).toContain('POST /_mock/orders/:ref/pay');
+    expect(unknown.json.error).toContain('POST /_mock/orders/{payOrderId}/pay');
   });
 
   it('a client whose baseUrl has an extra /api fails as in production (framework 404)', async () => {
@@ -179,7 +179,7 @@ describe('payment-gateway-sdk mock', () => {
     }
     const bad = await runToEnd(['mock', '--public-url', 'https://mock.example/gateway']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--public-url: publicUrl must be an http(s) origin');
+    expect(bad.stderr).toContain('--public-url must be an http(s) origin such as');
   }, 20_000);
 
   it('closes cleanly on SIGINT and SIGTERM: exit code 0, the port released', async () => {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readPublicUrl } from '../testing/address-policy.js';
+import { publicOriginSchema } from '../testing/http/address-policy.js';
 import type { MockMerchant } from '../testing/index.js';
 
 /** A mistake in the command line or the config file: printed with the usage, exit code 2. */
@@ -59,12 +59,8 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
     throw new UsageError(`--forward-to must be an http(s) URL such as http://127.0.0.1:3000/notify, not ${JSON.stringify(forwardTo)}`);
   }
   const publicUrl = flags['public-url'] ?? stringOf(config.publicUrl, 'publicUrl');
-  if (publicUrl !== undefined) {
-    try {
-      readPublicUrl(publicUrl);
-    } catch (error) {
-      throw new UsageError(`--public-url: ${(error as Error).message}`);
-    }
+  if (publicUrl !== undefined && !publicOriginSchema.safeParse(publicUrl).success) {
+    throw new UsageError(`--public-url must be an http(s) origin such as http://192.168.1.20:4010 or https://mock.example (no path, query or credentials), not ${JSON.stringify(publicUrl)}`);
   }
   return {
     help: flags.help ?? false,

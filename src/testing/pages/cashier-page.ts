@@ -7,14 +7,14 @@
  * @module
  */
 import { PayOrderState } from '../../schemas/enums.js';
-import type { MockGateway } from '../mock-gateway.js';
-import type { MockPayOrder } from '../orders.js';
+import type { GatewayControls } from '../domain/controls.js';
+import type { MockPayOrder } from '../domain/orders.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const ACTIONS = ['pay', 'fail', 'leave'] as const;
 
 /** Answers `GET /cashier/{id}` and `POST /cashier/{id}/{pay|fail|leave}`, or `undefined` for other paths. */
-export function handleCashier(gateway: MockGateway, request: Request, path: string, base: string): Response | undefined {
+export function handleCashier(gateway: GatewayControls, request: Request, path: string, base: string): Response | undefined {
   const match = /^\/cashier\/([^/]+)(?:\/([a-z]+))?$/.exec(path);
   if (!match) return undefined;
   const id = decodeURIComponent(match[1] ?? '');

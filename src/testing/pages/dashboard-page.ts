@@ -6,9 +6,9 @@
  * @module
  */
 import { payOrderStateName } from '../../schemas/enums.js';
-import type { MockGatewayState } from '../mock-gateway.js';
-import type { MockNotification, NotificationAttempt } from '../notifications.js';
-import { MockAddressStatus, MockSettlementStatus } from '../settlement.js';
+import type { MockGatewayState } from '../domain/controls.js';
+import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
+import { MockAddressStatus, MockSettlementStatus } from '../domain/settlements.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };

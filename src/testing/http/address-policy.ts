@@ -10,6 +10,8 @@
  * @module
  */
 
+import * as z from 'zod/mini';
+
 /** `0.0.0.0` and `::` listen on every interface. */
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -93,17 +95,14 @@ export class AddressPolicy {
   }
 }
 
-/**
- * `url` as a public URL for the mock: an http(s) origin (no path, query, fragment or credentials).
- *
- * @throws TypeError saying what to give instead
- */
-export function readPublicUrl(url: string): URL {
+/** A public URL for the mock: an http(s) origin (no path, query, fragment or credentials). */
+export const publicOriginSchema = z.string({ error: 'must be a string' }).check(
+  z.refine(isPublicOrigin, { error: 'must be an http(s) origin such as http://192.168.1.20:4010 or https://mock.example (no path, query or credentials)' }),
+);
+
+function isPublicOrigin(url: string): boolean {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password || parsed.pathname !== '/' || parsed.search || parsed.hash) {
-    throw new TypeError(`publicUrl must be an http(s) origin such as http://192.168.1.20:4010 or https://mock.example (no path, query or credentials), not ${JSON.stringify(url)}`);
-  }
-  return parsed;
+  return parsed !== undefined && /^https?:$/.test(parsed.protocol) && !parsed.username && !parsed.password && parsed.pathname === '/' && !parsed.search && !parsed.hash;
 }
 
 function defaultPort(url: URL): number {

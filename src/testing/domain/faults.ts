@@ -7,7 +7,10 @@
  *
  * @module
  */
-import type { OperationName } from '../endpoints.js';
+import * as z from 'zod/mini';
+import { endpoints, type OperationName } from '../../endpoints.js';
+import { safeInteger } from '../../internal/schemas/fields.js';
+import { parseOptions } from './parse-options.js';
 
 /**
  * What goes wrong with the response:
@@ -70,8 +73,25 @@ export interface InjectedFault {
   cancel(): void;
 }
 
-const KINDS: readonly FaultKind[] = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset'];
+const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset'] as const satisfies readonly FaultKind[];
 const AFTER_ONLY: readonly FaultKind[] = ['wrongSign', 'truncatedJson'];
+const quoted = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+const OPERATIONS = Object.keys(endpoints) as OperationName[];
+
+/** Checks {@link FaultOptions}; the control route `POST /_mock/faults` reads its body with it too. */
+export const faultOptionsSchema = z
+  .strictObject({
+    kind: z.enum(KINDS, { error: `must be one of ${quoted(KINDS)}` }),
+    operation: z.optional(z.enum(OPERATIONS, { error: `must be one of ${quoted(OPERATIONS)} (leave it out for any)` })),
+    when: z.optional(z.enum(['before', 'after'], { error: "must be 'before' or 'after'" })),
+    times: z.optional(safeInteger(1)),
+  })
+  .check(
+    z.refine((o) => o.when !== 'before' || !AFTER_ONLY.includes(o.kind), {
+      error: (issue) => `${(issue.input as FaultOptions).kind} corrupts a real response, so it can only strike 'after' processing`,
+      path: ['when'],
+    }),
+  );
 
 class ArmedFault implements InjectedFault {
   hits = 0;
@@ -96,11 +116,7 @@ export class FaultPlan {
   #armed: ArmedFault[] = [];
 
   inject(options: FaultOptions): InjectedFault {
-    const { kind, operation, when = 'after', times = 1 } = options ?? ({} as FaultOptions);
-    if (!KINDS.includes(kind)) throw new TypeError(`injectFault: kind must be one of ${KINDS.join(', ')}`);
-    if (when !== 'before' && when !== 'after') throw new TypeError("injectFault: when must be 'before' or 'after'");
-    if (when === 'before' && AFTER_ONLY.includes(kind)) throw new TypeError(`injectFault: ${kind} corrupts a real response, so it can only strike 'after' processing`);
-    if (!Number.isSafeInteger(times) || times < 1) throw new TypeError('injectFault: times must be a whole number >= 1');
+    const { kind, operation, when = 'after', times = 1 } = parseOptions(faultOptionsSchema, options, 'injectFault options');
     const fault = new ArmedFault(kind, operation, when, times);
     this.#armed.push(fault);
     return fault;

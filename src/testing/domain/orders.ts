@@ -5,12 +5,14 @@
  *
  * @module
  */
-import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../schemas/enums.js';
-import { md5Hex } from '../internal/signing/md5.js';
+import * as z from 'zod/mini';
+import { md5Hex } from '../../internal/signing/md5.js';
+import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../../schemas/enums.js';
+import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
 import type { MockMerchant } from './merchants.js';
-import type { AcceptedRequest } from './wire-request.js';
+import { parseOptions } from './parse-options.js';
 import { channelOf, isCoinWayCode, isSupportedWayCode, payDataFor, readChannelExtra } from './pay-data.js';
 import { MESSAGES, refuse } from './refusals.js';
 
@@ -111,6 +113,17 @@ export interface TransactionInput {
   status?: string | undefined;
   fromAddress?: string | undefined;
 }
+
+const text = () => z.optional(z.string({ error: 'must be a string' }));
+
+/** Checks {@link ChannelFailure}; the control route `POST /_mock/orders/{payOrderId}/fail` reads its body with it too. */
+export const channelFailureSchema = z.strictObject({ mchOrderNo: text(), errCode: text(), errMsg: text() });
+
+const transactionInputSchema = z.strictObject({
+  amount: z.string({ error: 'must be exact decimal text such as "10.50"' }).check(z.regex(/^-?\d+(?:\.\d+)?$/, { error: 'must be exact decimal text such as "10.50" (no exponent, no sign but -)' })),
+  status: text(),
+  fromAddress: text(),
+});
 
 const DEFAULT_FAILURE = { errCode: 'MOCK_CHANNEL_DECLINED', errMsg: 'payment declined by the channel (mock)' };
 
@@ -221,19 +234,20 @@ export class OrderBook {
 
   /** Test control: the channel reports failure. */
   fail(ref: string, failure: ChannelFailure = {}): MockPayOrder {
-    return this.#fail(this.#unpaid(ref, 'failOrder'), failure);
+    const checked = parseOptions(channelFailureSchema, failure, 'failOrder failure');
+    return this.#fail(this.#unpaid(ref, 'failOrder'), checked);
   }
 
   /** Test control: a coming order fails at the channel. */
-  declineNext(failure: ChannelFailure): void {
-    this.#declines.push({ ...failure });
+  declineNext(failure: ChannelFailure = {}): void {
+    this.#declines.push(parseOptions(channelFailureSchema, failure, 'declineNextPayment failure'));
   }
 
   /** Test control: an on-chain transaction arrives for a coin order. */
-  addTransaction(ref: string, input: TransactionInput): MockTransaction {
+  addTransaction(ref: string, transaction: TransactionInput): MockTransaction {
+    const input = parseOptions(transactionInputSchema, transaction, 'addTransaction input');
     const order = this.resolve(ref, 'addTransaction');
     if (!isCoinWayCode(order.wayCode)) throw new Error(`addTransaction: order ${order.payOrderId} uses ${order.wayCode}, not a coin way (COIN_...)`);
-    new DecimalLiteral(input.amount); // rejects anything but exact decimal text
     const at = new Date(this.clock.now()).toISOString();
     const n = order.orderTransactionList.length + 1;
     const tx: MockTransaction = {
