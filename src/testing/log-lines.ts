@@ -5,7 +5,7 @@
  * @module
  */
 import type { NotificationAttempt } from './domain/notifier.js';
-import type { MockRequestRecord, MockSignatureRefusal } from './domain/request-log.js';
+import { fieldSummary, type MockRequestRecord, type MockSignatureRefusal } from './domain/request-log.js';
 
 /**
  * What the mock tells its `log` option: each request once answered, and each notification delivery
@@ -42,13 +42,11 @@ export function notificationEvent(attempt: NotificationAttempt): MockGatewayEven
 }
 
 function signatureLines(refusal: MockSignatureRefusal): string[] {
-  const signed = refusal.fields.filter((f) => f.signed).map((f) => f.name);
-  const unsigned = refusal.fields.filter((f) => !f.signed).map((f) => `${f.name} (${f.why ?? 'not signed'})`);
   return [
     refusal.mistake ? `${INDENT}likely mistake: ${refusal.mistake.summary}; fix: ${refusal.mistake.fix}` : `${INDENT}why: ${refusal.hint}`,
     `${INDENT}expected:   ${refusal.expected}`,
     ...(refusal.mistake ? [`${INDENT}you hashed: ${refusal.mistake.signedString}`] : []),
-    `${INDENT}fields:     signed ${signed.join(', ') || 'none'}; not signed ${unsigned.join(', ') || 'none'}`,
+    `${INDENT}fields:     ${fieldSummary(refusal)}`,
   ];
 }
 
