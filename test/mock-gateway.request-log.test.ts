@@ -129,7 +129,7 @@ describe('a refused signature', () => {
 
   it('is answered 验签失败 exactly; the record says why: the expected string (secret as ***), the fields, the mistake', async () => {
     const { gateway, lines } = loggedGateway();
-    const body = { ...misSigned(order(), (fragments, secret) => `${fragments}key=${secret}`), shop: 'eu' };
+    const body: Fields = { ...misSigned(order(), (fragments, secret) => `${fragments}key=${secret}`), shop: 'eu' };
     const answer = await post(gateway, PATHS.unifiedOrder, body);
     expect(answer.text).toBe('{"code":9999,"msg":"验签失败"}');
     const refusal = gateway.requests[0]?.signature;
