@@ -1,9 +1,6 @@
 /**
- * Faults a test can inject into the mock's next responses, to prove that a client copes with what real
- * networks and proxies do. Each fault targets one operation (or any), fires on the next matching
- * requests (`times`, default 1), and strikes either **before** the gateway processes the request (it has
- * no effect: the order is not created) or **after** (the gateway acted, then the answer was lost or
- * corrupted: the case where a blind retry would create a duplicate).
+ * Faults a test arms for the next matching requests, striking before the gateway acts or after it
+ * (docs/guides/testing.md, "Faults").
  *
  * @module
  */

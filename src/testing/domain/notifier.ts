@@ -1,10 +1,6 @@
 /**
- * Payment notifications as the reference gateway sends them (docs/reference/protocol.md section 3): when an order becomes
- * paid and has a `notifyUrl`, a form POST of the query fields plus `reqTime` and `sign` (MD5 with the
- * merchant's secret). Success only when the body is `SUCCESS` (any case, nothing else); otherwise retried
- * up to 6 attempts in all, the n-th retry n x 30 s after the previous failure, on the mock's clock. A
- * retry or a resend re-sends the stored form: the original `reqTime` and `sign`. Each attempt records why
- * the answer was or was not accepted.
+ * Payment notifications as the reference gateway sends them (docs/reference/protocol.md section 3): signed
+ * once, retried on the mock's clock with the same form, each attempt judged; docs/guides/testing.md, "Notifications".
  *
  * @module
  */

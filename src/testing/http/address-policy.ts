@@ -1,11 +1,6 @@
 /**
- * Who may talk to the mock's HTTP server, and the origin it gives out. Any web page on the machine can
- * send requests to a loopback port: a page whose name resolves to 127.0.0.1 (DNS rebinding) reads what it
- * likes unless the `Host` is checked, and a cross-site form or `fetch` changes state unless the `Origin` is.
- * So the server answers only requests addressed to itself (its listen address, `localhost`, the host of an
- * explicit public URL, and on a wildcard address the machine's own interface addresses), refuses a
- * state-changing request sent from another origin, and builds every link and `payData` from its own
- * address, never from the request's `Host`.
+ * Who may talk to the mock's HTTP server (its own `Host`, no state change from another web page's `Origin`),
+ * and the origin its links use, never the request's `Host`: docs/guides/mock-command.md, "What the mock accepts".
  *
  * @module
  */

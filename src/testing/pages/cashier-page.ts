@@ -1,8 +1,6 @@
 /**
- * The cashier page, `{base}/cashier/{payOrderId}`: what a payer sees when a checkout redirects to the
- * order's pay URL. Pay and Fail move the order through {@link MockGateway.payOrder} and
- * {@link MockGateway.failOrder}, then send the browser to the order's `returnUrl` with the signed fields the
- * gateway adds ({@link MockGateway.payerReturnUrl}); Leave pending returns without changing the order.
+ * The cashier page, `{base}/cashier/{payOrderId}`, what a payer sees: Pay, Fail (then back to `returnUrl`
+ * with the signed fields) and Leave pending.
  *
  * @module
  */

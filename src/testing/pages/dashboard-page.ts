@@ -1,7 +1,6 @@
 /**
- * The dashboard, `{base}/`: everything {@link MockGateway.state} holds, with buttons that call the control
- * API (Resend, Approve, Reject, Progress, Pay, Fail). It reloads itself when the state changes: it polls
- * `GET {base}/_mock/state` once a second, so no server push is needed.
+ * The dashboard, `{base}/`: the gateway's state with buttons that call the control routes; it polls
+ * `/_mock/state` once a second and reloads when the state changes.
  *
  * @module
  */
