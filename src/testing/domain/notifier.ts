@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { timerDelayMs } from '../../internal/schemas/fields.js';
 import { sign } from '../../signing/sign.js';
 import type { SimulatedClock } from './clock.js';
-import type { MockPayOrder } from './orders.js';
+import { ORDER_FIELDS, type MockPayOrder } from './orders.js';
 
 /**
  * Attempts in all before a notification is given up (the operator may resend by hand later).
@@ -31,12 +31,6 @@ export const NOTIFY_MAX_ATTEMPTS = 6;
  * ```
  */
 export const NOTIFY_RETRY_STEP_MS = 30_000;
-
-/** The query fields a notification carries, in the reference's order (`orderTransactionList` is not sent). */
-const NOTIFIED_FIELDS = [
-  'payOrderId', 'mchNo', 'appId', 'mchOrderNo', 'ifCode', 'wayCode', 'amount', 'currency', 'state', 'clientIp', 'subject', 'body',
-  'channelOrderNo', 'errCode', 'errMsg', 'extParam', 'successTime', 'createdAt',
-] as const satisfies readonly (keyof MockPayOrder)[];
 
 /**
  * Where notifications go. By default to each order's `notifyUrl`, whatever its host.
@@ -148,7 +142,7 @@ interface Outbox {
  */
 export function signedOrderFields(order: MockPayOrder, secret: string, now: number): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const name of NOTIFIED_FIELDS) {
+  for (const name of ORDER_FIELDS) {
     const value = order[name];
     if (value !== undefined && value !== null) fields[name] = String(value);
   }

@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import { md5Hex } from '../../internal/signing/md5.js';
 import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../../schemas/enums.js';
+import type { PayOrder } from '../../schemas/order.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
@@ -41,9 +42,16 @@ export interface MockTransaction {
   updatedAt: string;
 }
 
+/** The fields of an order a query answers and a notification carries, in the reference's order. */
+export const ORDER_FIELDS = [
+  'payOrderId', 'mchNo', 'appId', 'mchOrderNo', 'ifCode', 'wayCode', 'amount', 'currency', 'state', 'clientIp', 'subject', 'body',
+  'channelOrderNo', 'errCode', 'errMsg', 'extParam', 'successTime', 'createdAt',
+] as const satisfies readonly (keyof PayOrder)[];
+type OrderField = (typeof ORDER_FIELDS)[number];
+
 /**
- * A pay order as the mock gateway holds it: the query fields (spec 2.3) plus what the order was created
- * with. Returned as a copy by {@link MockGateway.order} and {@link MockGateway.orders}.
+ * A pay order as the mock gateway holds it: the query fields of {@link payment-gateway-sdk!PayOrder} plus what
+ * the order was created with, and its transactions as the mock stores them. Returned as a copy by {@link MockGateway.order} and {@link MockGateway.orders}.
  *
  * @example
  * ```ts
@@ -51,26 +59,7 @@ export interface MockTransaction {
  * expect(order?.state).toBe(PayOrderState.Succeeded);
  * ```
  */
-export interface MockPayOrder {
-  payOrderId: string;
-  mchNo: string;
-  appId: string;
-  mchOrderNo: string;
-  ifCode: string;
-  wayCode: string;
-  /** Integer minor units. */
-  amount: number;
-  currency: string;
-  state: PayOrderState;
-  clientIp?: string | undefined;
-  subject: string;
-  body: string;
-  channelOrderNo?: string | undefined;
-  errCode?: string | undefined;
-  errMsg?: string | undefined;
-  extParam?: string | undefined;
-  successTime?: number | undefined;
-  createdAt: number;
+export interface MockPayOrder extends Pick<PayOrder, OrderField> {
   notifyUrl?: string | undefined;
   returnUrl?: string | undefined;
   channelExtra?: string | undefined;
@@ -261,12 +250,8 @@ export class OrderBook {
 
   /** The query response data of an order (spec 2.3), transaction amounts as exact decimal literals. */
   queryData(order: MockPayOrder): Record<string, unknown> {
-    const { payOrderId, mchNo, appId, mchOrderNo, ifCode, wayCode, amount, currency, state, clientIp, subject, body, channelOrderNo, errCode, errMsg, extParam, successTime, createdAt } = order;
     const transactions = order.orderTransactionList.map((tx) => ({ ...tx, amount: new DecimalLiteral(tx.amount) }));
-    return {
-      payOrderId, mchNo, appId, mchOrderNo, ifCode, wayCode, amount, currency, state, clientIp, subject, body, channelOrderNo, errCode, errMsg, extParam, successTime, createdAt,
-      orderTransactionList: transactions.length > 0 ? transactions : undefined,
-    };
+    return { ...Object.fromEntries(ORDER_FIELDS.map((name) => [name, order[name]])), orderTransactionList: transactions.length > 0 ? transactions : undefined };
   }
 
   list(): MockPayOrder[] {
