@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, PayOrderState, verifyNotification, type PayOrderNotification } from '../src/index.js';
+import { md5Hex } from '../src/protocol/signing/md5.js';
+import { signingString } from '../src/protocol/signing/sign.js';
 import type { MockGatewayState } from '../src/testing/index.js';
 import { eventually, startMockCommand, type RunningMock } from '../test/support/mock-command.js';
 
@@ -178,6 +180,20 @@ describe('the dashboard', () => {
     await page.locator('tr[data-settlement]').waitFor({ timeout: 5000 });
     await page.screenshot({ path: `${SCREENSHOTS}dashboard.png`, fullPage: true });
     timings.address = performance.now() - started;
+  });
+
+  it('lists the latest requests; a refused signature comes in by itself, explained, without the secret', async () => {
+    await page.goto(`${mock.url}/`);
+    await expect(page.locator('#requests').textContent()).resolves.toContain('SUCCESS payOrderId=');
+    const fields = { mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, version: '1.0.1', signType: 'MD5', reqTime: String(Date.now()), mchOrderNo: 'shop-bad-sign' };
+    const answer = await fetch(`${mock.url}/api/pay/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...fields, sign: md5Hex(`&${signingString(fields, MERCHANT.secret)}`) }) });
+    expect(await answer.text()).toBe('{"code":9999,"msg":"验签失败"}');
+    const why = page.locator('#requests tr.why');
+    await why.first().waitFor({ timeout: 5000 });
+    const text = await why.first().textContent();
+    expect(text).toContain('Why the signature was refused: the string starts with "&"');
+    expect(text).toContain(signingString(fields, '***'));
+    expect(await page.content()).not.toContain(MERCHANT.secret);
   });
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayHttpStatusError, PayOrderState, verifyNotification } from '../src/index.js';
+import { CONTROL_ROUTES } from '../src/testing/http/control-routes.js';
 import type { MockGatewayState } from '../src/testing/index.js';
 import { startNotifyEndpoint } from './support/notify-endpoint.js';
 import { eventually, runToEnd, startMockCommand, type RunningMock } from './support/mock-command.js';
@@ -102,7 +103,7 @@ describe('payment-gateway-sdk mock', () => {
     expect((await control(mock.url, 'clock/advance', { ms: -1 })).status).toBe(400);
     const unknown = await control(mock.url, 'orders/x/refund');
     expect(unknown.status).toBe(404);
-    expect(unknown.json.error).toContain('POST /_mock/orders/:ref/pay');
+    expect(unknown.json.error).toContain('POST /_mock/orders/{payOrderId}/pay');
   });
 
   it('a client whose baseUrl has an extra /api fails as in production (framework 404)', async () => {
@@ -152,7 +153,11 @@ describe('payment-gateway-sdk mock', () => {
       rmSync(dir, { recursive: true, force: true });
     }
     writeFileSync(join(tmpdir(), 'pgs-bad-config.json'), '{"merchants": [{"mchNo": "M1"}]}');
-    expect((await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-bad-config.json')])).stderr).toContain('merchants[0] needs non-empty strings mchNo, appId and secret');
+    const badConfig = (await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-bad-config.json')])).stderr;
+    expect(badConfig).toContain(`--config ${join(tmpdir(), 'pgs-bad-config.json')}: merchants.0.appId: is required`);
+    expect(badConfig).toContain('merchants.0.secret: is required');
+    writeFileSync(join(tmpdir(), 'pgs-typo-config.json'), '{"merchant": []}');
+    expect((await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-typo-config.json')])).stderr).toMatch(/unknown option 'merchant'\. The options are: merchants, port, host, publicUrl, forwardTo, clock, notifyRetryMs, quiet/);
     expect((await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-no-such-file.json')])).stderr).toContain('cannot read');
   }, 20_000);
 
@@ -179,7 +184,7 @@ describe('payment-gateway-sdk mock', () => {
     }
     const bad = await runToEnd(['mock', '--public-url', 'https://mock.example/gateway']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--public-url: publicUrl must be an http(s) origin');
+    expect(bad.stderr).toContain('--public-url: must be an http(s) origin such as');
   }, 20_000);
 
   it('closes cleanly on SIGINT and SIGTERM: exit code 0, the port released', async () => {
@@ -192,17 +197,31 @@ describe('payment-gateway-sdk mock', () => {
     }
   }, 20_000);
 
+  it('survives a reader that closes its stdout: the log and the stop line are dropped, no EPIPE crash, exit code 0', async () => {
+    for (const args of [['--quiet'], []]) {
+      const running = await startMockCommand(['--merchant', `${MERCHANT.mchNo}:${MERCHANT.appId}:${MERCHANT.secret}`, ...args]);
+      running.child.stdout?.destroy();
+      await new GatewayClient({ baseUrl: running.url, ...MERCHANT }).unifiedOrder(order(`epipe-${args.length}`));
+      const alive = await eventually(async () => (await state(running.url)).orders.find((o) => o.mchOrderNo === `epipe-${args.length}`));
+      expect(alive.state).toBe(PayOrderState.Generated); // still serving after the write into the closed pipe
+      expect(await running.stop('SIGTERM'), running.output()).toBe(0);
+      expect(running.output()).not.toMatch(/EPIPE|Error/);
+    }
+  }, 20_000);
+
   it('refuses bad flags with a clear message and exit code 2; --help and --version work', async () => {
     const unknown = await runToEnd(['mock', '--prot', '4010']);
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(unknown.stderr).toMatch(/Unknown option '--prot'.*\n.*--help/);
     expect((await runToEnd(['mock', '--merchant', 'M1:app-1'])).stderr).toContain('--merchant must be MCHNO:APPID:SECRET');
-    expect((await runToEnd(['mock', '--clock', 'fast'])).stderr).toContain('--clock must be real or manual');
-    expect((await runToEnd(['mock', '--forward-to', 'ftp://x'])).stderr).toContain('--forward-to must be an http(s) URL');
+    expect((await runToEnd(['mock', '--clock', 'fast'])).stderr).toContain('--clock: must be real or manual');
+    expect((await runToEnd(['mock', '--forward-to', 'ftp://x'])).stderr).toContain('--forward-to: must be an http(s) URL');
+    expect((await runToEnd(['mock', '--port', '70000'])).stderr).toContain('--port: must be at most 65535');
     expect((await runToEnd(['refund'])).code).toBe(2);
     const help = await runToEnd(['--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--port', '--host', '--public-url', '--merchant', '--forward-to', '--config', '--clock', '--notify-retry-ms']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--port', '--host', '--public-url', '--merchant', '--forward-to', '--config', '--clock', '--notify-retry-ms', '--quiet']) expect(help.stdout).toContain(flag);
+    for (const route of CONTROL_ROUTES) expect(help.stdout).toContain(`  ${route.method} ${route.path}${route.body ? ` ${route.body}` : ''}\n      ${route.calls}: ${route.does}\n`);
     expect((await runToEnd(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+/);
   }, 30_000);
 

@@ -1,5 +1,6 @@
 // Fault injection on the mock itself, seen with plain fetch (no client).
 import { describe, expect, it } from 'vitest';
+import { GatewayValidationError } from '../src/errors/index.js';
 import { createMockGateway } from '../src/testing/index.js';
 import { common, expectedSign, MERCHANT, orderFields, ORIGIN, PATHS, post, signed, START } from './support/raw-gateway.js';
 
@@ -77,18 +78,38 @@ describe('injected faults', () => {
   it('refuses faults that cannot be produced', () => {
     const gateway = newGateway();
     expect(() => gateway.injectFault({ kind: 'wrongSign', when: 'before' })).toThrow(/only strike 'after'/);
-    expect(() => gateway.injectFault({ kind: 'truncatedJson', when: 'before' })).toThrow(TypeError);
-    expect(() => gateway.injectFault({ kind: 'timeout' as never })).toThrow(/kind must be one of/);
-    expect(() => gateway.injectFault({ kind: 'html502', times: 0 })).toThrow(/times/);
+    expect(() => gateway.injectFault({ kind: 'truncatedJson', when: 'before' })).toThrow(GatewayValidationError);
+    expect(() => gateway.injectFault({ kind: 'timeout' as never })).toThrow(/kind: must be one of 'wrongSign', 'html502'/);
+    expect(() => gateway.injectFault({ kind: 'html502', times: 0 })).toThrow(/times: must be at least 1/);
+    expect(() => gateway.injectFault({ kind: 'html502', operation: 'refund' as never })).toThrow(/operation: must be one of 'unifiedOrder', 'query'.*leave it out for any/);
+    // Every problem at once, each with its path, as the SDK's own validation errors.
+    const error = (() => {
+      try {
+        gateway.injectFault({ kind: 'nope' as never, when: 'later' as never, times: 1.5 });
+      } catch (e) {
+        return e as GatewayValidationError;
+      }
+    })();
+    expect(error?.issues.map((i) => i.path.join('.'))).toEqual(['kind', 'when', 'times']);
   });
 });
 
 describe('createMockGateway options', () => {
   it('rejects missing or malformed merchants and a bad startTime', () => {
     expect(() => createMockGateway({ merchants: [] })).toThrow(/at least one merchant/);
-    expect(() => createMockGateway({ merchants: [{ mchNo: 'M', appId: 'a', secret: '' }] })).toThrow(/merchants\[0\]\.secret/);
-    expect(() => createMockGateway({ merchants: [MERCHANT, { ...MERCHANT, mchNo: 'M2' }] })).toThrow(/configured twice/);
-    expect(() => createMockGateway({ merchants: [MERCHANT], startTime: 1_700_000_000 })).toThrow(/13 digits/);
+    expect(() => createMockGateway({ merchants: [{ mchNo: 'M', appId: 'a', secret: '' }] })).toThrow(/merchants\.0\.secret: must not be empty/);
+    expect(() => createMockGateway({ merchants: [MERCHANT, { ...MERCHANT, mchNo: 'M2' }] })).toThrow(/merchants\.1\.appId: appId app-0001 is configured twice/);
+    expect(() => createMockGateway({ merchants: [MERCHANT], startTime: 1_700_000_000 })).toThrow(/startTime: must be milliseconds since the epoch \(13 digits\)/);
+    expect(() => createMockGateway(undefined as never)).toThrow(GatewayValidationError);
+  });
+
+  it('names an unknown option and lists the known ones, and never echoes a secret', () => {
+    expect(() => createMockGateway({ merchants: [MERCHANT], clok: 'real' } as never)).toThrow(/unknown option 'clok'\. The options are: merchants, startTime, clock,/);
+    expect(() => createMockGateway({ merchants: [MERCHANT], clock: 'fast' as never })).toThrow(/clock: must be 'manual' or 'real'/);
+    expect(() => createMockGateway({ merchants: [MERCHANT], notifications: { forwardTo: 'ftp://x' } })).toThrow(/notifications\.forwardTo: must be an http\(s\) URL/);
+    expect(() => createMockGateway({ merchants: [MERCHANT], log: 'console' as never })).toThrow(/log: must be a function/);
+    const secret = { mchNo: 'M', appId: 'a', secret: 12345678 as never };
+    expect(() => createMockGateway({ merchants: [secret] })).toThrow(/merchants\.0\.secret: must be a string \(the value is not shown\)/);
   });
 
   it('listens on 127.0.0.1 with an ephemeral port, and stops', async () => {

@@ -176,7 +176,8 @@ describe('state machine', () => {
   it('control errors name the problem', () => {
     const gateway = newGateway();
     expect(() => gateway.payOrder('missing')).toThrow('payOrder: no order with payOrderId or mchOrderNo "missing"');
-    expect(() => gateway.advanceTime(-1)).toThrow(RangeError);
+    expect(() => gateway.advanceTime(-1)).toThrow(/Invalid advanceTime ms .*must be at least 0/);
+    expect(() => gateway.failOrder('order-1', { errCode: 7 as never })).toThrow(/errCode: must be a string/);
     expect(gateway.order('missing')).toBeUndefined();
   });
 

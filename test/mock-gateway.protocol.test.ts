@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { operations } from '../src/operations/table.js';
 import { wireFields } from '../src/operations/wire.js';
 import { sign } from '../src/protocol/signing/sign.js';
-import { OPERATION_SPECS } from '../src/testing/wire-request.js';
+import { OPERATION_ROUTES } from '../src/testing/http/operation-routes.js';
 import { createMockGateway, MOCK_MESSAGES } from '../src/testing/index.js';
 import { vector } from './support/vectors.js';
 import { call, common, expectedSign, MERCHANT, ORIGIN, orderFields, OTHER_MERCHANT, PATHS, post, signed, START } from './support/raw-gateway.js';
@@ -201,7 +201,7 @@ describe('sign() sanity for these tests', () => {
 
 describe('routes and bindings derived from the endpoint table', () => {
   const binding = (path: string) => {
-    const spec = OPERATION_SPECS.get(path);
+    const spec = OPERATION_ROUTES.get(path);
     const fields = [...(spec?.fields ?? new Map())];
     return {
       required: fields.filter(([, f]) => f.required).map(([n]) => n).sort(),
@@ -211,7 +211,7 @@ describe('routes and bindings derived from the endpoint table', () => {
   };
 
   it('has one route per operation, at its path', () => {
-    expect([...OPERATION_SPECS.values()].map((s) => [s.operation, s.path])).toEqual(Object.entries(operations).map(([name, e]) => [name, e.path]));
+    expect([...OPERATION_ROUTES.values()].map((s) => [s.operation, s.path])).toEqual(Object.entries(operations).map(([name, e]) => [name, e.path]));
   });
 
   it('knows each operation\'s wire fields, which are required and which are integers', () => {

@@ -146,7 +146,7 @@ describe('links and payData use the listen address or the public URL, never the 
       await tunnel.close();
     }
     for (const bad of ['https://mock.example/gateway', 'ftp://mock.example', 'https://user:pw@mock.example', 'mock.example']) {
-      await expect(shared.listen({ publicUrl: bad }), bad).rejects.toThrow(/publicUrl must be an http\(s\) origin/);
+      await expect(shared.listen({ publicUrl: bad }), bad).rejects.toThrow(/Invalid listen options: publicUrl: must be an http\(s\) origin/);
     }
   });
 

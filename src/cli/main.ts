@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { createMockGateway, type MockGatewayServer } from '../testing/index.js';
-import { readMockOptions, UsageError, type MockCommandOptions } from './mock-options.js';
+import { controlApiUsage, runMock, type MockCommandIo } from './mock-command.js';
+import { readMockOptions, UsageError } from './mock-options.js';
 import { runSign } from './sign-command.js';
 import type { SigningCommandInput } from './signing-input.js';
 import { runVerify } from './verify-command.js';
@@ -31,16 +31,16 @@ Options of mock:
       --forward-to URL         deliver every notification to URL instead of the order's notifyUrl
                                (default: only loopback notifyUrls are delivered)
   -c, --config FILE            JSON file with any of { merchants: [{ mchNo, appId, secret }], port, host,
-                               publicUrl, forwardTo, clock, notifyRetryMs }; flags win
+                               publicUrl, forwardTo, clock, notifyRetryMs, quiet }; flags win
       --clock real|manual      real (default): expiries and notification retries run on the wall clock;
                                manual: time moves only with POST /_mock/clock/advance
       --notify-retry-ms N      the n-th notification retry comes n x N ms after a failure (default 30000)
+  -q, --quiet                  no log; by default each request (operation, mchOrderNo/payOrderId/requestId,
+                               outcome or refusal reason, ms, why a signature was refused) and each
+                               notification attempt (URL, HTTP status, accepted or why not) is printed
   -h, --help                   this text
 
-Control API (JSON): GET {base}/_mock/state, POST {base}/_mock/orders/{payOrderId}/pay, .../fail,
-  /_mock/notifications/deliver, /_mock/notifications/{id}/resend, /_mock/clock/advance {"ms":N},
-  /_mock/addresses/{id}/approve, .../reject, /_mock/settlements/{id}/progress, /_mock/faults.
-
+${controlApiUsage()}
 Web pages on this machine cannot use it: a Host other than the listen address, localhost or the public
 URL's host is refused (DNS rebinding), and so is a POST or DELETE from another origin (403); requests
 without an Origin header (your backend, curl) are accepted. Bodies are capped at 1 MiB (413).
@@ -53,12 +53,12 @@ or --secret-file FILE, never from an argument):
   payment-gateway-sdk sign --help, payment-gateway-sdk verify --help: their options.
 `;
 
-/** Runs the command; resolves to the exit code (the mock itself runs until a signal). */
+/** Runs the command; resolves to the exit code (the mock itself runs until a signal, or `input.stopped`). */
 export async function main(
   args: readonly string[],
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
-  input: SigningCommandInput = { stdin: process.stdin, env: process.env },
+  input: SigningCommandInput & Pick<MockCommandIo, 'stopped'> = { stdin: process.stdin, env: process.env },
 ): Promise<number> {
   const [command, ...rest] = args;
   if (command === '--version' || command === '-v') {
@@ -87,49 +87,5 @@ export async function main(
     out.write(USAGE);
     return 0;
   }
-  return runMock(options, out, err);
-}
-
-async function runMock(options: MockCommandOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
-  const gateway = createMockGateway({
-    merchants: options.merchants,
-    clock: options.clock,
-    notifications: { loopbackOnly: true, forwardTo: options.forwardTo, retryStepMs: options.retryStepMs },
-  });
-  // Listen for the signals first: a script may send one as soon as it has read the URL.
-  const stopped = new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
-  let server: MockGatewayServer;
-  try {
-    server = await gateway.listen({ port: options.port, host: options.host, publicUrl: options.publicUrl });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    err.write(`payment-gateway-sdk mock: cannot listen on ${options.host}:${options.port}${code === 'EADDRINUSE' ? ': the port is in use; choose another with --port (0 picks a free one)' : `: ${String(error)}`}\n`);
-    return 1;
-  }
-  out.write(`${server.url}\n`);
-  out.write(summary(options, options.publicUrl?.replace(/\/$/, '') ?? server.url));
-  out.write(`\n${await stopped}: stopping the mock gateway\n`);
-  await server.close();
-  return 0;
-}
-
-/** `url`: where people reach it (the public URL, else the listen address). */
-function summary(options: MockCommandOptions, url: string): string {
-  const merchants = options.merchants.map((m) => `  mchNo ${m.mchNo}  appId ${m.appId}  secret ${options.generated ? m.secret : '(as given)'}`).join('\n');
-  const delivery = options.forwardTo ? `every notification is forwarded to ${options.forwardTo}` : 'notifications go to loopback notifyUrls only (use --forward-to URL for others)';
-  return `
-Mock Payment Gateway (payment-gateway-sdk ${packageJson.version}) is listening.
-${options.generated ? 'Generated merchant' : 'Merchants'}:
-${merchants}
-Dashboard:   ${url}/
-Control API: ${url}/_mock/state
-Clock: ${options.clock}; ${delivery}.
-
-Next: point your client at it, e.g.
-  new GatewayClient({ baseUrl: '${url}', mchNo: '${options.merchants[0]?.mchNo ?? ''}', appId: '${options.merchants[0]?.appId ?? ''}', secret })
-create a QR_CASHIER order and open its payData in a browser. Ctrl-C stops.
-`;
+  return runMock(options, { out, err, stopped: input.stopped });
 }

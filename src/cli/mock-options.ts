@@ -1,13 +1,19 @@
 /**
  * The options of `payment-gateway-sdk mock`, from flags (node:util parseArgs) and an optional JSON config
- * file; flags win. Every mistake is a {@link UsageError} whose message says how to fix it.
+ * file, both checked by one zod schema; flags win. Every mistake is a {@link UsageError} naming the flag or
+ * the config member and what to give.
  *
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readPublicUrl } from '../testing/address-policy.js';
+import * as z from 'zod/mini';
+import { requiredText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
+import { toValidationIssues } from '../protocol/schemas/issues.js';
+import { merchantsSchema } from '../testing/domain/merchants.js';
+import { notificationRoutingSchema } from '../testing/domain/notifier.js';
+import { publicOriginSchema } from '../testing/http/address-policy.js';
 import type { MockMerchant } from '../testing/index.js';
 
 /** A mistake in the command line or the config file: printed with the usage, exit code 2. */
@@ -24,6 +30,8 @@ export interface MockCommandOptions {
   publicUrl: string | undefined;
   clock: 'real' | 'manual';
   retryStepMs: number | undefined;
+  /** No request log on the terminal. */
+  quiet: boolean;
 }
 
 export const MOCK_FLAGS = {
@@ -35,8 +43,27 @@ export const MOCK_FLAGS = {
   config: { type: 'string', short: 'c' },
   clock: { type: 'string' },
   'notify-retry-ms': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** What the config file may hold; the flags are checked by the same schema. */
+const commandSchema = z.strictObject({
+  merchants: z.optional(merchantsSchema),
+  port: z.optional(safeInteger(0).check(z.maximum(65535, { error: 'must be at most 65535' }))),
+  host: z.optional(requiredText()),
+  publicUrl: z.optional(publicOriginSchema),
+  forwardTo: notificationRoutingSchema.def.shape.forwardTo,
+  clock: z.optional(z.enum(['real', 'manual'], { error: 'must be real or manual' })),
+  notifyRetryMs: z.optional(timerDelayMs(0)),
+  quiet: z.optional(z.boolean({ error: 'must be true or false' })),
+});
+type CommandInput = z.input<typeof commandSchema>;
+
+/** The flag that sets each member, for messages. */
+const FLAG_OF: Readonly<Record<keyof CommandInput, string>> = {
+  merchants: '--merchant', port: '--port', host: '--host', publicUrl: '--public-url', forwardTo: '--forward-to', clock: '--clock', notifyRetryMs: '--notify-retry-ms', quiet: '--quiet',
+};
 
 /** The options of `mock` from its arguments (after the word `mock`). */
 export function readMockOptions(args: readonly string[]): MockCommandOptions & { help: boolean } {
@@ -47,65 +74,57 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const flags = parsed.values;
-  const config = flags.config === undefined ? {} : readConfig(flags.config);
-  const merchantTexts = flags.merchant ?? [];
-  const merchants = merchantTexts.length > 0 ? merchantTexts.map(parseMerchant) : configMerchants(config.merchants);
+  const config = flags.config === undefined ? {} : check(readConfig(flags.config), (path) => `--config ${flags.config}: ${path}`);
+  const given = check(
+    {
+      merchants: flags.merchant?.map(parseMerchant),
+      port: wholeNumber(flags.port),
+      host: flags.host,
+      publicUrl: flags['public-url'],
+      forwardTo: flags['forward-to'],
+      clock: flags.clock,
+      notifyRetryMs: wholeNumber(flags['notify-retry-ms']),
+      quiet: flags.quiet,
+    },
+    (path) => FLAG_OF[path.split('.')[0] as keyof CommandInput] ?? path,
+  );
+  const merchants = [...(given.merchants ?? config.merchants ?? [])];
   const generated = merchants.length === 0;
   if (generated) merchants.push(generateMerchant());
-  const clock = flags.clock ?? stringOf(config.clock, 'clock') ?? 'real';
-  if (clock !== 'real' && clock !== 'manual') throw new UsageError(`--clock must be real or manual, not ${JSON.stringify(clock)}`);
-  const forwardTo = flags['forward-to'] ?? stringOf(config.forwardTo, 'forwardTo');
-  if (forwardTo !== undefined && !(URL.canParse(forwardTo) && /^https?:$/.test(new URL(forwardTo).protocol))) {
-    throw new UsageError(`--forward-to must be an http(s) URL such as http://127.0.0.1:3000/notify, not ${JSON.stringify(forwardTo)}`);
-  }
-  const publicUrl = flags['public-url'] ?? stringOf(config.publicUrl, 'publicUrl');
-  if (publicUrl !== undefined) {
-    try {
-      readPublicUrl(publicUrl);
-    } catch (error) {
-      throw new UsageError(`--public-url: ${(error as Error).message}`);
-    }
-  }
   return {
     help: flags.help ?? false,
-    port: wholeNumber(flags.port ?? config.port, '--port', 4010, 65535),
-    host: flags.host ?? stringOf(config.host, 'host') ?? '127.0.0.1',
+    port: given.port ?? config.port ?? 4010,
+    host: given.host ?? config.host ?? '127.0.0.1',
     merchants,
     generated,
-    forwardTo,
-    publicUrl,
-    clock,
-    retryStepMs: wholeNumber(flags['notify-retry-ms'] ?? config.notifyRetryMs, '--notify-retry-ms', undefined, 2 ** 31 - 1),
+    forwardTo: given.forwardTo ?? config.forwardTo,
+    publicUrl: given.publicUrl ?? config.publicUrl,
+    clock: given.clock ?? config.clock ?? 'real',
+    retryStepMs: given.notifyRetryMs ?? config.notifyRetryMs,
+    quiet: given.quiet ?? config.quiet ?? false,
   };
 }
 
-function readConfig(file: string): Record<string, unknown> {
+/** `value` as the command's schema reads it; `label` names where a problem is (a flag, or the config member). */
+function check(value: unknown, label: (path: string) => string): z.output<typeof commandSchema> {
+  const parsed = commandSchema.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  const issues = toValidationIssues(parsed.error.issues, { keys: Object.keys(commandSchema.def.shape), of: 'options' });
+  throw new UsageError(issues.map((issue) => `${label(issue.path.join('.'))}: ${issue.message}`).join('\n'));
+}
+
+function readConfig(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new UsageError(`--config: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  let config: unknown;
   try {
-    config = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new UsageError(`--config: ${file} is not JSON: ${(error as Error).message}`);
   }
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new UsageError(`--config: ${file} must hold a JSON object such as {"merchants":[{"mchNo":"M1","appId":"app-1","secret":"s"}]}`);
-  return config as Record<string, unknown>;
-}
-
-function configMerchants(value: unknown): MockMerchant[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new UsageError('--config: merchants must be an array of { mchNo, appId, secret }');
-  return value.map((m: unknown, i) => {
-    const { mchNo, appId, secret } = (m ?? {}) as Record<string, unknown>;
-    if (typeof mchNo !== 'string' || typeof appId !== 'string' || typeof secret !== 'string' || !mchNo || !appId || !secret) {
-      throw new UsageError(`--config: merchants[${i}] needs non-empty strings mchNo, appId and secret`);
-    }
-    return { mchNo, appId, secret };
-  });
 }
 
 /** `MCHNO:APPID:SECRET`; the secret may itself contain colons. */
@@ -120,14 +139,7 @@ function generateMerchant(): MockMerchant {
   return { mchNo: `M${Date.now()}`, appId: `app-${randomBytes(4).toString('hex')}`, secret: randomBytes(24).toString('base64url') };
 }
 
-function stringOf(value: unknown, name: string): string | undefined {
-  if (value !== undefined && typeof value !== 'string') throw new UsageError(`--config: ${name} must be a string`);
-  return value;
-}
-
-function wholeNumber<D extends number | undefined>(value: unknown, flag: string, fallback: D, max: number): number | D {
-  if (value === undefined) return fallback;
-  const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 0 || n > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not ${JSON.stringify(value)}`);
-  return n;
+/** A flag's digits as a number; anything else is left for the schema to refuse. */
+function wholeNumber(text: string | undefined): number | string | undefined {
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : text;
 }

@@ -15,12 +15,16 @@
  * @packageDocumentation
  * @module payment-gateway-sdk/testing
  */
-export { createMockGateway, type MockGateway, type MockGatewayOptions, type MockGatewayState, type MockRequestRecord } from './mock-gateway.js';
-export type { MockMerchant } from './merchants.js';
-export type { ListenOptions, MockGatewayServer } from './node-server.js';
-export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from './orders.js';
-export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt, type NotificationRouting } from './notifications.js';
-export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './settlement.js';
-export type { FaultKind, FaultOptions, InjectedFault } from './faults.js';
-export { COIN_WAY_CODE_PREFIX } from './pay-data.js';
-export { MESSAGES as MOCK_MESSAGES } from './refusals.js';
+export { createMockGateway, type MockGateway } from './mock-gateway.js';
+export type { MockGatewayOptions } from './options.js';
+export type { MockGatewayEvent } from './log-lines.js';
+export type { MockGatewayState } from './domain/controls.js';
+export type { MockRequestRecord, MockSignatureRefusal } from './domain/request-log.js';
+export type { MockMerchant } from './domain/merchants.js';
+export type { ListenOptions, MockGatewayServer } from './http/node-server.js';
+export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from './domain/orders.js';
+export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt, type NotificationRouting } from './domain/notifier.js';
+export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
+export type { FaultKind, FaultOptions, InjectedFault } from './domain/faults.js';
+export { COIN_WAY_CODE_PREFIX } from './domain/pay-data.js';
+export { MESSAGES as MOCK_MESSAGES } from './domain/refusals.js';

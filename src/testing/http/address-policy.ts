@@ -1,14 +1,11 @@
 /**
- * Who may talk to the mock's HTTP server, and the origin it gives out. Any web page on the machine can
- * send requests to a loopback port: a page whose name resolves to 127.0.0.1 (DNS rebinding) reads what it
- * likes unless the `Host` is checked, and a cross-site form or `fetch` changes state unless the `Origin` is.
- * So the server answers only requests addressed to itself (its listen address, `localhost`, the host of an
- * explicit public URL, and on a wildcard address the machine's own interface addresses), refuses a
- * state-changing request sent from another origin, and builds every link and `payData` from its own
- * address, never from the request's `Host`.
+ * Who may talk to the mock's HTTP server (its own `Host`, no state change from another web page's `Origin`),
+ * and the origin its links use, never the request's `Host`: docs/guides/mock-command.md, "What the mock accepts".
  *
  * @module
  */
+
+import * as z from 'zod/mini';
 
 /** `0.0.0.0` and `::` listen on every interface. */
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
@@ -93,17 +90,14 @@ export class AddressPolicy {
   }
 }
 
-/**
- * `url` as a public URL for the mock: an http(s) origin (no path, query, fragment or credentials).
- *
- * @throws TypeError saying what to give instead
- */
-export function readPublicUrl(url: string): URL {
+/** A public URL for the mock: an http(s) origin (no path, query, fragment or credentials). */
+export const publicOriginSchema = z.string({ error: 'must be a string' }).check(
+  z.refine(isPublicOrigin, { error: 'must be an http(s) origin such as http://192.168.1.20:4010 or https://mock.example (no path, query or credentials)' }),
+);
+
+function isPublicOrigin(url: string): boolean {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password || parsed.pathname !== '/' || parsed.search || parsed.hash) {
-    throw new TypeError(`publicUrl must be an http(s) origin such as http://192.168.1.20:4010 or https://mock.example (no path, query or credentials), not ${JSON.stringify(url)}`);
-  }
-  return parsed;
+  return parsed !== undefined && /^https?:$/.test(parsed.protocol) && !parsed.username && !parsed.password && parsed.pathname === '/' && !parsed.search && !parsed.hash;
 }
 
 function defaultPort(url: URL): number {

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { sign } from '../protocol/signing/sign.js';
-import { BAD_GATEWAY_PAGE, truncate, type FaultKind } from './faults.js';
-import { signTexts, toJsonText } from './json-text.js';
+import { sign } from '../../protocol/signing/sign.js';
+import { BAD_GATEWAY_PAGE, truncate, type FaultKind } from '../domain/faults.js';
+import { signTexts, toJsonText } from '../domain/json-text.js';
 
 /** What processing a request produced, before it is written out. */
 export type Answer =

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isBarcodeWayCode, KNOWN_WAY_CODES } from '../protocol/schemas/enums.js';
+import { isBarcodeWayCode, KNOWN_WAY_CODES } from '../../protocol/schemas/enums.js';
 import { MESSAGES, refuse } from './refusals.js';
 
 /**

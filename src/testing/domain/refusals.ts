@@ -1,10 +1,10 @@
 /**
- * The gateway's error answers: `{ code, msg }` with HTTP 200. Texts the reference server is known to send
- * (docs/reference/protocol.md section 5) are reproduced exactly, so code that matches on them behaves as in production;
- * texts the reference does not document carry an English gloss after the Chinese.
+ * The gateway's error answers, `{ code, msg }` with HTTP 200: the reference's texts exactly
+ * (docs/reference/protocol.md section 5), the mock's own with an English gloss.
  *
  * @module
  */
+import type { MockSignatureRefusal } from './request-log.js';
 
 /** Business error code of the reference gateway. */
 export const BUSINESS_ERROR = 9999;
@@ -16,6 +16,8 @@ export class Refusal extends Error {
   constructor(
     readonly code: number,
     readonly msg: string,
+    /** Why a signature was refused: for the mock's log and state, never for the answer. */
+    readonly signature?: MockSignatureRefusal,
   ) {
     super(msg);
   }

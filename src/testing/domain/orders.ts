@@ -5,12 +5,15 @@
  *
  * @module
  */
-import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../protocol/schemas/enums.js';
-import { md5Hex } from '../protocol/signing/md5.js';
+import * as z from 'zod/mini';
+import { md5Hex } from '../../protocol/signing/md5.js';
+import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../../protocol/schemas/enums.js';
+import type { PayOrder } from '../../protocol/schemas/order.js';
+import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
 import type { MockMerchant } from './merchants.js';
-import type { AcceptedRequest } from './wire-request.js';
+import { parseOptions } from './parse-options.js';
 import { channelOf, isCoinWayCode, isSupportedWayCode, payDataFor, readChannelExtra } from './pay-data.js';
 import { MESSAGES, refuse } from './refusals.js';
 
@@ -39,9 +42,16 @@ export interface MockTransaction {
   updatedAt: string;
 }
 
+/** The fields of an order a query answers and a notification carries, in the reference's order. */
+export const ORDER_FIELDS = [
+  'payOrderId', 'mchNo', 'appId', 'mchOrderNo', 'ifCode', 'wayCode', 'amount', 'currency', 'state', 'clientIp', 'subject', 'body',
+  'channelOrderNo', 'errCode', 'errMsg', 'extParam', 'successTime', 'createdAt',
+] as const satisfies readonly (keyof PayOrder)[];
+type OrderField = (typeof ORDER_FIELDS)[number];
+
 /**
- * A pay order as the mock gateway holds it: the query fields (spec 2.3) plus what the order was created
- * with. Returned as a copy by {@link MockGateway.order} and {@link MockGateway.orders}.
+ * A pay order as the mock gateway holds it: the query fields of {@link payment-gateway-sdk!PayOrder} plus what
+ * the order was created with, and its transactions as the mock stores them. Returned as a copy by {@link MockGateway.order} and {@link MockGateway.orders}.
  *
  * @example
  * ```ts
@@ -49,26 +59,7 @@ export interface MockTransaction {
  * expect(order?.state).toBe(PayOrderState.Succeeded);
  * ```
  */
-export interface MockPayOrder {
-  payOrderId: string;
-  mchNo: string;
-  appId: string;
-  mchOrderNo: string;
-  ifCode: string;
-  wayCode: string;
-  /** Integer minor units. */
-  amount: number;
-  currency: string;
-  state: PayOrderState;
-  clientIp?: string | undefined;
-  subject: string;
-  body: string;
-  channelOrderNo?: string | undefined;
-  errCode?: string | undefined;
-  errMsg?: string | undefined;
-  extParam?: string | undefined;
-  successTime?: number | undefined;
-  createdAt: number;
+export interface MockPayOrder extends Pick<PayOrder, OrderField> {
   notifyUrl?: string | undefined;
   returnUrl?: string | undefined;
   channelExtra?: string | undefined;
@@ -111,6 +102,17 @@ export interface TransactionInput {
   status?: string | undefined;
   fromAddress?: string | undefined;
 }
+
+const text = () => z.optional(z.string({ error: 'must be a string' }));
+
+/** Checks {@link ChannelFailure}; the control route `POST /_mock/orders/{payOrderId}/fail` reads its body with it too. */
+export const channelFailureSchema = z.strictObject({ mchOrderNo: text(), errCode: text(), errMsg: text() });
+
+const transactionInputSchema = z.strictObject({
+  amount: z.string({ error: 'must be exact decimal text such as "10.50"' }).check(z.regex(/^-?\d+(?:\.\d+)?$/, { error: 'must be exact decimal text such as "10.50" (no exponent, no sign but -)' })),
+  status: text(),
+  fromAddress: text(),
+});
 
 const DEFAULT_FAILURE = { errCode: 'MOCK_CHANNEL_DECLINED', errMsg: 'payment declined by the channel (mock)' };
 
@@ -221,19 +223,20 @@ export class OrderBook {
 
   /** Test control: the channel reports failure. */
   fail(ref: string, failure: ChannelFailure = {}): MockPayOrder {
-    return this.#fail(this.#unpaid(ref, 'failOrder'), failure);
+    const checked = parseOptions(channelFailureSchema, failure, 'failOrder failure');
+    return this.#fail(this.#unpaid(ref, 'failOrder'), checked);
   }
 
   /** Test control: a coming order fails at the channel. */
-  declineNext(failure: ChannelFailure): void {
-    this.#declines.push({ ...failure });
+  declineNext(failure: ChannelFailure = {}): void {
+    this.#declines.push(parseOptions(channelFailureSchema, failure, 'declineNextPayment failure'));
   }
 
   /** Test control: an on-chain transaction arrives for a coin order. */
-  addTransaction(ref: string, input: TransactionInput): MockTransaction {
+  addTransaction(ref: string, transaction: TransactionInput): MockTransaction {
+    const input = parseOptions(transactionInputSchema, transaction, 'addTransaction input');
     const order = this.resolve(ref, 'addTransaction');
     if (!isCoinWayCode(order.wayCode)) throw new Error(`addTransaction: order ${order.payOrderId} uses ${order.wayCode}, not a coin way (COIN_...)`);
-    new DecimalLiteral(input.amount); // rejects anything but exact decimal text
     const at = new Date(this.clock.now()).toISOString();
     const n = order.orderTransactionList.length + 1;
     const tx: MockTransaction = {
@@ -247,12 +250,8 @@ export class OrderBook {
 
   /** The query response data of an order (spec 2.3), transaction amounts as exact decimal literals. */
   queryData(order: MockPayOrder): Record<string, unknown> {
-    const { payOrderId, mchNo, appId, mchOrderNo, ifCode, wayCode, amount, currency, state, clientIp, subject, body, channelOrderNo, errCode, errMsg, extParam, successTime, createdAt } = order;
     const transactions = order.orderTransactionList.map((tx) => ({ ...tx, amount: new DecimalLiteral(tx.amount) }));
-    return {
-      payOrderId, mchNo, appId, mchOrderNo, ifCode, wayCode, amount, currency, state, clientIp, subject, body, channelOrderNo, errCode, errMsg, extParam, successTime, createdAt,
-      orderTransactionList: transactions.length > 0 ? transactions : undefined,
-    };
+    return { ...Object.fromEntries(ORDER_FIELDS.map((name) => [name, order[name]])), orderTransactionList: transactions.length > 0 ? transactions : undefined };
   }
 
   list(): MockPayOrder[] {

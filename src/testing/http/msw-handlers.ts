@@ -6,7 +6,7 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
-import { OPERATION_SPECS } from './wire-request.js';
+import { OPERATION_ROUTES } from './operation-routes.js';
 import type { Outcome } from './respond.js';
 
 type Msw = typeof import('msw');
@@ -14,8 +14,8 @@ type Msw = typeof import('msw');
 /** Handlers for each operation path, below `baseUrl` or below any origin. */
 export function createMswHandlers(handle: (request: Request) => Promise<Outcome>, baseUrl: string | undefined): HttpHandler[] {
   const { http, HttpResponse } = loadMsw();
-  return [...OPERATION_SPECS.values()].map((spec) =>
-    http.post(baseUrl === undefined ? `*${spec.path}` : `${baseUrl.replace(/\/+$/, '')}${spec.path}`, async ({ request }) => {
+  return [...OPERATION_ROUTES.values()].map((route) =>
+    http.post(baseUrl === undefined ? `*${route.path}` : `${baseUrl.replace(/\/+$/, '')}${route.path}`, async ({ request }) => {
       const outcome = await handle(request);
       return outcome.kind === 'reset' ? HttpResponse.error() : outcome.response;
     }),

@@ -1,14 +1,14 @@
 /**
- * The dashboard, `{base}/`: everything {@link MockGateway.state} holds, with buttons that call the control
- * API (Resend, Approve, Reject, Progress, Pay, Fail). It reloads itself when the state changes: it polls
- * `GET {base}/_mock/state` once a second, so no server push is needed.
+ * The dashboard, `{base}/`: the gateway's state with buttons that call the control routes; it polls
+ * `/_mock/state` once a second and reloads when the state changes.
  *
  * @module
  */
 import { payOrderStateName } from '../../protocol/schemas/enums.js';
-import type { MockGatewayState } from '../mock-gateway.js';
-import type { MockNotification, NotificationAttempt } from '../notifications.js';
-import { MockAddressStatus, MockSettlementStatus } from '../settlement.js';
+import type { MockGatewayState } from '../domain/controls.js';
+import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
+import { fieldSummary, type MockRequestRecord } from '../domain/request-log.js';
+import { MockAddressStatus, MockSettlementStatus } from '../domain/settlements.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };
@@ -40,6 +40,19 @@ function notificationRow(path: string, n: MockNotification & { attemptLog: reado
     <td>${control(path, `notifications/${encodeURIComponent(n.id)}/resend`, 'Resend')}</td></tr>`;
 }
 
+function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
+  const keys = Object.entries(r.keys).map(([name, value]) => html`<div><span class="muted">${name}</span> <code>${value}</code></div>`);
+  const why = r.signature
+    ? html`<tr class="why"><td></td><td colspan="4"><div class="refusal">
+        <div><b>Why the signature was refused:</b> ${r.signature.mistake ? html`${r.signature.mistake.summary}. Fix: ${r.signature.mistake.fix}.` : r.signature.hint}</div>
+        <div class="muted">Expected (the secret as ***)</div><code class="canonical">${r.signature.expected}</code>
+        ${r.signature.mistake ? html`<div class="muted">What the signer hashed</div><code class="canonical">${r.signature.mistake.signedString}</code>` : ''}
+        <div class="muted">Fields: ${fieldSummary(r.signature)}</div></div></td></tr>`
+    : '';
+  return html`<tr data-request="${r.at}"><td>${formatTime(r.at)}</td><td>${r.operation}</td><td>${keys}</td>
+    <td><span class="badge ${r.msg === 'SUCCESS' && r.fault === undefined ? 'ok' : 'bad'}">${r.code ?? r.fault ?? '—'}</span> ${r.outcome}</td><td>${r.ms} ms</td></tr>${why}`;
+}
+
 function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
   const { merchants, orders, notifications, addresses, settlements } = state;
   return html`
@@ -60,7 +73,9 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
     ${section('Settlements', settlements.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Amount</th><th>Token</th><th>Status</th><th></th></tr>
       ${settlements.map((s) => html`<tr data-settlement="${s.serverRequestId}"><td><code>${s.serverRequestId}</code></td><td><code>${s.requestId}</code></td><td>${formatAmount(s.amount, s.currency)}</td><td>${s.tokenId}</td>
         <td>${['pending', 'processing', 'completed', 'failed'][s.status]}</td>
-        <td>${s.status === MockSettlementStatus.Pending || s.status === MockSettlementStatus.Processing ? control(path, `settlements/${encodeURIComponent(s.serverRequestId)}/progress`, 'Progress') : ''}</td></tr>`)}</table>`)}`;
+        <td>${s.status === MockSettlementStatus.Pending || s.status === MockSettlementStatus.Processing ? control(path, `settlements/${encodeURIComponent(s.serverRequestId)}/progress`, 'Progress') : ''}</td></tr>`)}</table>`)}
+    ${section('Latest requests', state.requests.length, html`<table id="requests"><tr><th>Time</th><th>Operation</th><th>Keys</th><th>Outcome</th><th>Took</th></tr>
+      ${state.requests.map(requestRows)}</table>`)}`;
 }
 
 // Buttons post to the control API; the page reloads when the state (less the ticking clock) changes.

@@ -1,3 +1,10 @@
+/**
+ * The merchant applications the mock knows, looked up as the reference server does.
+ *
+ * @module
+ */
+import * as z from 'zod/mini';
+import { requiredText } from '../../protocol/schemas/fields.js';
 import { MESSAGES, refuse } from './refusals.js';
 
 /**
@@ -16,24 +23,27 @@ export interface MockMerchant {
   readonly secret: string;
 }
 
-/** The configured applications, looked up as the reference server does. */
+/** At least one application, each `appId` once; other members are ignored, so the client's options object can serve. */
+export const merchantsSchema = z.array(z.object({ mchNo: requiredText(), appId: requiredText(), secret: requiredText() }), { error: 'must be an array of { mchNo, appId, secret }' }).check(
+  z.minLength(1, { error: 'must list at least one merchant application, e.g. [{ mchNo, appId, secret }]' }),
+  z.superRefine((merchants, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, { appId }] of merchants.entries()) {
+      if (seen.has(appId)) ctx.issues.push({ code: 'custom', message: `appId ${appId} is configured twice: give each application once`, input: appId, path: [i, 'appId'] });
+      seen.add(appId);
+    }
+  }),
+);
+
 export class MerchantRegistry {
   readonly #byAppId = new Map<string, MockMerchant>();
   readonly #mchNos = new Set<string>();
 
+  /** @param merchants - checked by {@link merchantsSchema} */
   constructor(merchants: readonly MockMerchant[]) {
-    if (!Array.isArray(merchants) || merchants.length === 0) {
-      throw new TypeError('createMockGateway: give at least one merchant, e.g. { merchants: [{ mchNo, appId, secret }] }');
-    }
-    for (const [i, merchant] of merchants.entries()) {
-      for (const key of ['mchNo', 'appId', 'secret'] as const) {
-        if (typeof merchant?.[key] !== 'string' || merchant[key] === '') {
-          throw new TypeError(`createMockGateway: merchants[${i}].${key} must be a non-empty string`);
-        }
-      }
-      if (this.#byAppId.has(merchant.appId)) throw new TypeError(`createMockGateway: appId ${merchant.appId} is configured twice`);
-      this.#byAppId.set(merchant.appId, { mchNo: merchant.mchNo, appId: merchant.appId, secret: merchant.secret });
-      this.#mchNos.add(merchant.mchNo);
+    for (const { mchNo, appId, secret } of merchants) {
+      this.#byAppId.set(appId, { mchNo, appId, secret });
+      this.#mchNos.add(mchNo);
     }
   }
 

@@ -1,8 +1,15 @@
 /**
  * The mock's own time. `manual` (the default in tests) starts at `startTime` and moves only when a test
- * advances it, so expiry and notification retries are deterministic and a two-hour expiry takes no real
- * time. `real` follows the wall clock (the `mock` command); advancing it adds an offset.
+ * advances it, so expiry and notification retries are deterministic; `real` follows the wall clock plus
+ * what was advanced (the `mock` command).
+ *
+ * @module
  */
+import { safeInteger } from '../../protocol/schemas/fields.js';
+import { parseOptions } from './parse-options.js';
+
+const advanceSchema = safeInteger(0);
+
 export class SimulatedClock {
   #base: number;
   readonly #real: boolean;
@@ -21,8 +28,7 @@ export class SimulatedClock {
   }
 
   advance(ms: number): number {
-    if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError(`advanceTime: ms must be a whole number >= 0, received ${String(ms)}`);
-    this.#base += ms;
+    this.#base += parseOptions(advanceSchema, ms, 'advanceTime ms (a whole number of milliseconds >= 0)');
     return this.now();
   }
 }

@@ -5,8 +5,11 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readCappedStream } from '../util/read-capped-stream.js';
-import { AddressPolicy, readPublicUrl } from './address-policy.js';
+import * as z from 'zod/mini';
+import { readCappedStream } from '../../util/read-capped-stream.js';
+import { requiredText, safeInteger } from '../../protocol/schemas/fields.js';
+import { parseOptions } from '../domain/parse-options.js';
+import { AddressPolicy, publicOriginSchema } from './address-policy.js';
 import { BodyTooLarge, declaresTooMuch, MAX_OPERATION_BODY_BYTES, tooLargeResponse } from './request-body.js';
 import type { Outcome } from './respond.js';
 
@@ -60,21 +63,28 @@ export interface MockGatewayServer {
   close(): Promise<void>;
 }
 
+/** Checks {@link ListenOptions}. */
+export const listenOptionsSchema = z.strictObject({
+  port: z.optional(safeInteger(0).check(z.maximum(65535, { error: 'must be at most 65535' }))),
+  host: z.optional(requiredText()),
+  publicUrl: z.optional(publicOriginSchema),
+});
+
 type NodeHttp = typeof import('node:http');
 
 /** Serves `handle` over HTTP until closed. */
 export async function listenOnNode(handle: (request: Request) => Promise<Outcome>, options: ListenOptions = {}): Promise<MockGatewayServer> {
+  const { host = '127.0.0.1', port: requested = 0, publicUrl: publicText } = parseOptions(listenOptionsSchema, options, 'listen options');
   const http = builtin<NodeHttp>('node:http');
   if (!http) throw new Error('gateway.listen() needs node:http (Node >= 22.12, Bun or Deno). On other runtimes use gateway.fetch.');
-  const host = options.host ?? '127.0.0.1';
-  const publicUrl = options.publicUrl === undefined ? undefined : readPublicUrl(options.publicUrl);
+  const publicUrl = publicText === undefined ? undefined : new URL(publicText);
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
+    server.listen(requested, host, () => resolve());
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : Number(options.port);
+  const port = typeof address === 'object' && address ? address.port : requested;
   // Known once listening (port 0 picks one); requests are served from then on.
   const policy = new AddressPolicy(host, port, publicUrl, interfaceAddresses);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readCappedStream } from '../util/read-capped-stream.js';
+import { readCappedStream } from '../../util/read-capped-stream.js';
 
 /** The gateway operations' limit: their largest real body is a few KiB. */
 export const MAX_OPERATION_BODY_BYTES = 1024 * 1024;

@@ -68,6 +68,8 @@ button.danger { color: var(--bad); border-color: #f0c5c2; }
 .attempt { font-size: 13px; margin: 2px 0; } .attempt code { font-size: 12px; }
 a { color: var(--brand); } code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
 .empty { color: var(--muted); font-style: italic; }
+.refusal { background: #fbf4f3; border-radius: 8px; padding: 8px 12px; font-size: 13px; } .refusal .muted { margin-top: 6px; }
+code.canonical { display: block; word-break: break-all; }
 `;
 
 /** A complete page with the mock's header. */

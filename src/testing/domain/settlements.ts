@@ -5,8 +5,10 @@
  *
  * @module
  */
+import * as z from 'zod/mini';
 import type { SimulatedClock } from './clock.js';
 import type { MockMerchant } from './merchants.js';
+import { parseOptions } from './parse-options.js';
 import { MESSAGES, refuse } from './refusals.js';
 
 /**
@@ -99,6 +101,9 @@ export interface MockSettlement extends MockCoinpayRecord {
  */
 export type SettlementProgress = 'processing' | 'completed' | 'failed';
 
+/** Checks a {@link SettlementProgress}; the control route `POST /_mock/settlements/{requestId}/progress` reads its `to` with it. */
+export const settlementProgressSchema = z.optional(z.enum(['processing', 'completed', 'failed'], { error: "must be 'processing', 'completed' or 'failed' (leave it out for the next step)" }));
+
 /** Addresses and settlements of all merchants. */
 export class SettlementDesk {
   readonly #addresses = new Map<string, MockAddress>();
@@ -165,7 +170,8 @@ export class SettlementDesk {
   }
 
   /** Test control: a settlement moves on (pending -> processing -> completed), or to the given state. */
-  progress(ref: string, to: SettlementProgress | undefined): MockSettlement {
+  progress(ref: string, requested: SettlementProgress | undefined): MockSettlement {
+    const to = parseOptions(settlementProgressSchema, requested, 'progressSettlement to');
     const record = this.#find(this.#settlements.values(), ref, 'progressSettlement');
     if (record.status === MockSettlementStatus.Completed || record.status === MockSettlementStatus.Failed) {
       throw new Error(`progressSettlement: settlement ${record.requestId} is already final (status ${record.status})`);

@@ -1,13 +1,13 @@
 /**
- * Faults a test can inject into the mock's next responses, to prove that a client copes with what real
- * networks and proxies do. Each fault targets one operation (or any), fires on the next matching
- * requests (`times`, default 1), and strikes either **before** the gateway processes the request (it has
- * no effect: the order is not created) or **after** (the gateway acted, then the answer was lost or
- * corrupted: the case where a blind retry would create a duplicate).
+ * Faults a test arms for the next matching requests, striking before the gateway acts or after it
+ * (docs/guides/testing.md, "Faults").
  *
  * @module
  */
-import type { OperationName } from '../operations/table.js';
+import * as z from 'zod/mini';
+import { OPERATION_NAMES, type OperationName } from '../../operations/table.js';
+import { safeInteger } from '../../protocol/schemas/fields.js';
+import { parseOptions } from './parse-options.js';
 
 /**
  * What goes wrong with the response:
@@ -70,8 +70,25 @@ export interface InjectedFault {
   cancel(): void;
 }
 
-const KINDS: readonly FaultKind[] = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset'];
+const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset'] as const satisfies readonly FaultKind[];
 const AFTER_ONLY: readonly FaultKind[] = ['wrongSign', 'truncatedJson'];
+const quoted = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+const OPERATIONS = OPERATION_NAMES;
+
+/** Checks {@link FaultOptions}; the control route `POST /_mock/faults` reads its body with it too. */
+export const faultOptionsSchema = z
+  .strictObject({
+    kind: z.enum(KINDS, { error: `must be one of ${quoted(KINDS)}` }),
+    operation: z.optional(z.enum(OPERATIONS, { error: `must be one of ${quoted(OPERATIONS)} (leave it out for any)` })),
+    when: z.optional(z.enum(['before', 'after'], { error: "must be 'before' or 'after'" })),
+    times: z.optional(safeInteger(1)),
+  })
+  .check(
+    z.refine((o) => o.when !== 'before' || !AFTER_ONLY.includes(o.kind), {
+      error: (issue) => `${(issue.input as FaultOptions).kind} corrupts a real response, so it can only strike 'after' processing`,
+      path: ['when'],
+    }),
+  );
 
 class ArmedFault implements InjectedFault {
   hits = 0;
@@ -96,11 +113,7 @@ export class FaultPlan {
   #armed: ArmedFault[] = [];
 
   inject(options: FaultOptions): InjectedFault {
-    const { kind, operation, when = 'after', times = 1 } = options ?? ({} as FaultOptions);
-    if (!KINDS.includes(kind)) throw new TypeError(`injectFault: kind must be one of ${KINDS.join(', ')}`);
-    if (when !== 'before' && when !== 'after') throw new TypeError("injectFault: when must be 'before' or 'after'");
-    if (when === 'before' && AFTER_ONLY.includes(kind)) throw new TypeError(`injectFault: ${kind} corrupts a real response, so it can only strike 'after' processing`);
-    if (!Number.isSafeInteger(times) || times < 1) throw new TypeError('injectFault: times must be a whole number >= 1');
+    const { kind, operation, when = 'after', times = 1 } = parseOptions(faultOptionsSchema, options, 'injectFault options');
     const fault = new ArmedFault(kind, operation, when, times);
     this.#armed.push(fault);
     return fault;

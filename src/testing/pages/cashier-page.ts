@@ -1,20 +1,18 @@
 /**
- * The cashier page, `{base}/cashier/{payOrderId}`: what a payer sees when a checkout redirects to the
- * order's pay URL. Pay and Fail move the order through {@link MockGateway.payOrder} and
- * {@link MockGateway.failOrder}, then send the browser to the order's `returnUrl` with the signed fields the
- * gateway adds ({@link MockGateway.payerReturnUrl}); Leave pending returns without changing the order.
+ * The cashier page, `{base}/cashier/{payOrderId}`, what a payer sees: Pay, Fail (then back to `returnUrl`
+ * with the signed fields) and Leave pending.
  *
  * @module
  */
 import { PayOrderState } from '../../protocol/schemas/enums.js';
-import type { MockGateway } from '../mock-gateway.js';
-import type { MockPayOrder } from '../orders.js';
+import type { GatewayControls } from '../domain/controls.js';
+import type { MockPayOrder } from '../domain/orders.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const ACTIONS = ['pay', 'fail', 'leave'] as const;
 
 /** Answers `GET /cashier/{id}` and `POST /cashier/{id}/{pay|fail|leave}`, or `undefined` for other paths. */
-export function handleCashier(gateway: MockGateway, request: Request, path: string, base: string): Response | undefined {
+export function handleCashier(gateway: GatewayControls, request: Request, path: string, base: string): Response | undefined {
   const match = /^\/cashier\/([^/]+)(?:\/([a-z]+))?$/.exec(path);
   if (!match) return undefined;
   const id = decodeURIComponent(match[1] ?? '');

@@ -1,16 +1,14 @@
 /**
- * Payment notifications as the reference gateway sends them (docs/reference/protocol.md section 3): when an order becomes
- * paid and has a `notifyUrl`, a form POST of the query fields plus `reqTime` and `sign` (MD5 with the
- * merchant's secret). Success only when the body is `SUCCESS` (any case, nothing else); otherwise retried
- * up to 6 attempts in all, the n-th retry n x 30 s after the previous failure, on the mock's clock. A
- * retry or a resend re-sends the stored form: the original `reqTime` and `sign`. Each attempt records why
- * the answer was or was not accepted.
+ * Payment notifications as the reference gateway sends them (docs/reference/protocol.md section 3): signed
+ * once, retried on the mock's clock with the same form, each attempt judged; docs/guides/testing.md, "Notifications".
  *
  * @module
  */
-import { sign } from '../protocol/signing/sign.js';
+import * as z from 'zod/mini';
+import { timerDelayMs } from '../../protocol/schemas/fields.js';
+import { sign } from '../../protocol/signing/sign.js';
 import type { SimulatedClock } from './clock.js';
-import type { MockPayOrder } from './orders.js';
+import { ORDER_FIELDS, type MockPayOrder } from './orders.js';
 
 /**
  * Attempts in all before a notification is given up (the operator may resend by hand later).
@@ -33,12 +31,6 @@ export const NOTIFY_MAX_ATTEMPTS = 6;
  * ```
  */
 export const NOTIFY_RETRY_STEP_MS = 30_000;
-
-/** The query fields a notification carries, in the reference's order (`orderTransactionList` is not sent). */
-const NOTIFIED_FIELDS = [
-  'payOrderId', 'mchNo', 'appId', 'mchOrderNo', 'ifCode', 'wayCode', 'amount', 'currency', 'state', 'clientIp', 'subject', 'body',
-  'channelOrderNo', 'errCode', 'errMsg', 'extParam', 'successTime', 'createdAt',
-] as const satisfies readonly (keyof MockPayOrder)[];
 
 /**
  * Where notifications go. By default to each order's `notifyUrl`, whatever its host.
@@ -91,6 +83,8 @@ export interface NotificationAttempt {
   readonly reason: string;
   /** `true` for a resend by hand ({@link MockGateway.resendNotification}), outside the retry schedule. */
   readonly resend?: boolean | undefined;
+  /** Real milliseconds the attempt took, the merchant's answer included. */
+  readonly ms: number;
 }
 
 /**
@@ -117,6 +111,26 @@ export interface MockNotification {
   readonly nextAttemptAt?: number | undefined;
 }
 
+/** Checks {@link NotificationRouting}. */
+export const notificationRoutingSchema = z.strictObject({
+  forwardTo: z.optional(z.string({ error: 'must be a string' }).check(z.refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), { error: 'must be an http(s) URL such as http://127.0.0.1:3000/notify' }))),
+  loopbackOnly: z.optional(z.boolean({ error: 'must be true or false' })),
+  retryStepMs: z.optional(timerDelayMs(0)),
+});
+
+/** What the notifier needs from the gateway. */
+export interface NotifierSetup {
+  readonly clock: SimulatedClock;
+  readonly secretOf: (appId: string) => string;
+  /** The fetch of the moment (the global one may be replaced by a test after the gateway is created). */
+  readonly fetch: () => typeof globalThis.fetch;
+  readonly timeoutMs: number;
+  /** Checked by {@link notificationRoutingSchema}. */
+  readonly routing: NotificationRouting;
+  /** Told of every attempt once it is recorded. */
+  readonly onAttempt: (attempt: NotificationAttempt) => void;
+}
+
 interface Outbox {
   notification: MockNotification;
   body: string;
@@ -128,7 +142,7 @@ interface Outbox {
  */
 export function signedOrderFields(order: MockPayOrder, secret: string, now: number): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const name of NOTIFIED_FIELDS) {
+  for (const name of ORDER_FIELDS) {
     const value = order[name];
     if (value !== undefined && value !== null) fields[name] = String(value);
   }
@@ -144,36 +158,30 @@ export class Notifier {
   // An attempt awaits the merchant; a timer and a control call may overlap, and must not send twice.
   readonly #inFlight = new Set<Outbox>();
   readonly #retryStepMs: number;
+  readonly #setup: NotifierSetup;
 
-  constructor(
-    private readonly clock: SimulatedClock,
-    private readonly secretOf: (appId: string) => string,
-    private readonly fetch: () => typeof globalThis.fetch,
-    private readonly timeoutMs: number,
-    private readonly routing: NotificationRouting = {},
-  ) {
-    this.#retryStepMs = routing.retryStepMs ?? NOTIFY_RETRY_STEP_MS;
-    if (!Number.isSafeInteger(this.#retryStepMs) || this.#retryStepMs < 0) throw new TypeError('createMockGateway: notifications.retryStepMs must be a whole number >= 0');
-    if (routing.forwardTo !== undefined && !/^https?:\/\//.test(routing.forwardTo)) throw new TypeError(`createMockGateway: notifications.forwardTo must be an http(s) URL, received ${JSON.stringify(routing.forwardTo)}`);
+  constructor(setup: NotifierSetup) {
+    this.#setup = setup;
+    this.#retryStepMs = setup.routing.retryStepMs ?? NOTIFY_RETRY_STEP_MS;
   }
 
   /** Queues the notification of a paid order, due now. Orders without `notifyUrl` are not notified. */
   enqueue(order: MockPayOrder): void {
     if (!order.notifyUrl) return;
-    const fields = signedOrderFields(order, this.secretOf(order.appId), this.clock.now());
+    const fields = signedOrderFields(order, this.#setup.secretOf(order.appId), this.#setup.clock.now());
     // Query-string keys of the notifyUrl also arrive as body fields, unsigned (docs/reference/protocol.md section 3).
     const query = URL.canParse(order.notifyUrl) ? new URL(order.notifyUrl).searchParams : [];
     for (const [key, value] of query) if (!Object.hasOwn(fields, key)) fields[key] = value;
     const id = `N${this.#outbox.length + 1}`;
     this.#outbox.push({
-      notification: { id, payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, url: order.notifyUrl, fields, state: 'pending', attempts: 0, nextAttemptAt: this.clock.now() },
+      notification: { id, payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, url: order.notifyUrl, fields, state: 'pending', attempts: 0, nextAttemptAt: this.#setup.clock.now() },
       body: new URLSearchParams(fields).toString(),
     });
   }
 
   /** Attempts every notification due on the mock's clock, oldest first. */
   async deliverDue(): Promise<NotificationAttempt[]> {
-    const now = this.clock.now();
+    const now = this.#setup.clock.now();
     const due = this.#outbox.filter((o) => o.notification.state === 'pending' && (o.notification.nextAttemptAt ?? Infinity) <= now && !this.#inFlight.has(o));
     const attempts: NotificationAttempt[] = [];
     for (const entry of due) attempts.push(await this.#attempt(entry, false));
@@ -206,14 +214,15 @@ export class Notifier {
     this.#inFlight.add(entry);
     try {
       const { notification } = entry;
-      const at = this.clock.now();
-      const target = deliveryTarget(notification.url, this.routing);
+      const at = this.#setup.clock.now();
+      const started = performance.now();
+      const target = deliveryTarget(notification.url, this.#setup.routing);
       const outcome = typeof target === 'string' ? await this.#send(target, entry.body) : { error: target.refused, reason: target.refused };
       const attempt = notification.attempts + 1;
       const record: NotificationAttempt = {
         notificationId: notification.id, payOrderId: notification.payOrderId, url: typeof target === 'string' ? target : notification.url, attempt, at,
         fields: notification.fields, status: outcome.status, response: outcome.response?.slice(0, 200), error: outcome.error,
-        delivered: outcome.error === undefined, reason: outcome.reason, resend: resend || undefined,
+        delivered: outcome.error === undefined, reason: outcome.reason, resend: resend || undefined, ms: Math.round(performance.now() - started),
       };
       this.#log.push(record);
       const current = entry.notification;
@@ -224,8 +233,9 @@ export class Notifier {
         attempts: attempt,
         state: delivered ? 'delivered' : exhausted ? 'failed' : 'pending',
         // A resend leaves the retry schedule as it was; a scheduled failure sets the next retry.
-        nextAttemptAt: delivered || exhausted ? undefined : resend ? current.nextAttemptAt : this.clock.now() + attempt * this.#retryStepMs,
+        nextAttemptAt: delivered || exhausted ? undefined : resend ? current.nextAttemptAt : this.#setup.clock.now() + attempt * this.#retryStepMs,
       };
+      this.#setup.onAttempt(record);
       return record;
     } finally {
       this.#inFlight.delete(entry);
@@ -234,12 +244,12 @@ export class Notifier {
 
   async #send(url: string, body: string): Promise<{ status?: number; response?: string; error?: string; reason: string }> {
     try {
-      const answer = await this.fetch()(url, {
+      const answer = await this.#setup.fetch()(url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(this.#setup.timeoutMs),
       });
       const response = await answer.text();
       const verdict = judgeAnswer(answer.status, response);

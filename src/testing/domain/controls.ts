@@ -1,0 +1,53 @@
+/**
+ * What the pages and the control routes use of the gateway, declared below them so that they never import
+ * the gateway itself; `MockGateway` has each of these methods, documented there.
+ *
+ * @module
+ */
+import type { FaultOptions, InjectedFault } from './faults.js';
+import type { MockNotification, NotificationAttempt } from './notifier.js';
+import type { ChannelFailure, MockPayOrder } from './orders.js';
+import type { MockRequestRecord } from './request-log.js';
+import type { MockAddress, MockSettlement, SettlementProgress } from './settlements.js';
+
+/**
+ * A snapshot of the mock gateway, from {@link MockGateway.state} or `GET {base}/_mock/state`.
+ *
+ * @example
+ * ```ts
+ * const { orders, notifications, requests }: MockGatewayState = gateway.state();
+ * expect(notifications[0]?.attemptLog[0]?.reason).toMatch(/^accepted/);
+ * expect(requests[0]?.operation).toBe('unifiedOrder');
+ * ```
+ */
+export interface MockGatewayState {
+  /** The mock's clock (milliseconds since the epoch) and its mode. */
+  readonly now: number;
+  readonly clock: 'manual' | 'real';
+  readonly merchants: readonly { readonly mchNo: string; readonly appId: string }[];
+  /** Newest first. */
+  readonly orders: readonly MockPayOrder[];
+  /** Newest first, each with every attempt made. */
+  readonly notifications: readonly (MockNotification & { readonly attemptLog: readonly NotificationAttempt[] })[];
+  readonly addresses: readonly MockAddress[];
+  readonly settlements: readonly MockSettlement[];
+  /** The latest 200 requests, newest first, without their bodies: what each asked, what it was answered, and why a signature was refused. */
+  readonly requests: readonly Omit<MockRequestRecord, 'body'>[];
+}
+
+export interface GatewayControls {
+  now(): number;
+  state(): MockGatewayState;
+  order(ref: string): MockPayOrder | undefined;
+  payOrder(ref: string): MockPayOrder;
+  failOrder(ref: string, failure?: ChannelFailure): MockPayOrder;
+  payerReturnUrl(ref: string): string | undefined;
+  deliverNotifications(): Promise<NotificationAttempt[]>;
+  resendNotification(id: string): Promise<NotificationAttempt>;
+  advanceTime(ms: number): void;
+  approveAddress(ref: string): MockAddress;
+  rejectAddress(ref: string): MockAddress;
+  progressSettlement(ref: string, to?: SettlementProgress): MockSettlement;
+  injectFault(options: FaultOptions): InjectedFault;
+  clearFaults(): void;
+}

@@ -1,0 +1,150 @@
+/**
+ * The control API, `{base}/_mock/...`: the gateway's test controls as JSON over HTTP, for test suites in
+ * any language and for the dashboard's buttons. Declared once here; the router below, the command's usage
+ * and the guide's table (checked by a test) follow this list.
+ *
+ * @module
+ */
+import * as z from 'zod/mini';
+import { safeInteger } from '../../protocol/schemas/fields.js';
+import type { GatewayControls } from '../domain/controls.js';
+import { faultOptionsSchema } from '../domain/faults.js';
+import { channelFailureSchema } from '../domain/orders.js';
+import { parseOptions } from '../domain/parse-options.js';
+import { settlementProgressSchema } from '../domain/settlements.js';
+import { BodyTooLarge, readBodyText } from './request-body.js';
+
+/** One control route. */
+export interface ControlRoute {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Below the gateway's base; a `{name}` segment is the id of the record it acts on. */
+  readonly path: string;
+  /** The JSON body it reads, as people write it; none when it reads none. */
+  readonly body?: string;
+  /** The gateway method it calls, as a JavaScript test would. */
+  readonly calls: string;
+  /** What it does, in a few words. */
+  readonly does: string;
+  /** Answers the route: `ref` is the `{name}` segment, `body` what {@link ControlRoute.bodySchema} read. */
+  readonly run: (gateway: GatewayControls, ref: string, body: never) => unknown;
+  readonly bodySchema?: z.ZodMiniType;
+}
+
+function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchema'> & { bodySchema?: z.ZodMiniType<Body>; run: (gateway: GatewayControls, ref: string, body: Body) => unknown }): ControlRoute {
+  return declared as ControlRoute;
+}
+
+/** Every control route, in the order the usage and the guide list them. */
+export const CONTROL_ROUTES: readonly ControlRoute[] = [
+  route({
+    method: 'GET', path: '/_mock/state', calls: 'state()',
+    does: 'everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, the latest 200 requests',
+    run: (gateway) => gateway.state(),
+  }),
+  route({ method: 'POST', path: '/_mock/orders/{payOrderId}/pay', calls: 'payOrder(ref)', does: 'the channel reports the order paid (state 2); its notification is queued', run: (gateway, ref) => gateway.payOrder(ref) }),
+  route({
+    method: 'POST', path: '/_mock/orders/{payOrderId}/fail', body: '{ errCode?, errMsg? }', calls: 'failOrder(ref, failure)',
+    does: 'the channel reports the payment failed (state 3); no notification',
+    bodySchema: channelFailureSchema,
+    run: (gateway, ref, failure) => gateway.failOrder(ref, failure),
+  }),
+  route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
+  route({
+    method: 'POST', path: '/_mock/notifications/{id}/resend', calls: 'resendNotification(id)',
+    does: 'sends N1, N2... again now, with its original reqTime and sign',
+    run: (gateway, id) => gateway.resendNotification(id),
+  }),
+  route({
+    method: 'POST', path: '/_mock/clock/advance', body: '{ "ms": N }', calls: 'advanceTime(ms)',
+    does: 'moves the clock on: unpaid orders expire, retries fall due (on the real clock, an offset)',
+    bodySchema: z.strictObject({ ms: safeInteger(0) }),
+    run: (gateway, _ref, { ms }) => {
+      gateway.advanceTime(ms);
+      return { now: gateway.now() };
+    },
+  }),
+  route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/approve', calls: 'approveAddress(ref)', does: 'the platform approves a declared address', run: (gateway, ref) => gateway.approveAddress(ref) }),
+  route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/reject', calls: 'rejectAddress(ref)', does: 'the platform rejects a declared address', run: (gateway, ref) => gateway.rejectAddress(ref) }),
+  route({
+    method: 'POST', path: '/_mock/settlements/{requestId}/progress', body: '{ to? }', calls: 'progressSettlement(ref, to)',
+    does: "moves a settlement on: pending, processing, completed (or to 'failed')",
+    bodySchema: z.strictObject({ to: settlementProgressSchema }),
+    run: (gateway, ref, { to }) => gateway.progressSettlement(ref, to),
+  }),
+  route({
+    method: 'POST', path: '/_mock/faults', body: '{ kind, operation?, when?, times? }', calls: 'injectFault(options)',
+    does: 'arms a fault for the next matching requests',
+    bodySchema: faultOptionsSchema,
+    run: (gateway, _ref, options) => {
+      const { kind, operation, when, hits, remaining } = gateway.injectFault(options);
+      return { kind, operation, when, hits, remaining };
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/_mock/faults', calls: 'clearFaults()', does: 'disarms every fault',
+    run: (gateway) => {
+      gateway.clearFaults();
+      return { cleared: true };
+    },
+  }),
+];
+
+/** Control bodies are a few small fields; anything bigger is refused unread. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/** Answers a control request, or `undefined` when `path` is not under `/_mock/`. */
+export async function handleControl(gateway: GatewayControls, request: Request, path: string): Promise<Response | undefined> {
+  if (!path.startsWith('/_mock/')) return undefined;
+  const found = match(request.method, path);
+  if (!found) {
+    return json({ error: `no control ${request.method} ${path}; the control API has: ${CONTROL_ROUTES.map((r) => `${r.method} ${r.path}`).join(', ')}` }, 404);
+  }
+  const [control, ref] = found;
+  try {
+    const body = control.bodySchema ? parseOptions(control.bodySchema, await readObject(request), `body of ${control.method} ${control.path}`) : undefined;
+    return json((await control.run(gateway, ref, body as never)) ?? null);
+  } catch (error) {
+    return json({ error: error instanceof Error ? error.message : String(error) }, error instanceof BodyTooLarge ? 413 : 400);
+  }
+}
+
+/** The route and its `{name}` segment (decoded), if any route has this method and shape. */
+function match(method: string, path: string): [ControlRoute, string] | undefined {
+  const segments = path.split('/');
+  for (const control of CONTROL_ROUTES) {
+    const pattern = control.path.split('/');
+    if (control.method !== method || pattern.length !== segments.length) continue;
+    let ref = '';
+    const fits = pattern.every((part, i) => {
+      const segment = segments[i] ?? '';
+      if (!part.startsWith('{')) return part === segment;
+      ref = segment;
+      return segment !== '';
+    });
+    if (fits) return [control, safeDecode(ref)];
+  }
+  return undefined;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The JSON object body, or `{}` when empty; bounded to {@link MAX_BODY_BYTES}. */
+async function readObject(request: Request): Promise<unknown> {
+  const text = (await readBodyText(request, MAX_BODY_BYTES)).trim();
+  if (text === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new TypeError('the body is not JSON: send a JSON object, e.g. {"ms":60000}');
+  }
+}
+
+function json(value: unknown, status = 200): Response {
+  return new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+}
