@@ -27,6 +27,27 @@ export default {
       from: { path: `^src/${layer}/` },
       to: { path: `^src/(?!(?:${[layer, ...below].join('|')})/)` },
     })),
+    // The mock's own layers (docs/guides/testing.md): its domain under its pages, options and log lines,
+    // under its HTTP side, under the gateway class, which only its entry imports.
+    ...[
+      ['domain', 'domain/'],
+      ['pages', 'domain/|pages/'],
+      ['options-and-log-lines', 'domain/|log-lines\\.ts', '(?:options|log-lines)\\.ts'],
+      ['http', 'domain/|pages/|http/|options\\.ts|log-lines\\.ts'],
+    ].map(([part, allowed, files = `${part}/`]) => ({
+      name: `mock-${part}-points-down`,
+      severity: 'error',
+      comment: `src/testing/${files} imports of the mock only ${allowed}`,
+      from: { path: `^src/testing/${files}` },
+      to: { path: `^src/testing/(?!(?:${allowed}))` },
+    })),
+    {
+      name: 'mock-gateway-only-from-its-entry',
+      severity: 'error',
+      comment: 'pages and routes reach the gateway through the narrow GatewayControls, never the class',
+      from: { path: '^src/testing/(?!index\\.ts$)' },
+      to: { path: '^src/testing/mock-gateway\\.ts$' },
+    },
     {
       name: 'entries-only-at-the-top',
       severity: 'error',
