@@ -24,11 +24,14 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
     print(`Mock gateway on ${server.url}; merchant notify endpoint on ${shop.url}`);
 
     step('1. Create an order (QR code payment)');
-    const order = await client.unifiedOrder({
+    const params = {
       mchOrderNo: 'demo-order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD',
       subject: 'T-shirt', body: 'Blue T-shirt, size M', notifyUrl: `${shop.url}/pay/notify`,
       channelExtra: { payDataType: 'codeImgUrl' },
-    });
+    } as const;
+    // The gateway's answer carries payData; an order recovered after a lost answer does not (step 6b).
+    const order = await client.unifiedOrder(params);
+    if (order.recovered) throw new Error('the demo gateway answered every create');
     say(`payOrderId ${order.payOrderId}, state ${order.orderState} (${payOrderStateName(order.orderState)})`);
     say(`payDataType ${order.payDataType}: show the payer ${order.payData}`);
 
@@ -48,7 +51,7 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
 
     step('5. Create another order and close it');
     const second = await client.unifiedOrder({ mchOrderNo: 'demo-order-1002', wayCode: 'ALI_WAP', amount: 500, currency: 'USD', subject: 'Socks', body: 'Wool socks' });
-    say(`payOrderId ${second.payOrderId}, state ${second.orderState} (${payOrderStateName(second.orderState)}), redirect to ${second.payData}`);
+    say(`payOrderId ${second.payOrderId}, state ${second.orderState} (${payOrderStateName(second.orderState)}), redirect to ${second.recovered ? '(no payData)' : second.payData}`);
     await client.close({ mchOrderNo: 'demo-order-1002' });
     const closed = await client.query({ mchOrderNo: 'demo-order-1002' });
     say(`closed: state ${closed.state} (${payOrderStateName(closed.state)})`);
@@ -66,6 +69,14 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
       channelExtra: { authCode: '28763443825664394' },
     });
     say(`a result, not an exception: state ${declined.orderState} (${payOrderStateName(declined.orderState)}), ${declined.errCode}: ${declined.errMsg}`);
+
+    step('6b. The answer to a create is lost after the gateway made the order');
+    gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });
+    const hats = { mchOrderNo: 'demo-order-1004', wayCode: 'QR_CASHIER', amount: 1200, currency: 'USD', subject: 'Hat', body: 'Wool hat' } as const;
+    let hat = await client.unifiedOrder(hats);
+    say(`found by a lookup instead of created twice: recovered ${hat.recovered}, state ${hat.orderState}, no payData to show`);
+    for (let attempt = 2; hat.recovered; attempt++) hat = await client.reissueOrder(hat, { ...hats, mchOrderNo: `demo-order-1004-${attempt}` });
+    say(`reissued: ${hats.mchOrderNo} closed, ${hat.mchOrderNo} created; show the payer ${hat.payData}`);
 
     step('7. Declare a settlement address; the platform approves it');
     const declared = await client.settleAddressApply({ requestId: 'demo-addr-1', tokenId: 'TRON_USDT', address: ADDRESS, remark: 'treasury' });

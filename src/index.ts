@@ -19,6 +19,7 @@
 export { GatewayClient, type Operation, type OperationMethod, type OperationMethods, type OperationTypes } from './client/gateway-client.js';
 export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type RetryOptions, type RetryPolicy } from './client/options.js';
 export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
+export { GatewayOrderPaidError } from './client/reissue.js';
 export type { GatewayResponse } from './client/runner.js';
 export type { AttemptPurpose, GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
@@ -100,11 +101,13 @@ export {
 } from './protocol/schemas/enums.js';
 export type {
   ChannelExtra,
+  CreatedOrder,
   CloseParams,
   OrderIds,
   OrderTransaction,
   PayOrder,
   QueryParams,
+  RecoveredOrder,
   UnifiedOrderParams,
   UnifiedOrderResult,
 } from './protocol/schemas/order.js';

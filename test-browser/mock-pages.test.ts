@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, PayOrderState, verifyNotification, type PayOrderNotification } from '../src/index.js';
+import { created } from '../test/support/created.js';
 import { md5Hex } from '../src/protocol/signing/md5.js';
 import { signingString } from '../src/protocol/signing/sign.js';
 import type { MockGatewayState } from '../src/testing/index.js';
@@ -99,10 +100,12 @@ afterAll(async () => {
 });
 
 const newOrder = (mchOrderNo: string, subject = 'Blue T-shirt, size M') =>
-  client.unifiedOrder({
-    mchOrderNo, wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject, body: 'Organic cotton',
-    notifyUrl: `${shop.url}/notify`, returnUrl: `${shop.url}/return`,
-  });
+  created(
+    client.unifiedOrder({
+      mchOrderNo, wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject, body: 'Organic cotton',
+      notifyUrl: `${shop.url}/notify`, returnUrl: `${shop.url}/return`,
+    }),
+  );
 
 async function state(): Promise<MockGatewayState> {
   return (await (await fetch(`${mock.url}/_mock/state`)).json()) as MockGatewayState;

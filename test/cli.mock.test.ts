@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayHttpStatusError, PayOrderState, verifyNotification } from '../src/index.js';
+import { created as createdOrder } from './support/created.js';
 import { CONTROL_ROUTES } from '../src/testing/http/control-routes.js';
 import type { MockGatewayState } from '../src/testing/index.js';
 import { startNotifyEndpoint } from './support/notify-endpoint.js';
@@ -59,7 +60,7 @@ describe('payment-gateway-sdk mock', () => {
   it('answers the SDK; a notification goes out at once on the real clock and verifies', async () => {
     endpoint.received.length = 0;
     endpoint.answerWith(() => 'SUCCESS');
-    const created = await client.unifiedOrder(order('cli-1', `${endpoint.url}/pay/notify?shop=eu`));
+    const created = await createdOrder(client.unifiedOrder(order('cli-1', `${endpoint.url}/pay/notify?shop=eu`)));
     expect(created.payData).toBe(`${mock.url}/cashier/${created.payOrderId}`);
     expect((await control(mock.url, `orders/${created.payOrderId}/pay`)).json).toMatchObject({ payOrderId: created.payOrderId, state: 2 });
     const got = await eventually(() => endpoint.received[0]);
@@ -139,7 +140,7 @@ describe('payment-gateway-sdk mock', () => {
       expect(manual.output()).toContain('Clock: manual');
       endpoint.received.length = 0;
       endpoint.answerWith(() => 'SUCCESS');
-      const created = await new GatewayClient({ baseUrl: manual.url, ...MERCHANT }).unifiedOrder(order('cfg-1', `${endpoint.url}/notify`));
+      const created = await createdOrder(new GatewayClient({ baseUrl: manual.url, ...MERCHANT }).unifiedOrder(order('cfg-1', `${endpoint.url}/notify`)));
       expect(created.payData).toBe(`http://mock.test:8080/cashier/${created.payOrderId}`);
       await control(manual.url, `orders/${created.payOrderId}/pay`);
       await new Promise((r) => setTimeout(r, 200));
@@ -175,7 +176,7 @@ describe('payment-gateway-sdk mock', () => {
     try {
       expect(shared.output()).toContain('Dashboard:   https://mock.example/');
       const local = `http://127.0.0.1:${new URL(shared.url).port}`;
-      const viaPublic = await new GatewayClient({ baseUrl: local, ...MERCHANT }).unifiedOrder(order('pub-1'));
+      const viaPublic = await createdOrder(new GatewayClient({ baseUrl: local, ...MERCHANT }).unifiedOrder(order('pub-1')));
       expect(viaPublic.payData).toBe(`https://mock.example/cashier/${viaPublic.payOrderId}`);
       expect((await rawRequest(local, '/_mock/state', { host: 'mock.example' })).status).toBe(200);
       expect((await rawRequest(local, '/_mock/state', { host: 'evil.example' })).status).toBe(403);

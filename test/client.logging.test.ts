@@ -123,19 +123,21 @@ describe('each level logs what it should and nothing more', () => {
     expect(of('warn')).toEqual(['[payment-gateway-sdk] verifyResponses is false: response signatures are not checked, so a forged or corrupted response would be accepted']);
 
     const debug = of('debug');
-    expect(debug[0]).toMatch(/^\[payment-gateway-sdk\] unifiedOrder attempt 1 POST \/api\/pay\/unifiedOrder -> 200 in \d+ ms, signature verified$/);
-    expect(debug).toContainEqual(expect.stringMatching(/^\[payment-gateway-sdk\] settleRequestGet attempt 1 POST \/api\/channelbiz\/coinpay\/settleRequestGet -> 200 in \d+ ms, signature verified$/));
-    expect(debug).toContainEqual(expect.stringMatching(/^\[payment-gateway-sdk\] query attempt 1 POST \/api\/pay\/query -> 502 in \d+ ms, failed: error=GatewayHttpStatusError$/));
-    expect(debug).toContainEqual(expect.stringMatching(/^\[payment-gateway-sdk\] query attempt 2 POST \/api\/pay\/query -> 200 in \d+ ms, signature verified$/));
+    // Each attempt line names the record it is about; a lookup says it is one.
+    expect(debug[0]).toMatch(/^\[payment-gateway-sdk\] unifiedOrder attempt 1 POST \/api\/pay\/unifiedOrder mchOrderNo="log-1" -> 200 in \d+ ms, signature verified$/);
+    expect(debug).toContainEqual(expect.stringMatching(/^\[payment-gateway-sdk\] settleRequestGet attempt 1 POST \/api\/channelbiz\/coinpay\/settleRequestGet requestId="log-set-1" -> 200 in \d+ ms, signature verified$/));
+    expect(debug).toContainEqual(expect.stringMatching(/^\[payment-gateway-sdk\] query attempt 1 POST \/api\/pay\/query mchOrderNo="log-1" -> 502 in \d+ ms, failed: error=GatewayHttpStatusError$/));
+    expect(debug).toContainEqual(expect.stringMatching(/^\[payment-gateway-sdk\] query attempt 2 POST \/api\/pay\/query mchOrderNo="log-1" -> 200 in \d+ ms, signature verified$/));
+    expect(debug).toContainEqual(expect.stringMatching(/^\[payment-gateway-sdk\] query \(reconcile lookup\) attempt 2 POST \/api\/pay\/query mchOrderNo="log-2" -> 200 in \d+ ms, signature verified$/));
     const attempt = lines.find((l) => l.method === 'debug')!;
-    expect(attempt.fields).toEqual({ operation: 'unifiedOrder', path: '/api/pay/unifiedOrder', attempt: 1, status: 200, durationMs: expect.any(Number), signatureVerified: true });
+    expect(attempt.fields).toEqual({ operation: 'unifiedOrder', purpose: 'request', ids: { mchOrderNo: 'log-1' }, path: '/api/pay/unifiedOrder', attempt: 1, status: 200, durationMs: expect.any(Number), signatureVerified: true });
 
     expect(of('info')).toEqual([
-      expect.stringMatching(/^\[payment-gateway-sdk\] query attempt 1 failed \(GatewayHttpStatusError \(HTTP 502\)\): retrying in \d+ ms$/),
+      expect.stringMatching(/^\[payment-gateway-sdk\] query attempt 1 mchOrderNo="log-1" failed \(GatewayHttpStatusError \(HTTP 502\)\): retrying in \d+ ms$/),
       '[payment-gateway-sdk] unifiedOrder outcome was ambiguous; lookup by mchOrderNo="log-2" -> found',
     ]);
     expect(lines.filter((l) => l.method === 'info').map((l) => l.fields)).toEqual([
-      { operation: 'query', attempt: 1, delayMs: expect.any(Number), reason: 'GatewayHttpStatusError (HTTP 502)' },
+      { operation: 'query', purpose: 'request', ids: { mchOrderNo: 'log-1' }, attempt: 1, delayMs: expect.any(Number), reason: 'GatewayHttpStatusError (HTTP 502)' },
       { operation: 'unifiedOrder', key: { name: 'mchOrderNo', value: 'log-2' }, outcome: 'found' },
     ]);
 

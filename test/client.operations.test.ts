@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayClient, PayOrderState, sign } from '../src/index.js';
+import { created } from './support/created.js';
 import { vector } from './support/vectors.js';
 import { CREDENTIALS, FIXED_NOW, Raw, SECRET, signedEnvelope, useWire } from './support/wire.js';
 
@@ -49,6 +50,7 @@ describe('unifiedOrder', () => {
       orderState: PayOrderState.Generated,
       payDataType: 'codeImgUrl',
       payData: 'https://pay.example.com/api/scan/imgs/abc.png',
+      recovered: false, // the gateway's own answer, with payData
     });
   });
 
@@ -68,10 +70,10 @@ describe('unifiedOrder', () => {
 
   it('normalizes the case of known payDataType values and keeps unknown ones', async () => {
     wire.replyWith(signedEnvelope({ payOrderId: 'P1', mchOrderNo: 'o-1', orderState: 1, payDataType: 'payUrl', payData: 'https://pay.test/x' }));
-    const known = await client.unifiedOrder({ mchOrderNo: 'o-1', wayCode: 'ALI_WAP', amount: 1, currency: 'USD', subject: 's', body: 'b' });
+    const known = await created(client.unifiedOrder({ mchOrderNo: 'o-1', wayCode: 'ALI_WAP', amount: 1, currency: 'USD', subject: 's', body: 'b' }));
     expect(known.payDataType).toBe('payurl');
     wire.replyWith(signedEnvelope({ payOrderId: 'P1', mchOrderNo: 'o-1', orderState: 1, payDataType: 'coinAddress', payData: 'TXYZ' }));
-    const unknown = await client.unifiedOrder({ mchOrderNo: 'o-1', wayCode: 'COIN_TRON_USDT', amount: 1, currency: 'USD', subject: 's', body: 'b' });
+    const unknown = await created(client.unifiedOrder({ mchOrderNo: 'o-1', wayCode: 'COIN_TRON_USDT', amount: 1, currency: 'USD', subject: 's', body: 'b' }));
     expect(unknown.payDataType).toBe('coinAddress');
   });
 

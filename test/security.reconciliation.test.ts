@@ -21,7 +21,7 @@ describe('a create reconciles only to the record it asked for', () => {
     gateway.payOrder('reused-1');
     // The new create is lost before the gateway sees it (a proxy's 502), so the client looks the key up.
     gateway.injectFault({ kind: 'html502', operation: 'unifiedOrder', when: 'before' });
-    const error = await client.unifiedOrder(order('reused-1', 500000)).catch((e: unknown) => e as GatewayReconciliationMismatchError);
+    const error = await client.unifiedOrder(order('reused-1', 500000)).then(() => undefined, (e: unknown) => e as GatewayReconciliationMismatchError) as GatewayReconciliationMismatchError;
     expect(error).toBeInstanceOf(GatewayReconciliationMismatchError);
     expect(error).toMatchObject({ operation: 'unifiedOrder', key: { name: 'mchOrderNo', value: 'reused-1' }, differences: [{ field: 'amount', expected: 500000, found: 100 }] });
     expect(error.message).toMatch(/mchOrderNo 'reused-1'.*amount: sent 500000, found 100/);
@@ -32,7 +32,7 @@ describe('a create reconciles only to the record it asked for', () => {
     const { gateway, client } = setup();
     await client.unifiedOrder(order('reused-2', 100));
     gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'before' });
-    const error = await client.unifiedOrder({ ...order('reused-2', 100), wayCode: 'WEB_CASHIER', currency: 'usd' }).catch((e: unknown) => e as GatewayReconciliationMismatchError);
+    const error = await client.unifiedOrder({ ...order('reused-2', 100), wayCode: 'WEB_CASHIER', currency: 'usd' }).then(() => undefined, (e: unknown) => e as GatewayReconciliationMismatchError) as GatewayReconciliationMismatchError;
     expect(error.differences).toEqual([{ field: 'wayCode', expected: 'WEB_CASHIER', found: 'QR_CASHIER' }]);
     // The create that was asked for, lost after the gateway made it: reconciled as before.
     gateway.injectFault({ kind: 'html502', operation: 'unifiedOrder', when: 'after' });

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { gatewayClientOptionsSchema } from '../src/client/options.js';
-import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type ReconcileEvent, type SettlementRecord, type SettlementResult, type UnifiedOrderResult } from '../src/index.js';
+import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type ReconcileEvent, type SettlementRecord, type SettlementResult, type UnifiedOrderResult, type RecoveredOrder, type GatewayClientOptions } from '../src/index.js';
 import type { verifyNotificationOptionsSchema } from '../src/notify/options.js';
 import type { queryParamsSchema, unifiedOrderParamsSchema } from '../src/protocol/schemas/order.js';
 import type { settleRequestGetParamsSchema } from '../src/protocol/schemas/settlement.js';
@@ -65,6 +65,25 @@ describe('results are typed', () => {
     expectTypeOf<PayOrder['state']>().toEqualTypeOf<PayOrderState>();
     expectTypeOf<PayOrder['amount']>().toBeNumber();
     expectTypeOf<NonNullable<PayOrder['orderTransactionList']>[number]['amount']>().toEqualTypeOf<string | undefined>();
+  });
+});
+
+describe('a recovered create has no payData (issue 18)', () => {
+  it('code that collects a payment must tell the two results apart', async () => {
+    const result = await client.unifiedOrder({ mchOrderNo: 'o-1', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' });
+    // @ts-expect-error payData exists only on the gateway's own answer (CreatedOrder)
+    void result.payData;
+    if (result.recovered) expectTypeOf(result).toEqualTypeOf<RecoveredOrder>();
+    else expectTypeOf(result.payData).toEqualTypeOf<string | undefined>();
+    expectTypeOf(client.reissueOrder).returns.resolves.toEqualTypeOf<UnifiedOrderResult>();
+    // @ts-expect-error reissueOrder takes a recovered result, not the gateway's answer
+    if (!result.recovered) void client.reissueOrder(result, { mchOrderNo: 'o-2', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' });
+  });
+
+  it("verifyNotification takes a client's options object", () => {
+    const config: GatewayClientOptions = { baseUrl: 'https://pay.example.com', secret: 's', mchNo: 'M', appId: 'A', timeout: 1_000 };
+    void verifyNotification('body', config);
+    void verifyNotification('body', { ...config, expect: { amount: 1 } });
   });
 });
 

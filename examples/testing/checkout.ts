@@ -13,13 +13,16 @@ export interface CheckoutSettings {
 
 export function createCheckout({ client, notifyUrl }: CheckoutSettings) {
   const paid = new Set<string>();
+  // Your orders table: each gateway order number, and the cart it pays.
+  const cartOf = new Map<string, string>();
   return {
-    /** Starts paying a cart; resolves to the QR-code text to show. The cart id is the gateway's idempotency key. */
+    /** Starts paying a cart; resolves to the QR-code text to show. The order number is the gateway's idempotency key. */
     async pay(cartId: string, amountCents: number): Promise<string> {
-      const order = await client.unifiedOrder({
-        mchOrderNo: cartId, wayCode: 'QR_CASHIER', amount: amountCents, currency: 'USD',
-        subject: `Cart ${cartId}`, body: 'Shop order', notifyUrl,
-      });
+      const params = { mchOrderNo: cartId, wayCode: 'QR_CASHIER', amount: amountCents, currency: 'USD', subject: `Cart ${cartId}`, body: 'Shop order', notifyUrl };
+      let order = await client.unifiedOrder(params);
+      // Recovered by a lookup after a lost answer: the order exists but has no payData. Replace it under a new number.
+      for (let attempt = 2; order.recovered; attempt++) order = await client.reissueOrder(order, { ...params, mchOrderNo: `${cartId}-${attempt}` });
+      cartOf.set(order.mchOrderNo, cartId);
       return order.payData ?? '';
     },
 
@@ -27,7 +30,7 @@ export function createCheckout({ client, notifyUrl }: CheckoutSettings) {
     async onNotification(body: NotificationInput): Promise<string> {
       try {
         const notification = await client.verifyNotification(body);
-        if (notification.state === PayOrderState.Succeeded) paid.add(notification.mchOrderNo);
+        if (notification.state === PayOrderState.Succeeded) paid.add(cartOf.get(notification.mchOrderNo) ?? notification.mchOrderNo);
         return NOTIFICATION_ACK;
       } catch (error) {
         if (isGatewayError(error)) return 'FAIL'; // forged, or for another merchant application

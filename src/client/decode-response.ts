@@ -28,6 +28,8 @@ export interface ResponseContext {
   readonly appId: string;
   /** What the request asked for, that the record must echo (e.g. `{ mchOrderNo: 'order-1001' }`). */
   readonly asked: Readonly<Record<string, string>>;
+  /** The URL the request went to, for the message of an HTTP error status. */
+  readonly url: string;
 }
 
 /** A decoded response: the typed `data`, and whether its signature was checked and matched. */
@@ -45,7 +47,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   const { status, body, headers } = exchange;
   const details = { operation, status, body, headers };
   if (status < 200 || status > 299) {
-    throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from the gateway${status >= 500 ? ' (the gateway or a proxy in front of it failed)' : status === 404 || status === 405 ? ' (check baseUrl: the path was not found)' : ''}.`, details);
+    throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from POST ${context.url}${statusAdvice(status, context.url)}.`, details);
   }
   if (!/\S/.test(body)) {
     throw new GatewayEmptyResponseError(
@@ -147,6 +149,18 @@ function checkBinding(operation: OperationName, data: Readonly<Record<string, un
 
 function describe(value: unknown): string {
   return value === undefined ? '(none)' : JSON.stringify(typeof value === 'string' ? value.slice(0, 80) : value);
+}
+
+function statusAdvice(status: number, url: string): string {
+  if (status >= 500) return ' (the gateway or a proxy in front of it failed)';
+  if (status !== 404 && status !== 405) return '';
+  const doubled = doubledApiPrefix(url) ? "; the path holds /api/api: baseUrl ends in /api, and every operation's path starts with it, so leave /api out of baseUrl" : '';
+  return ` (check baseUrl: the path was not found${doubled})`;
+}
+
+/** Whether a URL repeats the operations' `/api` prefix: a baseUrl that already ended in `/api`. */
+function doubledApiPrefix(url: string): boolean {
+  return /\/api\/+api\//.test(new URL(url).pathname);
 }
 
 function parseExactly(operation: OperationName, body: string, details: ResponseErrorDetails): LosslessParse {

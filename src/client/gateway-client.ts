@@ -2,12 +2,13 @@ import { OPERATION_NAMES, operations, type ConfirmedOf, type OperationName, type
 import type { ClientNotificationOptions, VerifyNotificationOptions, VerifySettlementNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/read-input.js';
 import * as notify from '../notify/verify.js';
-import type { PayOrder, QueryParams } from '../protocol/schemas/order.js';
+import type { PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import { createKyTransport } from '../transport/http.js';
 import { composeHooks } from './hooks.js';
 import { LogObserver } from './logging.js';
 import { resolveOptions, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { OperationRunner, type GatewayResponse } from './runner.js';
+import { reissueOrder } from './reissue.js';
 import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
 
 /**
@@ -195,6 +196,31 @@ export class GatewayClient {
     // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
     const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions, 'wait').then(dataOf);
     return this.#logged('waitForOrder', waitForOrder(query, ids, options));
+  }
+
+  /**
+   * The way out of a recovered create: a {@link RecoveredOrder} exists at the gateway but has no `payData`
+   * (the lookup after a lost answer cannot return it). Closes it (`close` with `confirm: true`), unless it
+   * is already past paying (failed, closed, refunded); refuses with {@link GatewayOrderPaidError} if it
+   * was paid; then creates `params` under their new `mchOrderNo` and resolves to that result. Store the new
+   * `mchOrderNo` with your order. The new create can itself be recovered (rarely): loop while `recovered`.
+   *
+   * @throws {@link GatewayOrderPaidError} when the recovered order was paid: fulfil it instead
+   * @throws {@link GatewayValidationError} when `params.mchOrderNo` is the recovered order's own, or `recovered` is not a recovered result
+   * @throws {@link GatewayApiError} when the order cannot be closed while still payable (the channel refused)
+   * @throws any error of {@link GatewayClient.close}, {@link GatewayClient.query} and {@link GatewayClient.unifiedOrder}
+   *
+   * @example
+   * ```ts
+   * let order = await client.unifiedOrder(params);
+   * while (order.recovered) {
+   *   order = await client.reissueOrder(order, { ...params, mchOrderNo: await orders.nextNumber(cartId) });
+   * }
+   * redirectTo(order.payData); // a CreatedOrder: the gateway's answer, with payData
+   * ```
+   */
+  reissueOrder(recovered: RecoveredOrder, params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
+    return this.#logged('reissueOrder', reissueOrder(this, recovered, params, options));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { definitionOf } from '../operations/table.js';
-import { observe, type GatewayHooks, type ReconcileEvent, type ResponseEvent, type RetryEvent } from './hooks.js';
+import { observe, type AttemptPurpose, type GatewayHooks, type ReconcileEvent, type ResponseEvent, type RetryEvent } from './hooks.js';
 
 /**
  * How much the client logs; each level includes the ones before it:
@@ -111,10 +111,15 @@ export class LogObserver {
     return this.#enabled('error');
   }
 
-  /** Once, when the client is created. */
-  created(settings: { readonly verifyResponses: boolean }): void {
-    if (settings.verifyResponses || !this.#enabled('warn')) return;
-    this.#write('warn', 'verifyResponses is false: response signatures are not checked, so a forged or corrupted response would be accepted', { verifyResponses: false });
+  /** Once, when the client is created: settings that are unsafe or likely wrong. */
+  created(settings: { readonly verifyResponses: boolean; readonly baseUrl: string }): void {
+    if (!this.#enabled('warn')) return;
+    if (!settings.verifyResponses) {
+      this.#write('warn', 'verifyResponses is false: response signatures are not checked, so a forged or corrupted response would be accepted', { verifyResponses: false });
+    }
+    if (/\/api\/*$/.test(new URL(settings.baseUrl).pathname)) {
+      this.#write('warn', `baseUrl ${quote(settings.baseUrl)} ends in /api, and every operation's path starts with /api: requests would go to .../api/api/...; leave /api out of baseUrl`, { baseUrl: settings.baseUrl });
+    }
   }
 
   /** A call that rejected, with the error it rejected with. */
@@ -134,12 +139,14 @@ export class LogObserver {
     observe((message: string) => this.#logger[level](message, fields), `${PREFIX} ${line}`);
   }
 
-  #attempt({ operation, attempt, status, durationMs, signatureVerified, error }: ResponseEvent): void {
+  #attempt({ operation, purpose, ids, attempt, status, durationMs, signatureVerified, error }: ResponseEvent): void {
     const path = definitionOf(operation).path;
     const ms = Math.round(durationMs);
     const outcome = error ? `failed: error=${error.name}` : signatureVerified ? 'signature verified' : 'signature not checked';
-    this.#write('debug', `${operation} attempt ${attempt} POST ${path} -> ${status ?? 'no response'} in ${ms} ms, ${outcome}`, {
+    this.#write('debug', `${operation}${PURPOSES[purpose]} attempt ${attempt} POST ${path}${keys(ids)} -> ${status ?? 'no response'} in ${ms} ms, ${outcome}`, {
       operation,
+      purpose,
+      ids,
       path,
       attempt,
       status,
@@ -149,8 +156,8 @@ export class LogObserver {
     });
   }
 
-  #retry({ operation, attempt, delayMs, reason }: RetryEvent): void {
-    this.#write('info', `${operation} attempt ${attempt} failed (${reason}): retrying in ${delayMs} ms`, { operation, attempt, delayMs, reason });
+  #retry({ operation, purpose, ids, attempt, delayMs, reason }: RetryEvent): void {
+    this.#write('info', `${operation}${PURPOSES[purpose]} attempt ${attempt}${keys(ids)} failed (${reason}): retrying in ${delayMs} ms`, { operation, purpose, ids, attempt, delayMs, reason });
   }
 
   #reconcile({ operation, key, outcome }: ReconcileEvent): void {
@@ -160,6 +167,22 @@ export class LogObserver {
       outcome,
     });
   }
+}
+
+// How a line names an attempt that is not the operation called itself.
+const PURPOSES: Readonly<Record<AttemptPurpose, string>> = {
+  request: '',
+  reconcile: ' (reconcile lookup)',
+  confirm: ' (confirm read-back)',
+  fallback: ' (close check)',
+  wait: ' (waitForOrder poll)',
+};
+
+/** The record's keys, as ` mchOrderNo="order-1001"`, for a line that must say which record it is about. */
+function keys(ids: Readonly<Record<string, string>>): string {
+  let text = '';
+  for (const [name, value] of Object.entries(ids)) text += ` ${name}=${quote(bounded(value))}`;
+  return text;
 }
 
 function bounded(text: string): string {

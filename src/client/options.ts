@@ -115,7 +115,7 @@ const hooksSchema = z.strictObject({
 /** Checks {@link GatewayClientOptions}; unknown options are an error. */
 export const gatewayClientOptionsSchema = z.strictObject({
   /** The gateway's base URL, e.g. `https://pay.example.com`; each operation's path is appended to it. */
-  baseUrl: httpUrl().check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
+  baseUrl: httpUrl('https://pay.example.com').check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
   /** Merchant number. */
   mchNo: requiredText(),
   /** Merchant application id. */

@@ -259,7 +259,7 @@ export class OperationRunner {
   async #send<T>(call: Call, operation: OperationName, params: ValidParams, how: { retries?: number; progress?: SendProgress; purpose?: AttemptPurpose } = {}): Promise<GatewayResponse<T>> {
     const s = this.#settings;
     const { retries = call.maxRetries, progress, purpose = call.purpose } = how;
-    const { path, binds, retry: retryClass } = definitionOf(operation);
+    const { path, binds, retry: retryClass, answer } = definitionOf(operation);
     const asked: Record<string, string> = {};
     for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
     const ids: Record<string, string> = {};
@@ -283,9 +283,10 @@ export class OperationRunner {
       const scope = remaining <= call.timeout ? 'call' : 'attempt';
       try {
         http = await s.transport.exchange({ url, body: text, timeout: Math.max(1, Math.min(call.timeout, remaining)), signal: call.signal });
-        const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked });
+        const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
         if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
-        return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
+        const data = answer && operation === call.operation ? (answer(decoded.data as never) as T) : decoded.data;
+        return { data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
       } catch (thrown) {
         error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
       }

@@ -18,7 +18,10 @@
  * | `duplicate_order` | `商户订单[…]已存在` / merchant order […] already exists |
  * | `duplicate_request` | `请求[…]已存在` / request […] already exists |
  * | `order_not_found` | `订单不存在` / order does not exist |
- * | `record_not_found` | `结算记录不存在`, `结算地址不存在` / settlement or address not found |
+ * | `record_not_found` | `结算记录不存在` / settlement or record not found |
+ * | `address_not_found` | `结算地址不存在` / no declared address with this `addrServerRequestId` |
+ * | `address_not_approved` | `结算地址未审核通过` / the declared address is not approved (under review or rejected) |
+ * | `address_token_mismatch` | `结算地址币种不匹配` / the declared address is for another token |
  * | `missing_order_id` | `mchOrderNo 和 payOrderId 不能同时为空` / mchOrderNo and payOrderId cannot both be empty |
  * | `order_not_closable` | `当前订单不可关闭` / the order cannot be closed |
  * | `amount_invalid` | `支付金额不能为空` / amount cannot be empty |
@@ -50,6 +53,9 @@ export type GatewayApiErrorReason =
   | 'duplicate_request'
   | 'order_not_found'
   | 'record_not_found'
+  | 'address_not_found'
+  | 'address_not_approved'
+  | 'address_token_mismatch'
   | 'missing_order_id'
   | 'order_not_closable'
   | 'amount_invalid'
@@ -71,7 +77,10 @@ const RULES: readonly (readonly [GatewayApiErrorReason, RegExp])[] = [
   ['missing_order_id', /mchOrderNo ?和 ?payOrderId ?不能同时为空|(?:mchOrderNo|payOrderId) (?:and|or) (?:mchOrderNo|payOrderId) (?:cannot|must not) (?:both )?be empty/i],
   ['order_not_closable', /不可关闭|cannot be closed|not closable/i],
   ['order_not_found', /订单不存在|order (?:does not exist|not found)|no such order/i],
-  ['record_not_found', /(?:记录|地址)不存在|(?:record|settlement|request|address) (?:does not exist|not found)|no (?:such |declared )?(?:record|settlement|address)/i],
+  ['address_not_approved', /地址未审核通过|address (?:is )?(?:not (?:yet )?approved|under review|rejected)/i],
+  ['address_token_mismatch', /地址币种不匹配|address (?:is )?for another token|address token (?:does not match|mismatch)/i],
+  ['address_not_found', /地址不存在|(?:declared )?address (?:does not exist|not found)|no (?:such |declared )?address/i],
+  ['record_not_found', /记录不存在|(?:record|settlement|request) (?:does not exist|not found)|no (?:such )?(?:record|settlement)/i],
   ['amount_invalid', /金额不能为空|amount (?:cannot be empty|is (?:invalid|required))|invalid amount/i],
   ['way_code_unsupported', /不支持的支付方式|unsupported (?:payment )?(?:way(?: ?code)?|method)|way ?code (?:is )?not supported/i],
   ['system_error', /系统异常|system (?:error|exception)/i],
@@ -96,7 +105,10 @@ export const REASON_ADVICE: Readonly<Record<GatewayApiErrorReason, string>> = {
   duplicate_order: 'an order with this mchOrderNo already exists: query it by mchOrderNo instead of creating it again, or give a new order a new mchOrderNo',
   duplicate_request: 'a request with this requestId already exists: look it up (settleRequestGet) instead of sending it again, or give a new request a new requestId',
   order_not_found: 'the gateway has no such order for this merchant: check payOrderId or mchOrderNo, and that the order was created with this mchNo and appId',
-  record_not_found: 'the gateway has no such record: check requestId, or addrServerRequestId against your approved address declarations',
+  record_not_found: 'the gateway has no such record: check requestId',
+  address_not_found: 'the gateway has no declared address with this addrServerRequestId for this merchant: use the serverRequestId that settleAddressApply answered',
+  address_not_approved: 'the declared address is not approved: the platform has not reviewed it yet, or rejected it; settle to it once approved, or declare another address',
+  address_token_mismatch: 'the declared address was declared for another tokenId: settle with the token it was declared for, or declare this address for this token',
   missing_order_id: 'give payOrderId or mchOrderNo',
   order_not_closable: 'the order cannot be closed in its state (only unpaid orders, states 0 and 1, can be): query it to learn its state',
   amount_invalid: 'the gateway refused the amount: send a whole number of minor units, at least 1',

@@ -23,6 +23,7 @@ import {
   settleRequestGetParamsSchema,
   settleRequestParamsSchema,
 } from '../protocol/schemas/settlement.js';
+import type { UnifiedOrderResult } from '../protocol/schemas/order.js';
 
 function pick(record: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -72,6 +73,7 @@ export const operations = {
     path: '/api/pay/unifiedOrder',
     params: unifiedOrderParamsSchema,
     result: unifiedOrderResultSchema,
+    answer: (data: z.output<typeof unifiedOrderResultSchema>): UnifiedOrderResult => ({ ...data, recovered: false }),
     retry: 'create',
     key: 'mchOrderNo',
     binds: ['mchOrderNo'],
@@ -81,7 +83,7 @@ export const operations = {
     reconcile: reconcileBy({
       lookup: 'query',
       params: (p) => ({ mchOrderNo: p.mchOrderNo }),
-      toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state }),
+      toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state, recovered: true }),
       decisive: ['amount', 'currency', 'wayCode'],
     }),
     summary: 'Create a payment order and get the parameters to collect it.',
@@ -293,7 +295,11 @@ export type ParamsOf<Op extends OperationName> = z.input<(typeof operations)[Op]
  * const keep = (order: ResultOf<'query'>) => order.state; // the same as PayOrder
  * ```
  */
-export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly resolves: 'nothing' } ? void : z.output<(typeof operations)[Op]['result']>;
+export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly resolves: 'nothing' }
+  ? void
+  : (typeof operations)[Op] extends { readonly answer: (data: never) => infer Result }
+    ? Result
+    : z.output<(typeof operations)[Op]['result']>;
 
 /**
  * The record `confirm: true` resolves to: the data of the operation's confirming lookup.

@@ -12,6 +12,7 @@ import {
   type GatewayClientOptions,
 } from '../../src/index.js';
 import { createMockGateway, MockAddressStatus, MockSettlementStatus, type MockGateway } from '../../src/testing/index.js';
+import { created } from './created.js';
 
 export const E2E_MERCHANT = { mchNo: 'M1700000009', appId: 'app-e2e', secret: 'e2e-secret-0123456789' } as const;
 
@@ -36,8 +37,9 @@ export function describeEndToEnd(name: string, transport: Transport): void {
       new GatewayClient({ ...connection, ...E2E_MERCHANT, retry: { initialDelayMs: 0, maxDelayMs: 0 }, ...overrides } as GatewayClientOptions);
     /** The last requests the gateway saw, as [operation, answered code]. */
     const operationsSince = (from: number) => gateway.requests.slice(from).map((r) => [r.operation, r.code]);
-    const order = (mchOrderNo: string, extra: Record<string, unknown> = {}) =>
+    const create = (mchOrderNo: string, extra: Record<string, unknown> = {}) =>
       client.unifiedOrder({ mchOrderNo, wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue, M', ...extra });
+    const order = (mchOrderNo: string, extra: Record<string, unknown> = {}) => created(create(mchOrderNo, extra));
 
     beforeAll(async () => {
       connection = await transport.start(gateway);
@@ -155,10 +157,10 @@ export function describeEndToEnd(name: string, transport: Transport): void {
       it('a wrong sign or an HTML 502 on a create is settled the same way', async () => {
         const signed = id('f');
         gateway.injectFault({ kind: 'wrongSign', operation: 'unifiedOrder' });
-        await expect(order(signed)).resolves.toMatchObject({ mchOrderNo: signed });
+        await expect(create(signed)).resolves.toMatchObject({ mchOrderNo: signed, recovered: true }); // made, then found
         const proxied = id('f');
         gateway.injectFault({ kind: 'html502', operation: 'unifiedOrder', when: 'before' });
-        await expect(order(proxied)).resolves.toMatchObject({ mchOrderNo: proxied });
+        await expect(create(proxied)).resolves.toMatchObject({ mchOrderNo: proxied, recovered: false }); // proved absent, sent again
         expect([ordersWith(signed).length, ordersWith(proxied).length]).toEqual([1, 1]);
       });
 

@@ -9,11 +9,9 @@ export const requiredText = (): z.ZodMiniString<string> =>
 /** An optional string field; `""` is allowed and means "not sent" (the signer drops it). */
 export const optionalText = () => z.optional(z.string({ error: 'must be a string' }));
 
-/** An absolute http(s) URL the gateway can call back or redirect to. */
-export const httpUrl = () =>
-  z.string({ error: 'must be a string' }).check(
-    z.refine((value) => value === '' || isHttpUrl(value), { error: 'must be an absolute http(s) URL, e.g. https://shop.example.com/pay/notify' }),
-  );
+/** An absolute http(s) URL; `example` shows one in the message (a callback or the gateway's base). */
+export const httpUrl = (example = 'https://shop.example.com/pay/notify') =>
+  z.string({ error: 'must be a string' }).check(z.refine((value) => value === '' || isHttpUrl(value), { error: `must be an absolute http(s) URL, e.g. ${example}` }));
 
 function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;

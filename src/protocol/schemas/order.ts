@@ -148,21 +148,72 @@ export const unifiedOrderResultSchema = z.looseObject({
 });
 
 /**
- * The result of {@link GatewayClient.unifiedOrder} (spec 2.5). A channel failure is `orderState` 3, not an exception.
+ * The gateway's answer to {@link GatewayClient.unifiedOrder} (spec 2.5), `recovered: false`: it carries
+ * `payData` to collect the payment with (for states 0, 1 and 2). A channel failure is `orderState` 3.
  *
  * @interface
  * @example
  * ```ts
- * import { PayOrderState, type UnifiedOrderResult } from 'payment-gateway-sdk';
+ * import { PayOrderState, type CreatedOrder } from 'payment-gateway-sdk';
  *
- * function nextStep(result: UnifiedOrderResult): string {
- *   if (result.orderState === PayOrderState.Failed) return `declined: ${result.errMsg ?? result.errCode}`;
- *   if (result.orderState === PayOrderState.Succeeded) return 'paid';
- *   return result.payData ? `collect via ${result.payDataType}` : 'wait for the notification';
+ * function nextStep(order: CreatedOrder): string {
+ *   if (order.orderState === PayOrderState.Failed) return `declined: ${order.errMsg ?? order.errCode}`;
+ *   return order.payData ? `collect via ${order.payDataType}` : 'wait for the notification';
  * }
  * ```
  */
-export type UnifiedOrderResult = z.output<typeof unifiedOrderResultSchema>;
+export type CreatedOrder = z.output<typeof unifiedOrderResultSchema> & {
+  /** `false`: the gateway's own answer, with the payment data. */
+  readonly recovered: false;
+};
+
+/**
+ * A {@link GatewayClient.unifiedOrder} result recovered by looking the order up after an ambiguous failure
+ * (a timeout or a reset after the gateway made the order): the order exists and matches what you sent, but
+ * a query carries no `payData`, so there is nothing to collect the payment with. Close it and create a new
+ * order under a new `mchOrderNo`: {@link GatewayClient.reissueOrder} does both in one call.
+ *
+ * This is a declared interface, not a schema's type: the SDK makes it from the order it found, nothing on
+ * the wire has this shape.
+ *
+ * @example
+ * ```ts
+ * let order = await client.unifiedOrder(params);
+ * while (order.recovered) order = await client.reissueOrder(order, { ...params, mchOrderNo: nextOrderNumber() });
+ * redirectTo(order.payData);
+ * ```
+ */
+export interface RecoveredOrder {
+  /** `true`: found by a lookup, without payment data. */
+  readonly recovered: true;
+  /** The gateway's order id. */
+  readonly payOrderId: string;
+  /** Your order number. */
+  readonly mchOrderNo: string;
+  /** The order's state when it was looked up; 3 (failed) comes with `errCode`/`errMsg`. */
+  readonly orderState: z.output<typeof payOrderStateSchema>;
+  /** The channel's error code when the payment failed. */
+  readonly errCode?: string | undefined;
+  /** The channel's error description when the payment failed. */
+  readonly errMsg?: string | undefined;
+}
+
+/**
+ * The result of {@link GatewayClient.unifiedOrder}: the gateway's answer with the payment data
+ * ({@link CreatedOrder}, `recovered: false`), or an order recovered by a lookup without it
+ * ({@link RecoveredOrder}, `recovered: true`). `payData` exists only on the first, so code that collects a
+ * payment must tell them apart.
+ *
+ * @example
+ * ```ts
+ * import type { UnifiedOrderResult } from 'payment-gateway-sdk';
+ *
+ * const result: UnifiedOrderResult = await client.unifiedOrder(params);
+ * if (result.recovered) await client.reissueOrder(result, { ...params, mchOrderNo: `${params.mchOrderNo}-2` });
+ * else showQrImage(result.payData);
+ * ```
+ */
+export type UnifiedOrderResult = CreatedOrder | RecoveredOrder;
 
 const orderIdsShape = {
   /** The gateway's order id, from the {@link UnifiedOrderResult} of {@link GatewayClient.unifiedOrder}. */
