@@ -58,7 +58,7 @@ const notificationOptionsShape = {
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
 };
 
-const notificationOptionsSchema = z.strictObject(notificationOptionsShape);
+const notificationOptionsSchema = z.strictObject({ ...ignored, ...notificationOptionsShape });
 
 /**
  * What both kinds of notification verification take: the merchant application the notification must be
