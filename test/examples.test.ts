@@ -12,7 +12,8 @@ import { createApp as createHonoApp } from '../examples/hono.js';
 import { createApp as createKoaApp } from '../examples/koa.js';
 import { createNotifyModule } from '../examples/nestjs.js';
 import { createNotifyRoute } from '../examples/next-route.js';
-import { GatewayClient, type PayOrderNotification } from '../src/index.js';
+import { GatewayClient, PayOrderState, type PayOrderNotification } from '../src/index.js';
+import { createMockGateway } from '../src/testing/index.js';
 import { formBody, MERCHANT, signedFields } from './support/notification.js';
 
 type Fulfil = (notification: PayOrderNotification) => Promise<void>;
@@ -142,6 +143,29 @@ describe('the Koa example reads a bounded body', () => {
     } finally {
       await running.close();
       vi.restoreAllMocks();
+    }
+  });
+});
+
+describe('the Express checkout route', () => {
+  it('answers payData even when the answer to the create was lost: the recovered order is replaced under a new number', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT] });
+    const shop = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch });
+    const running = await listen(createHttpServer(createExpressApp({ client: shop, fulfil: async () => undefined, notifyUrl: 'https://shop.example/pay/notify' })), '/checkout');
+    try {
+      gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });
+      const answer = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cartId: 'cart-9', amount: 1999 }) });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ mchOrderNo: 'cart-9-2', payDataType: gateway.order('cart-9-2')?.payDataType, payData: gateway.order('cart-9-2')?.payData });
+      expect(gateway.order('cart-9')?.state).toBe(PayOrderState.Closed);
+      // The recovered order cannot be closed (every close is cut off): no second order, an error answer.
+      gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });
+      gateway.injectFault({ kind: 'connectionReset', operation: 'close', when: 'before', times: 10 });
+      const refused = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cartId: 'cart-10', amount: 500 }) });
+      expect(refused.status).toBe(502);
+      expect(gateway.order('cart-10-2')).toBeUndefined();
+    } finally {
+      await running.close();
     }
   });
 });
