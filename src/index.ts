@@ -69,7 +69,7 @@ export type {
   VerifyNotificationOptions,
   VerifySettlementNotificationOptions,
 } from './notify/options.js';
-export type { NotificationInput } from './notify/read-input.js';
+export type { NotificationInput } from './notify/input.js';
 export type { IdempotentNotification } from './notify/verify-received.js';
 export {
   createNotificationProcessor,

@@ -7,7 +7,7 @@
  * @module
  */
 import { GatewayValidationError } from '../errors/index.js';
-import { decodeFormBody } from '../notify/decode-body.js';
+import { decodeFormBody } from '../notify/input.js';
 import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../protocol/json/lossless-json.js';
 import type { ReceivedTexts } from '../protocol/signing/diagnose.js';
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GatewayValidationError } from '../errors/index.js';
-import { decodeUtf8 } from '../notify/decode-body.js';
+import { decodeUtf8 } from '../notify/input.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { UsageError } from './mock-options.js';
 import { BodyError, readMessage, type SignedMessage } from './signed-message.js';

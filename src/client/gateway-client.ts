@@ -1,6 +1,6 @@
 import { OPERATION_NAMES, operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
 import type { ClientNotificationOptions, VerifyNotificationOptions, VerifySettlementNotificationOptions } from '../notify/options.js';
-import type { NotificationInput } from '../notify/read-input.js';
+import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
 import type { PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import { createKyTransport } from '../transport/http.js';

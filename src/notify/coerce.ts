@@ -1,15 +1,10 @@
 import type * as z from 'zod/mini';
 import type { ValidationIssue } from '../errors/index.js';
 import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless } from '../protocol/json/lossless-json.js';
+import { fieldForm, type FieldForm } from '../protocol/schemas/introspect.js';
 
 /** What a received text becomes: an integer, a JSON value (lists, objects), or itself. */
-type FieldKind = 'integer' | 'json' | 'text';
-
-interface SchemaDef {
-  type: string;
-  innerType?: { _zod: { def: SchemaDef } };
-  entries?: Record<string, unknown>;
-}
+type FieldKind = FieldForm['kind'];
 
 /** The result of {@link coerceFields}: typed values, or what could not be converted. */
 export interface Coerced {
@@ -47,23 +42,10 @@ const kindCache = new WeakMap<object, ReadonlyMap<string, FieldKind>>();
 function kindsOf(shape: Readonly<Record<string, z.core.$ZodType>>): ReadonlyMap<string, FieldKind> {
   let kinds = kindCache.get(shape);
   if (!kinds) {
-    kinds = new Map(Object.entries(shape).map(([key, schema]) => [key, kindOf(schema._zod.def as SchemaDef)]));
+    kinds = new Map(Object.entries(shape).map(([key, schema]) => [key, fieldForm(schema).kind]));
     kindCache.set(shape, kinds);
   }
   return kinds;
-}
-
-function kindOf(def: SchemaDef): FieldKind {
-  if (def.type === 'optional' || def.type === 'nullable') return def.innerType ? kindOf(def.innerType._zod.def) : 'text';
-  if (def.type === 'number' || def.type === 'int') return 'integer';
-  if (def.type === 'enum') return isNumericEnum(def.entries) ? 'integer' : 'text';
-  if (def.type === 'array' || def.type === 'object') return 'json';
-  return 'text';
-}
-
-function isNumericEnum(entries: Record<string, unknown> = {}): boolean {
-  const values = Object.values(entries);
-  return values.length > 0 && values.every((entry) => typeof entry === 'number');
 }
 
 function toInteger(text: string): number | undefined {

@@ -15,7 +15,7 @@ import {
   type PayOrderExpectation,
   type SettlementExpectation,
 } from './options.js';
-import type { NotificationInput } from './read-input.js';
+import type { NotificationInput } from './input.js';
 import { replyTo, type NotificationOutcome, type NotificationReply } from './reply.js';
 import { checkExpected } from './verify-received.js';
 import { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './verify.js';

@@ -1,13 +1,12 @@
 import type * as z from 'zod/mini';
 import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { coerceFields } from './coerce.js';
-import { unreadable, type ReceivedFields } from './decode-body.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { FIELD_NAME, findAmbiguity } from '../protocol/signing/one-reading.js';
 import { verifySign } from '../protocol/signing/verify.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
-import { readNotificationInput, type NotificationInput } from './read-input.js';
+import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
 
 /** What sets one kind of notification apart from another; the rules are the same for all. */
 export interface NotificationKind<Schema extends z.ZodMiniObject> {

@@ -7,7 +7,7 @@ import {
   type VerifyNotificationOptions,
   type VerifySettlementNotificationOptions,
 } from './options.js';
-import type { NotificationInput } from './read-input.js';
+import type { NotificationInput } from './input.js';
 import { verifyReceived, type IdempotentNotification, type NotificationKind } from './verify-received.js';
 
 /**

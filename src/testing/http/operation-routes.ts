@@ -6,6 +6,7 @@
  */
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../../operations/table.js';
 import { wireFields } from '../../operations/wire.js';
+import { fieldForm } from '../../protocol/schemas/introspect.js';
 
 /** A request field's binding: whether the operation requires it and whether it is an integer. */
 export interface FieldSpec {
@@ -27,27 +28,9 @@ export const OPERATION_ROUTES: ReadonlyMap<string, OperationRoute> = new Map(
     const fields = new Map<string, FieldSpec>();
     for (const name of wireFields(operation)) {
       const schema = shape[name];
-      fields.set(name, schema ? bindingOf(schema._zod.def as unknown as ZodDef) : { required: true, integer: false });
+      const form = schema && fieldForm(schema);
+      fields.set(name, form ? { required: !form.optional, integer: form.kind === 'integer' } : { required: true, integer: false });
     }
     return [definitionOf(operation).path, { operation, path: definitionOf(operation).path, fields }];
   }),
 );
-
-// The few parts of zod's schema definitions needed to see optionality and integer fields.
-interface ZodDef {
-  type: string;
-  innerType?: { _zod: { def: ZodDef } };
-  in?: { _zod: { def: ZodDef } };
-  entries?: Record<string, unknown>;
-}
-
-function bindingOf(def: ZodDef): FieldSpec {
-  let required = true;
-  while ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) {
-    required = false;
-    def = def.innerType._zod.def;
-  }
-  if (def.type === 'pipe' && def.in) def = def.in._zod.def;
-  const integer = def.type === 'number' || (def.type === 'enum' && Object.values(def.entries ?? {}).every((v) => typeof v === 'number'));
-  return { required, integer };
-}

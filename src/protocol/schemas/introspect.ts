@@ -1,0 +1,38 @@
+import type * as z from 'zod/mini';
+
+/** What a field's schema says of the field on the wire: whether it may be left out, and what its text holds. */
+export interface FieldForm {
+  /** Whether the field may be absent (optional, nullable or defaulted). */
+  readonly optional: boolean;
+  /** `integer`: decimal digits; `json`: a list or an object as JSON text; `text`: anything else. */
+  readonly kind: 'integer' | 'json' | 'text';
+}
+
+// The few parts of zod's schema definitions that tell optionality and the wire form apart.
+interface Def {
+  readonly type: string;
+  readonly innerType?: { readonly _zod: { readonly def: Def } };
+  readonly in?: { readonly _zod: { readonly def: Def } };
+  readonly entries?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Reads a field's wire form from its schema, so a field list is declared once (the schemas) and both the
+ * notification decoder and the mock gateway's binding follow it. The one place that reads zod's internals.
+ */
+export function fieldForm(schema: z.core.$ZodType): FieldForm {
+  let def = schema._zod.def as unknown as Def;
+  let optional = false;
+  while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) {
+    optional = true;
+    def = def.innerType._zod.def;
+  }
+  // A pipe is read by what it takes (a JSON-text parameter takes a string or an object, and sends text).
+  if (def.type === 'pipe' && def.in) def = def.in._zod.def;
+  if (def.type === 'number' || def.type === 'int') return { optional, kind: 'integer' };
+  if (def.type === 'enum') {
+    const values = Object.values(def.entries ?? {});
+    return { optional, kind: values.length > 0 && values.every((value) => typeof value === 'number') ? 'integer' : 'text' };
+  }
+  return { optional, kind: def.type === 'array' || def.type === 'object' ? 'json' : 'text' };
+}
