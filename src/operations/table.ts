@@ -86,7 +86,7 @@ export const operations = {
       toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state, recovered: true }),
       decisive: ['amount', 'currency', 'wayCode'],
     }),
-    summary: 'Create a payment order and get the parameters to collect it.',
+    summary: 'Creates a payment order. Resolves to a `CreatedOrder` (`recovered: false`, with `payData`) or, after a lost answer, the `RecoveredOrder` found by `mchOrderNo` (no `payData`: see `reissueOrder`).',
   }),
 
   /**
@@ -116,7 +116,7 @@ export const operations = {
     result: payOrderSchema,
     retry: 'read',
     binds: ['payOrderId', 'mchOrderNo'],
-    summary: 'Read the latest state of an order, with its on-chain transactions.',
+    summary: 'Reads an order by `payOrderId` or `mchOrderNo`. Resolves to the `PayOrder` asked for, with its on-chain transactions (amounts as exact decimal strings).',
   }),
 
   /**
@@ -150,7 +150,7 @@ export const operations = {
     // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
     binds: [],
     confirm: confirmBy({ lookup: 'query', params: (p) => p }),
-    summary: 'Close an order that is not paid yet (state 0 or 1).',
+    summary: 'Closes an unpaid order (state 0 or 1). Resolves to nothing; with `{ confirm: true }`, to the `PayOrder` queried afterwards.',
   }),
 
   /**
@@ -180,7 +180,7 @@ export const operations = {
     key: 'requestId',
     // The answer is { serverRequestId, status }: nothing of the request to bind, and no lookup.
     binds: [],
-    summary: 'Declare a crypto address to receive settlements (reviewed by the platform).',
+    summary: 'Declares a crypto address for settlements, reviewed by the platform. Resolves to `{ serverRequestId, status }`.',
   }),
 
   /**
@@ -227,7 +227,7 @@ export const operations = {
       decisive: ['amount', 'tokenId', 'currency', 'address', 'addrServerRequestId'],
     }),
     confirm: confirmBy({ lookup: 'settleRequestGet', params: (p) => ({ requestId: p.requestId }), answered: ['serverRequestId'] }),
-    summary: 'Settle available balance to a declared or given crypto address.',
+    summary: 'Settles available balance to a declared or given crypto address. Resolves to `{ serverRequestId, status }`; with `{ confirm: true }`, to the `SettlementRecord` read back and checked.',
   }),
 
   /**
@@ -255,7 +255,7 @@ export const operations = {
     retry: 'read',
     binds: ['requestId'],
     resultUrlField: 'notifyUrl',
-    summary: 'Read a settlement request by your requestId.',
+    summary: 'Reads a settlement by your `requestId`. Resolves to the `SettlementRecord` asked for.',
   }),
 };
 
