@@ -142,8 +142,8 @@ describe('each level logs what it should and nothing more', () => {
     ]);
 
     const [error] = lines.filter((l) => l.method === 'error');
-    expect(error?.message).toMatch(/^\[payment-gateway-sdk\] query failed: error=GatewayApiError message="The gateway has no such order.*订单不存在"$/);
-    expect(error?.fields).toEqual({ operation: 'query', error: 'GatewayApiError', message: expect.stringContaining('订单不存在') });
+    expect(error?.message).toMatch(/^\[payment-gateway-sdk\] query mchOrderNo="no-such-order" failed: error=GatewayApiError message="The gateway has no such order.*订单不存在"$/);
+    expect(error?.fields).toEqual({ operation: 'query', ids: { mchOrderNo: 'no-such-order' }, error: 'GatewayApiError', message: expect.stringContaining('订单不存在') });
   });
 
   it('an attempt whose signature was not checked says so', async () => {
@@ -168,7 +168,7 @@ describe('each level logs what it should and nothing more', () => {
     gateway.injectFault({ kind: 'html502', operation: 'query', when: 'before' });
     await expect(client.waitForOrder({ mchOrderNo: 'log-wait' }, { intervalMs: 1, timeout: 50 })).rejects.toBeInstanceOf(GatewayWaitTimeoutError);
     expect(lines.map((l) => l.method)).toEqual(['error']);
-    expect(of('error')).toEqual([expect.stringMatching(/^\[payment-gateway-sdk\] waitForOrder failed: error=GatewayWaitTimeoutError message=".*pending/)]);
+    expect(of('error')).toEqual([expect.stringMatching(/^\[payment-gateway-sdk\] waitForOrder mchOrderNo="log-wait" failed: error=GatewayWaitTimeoutError message=".*pending/)]);
   });
 
   it('a hostile or long gateway message stays one bounded line', async () => {
@@ -202,7 +202,7 @@ describe('where the level comes from', () => {
     const { client } = setup({ logLevel: 'warn', verifyResponses: false });
     await expect(client.query({ mchOrderNo: 'no-such-order' })).rejects.toBeInstanceOf(GatewayApiError);
     expect(warn?.mock.calls).toEqual([[expect.stringMatching(/^\[payment-gateway-sdk\] verifyResponses is false/)]]);
-    expect(error?.mock.calls).toEqual([[expect.stringMatching(/^\[payment-gateway-sdk\] query failed: error=GatewayApiError/)]]);
+    expect(error?.mock.calls).toEqual([[expect.stringMatching(/^\[payment-gateway-sdk\] query mchOrderNo="no-such-order" failed: error=GatewayApiError/)]]);
     for (const quiet of [log, info, debug]) expect(quiet).not.toHaveBeenCalled();
   });
 

@@ -4,7 +4,7 @@ import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
 import type { PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import { createKyTransport } from '../transport/http.js';
-import { composeHooks } from './hooks.js';
+import { composeHooks, recordIds } from './hooks.js';
 import { LogObserver } from './logging.js';
 import { resolveOptions, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { OperationRunner, type GatewayResponse } from './runner.js';
@@ -142,7 +142,7 @@ export class GatewayClient {
       const resolvesNothing = (operations[operation] as { resolves?: string }).resolves === 'nothing';
       const method = {
         [operation](this: GatewayClient, params: unknown, options?: ConfirmOptions): Promise<unknown> {
-          const pending = this.#logged(operation, this.#runner.run(operation, params, options)).then(dataOf);
+          const pending = this.#logged(operation, params, this.#runner.run(operation, params, options)).then(dataOf);
           return resolvesNothing && options?.confirm !== true ? pending.then(() => undefined) : pending;
         },
       }[operation];
@@ -195,7 +195,7 @@ export class GatewayClient {
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
     // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
     const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions, 'wait').then(dataOf);
-    return this.#logged('waitForOrder', waitForOrder(query, ids, options));
+    return this.#logged('waitForOrder', ids, waitForOrder(query, ids, options));
   }
 
   /**
@@ -220,7 +220,7 @@ export class GatewayClient {
    * ```
    */
   reissueOrder(recovered: RecoveredOrder, params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
-    return this.#logged('reissueOrder', reissueOrder(this, recovered, params, options));
+    return this.#logged('reissueOrder', params, reissueOrder(this, recovered, params, options));
   }
 
   /**
@@ -262,14 +262,14 @@ export class GatewayClient {
    * ```
    */
   withResponse<Op extends OperationName>(operation: Op, params: ParamsOf<Op>, options?: RequestOptions): Promise<GatewayResponse<ResultOf<Op>>> {
-    return this.#logged(operation, this.#runner.run(operation, params, options));
+    return this.#logged(operation, params, this.#runner.run(operation, params, options));
   }
 
   // A call's final error is seen here: no hook sees it (it may come from no attempt: validation, a lookup, the deadline).
-  #logged<T>(operation: string, pending: Promise<T>): Promise<T> {
+  #logged<T>(operation: string, params: unknown, pending: Promise<T>): Promise<T> {
     if (!this.#log.logsFailures) return pending;
     return pending.catch((error: unknown) => {
-      this.#log.failed(operation, error);
+      this.#log.failed(operation, recordIds(params), error);
       throw error;
     });
   }

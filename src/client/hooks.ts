@@ -190,3 +190,16 @@ export function observe<A extends unknown[]>(observer: (...args: A) => unknown, 
     /* ignored on purpose */
   }
 }
+
+const RECORD_KEYS = ['mchOrderNo', 'payOrderId', 'requestId'] as const;
+
+/** The record keys among a call's parameters (text or numbers only: the parameters may be invalid). */
+export function recordIds(params: unknown): Record<string, string> {
+  const ids: Record<string, string> = {};
+  if (typeof params !== 'object' || params === null) return ids;
+  for (const field of RECORD_KEYS) {
+    const value: unknown = (params as Record<string, unknown>)[field];
+    if (typeof value === 'string' || typeof value === 'number') ids[field] = String(value);
+  }
+  return ids;
+}

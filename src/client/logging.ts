@@ -123,11 +123,11 @@ export class LogObserver {
   }
 
   /** A call that rejected, with the error it rejected with. */
-  failed(operation: string, error: unknown): void {
+  failed(operation: string, ids: Readonly<Record<string, string>>, error: unknown): void {
     if (!this.#enabled('error')) return;
     const name = error instanceof Error ? error.name : typeof error;
     const message = bounded(error instanceof Error ? error.message : String(error));
-    this.#write('error', `${operation} failed: error=${name} message=${quote(message)}`, { operation, error: name, message });
+    this.#write('error', `${operation}${keys(ids)} failed: error=${name} message=${quote(message)}`, { operation, ids, error: name, message });
   }
 
   #enabled(level: LogLevel): boolean {

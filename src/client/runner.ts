@@ -24,7 +24,7 @@ import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
 import { fromTransport, unexpectedFailure } from './failures.js';
-import { observe, type AttemptPurpose, type GatewayHooks, type ReconcileEvent } from './hooks.js';
+import { observe, recordIds, type AttemptPurpose, type GatewayHooks, type ReconcileEvent } from './hooks.js';
 import { callOptionsSchema, type ConfirmOptions, type RetryPolicy } from './options.js';
 import { classify, failureReason, mayHaveCreated, mayRepeat, retryDelay, sleep, type FailureKind } from './policy.js';
 import { compareRecord } from './reconciliation.js';
@@ -87,8 +87,6 @@ interface Call {
 interface SendProgress {
   mayHaveReached: boolean;
 }
-
-const KEYS = ['mchOrderNo', 'payOrderId', 'requestId'] as const;
 
 /**
  * Runs operations with the retry class the table declares: reads and close are repeated after transient
@@ -262,8 +260,7 @@ export class OperationRunner {
     const { path, binds, retry: retryClass, answer } = definitionOf(operation);
     const asked: Record<string, string> = {};
     for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
-    const ids: Record<string, string> = {};
-    for (const field of KEYS) if (params[field] !== undefined) ids[field] = String(params[field]);
+    const ids = recordIds(params);
     if (call.signal?.aborted) throw GatewayAbortError.of(operation, call.signal.reason);
     if (performance.now() >= call.deadline) throw this.#timedOut(call, 'call');
     const body = signRequest(operation, params, { mchNo: s.mchNo, appId: s.appId, version: s.version, secret: this.#secret, reqTime: s.now() });
