@@ -73,6 +73,7 @@ export const operations = {
     path: '/api/pay/unifiedOrder',
     params: unifiedOrderParamsSchema,
     result: unifiedOrderResultSchema,
+    /** The gateway's own answer, marked apart from an order recovered by a lookup. */
     answer: (data: z.output<typeof unifiedOrderResultSchema>): UnifiedOrderResult => ({ ...data, recovered: false }),
     retry: 'create',
     key: 'mchOrderNo',
@@ -297,7 +298,10 @@ export type ParamsOf<Op extends OperationName> = z.input<(typeof operations)[Op]
  */
 export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly resolves: 'nothing' }
   ? void
-  : (typeof operations)[Op] extends { readonly answer: (data: never) => infer Result }
+  : (typeof operations)[Op] extends {
+        /** The operation's own result, where it differs from `data`. */
+        readonly answer: (data: never) => infer Result;
+      }
     ? Result
     : z.output<(typeof operations)[Op]['result']>;
 

@@ -339,7 +339,7 @@ export const payOrderSchema = z.looseObject({
   amount: wireInteger(),
   /** Three-letter currency code. */
   currency: z.string(),
-  /** Order state, see {@link PayOrderState}. */
+  /** Order state, see {@link payment-gateway-sdk!PayOrderState | PayOrderState}. */
   state: payOrderStateSchema,
   /** The payer's IP address. */
   clientIp: z.optional(z.string()),
