@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { md5Hex, portableMd5Hex } from '../src/protocol/signing/md5.js';
 import { baselineQuery, baselineSign, baselineVerifyForm } from './baseline.js';
 import { COLD_START_RUNS, measureColdStarts, type ColdStart } from './cold-start.js';
-import { PAY_ORDER, QUERY_RESPONSE_BODY, REQUEST_PARAMS, SECRET } from './fixture.js';
+import { PAY_ORDER, PEER_PATH, QUERY_RESPONSE_BODY, REQUEST_PARAMS, SECRET } from './fixture.js';
 import { asyncBatch, compare, medianRatio, race, rate, syncBatch, type Comparison, type SideResult } from './harness.js';
 import { startLoopbackServer } from './loopback.js';
 import { PEER_NAMES, PEER_SIDES, peerBatches, type PeerSide } from './peers.js';
@@ -71,7 +71,7 @@ try {
   // in-process work, and two processes and the connection pools need warming.
   peers = await race(peerBatches(httpClient, server.origin, IN_FLIGHT), { batchMs: 250, warmupMs: 2_000 });
   coldLoad = load();
-  coldStarts = await measureColdStarts({ origin: server.origin, ...merchant, mchOrderNo: PAY_ORDER.mchOrderNo });
+  coldStarts = await measureColdStarts({ origin: server.origin, ...merchant, mchOrderNo: PAY_ORDER.mchOrderNo, peerPath: PEER_PATH });
 } finally {
   server.stop();
 }
@@ -142,8 +142,8 @@ const peerTable = [
     return `| ${PEER_NAMES[side]} | ${fmt(p.opsPerSec)} | ${x(medianRatio(p.rates, peers.rawFetch.rates))} | ${p.cpuUsPerOp.toFixed(0)} µs | ${x(medianRatio(p.cpuUs, peers.rawFetch.cpuUs))} |`;
   }),
 ].join('\n');
-const sdkName = { ours: 'payment-gateway-sdk', stripe: 'stripe-node', openai: 'openai-node' } as const;
-const firstCall = { ours: 'client.query()', stripe: 'balance.retrieve()', openai: 'models.list()' } as const;
+const sdkName = { ours: 'payment-gateway-sdk', stripe: 'stripe-node', openai: 'openai-node', fetch: 'no SDK: fetch', nodeHttp: 'no SDK: node:http' } as const;
+const firstCall = { ours: 'client.query()', stripe: 'balance.retrieve()', openai: 'models.list()', fetch: 'one POST, JSON parsed', nodeHttp: 'one POST, JSON parsed' } as const;
 const coldTable = [
   '| SDK | version | `import` | import + first call | first call |',
   '|---|---|---:|---:|---|',
@@ -195,11 +195,13 @@ writeFileSync(
     `runs on fetch (and so in every runtime the SDK supports: Node, Deno, Bun, workers, browsers); a fetch-based client starts from ` +
     `raw fetch's floor.\n\n` +
     `## Cold start (load average ${coldLoad} at the start)\n\n` +
-    `Each figure is the median of ${COLD_START_RUNS} fresh \`node\` processes (bench/cold-start-probe.mjs), the three SDKs taking ` +
+    `Each figure is the median of ${COLD_START_RUNS} fresh \`node\` processes (bench/cold-start-probe.mjs), the probes taking ` +
     `turns within each round after one discarded run each (which warms the OS file cache). \`import\` is the time of the dynamic ` +
     `\`import()\` of the package's ESM entry (ours: dist/index.js); import + first call adds constructing the client and its first ` +
     `call, made against the same loopback server (not an in-process stub), retries off, the result checked. Node's own start-up, ` +
-    `before the probe runs, is not counted.\n\n${coldTable}\n\n` +
+    `before the probe runs, is not counted. The two rows without an SDK are the floor of each HTTP stack: one POST and its JSON ` +
+    `parsed, over fetch (whose undici Node loads on first use, ky already at import: it probes \`Request\` for stream support) and ` +
+    `over node:http (built into Node, loaded in well under a millisecond).\n\n${coldTable}\n\n` +
     `## Size (load average ${sizeLoad} at the start)\n\n` +
     `\`scripts/size.mjs\` (also \`npm run size\`) bundles what a merchant's server imports, ours and stripe-node's the same way ` +
     `(esbuild, bundle, minify, ESM, platform neutral, conditions worker and browser; gzip -9): a client, the six operations (stripe-node: ` +
