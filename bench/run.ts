@@ -200,8 +200,8 @@ writeFileSync(
     `\`import()\` of the package's ESM entry (ours: dist/index.js); import + first call adds constructing the client and its first ` +
     `call, made against the same loopback server (not an in-process stub), retries off, the result checked. Node's own start-up, ` +
     `before the probe runs, is not counted. The two rows without an SDK are the floor of each HTTP stack: one POST and its JSON ` +
-    `parsed, over fetch (whose undici Node loads on first use, ky already at import: it probes \`Request\` for stream support) and ` +
-    `over node:http (built into Node, loaded in well under a millisecond).\n\n${coldTable}\n\n` +
+    `parsed, over the global fetch (Node loads undici on first use: in the first call here; ours loads it at import, where ky ` +
+    `probes \`Request\` for stream support) and over node:http (its \`import\` is that of \`node:http\`).\n\n${coldTable}\n\n` +
     `## Size (load average ${sizeLoad} at the start)\n\n` +
     `\`scripts/size.mjs\` (also \`npm run size\`) bundles what a merchant's server imports, ours and stripe-node's the same way ` +
     `(esbuild, bundle, minify, ESM, platform neutral, conditions worker and browser; gzip -9): a client, the six operations (stripe-node: ` +
