@@ -164,7 +164,7 @@ const twinTable = [
   ...twinRows.map((r) => `| ${r.name} | ${r.twins.toFixed(1)} ms | ${r.plain.toFixed(1)} ms |`),
 ].join('\n');
 const cpu = cpus();
-const machine = `${cpu[0]?.model ?? 'unknown CPU'} (${cpu.length} cores), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${platform()} ${arch()}, Node ${process.version}; 1-minute load average ${loadBefore} before the run, ${loadAfter} after`;
+const machine = `${cpu[0]?.model ?? 'unknown CPU'} (${cpu.length} cores), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${platform()} ${arch()}, Node ${process.version}; 1-minute load average ${loadBefore} at the start (after the build \`npm run bench\` runs first), ${loadAfter} at the end`;
 const cpuUs = (side: PeerSide) => `${peers[side].cpuUsPerOp.toFixed(0)} µs`;
 
 console.log(`\n${machine}\n\n${table}\n\n${peerTable}\n\n${coldTable}\n\n${sizeTable}\n\n${md5Table}\n\n${twinTable}\n\n${budgetTable}\n`);
