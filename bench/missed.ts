@@ -14,11 +14,11 @@ export const MISSED_NOTES: Partial<Record<BudgetId, string>> = {
     '`AbortSignal.timeout`) measured 0.44-0.55x (0.53-0.63x with the one-pass repeated-member check) where the same runs ' +
     'gave 0.24-0.30x with ky. With ky kept for every attempt, as the owner decided, this budget is out of reach.',
   loopback:
-    'The ratio sits on the line: three quiet runs of `npm run bench` gave 0.66x, 0.71x and 0.72x. Over HTTP, ky adds a ' +
+    'The ratio sits on the line: four quiet runs of `npm run bench` gave 0.66x, 0.71x, 0.72x and 0.77x. Over HTTP, ky adds a ' +
     'second `Request` (fetch builds its own from the init) and a signal that fetch then follows. Copies of src measured ' +
     '0.65-0.66x with ky before the one-pass repeated-member check, 0.70-0.74x after it, 0.79-0.83x without ky.',
   cpu:
-    "Ours and openai-node's POST both run on fetch and cost about the same: over five runs the ratio was 0.88-0.99x at load " +
+    "Ours and openai-node's POST both run on fetch and cost about the same: over seven runs the ratio was 0.82-0.99x at load " +
     "averages below 2.7 and 1.09x at 5.7. Without ky, copies of src measured 0.73-0.85x of openai-node's CPU.",
   bundle:
     'Ours is 22.7 KB of the bundle, ky 8.5 KB, zod 5.9 KB. The consumer bundled from src grew from 34,032 B (commit ' +
