@@ -1,19 +1,22 @@
 /**
- * The raw baseline: the least work any client must do. A plain code-unit sort (not the gateway's
- * case-insensitive order), node:crypto's one-shot MD5 (the fastest it has), JSON.stringify, a stub fetch
- * and JSON.parse; no validation, no response verification, no error handling.
+ * The raw baselines: the least work a correct client must do, written plainly. They sign like the
+ * gateway (`k=v&` fragments sorted case-insensitively, then `key=SECRET`, node:crypto's one-shot MD5,
+ * the fastest it has) and verify what comes back, but validate nothing else and handle no errors.
+ * Correct for the bench's ASCII fields; the SDK also handles what these skip (Java's order beyond ASCII,
+ * decimals such as `10.50` that JSON.parse would rewrite, hostile bodies).
  */
 import { hash } from 'node:crypto';
+import { request as httpRequest, type Agent } from 'node:http';
+
+type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+
+// For ASCII, Java's String.CASE_INSENSITIVE_ORDER is the order of the lower-cased strings.
+const byFolded = (a: readonly [string, string], b: readonly [string, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 export function baselineSign(params: Record<string, string | number>, secret: string): string {
-  const text = Object.keys(params).sort().map((k) => `${k}=${params[k]}&`).join('') + `key=${secret}`;
+  const fragments = Object.keys(params).map((k) => `${k}=${params[k]}&`);
+  const text = fragments.map((f) => [f.toLowerCase(), f] as const).sort(byFolded).map(([, f]) => f).join('') + `key=${secret}`;
   return hash('md5', text, 'hex').toUpperCase();
-}
-
-export async function baselineCall(fetch: (url: string, init: RequestInit) => Promise<Response>, params: Record<string, string | number>, secret: string): Promise<unknown> {
-  const body = { ...params, sign: baselineSign(params, secret) };
-  const response = await fetch('https://gateway.bench/api/pay/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return JSON.parse(await response.text());
 }
 
 /** Verifying a form notification the minimal way: split, decode, sort, hash, compare. */
@@ -37,8 +40,7 @@ interface Envelope {
 /**
  * Verifying a parsed response envelope's `sign` the minimal way: each member of `data` as the gateway's
  * `toString()` (strings as themselves, other values as their JSON text), empty ones left out, sort, hash,
- * compare. Correct for the bench's response, which has no decimal such as `10.50` that JSON.parse would
- * rewrite; the SDK also handles those.
+ * compare.
  */
 export function baselineVerifyEnvelope(envelope: Envelope, secret: string): boolean {
   if (envelope.code !== 200 || typeof envelope.data !== 'object' || envelope.data === null) return false;
@@ -50,15 +52,47 @@ export function baselineVerifyEnvelope(envelope: Envelope, secret: string): bool
   return baselineSign(fields, secret) === envelope.sign;
 }
 
-/**
- * A query over real HTTP with the least correct work: sign with a fresh reqTime, POST with the global
- * fetch, check the status, parse, verify the response sign.
- */
-export async function baselineQuery(origin: string, params: Record<string, string>, secret: string): Promise<unknown> {
+/** A query's body, signed with a fresh reqTime, as JSON text. */
+function signedQueryText(params: Record<string, string>, secret: string): string {
   const body: Record<string, string> = { ...params, reqTime: String(Date.now()) };
   body.sign = baselineSign(body, secret);
-  const response = await fetch(`${origin}/api/pay/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const envelope = JSON.parse(await response.text()) as Envelope;
-  if (response.status !== 200 || !baselineVerifyEnvelope(envelope, secret)) throw new Error(`the baseline query was refused or its response did not verify (HTTP ${response.status})`);
+  return JSON.stringify(body);
+}
+
+/** The answer's `data`, once the status is 200 and the response sign verifies. */
+function verifiedData(status: number, text: string, secret: string): unknown {
+  const envelope = JSON.parse(text) as Envelope;
+  if (status !== 200 || !baselineVerifyEnvelope(envelope, secret)) throw new Error(`the baseline query was refused or its response did not verify (HTTP ${status})`);
   return envelope.data;
+}
+
+/**
+ * A query with the least correct work, the same on the stub and over HTTP: sign with a fresh reqTime,
+ * POST the JSON with a fetch, check the status, parse, verify the response sign.
+ */
+export async function baselineQuery(fetch: Fetch, origin: string, params: Record<string, string>, secret: string): Promise<unknown> {
+  const response = await fetch(`${origin}/api/pay/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: signedQueryText(params, secret) });
+  return verifiedData(response.status, await response.text(), secret);
+}
+
+/** The same query over node:http instead of fetch (undici): what stripe-node's transport costs, with no SDK on it. */
+export function baselineQueryNodeHttp(agent: Agent, origin: URL, params: Record<string, string>, secret: string): Promise<unknown> {
+  const text = signedQueryText(params, secret);
+  return new Promise((resolve, reject) => {
+    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+    const request = httpRequest({ host: origin.hostname, port: origin.port, path: '/api/pay/query', method: 'POST', agent, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        try {
+          resolve(verifiedData(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), secret));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    request.on('error', reject);
+    request.end(text);
+  });
 }

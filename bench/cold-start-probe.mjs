@@ -1,9 +1,11 @@
 // One cold start, run by cold-start.ts in a fresh `node` (plain JavaScript, so no TypeScript loader is
 // timed): imports one SDK, then makes its first call against the loopback server. Prints
 // {"importMs","firstCallMs"}, both measured from just before the import.
-// Usage: node cold-start-probe.mjs <ours|stripe|openai> <json {origin, mchNo, appId, secret, mchOrderNo}>
+// The two raw probes are the floor of each HTTP stack: one POST to the server's peer path and its JSON
+// parsed, with no SDK: fetch (undici, loaded on first use) and node:http (in Node's snapshot).
+// Usage: node cold-start-probe.mjs <ours|stripe|openai|fetch|nodeHttp> <json {origin, mchNo, appId, secret, mchOrderNo, peerPath}>
 const [sdk, json] = process.argv.slice(2);
-const { origin, mchNo, appId, secret, mchOrderNo } = JSON.parse(json);
+const { origin, mchNo, appId, secret, mchOrderNo, peerPath } = JSON.parse(json);
 const { port } = new URL(origin);
 
 const probes = {
@@ -27,6 +29,27 @@ const probes = {
     const openai = new OpenAI({ apiKey: 'sk-bench', baseURL: `${origin}/v1`, maxRetries: 0 });
     const models = await openai.models.list();
     return [imported, models.data[0]?.id === 'bench-model'];
+  },
+  async fetch() {
+    const imported = performance.now();
+    const response = await fetch(`${origin}${peerPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mchOrderNo }) });
+    return [imported, JSON.parse(await response.text()).data?.mchOrderNo === mchOrderNo];
+  },
+  async nodeHttp() {
+    const { request } = await import('node:http');
+    const imported = performance.now();
+    const text = await new Promise((resolve, reject) => {
+      const body = JSON.stringify({ mchOrderNo });
+      const req = request(`${origin}${peerPath}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    return [imported, JSON.parse(text).data?.mchOrderNo === mchOrderNo];
   },
 };
 

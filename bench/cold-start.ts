@@ -1,7 +1,8 @@
 /**
- * Cold start of the SDK next to stripe-node and openai-node: each probe is a fresh `node` process that
- * imports one SDK and makes its first call against the loopback server (bench/cold-start-probe.mjs).
- * The SDKs take turns within each round so that load on the machine hits them alike.
+ * Cold start of the SDK next to stripe-node and openai-node, and the floor of the two HTTP stacks (a first
+ * POST with no SDK, over fetch and over node:http): each probe is a fresh `node` process that imports one
+ * SDK and makes its first call against the loopback server (bench/cold-start-probe.mjs). The probes take
+ * turns within each round so that load on the machine hits them alike.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ const run = promisify(execFile);
 const RUNS = 21;
 const PROBE = fileURLToPath(new URL('./cold-start-probe.mjs', import.meta.url));
 
-export const COLD_START_SDKS = ['ours', 'stripe', 'openai'] as const;
+export const COLD_START_SDKS = ['ours', 'stripe', 'openai', 'fetch', 'nodeHttp'] as const;
 export type ColdStartSdk = (typeof COLD_START_SDKS)[number];
 
 export interface ColdStart {
@@ -28,6 +29,7 @@ export interface ProbeTarget {
   readonly appId: string;
   readonly secret: string;
   readonly mchOrderNo: string;
+  readonly peerPath: string;
 }
 
 // Nothing from the environment may send a probe elsewhere than the loopback server (a proxy, an
@@ -42,9 +44,11 @@ async function probe(sdk: ColdStartSdk, target: ProbeTarget): Promise<{ importMs
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-// Read from disk: stripe's `exports` does not expose its package.json.
+// Read from disk: stripe's `exports` does not expose its package.json. The raw probes are Node's own.
 const versionOf = (sdk: ColdStartSdk) =>
-  (JSON.parse(readFileSync(new URL(sdk === 'ours' ? '../package.json' : `../node_modules/${sdk}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+  sdk === 'fetch' || sdk === 'nodeHttp'
+    ? `Node ${process.versions.node}`
+    : (JSON.parse(readFileSync(new URL(sdk === 'ours' ? '../package.json' : `../node_modules/${sdk}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
 
 export async function measureColdStarts(target: ProbeTarget): Promise<ColdStart[]> {
   // One discarded run each first: it fills the OS file cache, which every later run then finds warm.

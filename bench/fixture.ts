@@ -18,3 +18,6 @@ export const PAY_ORDER = {
 
 /** The gateway's answer to a query of PAY_ORDER, signed with SECRET. */
 export const QUERY_RESPONSE_BODY = signedEnvelope(PAY_ORDER, SECRET);
+
+/** Where the loopback server answers any POST with QUERY_RESPONSE_BODY, unchecked: for the peers, which do not sign. */
+export const PEER_PATH = '/v1/peer';

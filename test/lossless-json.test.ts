@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonNumberText, JsonSyntaxError, memberTexts, numbersAreExact, parseLossless, scan, TOP_LEVEL } from '../src/protocol/json/lossless-json.js';
+import { JsonDuplicateMemberError, JsonNumberText, JsonSyntaxError, memberTexts, numbersAreExact, parseLossless, scan, TOP_LEVEL } from '../src/protocol/json/lossless-json.js';
 
 const samples = [
   '{}', '[]', '0', '-0.5', '"x"', 'true', 'null', ' { "a" : [ 1 , 2 , { "b" : null } ] } ',
@@ -37,7 +37,10 @@ describe('parseLossless', () => {
     const flat = '{"code":200,"data":{"s":"a b","n":58,"d":10.5,"t":true,"z":null},"sign":"X"}';
     expect(parseLossless(flat, 'data').capturedMembers).not.toBeInstanceOf(Map); // engine path
     expect(parseLossless('{"data":{"s":"a\\"b"}}', 'data').capturedMembers).toBeInstanceOf(Map); // an escape could hide a repeated name
-    expect(parseLossless('{"data":{"s":"n","n":1}}', 'data').capturedMembers).toBeInstanceOf(Map); // "n" twice: the scanner decides
+    expect(parseLossless('{"data":{"s":"n","n":1}}', 'data').capturedMembers).not.toBeInstanceOf(Map); // "n" as a value repeats no member
+    expect(parseLossless('{"data":{"s":" :n","n":1}}', 'data').capturedMembers).toBeInstanceOf(Map); // a value that reads like a name: the scanner decides
+    expect(() => parseLossless('{"data":{"n":1,"n":2}}', 'data')).toThrow(JsonDuplicateMemberError);
+    expect(() => parseLossless('{"x":{"n":1,"n":2},"data":{"a":1}}', 'data')).toThrow(JsonDuplicateMemberError); // outside data too
     expect(parseLossless('{"data":{"n":10.50}}', 'data').capturedMembers).toBeInstanceOf(Map); // 10.50 needs the scanner
     expect(parseLossless('{"data":{"l":[1]}}', 'data').capturedMembers).toBeInstanceOf(Map); // nested: raw text needed
     expect(parseLossless('{"data":{"o":{}}}', 'data').capturedMembers).toBeInstanceOf(Map);
@@ -137,6 +140,28 @@ describe('parseLossless, property-based', () => {
         expect(memberTexts(parseLossless(body, TOP_LEVEL).capturedMembers ?? new Map())).toEqual(memberTexts(scan(body, TOP_LEVEL).capturedMembers ?? new Map()));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('refuses a repeated member on the engine path as the scanner does, at any depth', () => {
+    // Names from a small set, so that objects often repeat one; values with quotes, colons and spaces.
+    const name = fc.constantFrom('a', 'b', 'data', 'n');
+    const leaf = fc.oneof(fc.integer().map(String), fc.constantFrom('"a"', '" :a"', '"a\\"b"', 'null', 'true'));
+    const { value } = fc.letrec<{ value: string; object: string }>((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, leaf, tie('object'), fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`)),
+      object: fc.array(fc.tuple(name, tie('value'), fc.constantFrom(':', ' : ')), { maxLength: 4 }).map((members) => `{${members.map(([k, v, colon]) => `"${k}"${colon}${v}`).join(',')}}`),
+    }));
+    const outcome = (parse: () => unknown) => { try { return parse(); } catch (error) { return error instanceof Error ? error.constructor.name : error; } };
+    fc.assert(
+      fc.property(value, (text) => {
+        for (const capture of ['data', TOP_LEVEL] as const) {
+          const engine = outcome(() => parseLossless(text, capture)) as ReturnType<typeof parseLossless> | string;
+          const scanned = outcome(() => scan(text, capture)) as ReturnType<typeof scan> | string;
+          if (typeof scanned === 'string') expect(engine).toBe(scanned);
+          else expect(typeof engine === 'string' ? engine : memberTexts(engine.capturedMembers ?? new Map())).toEqual(memberTexts(scanned.capturedMembers ?? new Map()));
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 

@@ -108,8 +108,8 @@ export function numbersAreExact(text: string): boolean {
 // The engine's parse, several times faster than scanning in JavaScript, when it loses nothing: not for
 // a syntax error (the scanner says where, and whether the text was cut off), nor for a number it would
 // round (10.50, 1e2), nor for a captured member that is an object or array (its sign text is its raw
-// JSON, which only the scanner keeps), nor where a member of the top level or the captured object may
-// be repeated (JSON.parse keeps the last copy silently; the scanner refuses it).
+// JSON, which only the scanner keeps), nor where any member may be repeated (JSON.parse keeps the last
+// copy silently; the scanner refuses it) or the nesting is deeper than the scanner reads.
 function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefined): LosslessParse | undefined {
   let value: unknown;
   try {
@@ -118,10 +118,9 @@ function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefine
     return undefined;
   }
   if (!numbersAreExact(text)) return undefined;
-  if (capture !== undefined && (text.includes('\\') || (isRecord(value) && mayRepeatMembers(text, value)))) return undefined;
+  if (capture !== undefined && (text.includes('\\') || mayRepeatMembers(text, value))) return undefined;
   const target = capture === undefined ? undefined : capture === TOP_LEVEL ? value : isRecord(value) ? value[capture] : undefined;
   if (!isRecord(target)) return { value, capturedMembers: undefined };
-  if (target !== value && mayRepeatMembers(text, target)) return undefined;
   for (const key in target) {
     const member = target[key];
     if (typeof member === 'object' && member !== null) return undefined;
@@ -129,14 +128,31 @@ function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefine
   return { value, capturedMembers: target as Readonly<Record<string, string | number | boolean | null>> };
 }
 
-// Without escapes, a member's name is in the text as written: a name quoted more than once may be a
-// repeated member (or only a string value that equals it), which the scanner then decides exactly.
-function mayRepeatMembers(text: string, object: Readonly<Record<string, unknown>>): boolean {
-  for (const key in object) {
-    const quoted = `"${key}"`;
-    if (text.indexOf(quoted, text.indexOf(quoted) + quoted.length) !== -1) return true;
+// Without escapes, every quote delimits a string and each member's name ends in `"` then whitespace then
+// `:`; a string value can match too (`" :x"`), which only raises the count. JSON.parse keeps one copy of
+// a repeated member, so the members it returns are fewer than the matches exactly when a member may be
+// repeated: one pass over the text instead of two searches per name (6 µs of a 12 µs decoded response).
+const MEMBER_NAME_END = /"[ \t\n\r]*:/g;
+
+function mayRepeatMembers(text: string, value: unknown): boolean {
+  let written = 0;
+  MEMBER_NAME_END.lastIndex = 0;
+  while (MEMBER_NAME_END.exec(text) !== null) written++;
+  return written !== membersIn(value, 0);
+}
+
+// The members of every object in a parsed value; -1 past MAX_DEPTH, which only the scanner may refuse.
+function membersIn(value: unknown, depth: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  if (depth > MAX_DEPTH) return -1;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  let count = Array.isArray(value) ? 0 : items.length;
+  for (const item of items) {
+    const inner = membersIn(item, depth + 1);
+    if (inner < 0) return -1;
+    count += inner;
   }
-  return false;
+  return count;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
