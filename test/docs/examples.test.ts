@@ -1,0 +1,147 @@
+// Each example in examples/ runs on a real server on 127.0.0.1 (ephemeral port) and receives real signed
+// form POSTs, as the gateway sends them.
+import { once } from 'node:events';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { NestFactory } from '@nestjs/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApp as createExpressApp } from '../../examples/express.js';
+import { createServer as createFastifyServer } from '../../examples/fastify.js';
+import { createApp as createHonoApp } from '../../examples/hono.js';
+import { createApp as createKoaApp } from '../../examples/koa.js';
+import { createNotifyModule } from '../../examples/nestjs.js';
+import { createNotifyRoute } from '../../examples/next-route.js';
+import { GatewayClient, type PayOrderNotification } from '../../src/index.js';
+import { formBody, MERCHANT, signedFields } from '../support/notification.js';
+
+type Fulfil = (notification: PayOrderNotification) => Promise<void>;
+
+interface Running {
+  url: string;
+  close: () => Promise<void>;
+}
+
+const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT });
+
+async function listen(server: Server, path: string): Promise<Running> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+const examples: [string, (fulfil: Fulfil) => Promise<Running>][] = [
+  ['Express', (fulfil) => listen(createHttpServer(createExpressApp({ client, fulfil })), '/pay/notify')],
+  [
+    'Fastify',
+    async (fulfil) => {
+      const app = createFastifyServer({ client, fulfil });
+      const address = await app.listen({ port: 0, host: '127.0.0.1' });
+      return { url: `${address}/pay/notify`, close: () => app.close() };
+    },
+  ],
+  ['Hono', (fulfil) => listen(createAdaptorServer({ fetch: createHonoApp({ client, fulfil }).fetch }) as Server, '/pay/notify')],
+  ['Koa', (fulfil) => listen(createHttpServer(createKoaApp({ client, fulfil }).callback()), '/pay/notify')],
+  [
+    'NestJS',
+    async (fulfil) => {
+      const app = await NestFactory.create(createNotifyModule({ client, fulfil }), { rawBody: true, logger: false });
+      await app.listen(0, '127.0.0.1');
+      const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
+      return { url: `http://127.0.0.1:${port}/pay/notify`, close: () => app.close() };
+    },
+  ],
+  ['Next.js-style route handler', (fulfil) => listen(createAdaptorServer({ fetch: createNotifyRoute({ ...MERCHANT, fulfil }) }) as Server, '/pay/notify')],
+];
+
+function post(url: string, fields: Record<string, string>): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: formBody(fields) });
+}
+
+describe.each(examples)('the %s example', (_name, start) => {
+  let running: Running;
+  const fulfil = vi.fn<Fulfil>();
+
+  beforeEach(async () => {
+    fulfil.mockReset();
+    fulfil.mockResolvedValue(undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {}); // the frameworks log the failing fulfil
+    running = await start(fulfil);
+  });
+
+  afterEach(async () => {
+    await running.close();
+    vi.restoreAllMocks();
+  });
+
+  it('verifies a signed form POST, fulfils the typed notification and answers exactly SUCCESS', async () => {
+    const response = await post(running.url, signedFields());
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe('SUCCESS');
+    expect(fulfil).toHaveBeenCalledTimes(1);
+    expect(fulfil.mock.calls[0]?.[0]).toMatchObject({ mchOrderNo: 'mho1623985457320', amount: 58, state: 2, subject: '商品标题' });
+  });
+
+  it('acknowledges a re-delivery without fulfilling again', async () => {
+    for (let delivery = 0; delivery < 3; delivery++) {
+      const response = await post(running.url, signedFields());
+      expect(await response.text()).toBe('SUCCESS');
+    }
+    expect(fulfil).toHaveBeenCalledTimes(1);
+  });
+
+  it('fulfils once when deliveries of one event arrive at the same time', async () => {
+    let release = () => {};
+    fulfil.mockImplementation(() => new Promise<void>((resolve) => (release = resolve)));
+    const deliveries = [post(running.url, signedFields()), post(running.url, signedFields())];
+    await vi.waitFor(() => expect(fulfil).toHaveBeenCalled());
+    release();
+    const bodies = await Promise.all(deliveries.map(async (d) => (await d).text()));
+    expect(bodies).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(fulfil).toHaveBeenCalledTimes(1);
+  });
+
+  it('rejects a tampered notification without fulfilling it', async () => {
+    const response = await post(running.url, { ...signedFields(), amount: '1' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).not.toBe('SUCCESS');
+    expect(fulfil).not.toHaveBeenCalled();
+  });
+
+  it('answers an error when fulfilling fails, and fulfils on the gateway\'s retry', async () => {
+    fulfil.mockRejectedValueOnce(new Error('database down'));
+    const failed = await post(running.url, signedFields());
+    expect(failed.status).toBe(500);
+    expect(await failed.text()).not.toBe('SUCCESS');
+    const retried = await post(running.url, signedFields());
+    expect(await retried.text()).toBe('SUCCESS');
+    expect(fulfil).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('the Koa example reads a bounded body', () => {
+  it('answers 400 to a body over 64 KiB without verifying or fulfilling it', async () => {
+    const fulfil = vi.fn<Fulfil>();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const running = await listen(createHttpServer(createKoaApp({ client, fulfil }).callback()), '/pay/notify');
+    try {
+      const response = await post(running.url, { ...signedFields(), extra: 'x'.repeat(70 * 1024) });
+      expect(response.status).toBe(400);
+      expect(fulfil).not.toHaveBeenCalled();
+      expect(console.warn).toHaveBeenCalledWith('payment notification rejected:', 'body over 65536 bytes');
+    } finally {
+      await running.close();
+      vi.restoreAllMocks();
+    }
+  });
+});

@@ -1,0 +1,155 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonNumberText, JsonSyntaxError, memberTexts, numbersAreExact, parseLossless, scan, TOP_LEVEL } from '../../../src/protocol/json/lossless-json.js';
+
+const samples = [
+  '{}', '[]', '0', '-0.5', '"x"', 'true', 'null', ' { "a" : [ 1 , 2 , { "b" : null } ] } ',
+  '{"s":"quote \\" backslash \\\\ slash \\/ controls \\b\\f\\n\\r\\t unicode \\u00e9\\ud83d\\ude00 raw é😀"}',
+  '{"n":[1,-1,1.5,123456789,0.1,1e21,-2.5e-3]}', '{"nested":{"deep":{"deeper":[[[]]]}}}',
+];
+
+// The value JSON.parse would give: kept literals become (rounded) JS numbers.
+function toPlain(value: unknown): unknown {
+  if (value instanceof JsonNumberText) return Number(value.text);
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toPlain(v)]));
+  return value;
+}
+
+describe('parseLossless', () => {
+  it.each(samples)('agrees with JSON.parse on %s where numbers are exact', (text) => {
+    const { value } = parseLossless(text);
+    expect(toPlain(value)).toEqual(JSON.parse(text));
+  });
+
+  it('keeps number literals a JS number would change', () => {
+    const { value } = parseLossless('{"a":10.50,"b":1e2,"c":9007199254740993,"d":100.0,"e":10.5,"f":58}');
+    expect(value).toEqual({ a: new JsonNumberText('10.50'), b: new JsonNumberText('1e2'), c: new JsonNumberText('9007199254740993'), d: new JsonNumberText('100.0'), e: 10.5, f: 58 });
+  });
+
+  it("captures each data member's sign text: strings decoded, everything else as received", () => {
+    const text = '{"code":200,"data":{"s":"a\\"b","n":10.50,"t":true,"z":null,"l":[{"amount":10.50, "x":"y"}],"o":{}},"sign":"X"}';
+    const { capturedMembers } = parseLossless(text, 'data');
+    expect(Object.fromEntries(memberTexts(capturedMembers ?? new Map()))).toEqual({ s: 'a"b', n: '10.50', t: 'true', z: null, l: '[{"amount":10.50, "x":"y"}]', o: '{}' });
+  });
+
+  it('takes the engine path only where it loses nothing, and both paths agree', () => {
+    const flat = '{"code":200,"data":{"s":"a b","n":58,"d":10.5,"t":true,"z":null},"sign":"X"}';
+    expect(parseLossless(flat, 'data').capturedMembers).not.toBeInstanceOf(Map); // engine path
+    expect(parseLossless('{"data":{"s":"a\\"b"}}', 'data').capturedMembers).toBeInstanceOf(Map); // an escape could hide a repeated name
+    expect(parseLossless('{"data":{"s":"n","n":1}}', 'data').capturedMembers).toBeInstanceOf(Map); // "n" twice: the scanner decides
+    expect(parseLossless('{"data":{"n":10.50}}', 'data').capturedMembers).toBeInstanceOf(Map); // 10.50 needs the scanner
+    expect(parseLossless('{"data":{"l":[1]}}', 'data').capturedMembers).toBeInstanceOf(Map); // nested: raw text needed
+    expect(parseLossless('{"data":{"o":{}}}', 'data').capturedMembers).toBeInstanceOf(Map);
+    expect(parseLossless('{"o":{"a":1}}', TOP_LEVEL).capturedMembers).toBeInstanceOf(Map);
+    expect(memberTexts(parseLossless('{"o":{ "a" :1}}', TOP_LEVEL).capturedMembers ?? new Map()).get('o')).toBe('{ "a" :1}');
+    const engine = parseLossless(flat, 'data');
+    const scanned = scan(flat, 'data');
+    expect(engine.value).toEqual(scanned.value);
+    expect(memberTexts(engine.capturedMembers ?? new Map())).toEqual(memberTexts(scanned.capturedMembers ?? new Map()));
+  });
+
+  it('finds every inexact number (any literal JSON can hold)', () => {
+    const literal = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+      fc.stringMatching(/^-?(0|[1-9]\d{0,25})(\.\d{1,20})?([eE][+-]?\d{1,3})?$/),
+    );
+    fc.assert(
+      fc.property(fc.array(literal, { minLength: 1, maxLength: 6 }), fc.constantFrom(',', ', ', ' ,\n'), (literals, separator) => {
+        fc.pre(literals.every((l) => Number.isFinite(Number(l))));
+        const text = `{"a":[${literals.join(separator)}],"b":${literals[0]}}`;
+        expect(numbersAreExact(text)).toBe(literals.every((l) => String(Number(l)) === l));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('terminates on number-like text that is no JSON number, and leaves it to the scanner', () => {
+    // Each once sent the scan back to the start of the text, forever.
+    for (const text of ['{"a":"1:.e"}', '{"a":"x5,.E"}', '{"a":":-.50"}']) {
+      expect(typeof numbersAreExact(text)).toBe('boolean');
+      expect(parseLossless(text).value).toEqual(JSON.parse(text));
+    }
+  });
+
+  it('is never stuck and never wrong on random text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(':', ',', '[', '-', '.', 'e', 'E', '0', '1', '5', ' ', '"', 'x') }), (text) => {
+        const json = JSON.stringify({ a: text, b: [text] });
+        expect(parseLossless(json).value).toEqual(JSON.parse(json));
+        numbersAreExact(text);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('finds inexact numbers anywhere but inside strings', () => {
+    expect(numbersAreExact('{"a":[1,2.5,-3,1e+21],"b":"10.50 \\" 1e2"}')).toBe(true);
+    for (const text of ['{"a":10.50}', '[1e2]', '{"a":"x\\\\","b":100.0}', '[9007199254740993]', '[-0]']) expect(numbersAreExact(text)).toBe(false);
+  });
+
+  it('does not capture a data member nested deeper than the envelope', () => {
+    expect(parseLossless('{"x":{"data":{"a":1}}}', 'data').capturedMembers).toBeUndefined();
+  });
+
+  it('defines a __proto__ member as data, not as the prototype', () => {
+    const { value } = parseLossless('{"__proto__":{"polluted":true}}') as { value: Record<string, unknown> };
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each(['{"a":1', '{"a":"abc', '[1,2', '{"a":tr', '{"a":1.', '{"a"', '{'])('marks %s as cut off at the end', (text) => {
+    const error = (() => { try { parseLossless(text); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect((error as JsonSyntaxError).atEnd).toBe(true);
+  });
+
+  it.each(['<html>', '{"a":1}x', '{"a":01}', "{'a':1}", '{"a":1,}', '{"a":"\\x"}', '{"a":"\u0001"}', 'NaN'])('rejects %s as not JSON (not at the end)', (text) => {
+    const error = (() => { try { parseLossless(text); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect((error as JsonSyntaxError).atEnd).toBe(false);
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it('refuses absurd nesting instead of overflowing the stack', () => {
+    expect(() => parseLossless('['.repeat(10_000))).toThrow(JsonSyntaxError);
+  });
+});
+
+describe('parseLossless, property-based', () => {
+  it('agrees with JSON.parse on any JSON text, on both paths', () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        expect(toPlain(parseLossless(text).value)).toEqual(JSON.parse(text));
+        expect(toPlain(scan(text).value)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives the same member sign texts on the engine path as the scanner, for any envelope and any JSON body', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (data) => {
+        const envelope = JSON.stringify({ code: 200, data, sign: 'X' });
+        expect(memberTexts(parseLossless(envelope, 'data').capturedMembers ?? new Map())).toEqual(memberTexts(scan(envelope, 'data').capturedMembers ?? new Map()));
+        const body = JSON.stringify(data);
+        expect(memberTexts(parseLossless(body, TOP_LEVEL).capturedMembers ?? new Map())).toEqual(memberTexts(scan(body, TOP_LEVEL).capturedMembers ?? new Map()));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('reports every proper prefix of a JSON object as cut off at the end', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()).map((o) => JSON.stringify(o)), fc.nat(), (text, n) => {
+        const prefix = text.slice(0, n % text.length);
+        fc.pre(prefix.trim() !== '');
+        const error = (() => { try { parseLossless(prefix); } catch (e) { return e; } })();
+        expect(error).toBeInstanceOf(JsonSyntaxError);
+        expect((error as JsonSyntaxError).atEnd).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

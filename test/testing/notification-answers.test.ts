@@ -1,0 +1,191 @@
+// The mock's tools through gateway.fetch: answer reasons, resend, the real clock, the cashier page, the
+// dashboard and the control API (the command's own test runs them over HTTP as a child process).
+import { describe, expect, it } from 'vitest';
+import { verifyNotification } from '../../src/index.js';
+import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
+import { call, MERCHANT, ORIGIN, orderFields, START } from '../support/raw-gateway.js';
+
+type Answer = { status?: number; body?: string | null; location?: string };
+
+function gatewayAnswering(answers: Answer[], options: Parameters<typeof createMockGateway>[0] | object = {}): { gateway: MockGateway; sent: Request[] } {
+  const sent: Request[] = [];
+  const gateway = createMockGateway({
+    merchants: [MERCHANT], startTime: START, ...options,
+    notifyFetch: async (input, init) => {
+      sent.push(new Request(input as string, init));
+      const next = answers[Math.min(sent.length, answers.length) - 1] ?? {};
+      return new Response(next.body ?? null, { status: next.status ?? 200, headers: next.location ? { location: next.location } : {} });
+    },
+  });
+  return { gateway, sent };
+}
+
+async function paidOrder(gateway: MockGateway, overrides: Record<string, string | number> = {}) {
+  await call(gateway, 'unifiedOrder', orderFields({ notifyUrl: 'http://127.0.0.1:9/notify', ...overrides }));
+  return gateway.payOrder(String(overrides.mchOrderNo ?? 'order-1'));
+}
+
+describe('notification answers', () => {
+  it.each([
+    ['"SUCCESS"', 200, /is JSON-quoted/],
+    ['SUCCESS\n', 200, /whitespace or a newline/],
+    [null, 204, /HTTP 204 No Content: the body was empty/],
+    ['FAIL', 500, /the body was "FAIL" \(HTTP 500\)/],
+  ])('%j with HTTP %i is not accepted, and the attempt says why', async (body, status, why) => {
+    const { gateway } = gatewayAnswering([{ status, body }]);
+    await paidOrder(gateway);
+    const [attempt] = await gateway.deliverNotifications();
+    expect(attempt).toMatchObject({ delivered: false, notificationId: 'N1', status });
+    expect(attempt?.error).toMatch(why);
+    expect(attempt?.reason).toMatch(/^not accepted: .*; answer with the plain-text body SUCCESS and nothing else$/);
+    expect(gateway.notifications[0]).toMatchObject({ state: 'pending', attempts: 1 });
+  });
+
+  it('accepts success in any case, as the reference does', async () => {
+    const { gateway } = gatewayAnswering([{ body: 'success' }]);
+    await paidOrder(gateway);
+    const [attempt] = await gateway.deliverNotifications();
+    expect(attempt).toMatchObject({ delivered: true, error: undefined, reason: 'accepted: the body was "success" (HTTP 200)' });
+  });
+
+  it('does not follow a redirect with the signed body', async () => {
+    const { gateway, sent } = gatewayAnswering([{ status: 302, location: 'http://127.0.0.1:9/elsewhere' }]);
+    await paidOrder(gateway);
+    const [attempt] = await gateway.deliverNotifications();
+    expect(sent[0]?.redirect).toBe('manual');
+    expect(attempt).toMatchObject({ delivered: false, status: 302 });
+  });
+
+  it('resendNotification sends the stored form again (original reqTime and sign) and leaves the retry schedule', async () => {
+    const { gateway, sent } = gatewayAnswering([{ body: 'FAIL' }, { body: 'FAIL' }, { body: 'SUCCESS' }]);
+    await paidOrder(gateway);
+    await gateway.deliverNotifications();
+    const due = gateway.notifications[0]?.nextAttemptAt;
+    gateway.advanceTime(5000);
+    const again = await gateway.resendNotification('N1');
+    expect(again).toMatchObject({ attempt: 2, resend: true, delivered: false });
+    expect(gateway.notifications[0]?.nextAttemptAt).toBe(due);
+    expect(await sent[1]?.text()).toBe(await sent[0]?.text());
+    expect((await gateway.resendNotification('N1')).delivered).toBe(true);
+    expect(gateway.notifications[0]).toMatchObject({ state: 'delivered', nextAttemptAt: undefined });
+    await expect(gateway.resendNotification('N9')).rejects.toThrow(/no notification "N9"/);
+  });
+
+  it('loopbackOnly: another host is recorded as not sent, with the hint; forwardTo keeps the notifyUrl query', async () => {
+    const local = gatewayAnswering([{ body: 'SUCCESS' }], { notifications: { loopbackOnly: true } });
+    await paidOrder(local.gateway, { notifyUrl: 'https://shop.example/notify' });
+    const [refused] = await local.gateway.deliverNotifications();
+    expect(local.sent).toHaveLength(0);
+    expect(refused?.error).toMatch(/https:\/\/shop\.example\/notify is not a loopback address.*--forward-to/);
+    const forwarded = gatewayAnswering([{ body: 'SUCCESS' }], { notifications: { forwardTo: 'http://127.0.0.1:9/hook?k=1' } });
+    await paidOrder(forwarded.gateway, { notifyUrl: 'https://shop.example/notify?shop=eu' });
+    expect((await forwarded.gateway.deliverNotifications())[0]).toMatchObject({ delivered: true, url: 'http://127.0.0.1:9/hook?k=1&shop=eu' });
+    expect(new URLSearchParams(await forwarded.sent[0]?.text()).get('shop')).toBe('eu');
+  });
+
+  it('an attempt under way is not due again (no second send, no timer spinning while the merchant is slow)', async () => {
+    let release: (() => void) | undefined;
+    let calls = 0;
+    const gateway = createMockGateway({
+      merchants: [MERCHANT], startTime: START,
+      notifyFetch: async () => {
+        calls++;
+        await new Promise<void>((r) => (release = r));
+        return new Response('SUCCESS');
+      },
+    });
+    await paidOrder(gateway);
+    const first = gateway.deliverNotifications();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(gateway.nextNotificationAt()).toBeUndefined();
+    expect(await gateway.deliverNotifications()).toEqual([]);
+    release?.();
+    expect((await first)[0]?.delivered).toBe(true);
+    expect(calls).toBe(1);
+  });
+
+  it('the real clock sends at once and retries on the step by itself', async () => {
+    const { gateway, sent } = gatewayAnswering([{ body: 'FAIL' }, { body: 'SUCCESS' }], { clock: 'real', notifications: { retryStepMs: 40 } });
+    const before = Date.now();
+    await paidOrder(gateway);
+    for (let i = 0; i < 100 && gateway.notifications[0]?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(gateway.deliveries.map((d) => d.delivered)).toEqual([false, true]);
+    expect(gateway.deliveries[1]!.at - gateway.deliveries[0]!.at).toBeGreaterThanOrEqual(40);
+    expect(gateway.deliveries[0]!.at).toBeGreaterThanOrEqual(before);
+    expect(sent).toHaveLength(2);
+  });
+});
+
+describe('cashier page', () => {
+  const page = (gateway: MockGateway, path: string, method = 'GET') => gateway.fetch(`${ORIGIN}${path}`, { method });
+
+  it('shows the order with its amount and currency, escaped, and buttons while it can be paid', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    const created = (await call(gateway, 'unifiedOrder', orderFields({ subject: '<script>alert(1)</script>' }))).json.data as { payOrderId: string; payData: string };
+    expect(created.payData).toBe(`${ORIGIN}/cashier/${created.payOrderId}`);
+    const html = await (await page(gateway, `/cashier/${created.payOrderId}`)).text();
+    expect(html).toContain('19.99 USD');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('id="pay"');
+  });
+
+  it('Pay redirects to returnUrl with the signed fields; without returnUrl it shows the result', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields({ returnUrl: 'https://shop.example/return?cart=7' }));
+    const { payOrderId } = gateway.order('order-1')!;
+    const answer = await page(gateway, `/cashier/${payOrderId}/pay`, 'POST');
+    expect(answer.status).toBe(303);
+    const back = new URL(answer.headers.get('location') ?? '');
+    expect(back.origin + back.pathname).toBe('https://shop.example/return');
+    await expect(verifyNotification(back.searchParams, { ...MERCHANT, ignoreKeys: ['cart'] })).resolves.toMatchObject({ payOrderId, state: 2 });
+    await call(gateway, 'unifiedOrder', orderFields({ mchOrderNo: 'order-2' }));
+    const second = gateway.order('order-2')!.payOrderId;
+    expect((await page(gateway, `/cashier/${second}/fail`, 'POST')).headers.get('location')).toBe(`${ORIGIN}/cashier/${second}`);
+    expect(await (await page(gateway, `/cashier/${second}`)).text()).toContain('Payment failed');
+  });
+
+  it('says an expired order can no longer be paid, and has no buttons', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields({ expiredTime: 60 }));
+    gateway.advanceTime(61_000);
+    const html = await (await page(gateway, `/cashier/${gateway.order('order-1')!.payOrderId}`)).text();
+    expect(html).toContain('expired at');
+    expect(html).not.toContain('id="pay"');
+    const missing = await page(gateway, '/cashier/P404');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('The mock has no order P404.');
+  });
+});
+
+describe('control API and dashboard', () => {
+  const post = (gateway: MockGateway, path: string, body?: object) =>
+    gateway.fetch(`${ORIGIN}/_mock/${path}`, { method: 'POST', body: body === undefined ? null : JSON.stringify(body) });
+
+  it('faults: the next query gets the injected answer; DELETE clears them', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    expect(await (await post(gateway, 'faults', { kind: 'html502', operation: 'query', when: 'before' })).json()).toEqual({ kind: 'html502', operation: 'query', when: 'before', hits: 0, remaining: 1 });
+    expect((await call(gateway, 'query', { mchOrderNo: 'x' })).status).toBe(502);
+    await post(gateway, 'faults', { kind: 'html502', times: 5 });
+    await gateway.fetch(`${ORIGIN}/_mock/faults`, { method: 'DELETE' });
+    expect((await call(gateway, 'query', { mchOrderNo: 'x' })).status).toBe(200);
+    expect((await post(gateway, 'faults', { kind: 'meteor' })).status).toBe(400);
+  });
+
+  it('state has no secrets; bodies are bounded; the dashboard lists orders newest first', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields());
+    await call(gateway, 'unifiedOrder', orderFields({ mchOrderNo: 'order-2' }));
+    const state = await (await gateway.fetch(`${ORIGIN}/_mock/state`)).text();
+    expect(state).not.toContain(MERCHANT.secret);
+    expect(JSON.parse(state).orders.map((o: { mchOrderNo: string }) => o.mchOrderNo)).toEqual(['order-2', 'order-1']);
+    expect((await post(gateway, 'clock/advance', { pad: 'x'.repeat(20_000) })).status).toBe(413);
+    const operation = await gateway.fetch(`${ORIGIN}/api/pay/query`, { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }) });
+    expect(operation.status).toBe(413);
+    expect(await operation.text()).toMatch(/over 1048576 bytes/);
+    const dashboard = await (await gateway.fetch(`${ORIGIN}/`)).text();
+    expect(dashboard.indexOf('order-2')).toBeLessThan(dashboard.indexOf('order-1'));
+    // The buttons call the page's own origin, whichever host the browser reached the mock by.
+    expect(dashboard).toContain('data-post="/_mock/orders/');
+  });
+});
