@@ -1,8 +1,7 @@
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, GatewayError, GatewayValidationError, sign, type OperationName } from '../../src/index.js';
-import { signingString } from '../../src/protocol/signing/sign.js';
+import { GatewayClient, GatewayError, GatewayValidationError, type OperationName } from '../../src/index.js';
 import { Raw, signedEnvelope, toJsonText } from '../support/wire.js';
 
 const OPERATIONS: OperationName[] = ['unifiedOrder', 'query', 'close', 'settleAddressApply', 'settleRequest', 'settleRequestGet'];
@@ -100,32 +99,6 @@ describe('property: any gateway response yields a result or a GatewayError, neve
         }
       }),
       { numRuns: 500 },
-    );
-  });
-});
-
-describe('property: the signer', () => {
-  const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean());
-  const params = fc.dictionary(fc.string({ minLength: 1 }).filter((k) => k !== 'sign' && !k.includes('=')), scalar, { maxKeys: 12 });
-
-  it('does not depend on key order', () => {
-    fc.assert(
-      fc.property(params, secretArb, (p, secret) => {
-        const reversed = Object.fromEntries(Object.entries(p).reverse());
-        expect(sign(reversed, secret)).toBe(sign(p, secret));
-      }),
-    );
-  });
-
-  it('drops exactly null, undefined and "" and keeps every other value', () => {
-    fc.assert(
-      fc.property(params, secretArb, fc.string({ minLength: 1 }).filter((k) => !k.includes('=') && k !== 'sign'), fc.constantFrom(null, undefined, ''), (p, secret, extraKey, empty) => {
-        fc.pre(!(extraKey in p));
-        expect(sign({ ...p, [extraKey]: empty }, secret)).toBe(sign(p, secret));
-        for (const kept of [0, false, ' ', '0']) {
-          expect(signingString({ ...p, [extraKey]: kept }, secret)).toContain(`${extraKey}=${String(kept)}&`);
-        }
-      }),
     );
   });
 });

@@ -1,9 +1,8 @@
-// The mock's tools through gateway.fetch: answer reasons, resend, the real clock, the cashier page, the
-// dashboard and the control API (the command's own test runs them over HTTP as a child process).
+// How the mock's notifier judges a merchant's answers, resends, and runs on the real clock, through
+// gateway.fetch and a stubbed notifyFetch.
 import { describe, expect, it } from 'vitest';
-import { verifyNotification } from '../../src/index.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
-import { call, MERCHANT, ORIGIN, orderFields, START } from '../support/raw-gateway.js';
+import { call, MERCHANT, orderFields, START } from '../support/raw-gateway.js';
 
 type Answer = { status?: number; body?: string | null; location?: string };
 
@@ -113,79 +112,5 @@ describe('notification answers', () => {
     expect(gateway.deliveries[1]!.at - gateway.deliveries[0]!.at).toBeGreaterThanOrEqual(40);
     expect(gateway.deliveries[0]!.at).toBeGreaterThanOrEqual(before);
     expect(sent).toHaveLength(2);
-  });
-});
-
-describe('cashier page', () => {
-  const page = (gateway: MockGateway, path: string, method = 'GET') => gateway.fetch(`${ORIGIN}${path}`, { method });
-
-  it('shows the order with its amount and currency, escaped, and buttons while it can be paid', async () => {
-    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
-    const created = (await call(gateway, 'unifiedOrder', orderFields({ subject: '<script>alert(1)</script>' }))).json.data as { payOrderId: string; payData: string };
-    expect(created.payData).toBe(`${ORIGIN}/cashier/${created.payOrderId}`);
-    const html = await (await page(gateway, `/cashier/${created.payOrderId}`)).text();
-    expect(html).toContain('19.99 USD');
-    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
-    expect(html).not.toContain('<script>alert(1)');
-    expect(html).toContain('id="pay"');
-  });
-
-  it('Pay redirects to returnUrl with the signed fields; without returnUrl it shows the result', async () => {
-    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
-    await call(gateway, 'unifiedOrder', orderFields({ returnUrl: 'https://shop.example/return?cart=7' }));
-    const { payOrderId } = gateway.order('order-1')!;
-    const answer = await page(gateway, `/cashier/${payOrderId}/pay`, 'POST');
-    expect(answer.status).toBe(303);
-    const back = new URL(answer.headers.get('location') ?? '');
-    expect(back.origin + back.pathname).toBe('https://shop.example/return');
-    await expect(verifyNotification(back.searchParams, { ...MERCHANT, ignoreKeys: ['cart'] })).resolves.toMatchObject({ payOrderId, state: 2 });
-    await call(gateway, 'unifiedOrder', orderFields({ mchOrderNo: 'order-2' }));
-    const second = gateway.order('order-2')!.payOrderId;
-    expect((await page(gateway, `/cashier/${second}/fail`, 'POST')).headers.get('location')).toBe(`${ORIGIN}/cashier/${second}`);
-    expect(await (await page(gateway, `/cashier/${second}`)).text()).toContain('Payment failed');
-  });
-
-  it('says an expired order can no longer be paid, and has no buttons', async () => {
-    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
-    await call(gateway, 'unifiedOrder', orderFields({ expiredTime: 60 }));
-    gateway.advanceTime(61_000);
-    const html = await (await page(gateway, `/cashier/${gateway.order('order-1')!.payOrderId}`)).text();
-    expect(html).toContain('expired at');
-    expect(html).not.toContain('id="pay"');
-    const missing = await page(gateway, '/cashier/P404');
-    expect(missing.status).toBe(404);
-    expect(await missing.text()).toContain('The mock has no order P404.');
-  });
-});
-
-describe('control API and dashboard', () => {
-  const post = (gateway: MockGateway, path: string, body?: object) =>
-    gateway.fetch(`${ORIGIN}/_mock/${path}`, { method: 'POST', body: body === undefined ? null : JSON.stringify(body) });
-
-  it('faults: the next query gets the injected answer; DELETE clears them', async () => {
-    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
-    expect(await (await post(gateway, 'faults', { kind: 'html502', operation: 'query', when: 'before' })).json()).toEqual({ kind: 'html502', operation: 'query', when: 'before', hits: 0, remaining: 1 });
-    expect((await call(gateway, 'query', { mchOrderNo: 'x' })).status).toBe(502);
-    await post(gateway, 'faults', { kind: 'html502', times: 5 });
-    await gateway.fetch(`${ORIGIN}/_mock/faults`, { method: 'DELETE' });
-    expect((await call(gateway, 'query', { mchOrderNo: 'x' })).status).toBe(200);
-    expect((await post(gateway, 'faults', { kind: 'meteor' })).status).toBe(400);
-  });
-
-  it('state has no secrets; bodies are bounded; the dashboard lists orders newest first', async () => {
-    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
-    await call(gateway, 'unifiedOrder', orderFields());
-    await call(gateway, 'unifiedOrder', orderFields({ mchOrderNo: 'order-2' }));
-    const state = await (await gateway.fetch(`${ORIGIN}/_mock/state`)).text();
-    expect(state).not.toContain(MERCHANT.secret);
-    expect(JSON.parse(state).orders.map((o: { mchOrderNo: string }) => o.mchOrderNo)).toEqual(['order-2', 'order-1']);
-    expect((await post(gateway, 'clock/advance', { pad: 'x'.repeat(20_000) })).status).toBe(413);
-    const operation = await gateway.fetch(`${ORIGIN}/api/pay/query`, { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }) });
-    expect(operation.status).toBe(413);
-    expect(await operation.text()).toMatch(/over 1048576 bytes/);
-    const dashboard = await (await gateway.fetch(`${ORIGIN}/`)).text();
-    expect(dashboard.indexOf('order-2')).toBeLessThan(dashboard.indexOf('order-1'));
-    // The buttons call the page's own origin, whichever host the browser reached the mock by.
-    expect(dashboard).toContain('data-post="/_mock/orders/');
   });
 });
