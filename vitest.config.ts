@@ -15,8 +15,11 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-    // Slow suites (real servers, child processes) run with `npm run test:slow`.
+    // Slow suites (real servers, child processes, the soak, the campaign) run with `npm run test:slow`.
     exclude: ['**/node_modules/**', 'test/**/*.slow.test.ts'],
+    // Files share their worker and its loaded modules (half the CPU of a fresh worker per file): a file
+    // that changes a global puts it back (vi.unstubAllGlobals, test/support/fetch-globals.ts).
+    isolate: false,
     // Type-level rules (a wrong call must not compile) are checked by tsc through vitest.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },

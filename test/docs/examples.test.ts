@@ -13,7 +13,10 @@ import { createApp as createKoaApp } from '../../examples/koa.js';
 import { createNotifyModule } from '../../examples/nestjs.js';
 import { createNotifyRoute } from '../../examples/next-route.js';
 import { GatewayClient, type PayOrderNotification } from '../../src/index.js';
+import { restoreFetchGlobalsAfterAll } from '../support/fetch-globals.js';
 import { formBody, MERCHANT, signedFields } from '../support/notification.js';
+
+restoreFetchGlobalsAfterAll();
 
 type Fulfil = (notification: PayOrderNotification) => Promise<void>;
 

@@ -9,7 +9,10 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createNotificationProcessor, type NotificationProcessor, type PayOrderNotification } from '../../src/index.js';
+import { restoreFetchGlobalsAfterAll } from '../support/fetch-globals.js';
 import { formBody, MERCHANT, signedFields } from '../support/notification.js';
+
+restoreFetchGlobalsAfterAll();
 
 type Processor = NotificationProcessor<PayOrderNotification>;
 
