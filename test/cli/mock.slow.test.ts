@@ -142,7 +142,11 @@ describe('payment-gateway-sdk mock', () => {
       const created = await new GatewayClient({ baseUrl: manual.url, ...MERCHANT }).unifiedOrder(order('cfg-1', `${endpoint.url}/notify`));
       expect(created.payData).toBe(`http://mock.test:8080/cashier/${created.payOrderId}`);
       await control(manual.url, `orders/${created.payOrderId}/pay`);
-      await new Promise((r) => setTimeout(r, 200));
+      // The mock's own account, not a wait: the notification is queued and due, and no attempt was made.
+      const queued = await state(manual.url);
+      const notification = queued.notifications.find((n) => n.payOrderId === created.payOrderId);
+      expect(notification).toMatchObject({ state: 'pending', attempts: 0, attemptLog: [] });
+      expect(notification?.nextAttemptAt).toBeLessThanOrEqual(queued.now);
       expect(endpoint.received).toHaveLength(0);
       const [attempt] = (await control(manual.url, 'notifications/deliver')).json as { delivered: boolean }[];
       expect(attempt?.delivered).toBe(true);

@@ -356,25 +356,46 @@ describe('a logger that throws changes nothing', () => {
   });
 
   it('an async logger or hook that rejects changes nothing and leaves no unhandled rejection', async () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      const rejecting = async () => {
-        throw new Error('log sink down');
-      };
+    const rejected: string[] = [];
+    const rejecting = (name: string) => async () => {
+      rejected.push(name);
+      throw new Error('log sink down');
+    };
+    const unhandled = await unhandledRejectionsOf(async () => {
       const { client } = setup({
         logLevel: 'debug',
-        logger: { error: rejecting, warn: rejecting, info: rejecting, debug: rejecting },
-        hooks: { onRequest: rejecting, onResponse: rejecting, onRetry: rejecting, onReconcile: rejecting },
+        logger: { error: rejecting('error'), warn: rejecting('warn'), info: rejecting('info'), debug: rejecting('debug') },
+        hooks: { onRequest: rejecting('onRequest'), onResponse: rejecting('onResponse'), onRetry: rejecting('onRetry'), onReconcile: rejecting('onReconcile') },
       });
       await expect(client.unifiedOrder(order('log-async'))).resolves.toMatchObject({ mchOrderNo: 'log-async' });
       await expect(client.query({ mchOrderNo: 'log-missing' })).rejects.toBeInstanceOf(GatewayApiError);
-      // Rejections are reported after the microtask queue drains: give them a turn of the event loop.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    });
+    expect(new Set(rejected)).toEqual(new Set(['onRequest', 'onResponse', 'info', 'debug', 'error'])); // each of them did reject
+    expect(unhandled).toEqual([]);
   });
 });
+
+/**
+ * Runs `body`, then returns the promises it left rejected with no handler. Node reports them in the order
+ * they were rejected, so once it reports one rejected after `body`, it has reported all of `body`'s: the
+ * wait is for that report, not for a time.
+ */
+async function unhandledRejectionsOf(body: () => Promise<void>): Promise<unknown[]> {
+  const others = process.listeners('unhandledRejection');
+  const reported: unknown[] = [];
+  const marker = Symbol('rejected after the body');
+  const markerReported = Promise.withResolvers<void>();
+  const listener = (reason: unknown) => (reason === marker ? markerReported.resolve() : void reported.push(reason));
+  // Vitest's own listener would fail the run on the marker: it is set aside meanwhile.
+  process.removeAllListeners('unhandledRejection');
+  process.on('unhandledRejection', listener);
+  try {
+    await body();
+    void Promise.reject(marker);
+    await markerReported.promise;
+    return reported;
+  } finally {
+    process.off('unhandledRejection', listener);
+    for (const other of others) process.on('unhandledRejection', other);
+  }
+}

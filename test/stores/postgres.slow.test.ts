@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNotificationProcessor, GatewayError, GatewayValidationError, type PayOrderNotification } from '../../src/index.js';
 import { postgresStore, type PostgresContext, type PostgresStore } from '../../src/stores/postgres.js';
+import { noteArrivals } from '../support/arrivals.js';
 import { formBody, MERCHANT, signedFields } from '../support/notification.js';
 import { startPostgres, type TestPostgres } from '../support/servers/postgres.js';
 
@@ -181,13 +182,14 @@ describe('runOnce', () => {
 describe('the processor on the Postgres store', () => {
   it('runs onPaid once for 12 concurrent deliveries, and a refused notification writes no row', async () => {
     let runs = 0;
+    const noting = noteArrivals(store, 12);
     const processor = createNotificationProcessor({
       ...MERCHANT,
-      store,
+      store: noting.store,
       onPaid: async (notification: PayOrderNotification, { db }) => {
         runs++;
         await db.query('INSERT INTO shipments (key) VALUES ($1)', [notification.mchOrderNo]);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await noting.arrived; // every delivery has reached the store while this one runs
       },
     });
     const forged = await processor.handle(formBody({ ...signedFields(), amount: '1' }));

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNotificationProcessor, GatewayValidationError } from '../../src/index.js';
 import { redisStore } from '../../src/stores/redis.js';
+import { noteArrivals } from '../support/arrivals.js';
 import { formBody, MERCHANT, signedFields } from '../support/notification.js';
 import { startRedis, type TestRedis } from '../support/servers/redis.js';
 
@@ -26,6 +27,7 @@ beforeEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 
 describe('runOnce', () => {
   it('runs the effect, then leaves a done marker with its TTL; a second call finds it done', async () => {
@@ -104,7 +106,7 @@ describe('runOnce', () => {
       signal = context.signal;
       await redis.del(`${PREFIX}k6`); // the lease vanishes (a failover, an eviction)...
       await redisStore({ client: redis }).runOnce('k6', async () => {}); // ...and another delivery runs meanwhile
-      await sleep(200);
+      await aborted(context.signal);
     });
     expect(signal?.aborted).toBe(true);
     expect(String(signal?.reason)).toMatch(/was lost/);
@@ -146,12 +148,13 @@ describe('runOnce', () => {
 describe('the processor on the Redis store', () => {
   it('runs onPaid once for 12 concurrent deliveries, and a refused notification writes no key', async () => {
     let runs = 0;
+    const { store, arrived } = noteArrivals(redisStore({ client: redis }), 12);
     const processor = createNotificationProcessor({
       ...MERCHANT,
-      store: redisStore({ client: redis }),
+      store,
       onPaid: async () => {
         runs++;
-        await sleep(50);
+        await arrived; // every delivery has reached the store while this one runs
       },
     });
     expect((await processor.handle(formBody({ ...signedFields(), amount: '1' }))).status).toBe(400);

@@ -83,22 +83,24 @@ describe('notification answers', () => {
   });
 
   it('an attempt under way is not due again (no second send, no timer spinning while the merchant is slow)', async () => {
-    let release: (() => void) | undefined;
+    const received = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
     let calls = 0;
     const gateway = createMockGateway({
       merchants: [MERCHANT], startTime: START,
       notifyFetch: async () => {
         calls++;
-        await new Promise<void>((r) => (release = r));
+        received.resolve();
+        await release.promise;
         return new Response('SUCCESS');
       },
     });
     await paidOrder(gateway);
     const first = gateway.deliverNotifications();
-    await new Promise((r) => setTimeout(r, 10));
+    await received.promise; // the attempt is under way: the merchant has the request and has not answered
     expect(gateway.nextNotificationAt()).toBeUndefined();
     expect(await gateway.deliverNotifications()).toEqual([]);
-    release?.();
+    release.resolve();
     expect((await first)[0]?.delivered).toBe(true);
     expect(calls).toBe(1);
   });
