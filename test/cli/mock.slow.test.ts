@@ -229,5 +229,5 @@ describe('payment-gateway-sdk mock', () => {
     expect((await runToEnd(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+/);
   }, 30_000);
 
-  // examples/python/checkout_test.py runs against the built command in test/examples.python.slow.test.ts.
+  // examples/python/checkout_test.py runs against the built command in test/docs/python-example.slow.test.ts.
 });

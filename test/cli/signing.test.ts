@@ -1,6 +1,6 @@
 // `payment-gateway-sdk sign` and `verify` in this process (src/cli/main.ts with a given stdin and environment):
 // how they read bodies and secrets, and that nothing they print holds the secret. The same commands run
-// as child processes in test/cli.sign.slow.test.ts.
+// as child processes in test/cli/signing.slow.test.ts.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

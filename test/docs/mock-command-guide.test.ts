@@ -1,5 +1,5 @@
 // The control routes are declared once (src/testing/http/control-routes.ts); the guides must list exactly
-// them. The usage text is generated from the declaration (test/cli.mock.test.ts checks it).
+// them. The usage text is generated from the declaration (test/cli/mock.slow.test.ts checks it).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
