@@ -16,8 +16,7 @@ import {
 import { createMockGateway } from '../../src/testing/index.js';
 import { referenceSign } from '../support/java-order.js';
 import { formBody, MERCHANT, PAY_FIELDS, signedFields } from '../support/notification.js';
-import { readingsOf, signedText } from '../support/resplit.js';
-import { describeOneReadingProperties, fieldsOf, form } from './one-reading-properties.js';
+import { fieldsOf, form, readingsOf, signedText } from '../support/resplit.js';
 
 const ALL_STATES = [0, 1, 2, 3, 4, 5, 6] as const;
 const BASE_URL = 'https://gateway.test';
@@ -358,5 +357,4 @@ describe('the re-split enumeration (the test tool itself)', () => {
   });
 });
 
-// The random-seed run of the same properties is in integrity.slow.test.ts.
-describeOneReadingProperties('fixed seed 16', 16);
+// The property itself, every reading of a signed text but the genuine one refused: one-reading.properties.test.ts.

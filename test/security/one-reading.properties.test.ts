@@ -1,6 +1,6 @@
 // Property: one reading per signature (issue 16, finding 1). Every reading of a genuine message's signed
-// text but the genuine one is refused. integrity.test.ts runs it with a fixed seed in `npm test`;
-// integrity.slow.test.ts with a random one in `npm run test:slow`.
+// text but the genuine one is refused. `npm test` runs the first cases of seed 16, `npm run test:slow` all
+// of them and as many from a random seed (test/support/property-runs.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,19 +15,11 @@ import {
 } from '../../src/index.js';
 import { referenceSign } from '../support/java-order.js';
 import { MERCHANT, PAY_FIELDS, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
-import { readingsNear, readingsOf, sameFields, signedText } from '../support/resplit.js';
+import { propertyRuns } from '../support/property-runs.js';
+import { fieldsOf, form, readingsNear, readingsOf, sameFields, signedText } from '../support/resplit.js';
 
 const ALL_STATES = [0, 1, 2, 3, 4, 5, 6] as const;
 const ORDER = { mchOrderNo: 'o-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 'Sofa', body: 'Sofa' } as const;
-
-/** A form body of `entries` (names may hold '=' and '&': the form encodes them) and a sign. */
-export const form = (entries: Iterable<readonly [string, string]>, sign: string) => new URLSearchParams([...[...entries].map(([k, v]) => [k, v]), ['sign', sign]]).toString();
-
-/** The signed fields of a genuine message as a map, without its sign. */
-export function fieldsOf(signed: Readonly<Record<string, string>>): Map<string, string> {
-  const { sign: _sign, ...fields } = signed;
-  return new Map(Object.entries(fields));
-}
 
 const NAMES = ['a', 'amount', 'b', 'body', 'mchOrderNo', 'order', 'p', 'payData', 'payDataA', 'q', 'ref', 'state', 'State', 'subject', 'subjectx', 'status', 'x', 'z', '_', 'a0'];
 const piece = fc.oneof(
@@ -67,9 +59,8 @@ const accepts = (promise: Promise<unknown>) =>
     },
   );
 
-/** The three properties, under `label`, with fast-check's `seed`. */
-export function describeOneReadingProperties(label: string, seed: number): void {
-  describe('property: every reading of a signed text but the genuine one is refused', () => {
+describe('property: every reading of a signed text but the genuine one is refused', () => {
+  for (const { label, parameters } of propertyRuns(60, 16, 15)) {
     it(`payment notifications with hostile text fields and extra fields (${label})`, async () => {
       await fc.assert(
         fc.asyncProperty(hostileValue, hostileValue, hostileValue, fc.constantFrom(...NAMES), hostileValue, fc.integer(), async (subject, body, payOrderId, extraName, extra, order) => {
@@ -77,10 +68,12 @@ export function describeOneReadingProperties(label: string, seed: number): void 
           const genuine = fieldsOf(signedFields({ subject, body, payOrderId, extParam: undefined, [extraName]: extra }));
           await atMostOneReadingIsAccepted(genuine, order, 300, (reading, sign) => accepts(verifyNotification(form(reading, sign), { ...MERCHANT, expect: { state: ALL_STATES } })));
         }),
-        { seed, numRuns: 60 },
+        parameters,
       );
     });
+  }
 
+  for (const { label, parameters } of propertyRuns(60, 16, 15)) {
     it(`settlement notifications with a notifyUrl query string and hostile text (${label})`, async () => {
       await fc.assert(
         fc.asyncProperty(urlValue, hostileValue, fc.constantFrom(...NAMES), hostileValue, fc.integer(), async (notifyUrl, address, extraName, extra, order) => {
@@ -88,10 +81,12 @@ export function describeOneReadingProperties(label: string, seed: number): void 
           const genuine = new Map(Object.entries({ ...SETTLEMENT_FIELDS, notifyUrl, address, [extraName]: extra }));
           await atMostOneReadingIsAccepted(genuine, order, 300, (reading, sign) => accepts(verifySettlementNotification(form(reading, sign), MERCHANT)));
         }),
-        { seed, numRuns: 60 },
+        parameters,
       );
     });
+  }
 
+  for (const { label, parameters } of propertyRuns(25, 16, 6)) {
     it(`unifiedOrder responses whose payData is a URL with a query string (${label})`, async () => {
       await fc.assert(
         fc.asyncProperty(urlValue, fc.constantFrom(...NAMES), hostileValue, fc.integer(), async (payData, extraName, extra, order) => {
@@ -105,8 +100,8 @@ export function describeOneReadingProperties(label: string, seed: number): void 
             }));
           });
         }),
-        { seed, numRuns: 25 },
+        parameters,
       );
     });
-  });
-}
+  }
+});
