@@ -199,6 +199,7 @@ describe('transport failures', () => {
     const stalledBody = new GatewayClient({
       ...CREDENTIALS,
       timeout: 50,
+      retry: { initialDelayMs: 1, maxDelayMs: 2 }, // each attempt stalls the same way: no need to wait between them
       fetch: async (_url, init) => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"code":')); init.signal?.addEventListener('abort', () => c.error(init.signal?.reason)); } })),
     });
     expect(await failure(() => stalledBody.query({ payOrderId: 'P1' }))).toBeInstanceOf(GatewayTimeoutError);
