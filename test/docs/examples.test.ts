@@ -1,6 +1,5 @@
 // Each example in examples/ runs on a real server on 127.0.0.1 (ephemeral port) and receives real signed
 // form POSTs, as the gateway sends them.
-import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
@@ -14,35 +13,17 @@ import { createNotifyModule } from '../../examples/nestjs.js';
 import { createNotifyRoute } from '../../examples/next-route.js';
 import { GatewayClient, type PayOrderNotification } from '../../src/index.js';
 import { restoreFetchGlobalsAfterAll } from '../support/fetch-globals.js';
+import { listenOnLoopback, type Running } from '../support/loopback-server.js';
 import { formBody, MERCHANT, signedFields } from '../support/notification.js';
 
 restoreFetchGlobalsAfterAll();
 
 type Fulfil = (notification: PayOrderNotification) => Promise<void>;
 
-interface Running {
-  url: string;
-  close: () => Promise<void>;
-}
-
 const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT });
 
-async function listen(server: Server, path: string): Promise<Running> {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}${path}`,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
-}
-
 const examples: [string, (fulfil: Fulfil) => Promise<Running>][] = [
-  ['Express', (fulfil) => listen(createHttpServer(createExpressApp({ client, fulfil })), '/pay/notify')],
+  ['Express', (fulfil) => listenOnLoopback(createHttpServer(createExpressApp({ client, fulfil })))],
   [
     'Fastify',
     async (fulfil) => {
@@ -51,8 +32,8 @@ const examples: [string, (fulfil: Fulfil) => Promise<Running>][] = [
       return { url: `${address}/pay/notify`, close: () => app.close() };
     },
   ],
-  ['Hono', (fulfil) => listen(createAdaptorServer({ fetch: createHonoApp({ client, fulfil }).fetch }) as Server, '/pay/notify')],
-  ['Koa', (fulfil) => listen(createHttpServer(createKoaApp({ client, fulfil }).callback()), '/pay/notify')],
+  ['Hono', (fulfil) => listenOnLoopback(createAdaptorServer({ fetch: createHonoApp({ client, fulfil }).fetch }) as Server)],
+  ['Koa', (fulfil) => listenOnLoopback(createHttpServer(createKoaApp({ client, fulfil }).callback()))],
   [
     'NestJS',
     async (fulfil) => {
@@ -62,7 +43,7 @@ const examples: [string, (fulfil: Fulfil) => Promise<Running>][] = [
       return { url: `http://127.0.0.1:${port}/pay/notify`, close: () => app.close() };
     },
   ],
-  ['Next.js-style route handler', (fulfil) => listen(createAdaptorServer({ fetch: createNotifyRoute({ ...MERCHANT, fulfil }) }) as Server, '/pay/notify')],
+  ['Next.js-style route handler', (fulfil) => listenOnLoopback(createAdaptorServer({ fetch: createNotifyRoute({ ...MERCHANT, fulfil }) }) as Server)],
 ];
 
 function post(url: string, fields: Record<string, string>): Promise<Response> {
@@ -136,7 +117,7 @@ describe('the Koa example reads a bounded body', () => {
   it('answers 400 to a body over 64 KiB without verifying or fulfilling it', async () => {
     const fulfil = vi.fn<Fulfil>();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const running = await listen(createHttpServer(createKoaApp({ client, fulfil }).callback()), '/pay/notify');
+    const running = await listenOnLoopback(createHttpServer(createKoaApp({ client, fulfil }).callback()));
     try {
       const response = await post(running.url, { ...signedFields(), extra: 'x'.repeat(70 * 1024) });
       expect(response.status).toBe(400);

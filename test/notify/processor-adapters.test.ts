@@ -1,8 +1,6 @@
 // The processor behind real servers on 127.0.0.1, each wired with the one line the guide shows: Express, Fastify,
 // node:http, and a Web Request -> Response route (Hono, Next.js, Workers) served by @hono/node-server.
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
@@ -10,30 +8,12 @@ import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createNotificationProcessor, type NotificationProcessor, type PayOrderNotification } from '../../src/index.js';
 import { restoreFetchGlobalsAfterAll } from '../support/fetch-globals.js';
+import { listenOnLoopback, type Running } from '../support/loopback-server.js';
 import { formBody, MERCHANT, signedFields } from '../support/notification.js';
 
 restoreFetchGlobalsAfterAll();
 
 type Processor = NotificationProcessor<PayOrderNotification>;
-
-interface Running {
-  url: string;
-  close(): Promise<void>;
-}
-
-async function listen(server: Server): Promise<Running> {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/pay/notify`,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
-}
 
 const adapters: [string, (processor: Processor) => Promise<Running>][] = [
   [
@@ -44,7 +24,7 @@ const adapters: [string, (processor: Processor) => Promise<Running>][] = [
         const { status, headers, body } = await processor.handle(req.body);
         res.status(status).set(headers).send(body);
       });
-      return listen(createServer(app));
+      return listenOnLoopback(createServer(app));
     },
   ],
   [
@@ -63,7 +43,7 @@ const adapters: [string, (processor: Processor) => Promise<Running>][] = [
   [
     'node:http',
     (processor) =>
-      listen(
+      listenOnLoopback(
         createServer(async (req, res) => {
           const { status, headers, body } = await processor.handle(req);
           res.writeHead(status, headers).end(body);
@@ -75,10 +55,10 @@ const adapters: [string, (processor: Processor) => Promise<Running>][] = [
     (processor) => {
       const app = new Hono();
       app.post('/pay/notify', (c) => processor.handleRequest(c.req.raw));
-      return listen(createAdaptorServer({ fetch: app.fetch }) as Server);
+      return listenOnLoopback(createAdaptorServer({ fetch: app.fetch }) as Server);
     },
   ],
-  ['a bare fetch handler (Next.js route, Workers, Bun)', (processor) => listen(createAdaptorServer({ fetch: processor.handleRequest }) as Server)],
+  ['a bare fetch handler (Next.js route, Workers, Bun)', (processor) => listenOnLoopback(createAdaptorServer({ fetch: processor.handleRequest }) as Server)],
 ];
 
 function post(url: string, fields: Record<string, string>): Promise<Response> {

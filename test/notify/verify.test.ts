@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayClient, GatewaySignatureError, GatewayValidationError, PayOrderState, sign, verifyNotification, type PayOrderNotification } from '../../src/index.js';
 import { formBody, formRequest, MERCHANT, PAY_FIELDS, PAY_NOTIFICATION, signedFields } from '../support/notification.js';
+import { rejection } from '../support/rejection.js';
 
 const genuine: Record<string, string> & { sign: string } = { ...PAY_FIELDS, sign: PAY_NOTIFICATION.sign };
 
@@ -24,15 +25,6 @@ const expected: PayOrderNotification = {
   reqTime: 1623985460123,
   idempotencyKey: 'P202106181104177050002:2',
 };
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof Error)) throw new Error('expected the verification to reject');
-  return error;
-}
 
 describe('a genuine notification (the shared vector)', () => {
   it('is the vector: its fields sign to its sign', () => {

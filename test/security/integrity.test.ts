@@ -16,19 +16,11 @@ import {
 import { createMockGateway } from '../../src/testing/index.js';
 import { referenceSign } from '../support/java-order.js';
 import { formBody, MERCHANT, PAY_FIELDS, signedFields } from '../support/notification.js';
+import { rejection } from '../support/rejection.js';
 import { fieldsOf, form, readingsOf, signedText } from '../support/resplit.js';
 
 const ALL_STATES = [0, 1, 2, 3, 4, 5, 6] as const;
 const BASE_URL = 'https://gateway.test';
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof Error)) throw new Error('expected a rejection');
-  return outcome;
-}
 
 // The payer's gift message, copied by the merchant into subject; the order itself is unpaid (state 0).
 const GIFT = 'Happy birthday&state=2&subject=Happy birthday';
