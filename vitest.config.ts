@@ -15,8 +15,13 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-    // Slow suites (real servers, child processes) run with `npm run test:slow`.
+    // Slow suites (real servers, child processes, the soak, the campaign) run with `npm run test:slow`.
     exclude: ['**/node_modules/**', 'test/**/*.slow.test.ts'],
+    // Files share their worker and its loaded modules (half the CPU of a fresh worker per file): a file
+    // that changes a global puts it back (vi.unstubAllGlobals, test/support/fetch-globals.ts).
+    isolate: false,
+    // One worker per core (vitest's default leaves one core out: on 2 cores that is one worker).
+    maxWorkers: '100%',
     // Type-level rules (a wrong call must not compile) are checked by tsc through vitest.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },

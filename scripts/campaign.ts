@@ -1,4 +1,4 @@
-// `npm run campaign -- --seeds 20 --calls 1000`: the fault campaign of test/reliability.campaign.test.ts
+// `npm run campaign -- --seeds 20 --calls 1000`: the fault campaign of test/e2e/fault-campaign.slow.test.ts
 // over many seeds. Prints one line per seed and the totals; exits 1 on any duplicate, lost or wrong order.
 import { parseArgs } from 'node:util';
 import { runCampaign, type CampaignReport } from '../test/support/campaign.js';

@@ -1,6 +1,6 @@
 /**
  * The README's operation table, generated from the operation table (src/operations/table.ts):
- * `npm run docs:operations` writes it between the markers; test/readme.test.ts fails when it is stale.
+ * `npm run docs:operations` writes it between the markers; test/docs/readme.test.ts fails when it is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

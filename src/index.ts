@@ -13,7 +13,7 @@
  * @module payment-gateway-sdk
  */
 // The public surface: what a merchant imports. Anything else is internal, whichever file exports it
-// (test/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
+// (test/docs/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
 
 // Client
 export { GatewayClient, type Operation, type OperationMethod, type OperationMethods, type OperationTypes } from './client/gateway-client.js';

@@ -1,4 +1,4 @@
-// Types of shipped-package.mjs, for the tests that use it (test/package.pack.slow.test.ts).
+// Types of shipped-package.mjs, for the tests that use it (test/docs/package.slow.test.ts).
 export declare const repoRoot: string;
 export declare class StepError extends Error {}
 export interface RunOptions {

@@ -85,3 +85,12 @@ export function readingsNear(fields: ReadonlyMap<string, string>, window: number
 export function sameFields(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
   return a.size === b.size && [...a].every(([name, value]) => b.get(name) === value);
 }
+
+/** A form body of `entries` (names may hold '=' and '&': the form encodes them) and a sign. */
+export const form = (entries: Iterable<readonly [string, string]>, sign: string) => new URLSearchParams([...[...entries].map(([k, v]) => [k, v]), ['sign', sign]]).toString();
+
+/** The signed fields of a genuine message as a map, without its sign. */
+export function fieldsOf(signed: Readonly<Record<string, string>>): Map<string, string> {
+  const { sign: _sign, ...fields } = signed;
+  return new Map(Object.entries(fields));
+}

@@ -76,7 +76,7 @@ export function foldUnit(c: number): number {
 // Java 17 (Unicode 13) knows case outside the BMP in six scripts only, each a run of capitals whose small
 // letters sit a fixed distance on: [first capital, last capital, distance]. Not JS's toLowerCase: it
 // follows a newer Unicode (Vithkuqi U+10570.., Garay U+10D50..), unknown to Java 17. Held to the JDK for
-// every code point by test/signing.test.ts (test/fixtures/java-case-fold.txt).
+// every code point by test/protocol/signing/case-fold.test.ts (test/fixtures/java-case-fold.txt).
 const SUPPLEMENTARY_CAPITALS: readonly (readonly [number, number, number])[] = [
   [0x10400, 0x10427, 0x28], // Deseret
   [0x104b0, 0x104d3, 0x28], // Osage
@@ -92,8 +92,8 @@ function foldSupplementary(cp: number): number {
 }
 
 // The whole 64K table is built at once, on the first non-ASCII comparison (about 10 ms, 128 KiB): it is
-// a pure function of the unit, never filled or keyed by what is compared. test/signing.test.ts holds
-// every unit to the table made with a JDK (test/fixtures/java-case-fold.txt).
+// a pure function of the unit, never filled or keyed by what is compared. test/protocol/signing/case-fold.test.ts
+// holds every unit to the table made with a JDK (test/fixtures/java-case-fold.txt).
 let foldTable: Uint16Array | undefined;
 
 function buildFoldTable(): Uint16Array {

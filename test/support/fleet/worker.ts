@@ -1,4 +1,4 @@
-// One instance of a merchant's fleet, for test/notification-fleet.slow.test.ts: an HTTP server on 127.0.0.1 that
+// One instance of a merchant's fleet, for test/stores/fleet.slow.test.ts: an HTTP server on 127.0.0.1 that
 // hands every POST to a notification processor on the shared store. Its onPaid writes the merchant's effect row
 // (Postgres: through context.db), logs when it starts and ends (CLOCK_MONOTONIC, comparable across processes),
 // fails when told to, and SIGKILLs its own process in the middle of the first run of a "crash" key.
@@ -45,7 +45,7 @@ export interface RunEvent {
 }
 
 const settings = JSON.parse(process.env.FLEET_WORKER ?? 'null') as WorkerSettings | null;
-if (settings === null) throw new Error('FLEET_WORKER is not set: this file is started by test/notification-fleet.slow.test.ts');
+if (settings === null) throw new Error('FLEET_WORKER is not set: this file is started by test/stores/fleet.slow.test.ts');
 
 // The coordinator's IPC channel closes when it exits: so does this worker.
 process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,133 @@
+// `payment-gateway-sdk sign` and `verify` in this process (src/cli/main.ts with a given stdin and environment):
+// how they read bodies and secrets, and that nothing they print holds the secret. The same commands run
+// as child processes in test/cli/signing.slow.test.ts.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_STDIN_BYTES } from '../../src/cli/signing-input.js';
+import { sign, signingString } from '../../src/protocol/signing/sign.js';
+import { runInProcess } from '../support/cli-in-process.js';
+import { md5 } from '../support/md5.js';
+
+const SECRET = 'cli-Secret-5e1f';
+const env = { GATEWAY_SECRET: SECRET };
+const ORDER = { mchNo: 'M1', appId: 'app-1', mchOrderNo: 'o-1', amount: 1999, currency: 'USD', extParam: '', reqTime: '1700000000000', version: '1.0.1', signType: 'MD5' };
+const dir = mkdtempSync(join(tmpdir(), 'pgsdk-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the secret comes from the environment or a file, never from an argument', () => {
+  it.each([['--secret', SECRET], [`--secret=${SECRET}`], [SECRET]])('refuses %s with the reason, without repeating it; exit code 2', async (...args) => {
+    for (const command of ['sign', 'verify']) {
+      const result = await runInProcess([command, ...args], JSON.stringify(ORDER), {});
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(args[0] === SECRET ? /takes no arguments/ : /--secret is refused: a secret given as an argument is visible to every user of this machine \(ps, \/proc\) and stays in your shell history/);
+      expect(result.stderr).not.toContain(SECRET);
+    }
+  });
+
+  it('reads GATEWAY_SECRET, another variable with --secret-env, or --secret-file (its final line break dropped, which wins)', async () => {
+    const expected = sign({ ...ORDER }, SECRET);
+    expect((await runInProcess(['sign'], JSON.stringify(ORDER), env)).stdout).toContain(`sign:      ${expected}\n`);
+    expect((await runInProcess(['sign', '--secret-env', 'SHOP_EU_SECRET'], JSON.stringify(ORDER), { SHOP_EU_SECRET: SECRET })).stdout).toContain(expected);
+    const file = join(dir, 'secret.txt');
+    writeFileSync(file, `${SECRET}\n`);
+    expect((await runInProcess(['sign', '--secret-file', file], JSON.stringify(ORDER), { GATEWAY_SECRET: 'another' })).stdout).toContain(expected);
+  });
+
+  it('without a secret, says where to put it; exit code 2', async () => {
+    const result = await runInProcess(['sign'], JSON.stringify(ORDER), {});
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/no secret: GATEWAY_SECRET is not set; put it in the GATEWAY_SECRET environment variable .* or in a file given with --secret-file FILE/);
+    expect((await runInProcess(['sign', '--secret-file', join(dir, 'missing')], '{}', {})).stderr).toMatch(/--secret-file: cannot read .*ENOENT/);
+  });
+
+  it('prints the secret nowhere: not in the canonical string, a mistake found, or an error', async () => {
+    const canonical = signingString({ ...ORDER }, SECRET);
+    const variants = [md5(`&${canonical}`), md5(canonical.replace(`key=${SECRET}`, SECRET)), md5(`${canonical}\n`), md5(canonical), 'bad'];
+    const runs = [
+      await runInProcess(['sign'], JSON.stringify(ORDER), env),
+      ...(await Promise.all(variants.map((received) => runInProcess(['verify'], JSON.stringify({ ...ORDER, sign: received }), env)))),
+      await runInProcess(['sign'], '{"a":{"nested":1}}', env),
+      await runInProcess(['verify'], '{"sign": "not json', env),
+    ];
+    expect(runs.map((r) => r.code)).toEqual([0, 1, 1, 1, 0, 1, 1, 2]);
+    for (const run of runs) expect(run.stdout + run.stderr).not.toContain(SECRET);
+    expect(runs[2]?.stdout).toContain(`it signed: ${canonical.replace(`key=${SECRET}`, '***')}\n`);
+  });
+});
+
+describe('sign', () => {
+  it('signs a request over every field but sign, and says whether the body\'s own sign is this one', async () => {
+    const right = sign({ ...ORDER }, SECRET);
+    const result = await runInProcess(['sign'], JSON.stringify({ ...ORDER, sign: 'OLD' }), env);
+    expect(result.stdout).toBe(
+      `signs:     a request or notification (json): every field but sign\ncanonical: ${signingString({ ...ORDER }, '***')}\nsign:      ${right}\nnote:      the body's own sign differs: payment-gateway-sdk verify says why\n`,
+    );
+  });
+
+  it('signs a response envelope over data only, keeping 10.50 as written', async () => {
+    const body = '{"code":200,"msg":"SUCCESS","data":{"amount":10.50,"state":2},"sign":""}';
+    const result = await runInProcess(['sign'], body, env);
+    expect(result.stdout).toContain('signs:     a response envelope (json): the members of data only, not code or msg\ncanonical: amount=10.50&state=2&key=***\n');
+    expect(result.stdout).toContain(md5(`amount=10.50&state=2&key=${SECRET}`));
+  });
+
+  it('refuses an object value (the gateway signs text; channelExtra travels as a JSON string); exit code 1', async () => {
+    const result = await runInProcess(['sign'], JSON.stringify({ ...ORDER, channelExtra: { authCode: '1' } }), env);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toMatch(/channelExtra is a JSON object or array: the gateway signs text only\. Send such a field as a string holding its JSON/);
+  });
+
+  it('reads a form body, dropping the final line break echo adds', async () => {
+    const result = await runInProcess(['sign'], 'b=2&a=caf%C3%A9+cr%C3%A8me\n', env);
+    expect(result.stdout).toContain(`canonical: a=café crème&b=2&key=***\nsign:      ${md5(`a=café crème&b=2&key=${SECRET}`)}\n`);
+  });
+
+  it.each([
+    ['', /the body is empty/],
+    ['[1,2]', /a JSON array/],
+    ['{"a":', /not valid JSON \(unexpected end of input/],
+    ['a=1&a=2', /the form body cannot be read: a appears more than once/],
+    ['x'.repeat(MAX_STDIN_BYTES + 1), /over 1048576 bytes/],
+  ])('a body it cannot read (%#) is a usage error, exit code 2', async (body, message) => {
+    const result = await runInProcess(['sign'], body, env);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('verify', () => {
+  it('verifies a form notification; --ignore-key leaves out the notifyUrl query keys; the first line is the verdict', async () => {
+    const fields = { payOrderId: 'P1', amount: '58', state: '2', extParam: '' };
+    const body = `${new URLSearchParams({ ...fields, shop: 'eu', sign: sign(fields, SECRET) })}`;
+    const ignored = await runInProcess(['verify', '--ignore-key', 'shop'], body, env);
+    expect(ignored.code).toBe(0);
+    expect(ignored.stdout.split('\n').slice(0, 3)).toEqual([
+      'valid',
+      'covers:    a request or notification (form): every field but sign',
+      'fields:    3 signed (payOrderId, amount, state); not signed: extParam (empty value), sign (the signature itself), shop (not signed by the gateway)',
+    ]);
+    const notIgnored = await runInProcess(['verify'], body, env);
+    expect(notIgnored.code).toBe(1);
+    expect(notIgnored.stdout).toMatch(/^invalid: wrong sign\n[\s\S]*mistake: {3}shop was not signed\n/);
+  });
+
+  it('verifies a response over data; finds code and msg signed too; an error response has no sign', async () => {
+    const data = { payOrderId: 'P1', state: 6 };
+    const envelope = (s: string) => JSON.stringify({ code: 200, msg: 'SUCCESS', data, sign: s });
+    expect((await runInProcess(['verify'], envelope(sign(data, SECRET)), env)).code).toBe(0);
+    const whole = await runInProcess(['verify'], envelope(sign({ ...data, code: 200, msg: 'SUCCESS' }, SECRET)), env);
+    expect(whole.stdout).toMatch(/mistake: {3}fields the gateway does not sign were signed \(code, msg\)/);
+    const error = await runInProcess(['verify'], '{"code":9999,"msg":"验签失败"}', env);
+    expect(error).toMatchObject({ code: 1 });
+    expect(error.stdout).toMatch(/^invalid: missing sign\n[\s\S]*problem: {3}there is no sign/);
+  });
+
+  it('shows control characters escaped, so a value cannot forge a line of the report', async () => {
+    const result = await runInProcess(['verify'], JSON.stringify({ memo: 'x\nvalid', sign: 'bad' }), env);
+    expect(result.stdout.split('\n')[0]).toBe('invalid: wrong sign');
+    expect(result.stdout).toContain('canonical: memo=x\\nvalid&key=***\n');
+  });
+});

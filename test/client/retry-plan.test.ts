@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayAbortError, GatewayClient, GatewayHttpStatusError, GatewayOutcomeUnknownError, GatewayTimeoutError, type GatewayClientOptions, type RetryEvent } from '../../src/index.js';
+import { refusedPort } from '../support/fault-proxy.js';
+import { useServers } from '../support/http-server.js';
+import { signedEnvelope } from '../support/wire.js';
+
+// How ky carries the SDK's retry plan, observed from a real server on loopback.
+const MERCHANT = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: 'jeepay-test-secret-0123456789' } as const;
+const ORDER = { payOrderId: 'P1', mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, mchOrderNo: 'order-1', ifCode: 'coin', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', state: 1, subject: 's', body: 'b', createdAt: 1_700_000_000_000 };
+const serve = useServers();
+const client = (baseUrl: string, options: Partial<GatewayClientOptions>) => new GatewayClient({ baseUrl, ...MERCHANT, ...options });
+
+describe('the retry plan', () => {
+  it('a Retry-After longer than the remaining budget fails at once with the 503, not a timeout after burning the budget', async () => {
+    const gateway = await serve((_req, res) => {
+      res.writeHead(503, { 'retry-after': '5' });
+      res.end('busy');
+    });
+    const retries: RetryEvent[] = [];
+    const gatewayClient = client(gateway.url, { totalTimeout: 3_000, retry: { maxRetries: 3, maxRetryAfterMs: 10_000 }, hooks: { onRetry: (e) => retries.push(e) } });
+    const error = await gatewayClient.query({ mchOrderNo: 'order-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayHttpStatusError);
+    expect((error as GatewayHttpStatusError).status).toBe(503);
+    expect(retries).toEqual([]);
+    expect(gateway.hits).toHaveLength(1);
+  });
+
+  it('onRetry is told before the wait, with the delay that is then waited (Retry-After, capped)', async () => {
+    const gateway = await serve((_req, res, hit) => {
+      if (hit === 1) {
+        res.writeHead(503, { 'retry-after': '2' });
+        return void res.end('busy');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(signedEnvelope(ORDER, MERCHANT.secret));
+    });
+    const told: { event: RetryEvent; at: number }[] = [];
+    const gatewayClient = client(gateway.url, { retry: { maxRetryAfterMs: 250 }, hooks: { onRetry: (event) => told.push({ event, at: performance.now() }) } });
+    await expect(gatewayClient.query({ mchOrderNo: 'order-1' })).resolves.toMatchObject({ payOrderId: 'P1' });
+    expect(told).toHaveLength(1);
+    expect(told[0]!.event).toMatchObject({ operation: 'query', attempt: 1, delayMs: 250, reason: 'GatewayHttpStatusError (HTTP 503)' });
+    // Told after the first attempt's answer and at least the delay before the second attempt arrived.
+    expect(told[0]!.at).toBeGreaterThan(gateway.arrivals[0]!);
+    expect(gateway.arrivals[1]! - told[0]!.at).toBeGreaterThanOrEqual(250 - 2);
+  });
+
+  it('without Retry-After the delay is backoff with jitter from initialDelayMs, and it is the one waited', async () => {
+    const gateway = await serve((_req, res, hit) => {
+      if (hit < 3) {
+        res.writeHead(502);
+        return void res.end('bad gateway');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(signedEnvelope(ORDER, MERCHANT.secret));
+    });
+    const told: { event: RetryEvent; at: number }[] = [];
+    const gatewayClient = client(gateway.url, { retry: { initialDelayMs: 80, maxRetries: 2 }, hooks: { onRetry: (event) => told.push({ event, at: performance.now() }) } });
+    await gatewayClient.query({ mchOrderNo: 'order-1' });
+    expect(told.map((t) => t.event.attempt)).toEqual([1, 2]);
+    const [first, second] = told.map((t) => t.event.delayMs);
+    expect(first).toBeGreaterThanOrEqual(40);
+    expect(first).toBeLessThanOrEqual(80);
+    expect(second).toBeGreaterThanOrEqual(80);
+    expect(second).toBeLessThanOrEqual(160);
+    told.forEach(({ event, at }, i) => expect(gateway.arrivals[i + 1]! - at).toBeGreaterThanOrEqual(event.delayMs - 2));
+  });
+
+  it('a create is not repeated by ky after an ambiguous 502: it is looked up instead', async () => {
+    const gateway = await serve((req, res) => {
+      res.writeHead(req.url === '/api/pay/unifiedOrder' ? 502 : 504);
+      res.end('upstream');
+    });
+    const requests: [string, number][] = [];
+    const gatewayClient = client(gateway.url, { totalTimeout: 2_000, retry: { initialDelayMs: 1, maxRetries: 2 }, hooks: { onRequest: (e) => requests.push([e.operation, e.attempt]) } });
+    const error = await gatewayClient.unifiedOrder({ mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    // One create, then the lookup (a read: retried by ky on its 504s).
+    expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/query', '/api/pay/query', '/api/pay/query']);
+    // Attempts are numbered across the whole call, as onRetry's events are.
+    expect(requests).toEqual([['unifiedOrder', 1], ['query', 2], ['query', 3], ['query', 4]]);
+  });
+});
+
+describe('timeout messages name the setting as configured, and only a create may have been acted on', () => {
+  const silent = () => serve(() => undefined);
+
+  it('a read cut by timeout', async () => {
+    const gateway = await silent();
+    const error = await client(gateway.url, { timeout: 100, totalTimeout: 5_000, retry: { maxRetries: 0 } }).query({ mchOrderNo: 'order-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayTimeoutError);
+    expect((error as Error).message).toMatch(/^query got no complete response within timeout \(100 ms\) \(1 attempt in \d+ ms\)\. Nothing changed on the gateway; retry later or raise timeout\.$/);
+  });
+
+  it('a read cut by totalTimeout (shorter than the attempt timeout) names totalTimeout, not a clipped budget', async () => {
+    const gateway = await silent();
+    const error = await client(gateway.url, { timeout: 5_000, totalTimeout: 150 }).query({ mchOrderNo: 'order-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayTimeoutError);
+    expect((error as Error).message).toMatch(/^query did not finish within totalTimeout \(150 ms\) \(1 attempt in \d+ ms\)\. Nothing changed on the gateway; retry later or raise totalTimeout\.$/);
+  });
+
+  it('a create cut by timeout says the gateway may have acted on it (the lookup then runs out of budget too)', async () => {
+    const gateway = await silent();
+    const error = await client(gateway.url, { timeout: 100, totalTimeout: 300, retry: { maxRetries: 0 } })
+      .unifiedOrder({ mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    const cause = (error as Error).cause as Error;
+    expect(cause).toBeInstanceOf(GatewayTimeoutError);
+    expect(cause.message).toMatch(/^unifiedOrder got no complete response within timeout \(100 ms\) \(1 attempt in \d+ ms\)\. The gateway may still have acted on it: look the record up by your key before creating another\.$/);
+  });
+});
+
+describe('a create is judged by what its attempts did, not by the last error alone', () => {
+  const order = { mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' } as const;
+
+  it('an abort during the wait after a refused connection: nothing reached the gateway, so GatewayAbortError, no lookup', async () => {
+    const port = await refusedPort();
+    const controller = new AbortController();
+    const requests: string[] = [];
+    const gatewayClient = client(`http://127.0.0.1:${port}`, {
+      retry: { initialDelayMs: 2_000, maxRetries: 2 },
+      hooks: { onRequest: (e) => requests.push(e.operation), onRetry: () => setTimeout(() => controller.abort(), 20) },
+    });
+    const error = await gatewayClient.unifiedOrder(order, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayAbortError);
+    expect(error).not.toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(requests).toEqual(['unifiedOrder']);
+  });
+
+  it('the deadline passing during the wait after a refused connection: a timeout that says nothing was sent, no lookup', async () => {
+    const port = await refusedPort();
+    const requests: string[] = [];
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    const gatewayClient = client(`http://127.0.0.1:${port}`, {
+      totalTimeout: 400,
+      retry: { initialDelayMs: 20, maxRetries: 2 },
+      // A slow observer eats the budget between the plan and the wait: ky's totalTimeout ends the call.
+      hooks: { onRequest: (e) => requests.push(e.operation), onRetry: () => busy(420) },
+    });
+    const error = await gatewayClient.unifiedOrder(order).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayTimeoutError);
+    expect((error as Error).message).toMatch(/^unifiedOrder did not finish within totalTimeout \(400 ms\) \(1 attempt in \d+ ms\)\. Nothing changed on the gateway; retry later or raise totalTimeout\.$/);
+    expect(requests).toEqual(['unifiedOrder']);
+  });
+
+  it('a failure judging a response that is no GatewayError (a broken fetch result) is ambiguous: looked up, never re-sent', async () => {
+    const calls: string[] = [];
+    const brokenResponse = {
+      status: 200,
+      type: 'basic',
+      headers: { get: () => { throw new TypeError('headers unreadable'); }, has: () => false },
+      body: null,
+    } as unknown as Response;
+    const gatewayClient = client('http://127.0.0.1:9', {
+      retry: { initialDelayMs: 1, maxRetries: 2 },
+      fetch: async (url) => {
+        calls.push(new URL(url).pathname);
+        return brokenResponse;
+      },
+    });
+    const error = await gatewayClient.unifiedOrder(order).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(((error as Error).cause as Error).message).toMatch(/could not be judged \(headers unreadable\)/);
+    // Sent once; then the lookup (a read, whose untrusted answer is final).
+    expect(calls).toEqual(['/api/pay/unifiedOrder', '/api/pay/query']);
+  });
+});

@@ -1,0 +1,20 @@
+// `npm run demo` stays working: the walkthrough runs in-process and tells the whole story.
+import { expect, it } from 'vitest';
+import { runDemo } from '../../scripts/demo.js';
+
+it('walks through orders, a verified notification, a channel failure and a settlement', async () => {
+  const lines: string[] = [];
+  await runDemo((line) => lines.push(line));
+  const text = lines.join('\n');
+  expect(text).toMatch(/Mock gateway on http:\/\/127\.0\.0\.1:\d+; merchant notify endpoint on http:\/\/127\.0\.0\.1:\d+/);
+  expect(text).toMatch(/payDataType codeImgUrl: show the payer http:\/\/127\.0\.0\.1:\d+\/cashier\/P\d+/);
+  expect(text).toMatch(/notify endpoint: verified demo-order-1001 \(P\d+\) paid 1999 USD/);
+  expect(text).toContain('merchant answered "SUCCESS" -> delivered');
+  expect(text).toContain('a forged copy with amount=1 is answered "FAIL"');
+  expect(text).toContain('state 2 (Succeeded), amount 1999 USD');
+  expect(text).toContain('closed: state 6 (Closed)');
+  expect(text).toContain('closing the paid order is refused: code 9999, msg 当前订单不可关闭');
+  expect(text).toContain('state 3 (Failed), ACQ.PAYMENT_AUTH_CODE_INVALID');
+  expect(text).toMatch(/read back: 150000 minor units of USD as TRON_USDT to TXYZ\w+, status 2/);
+  expect(text).toMatch(/1 order fulfilled/);
+});

@@ -1,0 +1,164 @@
+// The public surface is what src/index.ts exports; everything else may change without notice. These lists
+// make growing it a decision: a new export fails here until it is added on purpose (with a CHANGELOG line).
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import * as sdk from '../../src/index.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const entry = join(root, 'src/index.ts');
+
+const RUNTIME_EXPORTS = [
+  'CLIENT_DEFAULTS',
+  'DivisionMode',
+  'GatewayAbortError',
+  'GatewayApiError',
+  'GatewayClient',
+  'GatewayConnectionError',
+  'GatewayEmptyResponseError',
+  'GatewayError',
+  'GatewayHttpStatusError',
+  'GatewayNonJsonResponseError',
+  'GatewayOrderPaidError',
+  'GatewayOutcomeUnknownError',
+  'GatewayPayloadTooLargeError',
+  'GatewayReconciliationMismatchError',
+  'GatewayResponseError',
+  'GatewayResponseMismatchError',
+  'GatewayResponseTooLargeError',
+  'GatewayResponseValidationError',
+  'GatewaySignatureError',
+  'GatewayTimeoutError',
+  'GatewayTruncatedResponseError',
+  'GatewayValidationError',
+  'GatewayWaitTimeoutError',
+  'KNOWN_WAY_CODES',
+  'NOTIFICATION_ACK',
+  'PAY_DATA_TYPES',
+  'PayOrderState',
+  'RETRY_DEFAULTS',
+  'TRANSACTION_STATUSES',
+  'WAIT_FOR_ORDER_DEFAULTS',
+  'createNotificationProcessor',
+  'operations',
+  'isBarcodeWayCode',
+  'isFinalPayOrderState',
+  'isFinalTransactionStatus',
+  'isGatewayError',
+  'memoryStore',
+  'notificationAckResponse',
+  'payOrderStateName',
+  'sign',
+  'verifyNotification',
+  'verifySettlementNotification',
+  'verifySign',
+];
+
+const TYPE_ONLY_EXPORTS = [
+  'AtLeastOne',
+  'ChannelExtra',
+  'ClientNotificationOptions',
+  'CloseParams',
+  'ConfirmOptions',
+  'CreatedOrder',
+  'RecoveredOrder',
+  'AttemptPurpose',
+  'ConfirmDefinition',
+  'OperationDefinition',
+  'OperationMethods',
+  'OperationMethod',
+  'ParamsOf',
+  'ResultOf',
+  'ConfirmedOf',
+  'ExactlyOne',
+  'FetchLike',
+  'GatewayApiErrorReason',
+  'GatewayClientOptions',
+  'GatewayErrorOptions',
+  'GatewayHooks',
+  'GatewayLogger',
+  'GatewayResponse',
+  'HttpExchange',
+  'IdempotentNotification',
+  'LogLevel',
+  'MemoryStoreOptions',
+  'NotificationInput',
+  'NotificationOptions',
+  'NotificationOutcome',
+  'NotificationProcessor',
+  'NotificationReply',
+  'NotificationStore',
+  'Operation',
+  'OperationName',
+  'OperationTypes',
+  'OrderIds',
+  'OrderTransaction',
+  'PayDataType',
+  'PayOrder',
+  'PayOrderExpectation',
+  'PayOrderNotification',
+  'PaymentExpectation',
+  'PaymentProcessorOptions',
+  'ProcessingContext',
+  'ProcessorExpectation',
+  'ProcessorOptions',
+  'QueryParams',
+  'ReconcileDefinition',
+  'ReconcileEvent',
+  'ReconcileKey',
+  'ReconciliationDifference',
+  'RequestEvent',
+  'RequestOptions',
+  'ResponseEnvelope',
+  'ResponseErrorDetails',
+  'ResponseEvent',
+  'RetryClass',
+  'RetryEvent',
+  'RetryOptions',
+  'RetryPolicy',
+  'RunOnceResult',
+  'SettleAddressApplyParams',
+  'SettleRequestFields',
+  'SettleRequestGetParams',
+  'SettleRequestParams',
+  'SettlementExpectation',
+  'SettlementNotification',
+  'SettlementProcessorOptions',
+  'SettlementRecord',
+  'SettlementResult',
+  'SignableParams',
+  'SignableValue',
+  'TransactionStatus',
+  'UnifiedOrderParams',
+  'UnifiedOrderResult',
+  'ValidationIssue',
+  'VerifyNotificationOptions',
+  'VerifySettlementNotificationOptions',
+  'WaitForOrderOptions',
+  'WayCode',
+];
+
+/** Every export of the entry (types included) with the file its declaration is in, relative to the repository. */
+function declaredExports(): { name: string; file: string }[] {
+  const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true, skipLibCheck: true });
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  return checker.getExportsOfModule(module).map((exported) => {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    return { name: exported.name, file: relative(root, symbol.declarations?.[0]?.getSourceFile().fileName ?? '').replaceAll('\\', '/') };
+  });
+}
+
+describe('the public surface (src/index.ts)', () => {
+  it('exports exactly these values at run time', () => {
+    expect(Object.keys(sdk).sort()).toEqual([...RUNTIME_EXPORTS].sort());
+  });
+
+  it('exports exactly these types besides', () => {
+    const runtime = new Set(RUNTIME_EXPORTS);
+    const types = declaredExports().map(({ name }) => name).filter((name) => !runtime.has(name));
+    expect(types.sort()).toEqual([...TYPE_ONLY_EXPORTS].sort());
+  }, 30_000); // a whole TypeScript program is built: a few seconds on a busy 2-core machine
+});
+

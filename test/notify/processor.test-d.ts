@@ -1,0 +1,62 @@
+// The processor's types: the handler's notification and context follow the kind and the store.
+import type { Redis } from 'ioredis';
+import type { Pool, PoolClient } from 'pg';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  createNotificationProcessor,
+  memoryStore,
+  type NotificationReply,
+  type PayOrderNotification,
+  type ProcessingContext,
+  type SettlementNotification,
+} from '../../src/index.js';
+import { postgresStore } from '../../src/stores/postgres.js';
+import { redisStore } from '../../src/stores/redis.js';
+
+declare const pool: Pool;
+declare const redis: Redis;
+const merchant = { secret: 's', mchNo: 'M', appId: 'A' };
+
+describe('createNotificationProcessor types', () => {
+  it('onPaid gets a payment notification, onSettlement a settlement one, and handle answers with that kind', () => {
+    const payments = createNotificationProcessor({ ...merchant, onPaid: (n) => expectTypeOf(n).toEqualTypeOf<PayOrderNotification>() });
+    expectTypeOf(payments.handle).returns.resolves.toEqualTypeOf<NotificationReply<PayOrderNotification>>();
+    const settlements = createNotificationProcessor({ ...merchant, onSettlement: (s) => expectTypeOf(s).toEqualTypeOf<SettlementNotification>() });
+    expectTypeOf(settlements.handle).returns.resolves.toEqualTypeOf<NotificationReply<SettlementNotification>>();
+    expectTypeOf(payments.handleRequest).toEqualTypeOf<(request: Request) => Promise<Response>>();
+  });
+
+  it('the context is the store\'s: db with Postgres, none with memory or Redis', () => {
+    createNotificationProcessor({
+      ...merchant,
+      store: postgresStore({ pool }),
+      onPaid: (_n, { db, signal }) => {
+        expectTypeOf(db).toEqualTypeOf<PoolClient>();
+        expectTypeOf(signal).toEqualTypeOf<AbortSignal>();
+      },
+    });
+    createNotificationProcessor({ ...merchant, store: redisStore({ client: redis }), onPaid: (_n, context) => expectTypeOf(context).toEqualTypeOf<ProcessingContext>() });
+    // @ts-expect-error the memory store has no db
+    createNotificationProcessor({ ...merchant, store: memoryStore(), onPaid: (_n, { db }) => db });
+  });
+
+  it('wrong calls fail to compile', () => {
+    // @ts-expect-error one handler, not both
+    createNotificationProcessor({ ...merchant, onPaid: () => {}, onSettlement: () => {} });
+    // @ts-expect-error a handler is required
+    createNotificationProcessor({ ...merchant });
+    // @ts-expect-error onPaid is for paid orders: its expect cannot name a state
+    createNotificationProcessor({ ...merchant, expect: { state: 3 }, onPaid: () => {} });
+    // @ts-expect-error a settlement's expectation for a payment processor
+    createNotificationProcessor({ ...merchant, expect: { requestId: 'r' }, onPaid: () => {} });
+    createNotificationProcessor({ ...merchant, expect: async (n) => ({ amount: n.amount }), onPaid: () => {} });
+    // @ts-expect-error an expect function returns what to match, not a boolean
+    createNotificationProcessor({ ...merchant, expect: async () => true, onPaid: () => {} });
+    // @ts-expect-error the credentials are required
+    createNotificationProcessor({ onPaid: () => {} });
+    // @ts-expect-error redisStore takes an ioredis client
+    redisStore({ client: 'redis://127.0.0.1:6379' });
+    // @ts-expect-error postgresStore takes a pool
+    postgresStore({ pool: 'postgres://127.0.0.1/shop' });
+  });
+});

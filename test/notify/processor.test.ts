@@ -1,0 +1,275 @@
+// The notification processor on the memory store: verify, claim, run once, answer; refusals claim nothing.
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createNotificationProcessor,
+  GatewayPayloadTooLargeError,
+  GatewaySignatureError,
+  GatewayValidationError,
+  memoryStore,
+  type NotificationStore,
+  type PayOrderNotification,
+  PayOrderState,
+  type SettlementNotification,
+} from '../../src/index.js';
+import { formBody, formRequest, MERCHANT, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
+
+type OnPaid = (notification: PayOrderNotification) => Promise<void>;
+
+describe('createNotificationProcessor: payment notifications', () => {
+  it('verifies, runs onPaid once with the typed notification and answers exactly SUCCESS', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
+    const reply = await processor.handle(formBody(signedFields()));
+    expect(reply).toMatchObject({ status: 200, body: 'SUCCESS', headers: { 'content-type': 'text/plain; charset=utf-8' }, outcome: { kind: 'processed' } });
+    expect(onPaid).toHaveBeenCalledTimes(1);
+    expect(onPaid.mock.calls[0]?.[0]).toMatchObject({ mchOrderNo: 'mho1623985457320', amount: 58, state: 2, idempotencyKey: 'P202106181104177050002:2' });
+  });
+
+  it('answers a re-delivery SUCCESS without running onPaid again', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
+    const kinds = [];
+    for (let delivery = 0; delivery < 3; delivery++) {
+      const reply = await processor.handle(formBody(signedFields()));
+      expect(reply.body).toBe('SUCCESS');
+      kinds.push(reply.outcome.kind);
+    }
+    expect(kinds).toEqual(['processed', 'duplicate', 'duplicate']);
+    expect(onPaid).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs onPaid once for concurrent deliveries; the others wait for it and answer SUCCESS', async () => {
+    const gate = Promise.withResolvers<void>();
+    const onPaid = vi.fn<OnPaid>(() => gate.promise);
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
+    const replies = Array.from({ length: 5 }, () => processor.handle(formBody(signedFields())));
+    await vi.waitFor(() => expect(onPaid).toHaveBeenCalled());
+    gate.resolve();
+    const settled = await Promise.all(replies);
+    expect(settled.map((r) => r.body)).toEqual(Array(5).fill('SUCCESS'));
+    expect(settled.map((r) => r.outcome.kind).sort()).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'processed']);
+    expect(onPaid).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers 409 to a concurrent delivery when the wait ends first, without running onPaid', async () => {
+    const gate = Promise.withResolvers<void>();
+    const onPaid = vi.fn<OnPaid>(() => gate.promise);
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, busyWaitMs: 50 });
+    const first = processor.handle(formBody(signedFields()));
+    await vi.waitFor(() => expect(onPaid).toHaveBeenCalled());
+    const second = await processor.handle(formBody(signedFields()));
+    expect(second).toMatchObject({ status: 409, body: 'FAIL: in progress', outcome: { kind: 'busy' } });
+    gate.resolve();
+    expect((await first).body).toBe('SUCCESS');
+    expect(onPaid).toHaveBeenCalledTimes(1);
+  });
+
+  it('a failing onPaid answers 500 and releases the claim: the retry runs onPaid again', async () => {
+    const onPaid = vi.fn<OnPaid>().mockRejectedValueOnce(new Error('database down')).mockResolvedValue(undefined);
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
+    const failed = await processor.handle(formBody(signedFields()));
+    expect(failed).toMatchObject({ status: 500, body: 'FAIL: processing failed', outcome: { kind: 'failed', error: new Error('database down') } });
+    expect(failed.body).not.toContain('database');
+    const retried = await processor.handle(formBody(signedFields()));
+    expect(retried).toMatchObject({ status: 200, body: 'SUCCESS', outcome: { kind: 'processed' } });
+    expect(onPaid).toHaveBeenCalledTimes(2);
+  });
+
+  it('refuses a tampered notification with 400 and claims nothing: the genuine one is processed after it', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
+    const refused = await processor.handle(formBody({ ...signedFields(), amount: '1' }));
+    expect(refused).toMatchObject({ status: 400, body: 'FAIL: refused' });
+    expect(refused.outcome.kind === 'refused' && refused.outcome.error).toBeInstanceOf(GatewaySignatureError);
+    expect(onPaid).not.toHaveBeenCalled();
+    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+  });
+
+  it('refuses an oversized body with 413 and claims nothing', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, maxBodyBytes: 1024 });
+    const refused = await processor.handle(formBody(signedFields({ body: 'x'.repeat(2048) })));
+    expect(refused).toMatchObject({ status: 413, body: 'FAIL: too large' });
+    expect(refused.outcome.kind === 'refused' && refused.outcome.error).toBeInstanceOf(GatewayPayloadTooLargeError);
+    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect(onPaid).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([PayOrderState.Paying, PayOrderState.Failed, PayOrderState.Closed])('refuses a genuine notification of state %i: onPaid is for paid orders only', async (state) => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
+    const reply = await processor.handle(formBody(signedFields({ state: String(state) })));
+    expect(reply.status).toBe(400);
+    expect(reply.outcome.kind === 'refused' && (reply.outcome.error as GatewayValidationError).issues).toEqual([{ path: ['state'], message: expect.stringContaining('2') }]);
+    expect(onPaid).not.toHaveBeenCalled();
+  });
+
+  it('refuses a notification that differs from a fixed expect', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: { amount: 59 } });
+    const reply = await processor.handle(formBody(signedFields()));
+    expect(reply.status).toBe(400);
+    expect(onPaid).not.toHaveBeenCalled();
+  });
+});
+
+describe('an expect function (reading the order record)', () => {
+  const orders = new Map([['mho1623985457320', { total: 58, currency: 'cny' }]]);
+  const fromOrderRecord = async (n: PayOrderNotification) => {
+    const order = orders.get(n.mchOrderNo);
+    return order && { amount: order.total, currency: order.currency };
+  };
+
+  it('gets the verified notification, and its result is compared as a fixed expect is (currency in any case)', async () => {
+    const expectFn = vi.fn(fromOrderRecord);
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: expectFn });
+    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect(expectFn).toHaveBeenCalledWith(expect.objectContaining({ mchOrderNo: 'mho1623985457320', idempotencyKey: 'P202106181104177050002:2' }));
+  });
+
+  it('refuses a mismatch with the record, and a notification with no record, claiming nothing', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: fromOrderRecord });
+    const cheaper = await processor.handle(formBody(signedFields({ payOrderId: 'P-other', amount: '1' })));
+    expect(cheaper.status).toBe(400);
+    expect(cheaper.outcome.kind === 'refused' && (cheaper.outcome.error as GatewayValidationError).issues).toEqual([{ path: ['amount'], message: 'is 1, but 58 was expected' }]);
+    const unknown = await processor.handle(formBody(signedFields({ mchOrderNo: 'not-ours' })));
+    expect(unknown).toMatchObject({ status: 400, outcome: { kind: 'refused', error: expect.any(GatewayValidationError) } });
+    expect(onPaid).not.toHaveBeenCalled();
+    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+  });
+
+  it('that throws answers 500 (the gateway retries) and claims nothing', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    let down = true;
+    const processor = createNotificationProcessor({
+      ...MERCHANT,
+      onPaid,
+      expect: async (n) => {
+        if (down) throw new Error('orders database unreachable');
+        return fromOrderRecord(n);
+      },
+    });
+    expect(await processor.handle(formBody(signedFields()))).toMatchObject({ status: 500, outcome: { kind: 'failed', error: new Error('orders database unreachable') } });
+    down = false;
+    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect(onPaid).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('an expect function that returns what is not an expectation', () => {
+  it.each([
+    ['an amount as text (a bigint column, as pg returns it)', { amount: '58' }, ['amount']],
+    ['a whole row, with fields that are not expectations', { id: 7, amount: 58 }, ['id']],
+  ])('answers 500 (ours to fix) and runs nothing: %s', async (_name, returned, path) => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: async () => returned as never });
+    const reply = await processor.handle(formBody(signedFields()));
+    expect(reply).toMatchObject({ status: 500, outcome: { kind: 'failed', notification: { mchOrderNo: 'mho1623985457320' } } });
+    const error = reply.outcome.kind === 'failed' ? (reply.outcome.error as GatewayValidationError) : undefined;
+    expect(error).toBeInstanceOf(GatewayValidationError);
+    expect(error?.issues.map((i) => i.path)).toEqual([path]);
+    expect(onPaid).not.toHaveBeenCalled();
+  });
+
+  it('a GatewayError it throws refuses the notification', async () => {
+    const processor = createNotificationProcessor({
+      ...MERCHANT,
+      onPaid: async () => {},
+      expect: () => {
+        throw new GatewayValidationError('order archived', [{ path: ['mchOrderNo'], message: 'is archived' }]);
+      },
+    });
+    expect((await processor.handle(formBody(signedFields()))).status).toBe(400);
+  });
+});
+
+describe('createNotificationProcessor: settlement notifications', () => {
+  it('runs onSettlement once per settlement event (serverRequestId:status)', async () => {
+    const onSettlement = vi.fn<(s: SettlementNotification) => Promise<void>>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, onSettlement, expect: { requestId: 'settle-2024-07' } });
+    const processing = formBody(signedFields({}, SETTLEMENT_FIELDS));
+    const settled = formBody(signedFields({ status: '2' }, SETTLEMENT_FIELDS));
+    const kinds = [];
+    for (const body of [processing, processing, settled, settled]) kinds.push((await processor.handle(body)).outcome.kind);
+    expect(kinds).toEqual(['processed', 'duplicate', 'processed', 'duplicate']);
+    expect(onSettlement.mock.calls.map(([s]) => s.idempotencyKey)).toEqual(['SRV-SETTLE-1:1', 'SRV-SETTLE-1:2']);
+    expect((await processor.handle(formBody(signedFields({ requestId: 'settle-other' }, SETTLEMENT_FIELDS)))).status).toBe(400);
+  });
+});
+
+describe('handleRequest: a Web Request in, a Web Response out', () => {
+  it('answers SUCCESS once processed and 400 to a forgery', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const { handleRequest } = createNotificationProcessor({ ...MERCHANT, onPaid });
+    const response = await handleRequest(formRequest(signedFields()));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await response.text()).toBe('SUCCESS');
+    const forged = await handleRequest(formRequest(signedFields({}, undefined, 'not-the-secret')));
+    expect([forged.status, await forged.text()]).toEqual([400, 'FAIL: refused']);
+    expect(onPaid).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('options are checked when the processor is created', () => {
+  const onPaid = async () => {};
+  it.each([
+    ['no handler', { ...MERCHANT }, /exactly one handler/],
+    ['both handlers', { ...MERCHANT, onPaid, onSettlement: onPaid }, /exactly one handler/],
+    ['a store that is not one', { ...MERCHANT, onPaid, store: {} }, /store: must be a store/],
+    ['a wait past the gateway\'s patience', { ...MERCHANT, onPaid, busyWaitMs: 20_000 }, /busyWaitMs: must be at most 15000/],
+    ['a missing secret', { mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, onPaid }, /secret/],
+    ['a misspelt option', { ...MERCHANT, onPaid, maxBodybytes: 10 }, /maxBodybytes/],
+    ['an expect field that does not exist', { ...MERCHANT, onPaid, expect: { amout: 1 } }, /amout/],
+  ])('%s', (_name, options, message) => {
+    expect(() => createNotificationProcessor(options as never)).toThrow(GatewayValidationError);
+    expect(() => createNotificationProcessor(options as never)).toThrow(message);
+  });
+});
+
+describe('memoryStore', () => {
+  it('forgets the oldest done keys past maxKeys, never a running one', async () => {
+    const store = memoryStore({ maxKeys: 2 });
+    const ran: string[] = [];
+    const effect = (key: string) => async () => void ran.push(key);
+    const gate = Promise.withResolvers<void>();
+    const running = store.runOnce('a', () => gate.promise);
+    for (const key of ['b', 'c', 'd']) expect((await store.runOnce(key, effect(key))).status).toBe('ran');
+    expect((await store.runOnce('a', effect('a'))).status).toBe('busy');
+    gate.resolve();
+    await running;
+    expect((await store.runOnce('d', effect('d'))).status).toBe('done');
+    expect((await store.runOnce('b', effect('b'))).status).toBe('ran'); // forgotten: runs again
+    expect(ran).toEqual(['b', 'c', 'd', 'b']);
+  });
+
+  it('is the default store, and each processor has its own', async () => {
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const one = createNotificationProcessor({ ...MERCHANT, onPaid });
+    const other = createNotificationProcessor({ ...MERCHANT, onPaid });
+    await one.handle(formBody(signedFields()));
+    await other.handle(formBody(signedFields()));
+    expect(onPaid).toHaveBeenCalledTimes(2); // two processes' worth of memory: why a fleet needs postgresStore
+  });
+
+  it('refuses invalid options', () => {
+    expect(() => memoryStore({ maxKeys: 0 })).toThrow(/maxKeys: must be at least 1/);
+  });
+});
+
+describe('a custom store sees only verified keys', () => {
+  it('is never called for a refused notification', async () => {
+    const runOnce = vi.fn<NotificationStore['runOnce']>(async (_key, effect) => {
+      await effect({ signal: new AbortController().signal });
+      return { status: 'ran' };
+    });
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid: async () => {}, store: { runOnce } });
+    await processor.handle(formBody({ ...signedFields(), sign: 'F'.repeat(32) }));
+    await processor.handle('not a form at all');
+    expect(runOnce).not.toHaveBeenCalled();
+    await processor.handle(formBody(signedFields()));
+    expect(runOnce).toHaveBeenCalledWith('P202106181104177050002:2', expect.any(Function));
+  });
+});

@@ -1,0 +1,47 @@
+// The cashier page a payer sees at payData, through gateway.fetch.
+import { describe, expect, it } from 'vitest';
+import { verifyNotification } from '../../src/index.js';
+import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
+import { call, MERCHANT, ORIGIN, orderFields, START } from '../support/raw-gateway.js';
+
+describe('cashier page', () => {
+  const page = (gateway: MockGateway, path: string, method = 'GET') => gateway.fetch(`${ORIGIN}${path}`, { method });
+
+  it('shows the order with its amount and currency, escaped, and buttons while it can be paid', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    const created = (await call(gateway, 'unifiedOrder', orderFields({ subject: '<script>alert(1)</script>' }))).json.data as { payOrderId: string; payData: string };
+    expect(created.payData).toBe(`${ORIGIN}/cashier/${created.payOrderId}`);
+    const html = await (await page(gateway, `/cashier/${created.payOrderId}`)).text();
+    expect(html).toContain('19.99 USD');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('id="pay"');
+  });
+
+  it('Pay redirects to returnUrl with the signed fields; without returnUrl it shows the result', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields({ returnUrl: 'https://shop.example/return?cart=7' }));
+    const { payOrderId } = gateway.order('order-1')!;
+    const answer = await page(gateway, `/cashier/${payOrderId}/pay`, 'POST');
+    expect(answer.status).toBe(303);
+    const back = new URL(answer.headers.get('location') ?? '');
+    expect(back.origin + back.pathname).toBe('https://shop.example/return');
+    await expect(verifyNotification(back.searchParams, { ...MERCHANT, ignoreKeys: ['cart'] })).resolves.toMatchObject({ payOrderId, state: 2 });
+    await call(gateway, 'unifiedOrder', orderFields({ mchOrderNo: 'order-2' }));
+    const second = gateway.order('order-2')!.payOrderId;
+    expect((await page(gateway, `/cashier/${second}/fail`, 'POST')).headers.get('location')).toBe(`${ORIGIN}/cashier/${second}`);
+    expect(await (await page(gateway, `/cashier/${second}`)).text()).toContain('Payment failed');
+  });
+
+  it('says an expired order can no longer be paid, and has no buttons', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields({ expiredTime: 60 }));
+    gateway.advanceTime(61_000);
+    const html = await (await page(gateway, `/cashier/${gateway.order('order-1')!.payOrderId}`)).text();
+    expect(html).toContain('expired at');
+    expect(html).not.toContain('id="pay"');
+    const missing = await page(gateway, '/cashier/P404');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('The mock has no order P404.');
+  });
+});

@@ -1,0 +1,37 @@
+// The control API and the dashboard through gateway.fetch (test/cli/mock.slow.test.ts drives them over HTTP
+// through the command).
+import { describe, expect, it } from 'vitest';
+import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
+import { call, MERCHANT, ORIGIN, orderFields, START } from '../support/raw-gateway.js';
+
+describe('control API and dashboard', () => {
+  const post = (gateway: MockGateway, path: string, body?: object) =>
+    gateway.fetch(`${ORIGIN}/_mock/${path}`, { method: 'POST', body: body === undefined ? null : JSON.stringify(body) });
+
+  it('faults: the next query gets the injected answer; DELETE clears them', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    expect(await (await post(gateway, 'faults', { kind: 'html502', operation: 'query', when: 'before' })).json()).toEqual({ kind: 'html502', operation: 'query', when: 'before', hits: 0, remaining: 1 });
+    expect((await call(gateway, 'query', { mchOrderNo: 'x' })).status).toBe(502);
+    await post(gateway, 'faults', { kind: 'html502', times: 5 });
+    await gateway.fetch(`${ORIGIN}/_mock/faults`, { method: 'DELETE' });
+    expect((await call(gateway, 'query', { mchOrderNo: 'x' })).status).toBe(200);
+    expect((await post(gateway, 'faults', { kind: 'meteor' })).status).toBe(400);
+  });
+
+  it('state has no secrets; bodies are bounded; the dashboard lists orders newest first', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields());
+    await call(gateway, 'unifiedOrder', orderFields({ mchOrderNo: 'order-2' }));
+    const state = await (await gateway.fetch(`${ORIGIN}/_mock/state`)).text();
+    expect(state).not.toContain(MERCHANT.secret);
+    expect(JSON.parse(state).orders.map((o: { mchOrderNo: string }) => o.mchOrderNo)).toEqual(['order-2', 'order-1']);
+    expect((await post(gateway, 'clock/advance', { pad: 'x'.repeat(20_000) })).status).toBe(413);
+    const operation = await gateway.fetch(`${ORIGIN}/api/pay/query`, { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }) });
+    expect(operation.status).toBe(413);
+    expect(await operation.text()).toMatch(/over 1048576 bytes/);
+    const dashboard = await (await gateway.fetch(`${ORIGIN}/`)).text();
+    expect(dashboard.indexOf('order-2')).toBeLessThan(dashboard.indexOf('order-1'));
+    // The buttons call the page's own origin, whichever host the browser reached the mock by.
+    expect(dashboard).toContain('data-post="/_mock/orders/');
+  });
+});
