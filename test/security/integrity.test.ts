@@ -299,6 +299,20 @@ describe('only signed members come back (finding 4)', () => {
     const client = new GatewayClient({ baseUrl: BASE_URL, ...MERCHANT, fetch: async () => new Response(body), retry: { maxRetries: 0 } });
     await expect(client.query({ mchOrderNo: 'o-1' })).rejects.toThrow(/state: appears more than once/);
   });
+
+  it('a JSON field of a signed notification (orderTransactionList) with a repeated member inside is refused, not read as its last copy', async () => {
+    for (const list of ['[{"txId":"a","txId":"b"}]', '[{"txId":"a","status":"SUCCESS","status":"FAILED"}]']) {
+      const fields = signedFields({ orderTransactionList: list });
+      for (const body of [formBody(fields), JSON.stringify(fields)]) {
+        const error = await rejection(verifyNotification(body, MERCHANT));
+        expect(error).toBeInstanceOf(GatewayValidationError);
+        expect((error as GatewayValidationError).issues.map((issue) => issue.path.join('.'))).toContain('orderTransactionList');
+      }
+    }
+    // The same field with each member once is read whole.
+    const single = await verifyNotification(formBody(signedFields({ orderTransactionList: '[{"txId":"a","status":"SUCCESS"}]' })), MERCHANT);
+    expect(single.orderTransactionList).toEqual([{ txId: 'a', status: 'SUCCESS' }]);
+  });
 });
 
 describe("notifications require a state (finding 5)", () => {

@@ -118,7 +118,7 @@ function parseNative(text: string, capture: string | typeof TOP_LEVEL | undefine
     return undefined;
   }
   if (!numbersAreExact(text)) return undefined;
-  if (capture !== undefined && (text.includes('\\') || mayRepeatMembers(text, value))) return undefined;
+  if (text.includes('\\') || mayRepeatMembers(text, value)) return undefined;
   const target = capture === undefined ? undefined : capture === TOP_LEVEL ? value : isRecord(value) ? value[capture] : undefined;
   if (!isRecord(target)) return { value, capturedMembers: undefined };
   for (const key in target) {

@@ -90,7 +90,7 @@ describe('parseLossless, property-based', () => {
       const outcome = (parse: () => unknown) => { try { return parse(); } catch (error) { return error instanceof Error ? error.constructor.name : error; } };
       fc.assert(
         fc.property(value, (text) => {
-          for (const capture of ['data', TOP_LEVEL] as const) {
+          for (const capture of ['data', TOP_LEVEL, undefined] as const) {
             const engine = outcome(() => parseLossless(text, capture)) as ReturnType<typeof parseLossless> | string;
             const scanned = outcome(() => scan(text, capture)) as ReturnType<typeof scan> | string;
             if (typeof scanned === 'string') expect(engine).toBe(scanned);
