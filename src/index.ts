@@ -27,7 +27,7 @@ export type { FetchLike, HttpExchange } from './transport/http.js';
 export { operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from './operations/table.js';
 export type { ConfirmDefinition, OperationDefinition, ReconcileDefinition, RetryClass } from './operations/define.js';
 export { sign, type SignableParams, type SignableValue } from './protocol/signing/sign.js';
-export { verifySign } from './protocol/signing/verify.js';
+export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js';
 
 // Errors
 export {

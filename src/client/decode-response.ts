@@ -13,9 +13,9 @@ import {
 } from '../errors/index.js';
 import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import { FIELD_NAME, findAmbiguity } from '../protocol/signing/one-reading.js';
+import { findAmbiguity } from '../protocol/signing/one-reading.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
-import { verifySign } from '../protocol/signing/verify.js';
+import { signatureMatches } from '../protocol/signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
 
 /** How responses are judged. */
@@ -66,7 +66,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     if (typeof sign !== 'string' || sign === '') {
       throw new GatewaySignatureError(`${operation} response has no sign: it cannot be trusted. (verifyResponses: false turns this check off, unsafely.)`, { operation });
     }
-    if (!verifySign(signed, context.secret, sign)) {
+    if (!signatureMatches(signed, context.secret, sign)) {
       throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
     }
     signatureVerified = true;
@@ -112,13 +112,11 @@ function onlySigned(data: unknown, signed: ReadonlyMap<string, string>): unknown
 // The signature covers the members joined into one text: names must be identifiers and no value may
 // hold `&name=`, or the same signed text reads as other members (a payOrderId swallowing `&state=0&…`).
 function checkOneReading(operation: OperationName, signed: ReadonlyMap<string, string>, details: ResponseErrorDetails): void {
-  for (const key of signed.keys()) {
-    if (!FIELD_NAME.test(key)) {
-      throw new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', key.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
-    }
-  }
   const ambiguity = findAmbiguity(signed, definitionOf(operation).resultUrlField);
   if (!ambiguity) return;
+  if (ambiguity.name === undefined) {
+    throw new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', ambiguity.field.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
+  }
   throw new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
     { path: ['data', ambiguity.field], message: `contains '&${ambiguity.name}=': the signature cannot tell where this field ends and a field '${ambiguity.name}' begins` },
   ], details);

@@ -3,8 +3,8 @@ import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } f
 import { coerceFields } from './coerce.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import { FIELD_NAME, findAmbiguity } from '../protocol/signing/one-reading.js';
-import { verifySign } from '../protocol/signing/verify.js';
+import { findAmbiguity } from '../protocol/signing/one-reading.js';
+import { signatureMatches } from '../protocol/signing/verify.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
 
@@ -72,7 +72,6 @@ export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: Notif
   fields.delete('sign');
   for (const key of options.ignoreKeys ?? []) fields.delete(key);
   for (const [key, value] of fields) if (value === '') fields.delete(key);
-  checkFieldNames(kind.label, fields);
   checkSignature(kind.label, signature, fields, options);
   checkOneReading(kind, fields);
   checkMerchant(kind, fields, options);
@@ -95,20 +94,15 @@ function checkReceivedText(fields: ReceivedFields): void {
   }
 }
 
-// Only an identifier can be told apart from the `=` and `&` around it in the signed text.
-function checkFieldNames(label: string, fields: ReceivedFields): void {
-  for (const key of fields.keys()) {
-    if (!FIELD_NAME.test(key)) {
-      throw unreadable(`a field name is ${JSON.stringify(key.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
-    }
-  }
-}
-
-// The signature covers the fields joined into one text: a value holding `&name=` lets that text be read
-// as other fields (a gift message `x&state=2&subject=x` turns an unpaid order's message into a paid one).
+// The signature covers the fields joined into one text: a name that is no identifier, or a value holding
+// `&name=`, lets that text be read as other fields (a gift message `x&state=2&subject=x` turns an unpaid
+// order's message into a paid one).
 function checkOneReading(kind: NotificationKind<z.ZodMiniObject>, fields: ReceivedFields): void {
   const ambiguity = findAmbiguity(fields, kind.urlField);
   if (!ambiguity) return;
+  if (ambiguity.name === undefined) {
+    throw unreadable(`a field name is ${JSON.stringify(ambiguity.field.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${kind.label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
+  }
   throw new GatewayValidationError(`The ${kind.label} is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
     {
       path: [ambiguity.field],
@@ -121,7 +115,7 @@ function checkSignature(label: string, received: string | undefined, fields: Rec
   if (received === undefined || received === '') {
     throw new GatewaySignatureError(`The ${label} has no sign, so it cannot be trusted: do not act on it. (If you passed a parsed body, check that the parser kept every field.)`);
   }
-  if (!verifySign(fields, options.secret, received)) {
+  if (!signatureMatches(fields, options.secret, received)) {
     throw new GatewaySignatureError(
       `The ${label}'s signature does not match, so it cannot be trusted: do not act on it. Check that the secret is the one of appId ${options.appId}; ` +
         'if your notifyUrl has query parameters of its own, list them in ignoreKeys; otherwise the notification was forged or altered.',

@@ -135,6 +135,7 @@ const TYPE_ONLY_EXPORTS = [
   'ValidationIssue',
   'VerifyNotificationOptions',
   'VerifySettlementNotificationOptions',
+  'VerifySignOptions',
   'WaitForOrderOptions',
   'WayCode',
 ];

@@ -11,6 +11,7 @@ import {
   GatewayValidationError,
   PayOrderState,
   verifyNotification,
+  verifySign,
   type FetchLike,
 } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
@@ -65,6 +66,25 @@ describe('re-split signed fields cannot forge a paid notification (finding 1)', 
 
   it('the genuine message itself is refused too: its subject makes its signed text ambiguous', async () => {
     await expect(verifyNotification(formBody(genuine), { ...MERCHANT, expect: { state: ALL_STATES } })).rejects.toThrow(/subject: contains '&state='/);
+  });
+
+  it('verifySign, the public primitive, is false for every re-split of a genuine signed message, and for the genuine ambiguous one', () => {
+    const genuineFields = fieldsOf(genuine);
+    const readings = readingsOf(signedText(genuineFields), 200, 16);
+    expect(readings.length).toBeGreaterThan(1);
+    for (const reading of readings) expect(verifySign(reading, MERCHANT.secret, genuine.sign)).toBe(false);
+    // The signature alone holds for each of them: the refusal is the one-reading rule, not a wrong sign.
+    for (const reading of readings) expect(referenceSign(reading, MERCHANT.secret)).toBe(genuine.sign);
+    // An unambiguous genuine message verifies; a URL field may keep its query string only when named.
+    const plain = signedFields();
+    expect(verifySign(fieldsOf(plain), MERCHANT.secret, plain.sign)).toBe(true);
+    const settlement = { requestId: 's-1', notifyUrl: 'https://shop.example/settle?shop=eu&tenant=7', amount: '500' };
+    const settlementSign = referenceSign(new Map(Object.entries(settlement)), MERCHANT.secret);
+    expect(verifySign(settlement, MERCHANT.secret, settlementSign)).toBe(false);
+    expect(verifySign(settlement, MERCHANT.secret, settlementSign, { urlField: 'notifyUrl' })).toBe(true);
+    // A name that is no identifier is never one reading.
+    const oddName = { 'state=0&subject': 'x', state: '2' };
+    expect(verifySign(oddName, MERCHANT.secret, referenceSign(new Map(Object.entries(oddName)), MERCHANT.secret))).toBe(false);
   });
 
   it('a query response re-split on the network (payOrderId swallowing "&state=0&subject=…") is refused', async () => {

@@ -16,12 +16,12 @@ export const FIELD_NAME = /^[A-Za-z_$][\w$]*$/;
 // Where a value could be split into another field: `&` then a field name then `=`.
 const FIELD_BOUNDARY = /&([A-Za-z_$][\w$]*)=/g;
 
-/** A value that makes the signed text readable as other fields, and the field name it could start. */
+/** Why a signed text has more than one reading: a field name, or a value, that could be split. */
 export interface Ambiguity {
-  /** The field whose value holds the boundary. */
+  /** The field whose name is not an identifier, or whose value holds the boundary. */
   readonly field: string;
-  /** The name after the `&`, e.g. `state` for a value holding `&state=`. */
-  readonly name: string;
+  /** The name after the `&`, e.g. `state` for a value holding `&state=`; absent when the field's own name is the problem. */
+  readonly name?: string;
 }
 
 /** The first `&name=` in `value`, or `undefined` when none: such a value could be split into another field. */
@@ -46,13 +46,15 @@ export function namedBoundaryIn(value: string, names: ReadonlySet<string>): stri
 
 /**
  * Why the signed fields could be read as another set of fields, or `undefined` when they have one
- * reading. Every value but `urlField`'s must hold no `&name=`; `urlField`'s may, as long as splitting it
- * there would not give fragments in the gateway's sorted order (which is what another reading needs).
+ * reading. Every name must be an identifier ({@link FIELD_NAME}); every value but `urlField`'s must hold
+ * no `&name=`; `urlField`'s may, as long as splitting it there would not give fragments in the gateway's
+ * sorted order (which is what another reading needs).
  *
- * @param fields - the signed fields, each as the text signed (names already checked against {@link FIELD_NAME})
+ * @param fields - the signed fields, each as the text signed
  * @param urlField - the one field of this message that may carry a URL with a query string (e.g. `payData`)
  */
 export function findAmbiguity(fields: ReadonlyMap<string, string>, urlField?: string): Ambiguity | undefined {
+  for (const field of fields.keys()) if (!FIELD_NAME.test(field)) return { field };
   for (const [field, value] of fields) {
     const name = field === urlField ? sortedSplitIn(field, value, fields) : fieldBoundaryIn(value);
     if (name !== undefined) return { field, name };

@@ -22,11 +22,11 @@ export type SignableValue = string | number | boolean | bigint | null | undefine
  *
  * @example
  * ```ts
- * import { verifySign, type SignableParams } from 'payment-gateway-sdk';
+ * import { sign, type SignableParams } from 'payment-gateway-sdk';
  *
- * // A form body as received (verifyNotification does this and also checks merchant, shape and amounts).
- * const fields: SignableParams = Object.fromEntries(new URLSearchParams(rawBody));
- * const authentic = verifySign(fields, process.env.GATEWAY_SECRET!, fields.sign);
+ * // A request of an operation this SDK has no method for, signed by the gateway's rule.
+ * const params: SignableParams = { mchNo, appId, mchOrderNo: 'order-1001', reqTime: Date.now(), version: '1.0', signType: 'MD5' };
+ * const body = { ...params, sign: sign(params, process.env.GATEWAY_SECRET!) };
  * ```
  */
 export type SignableParams = Readonly<Record<string, SignableValue>>;
@@ -75,6 +75,20 @@ export function signingString(params: SignableParams | ReadonlyMap<string, Signa
   // UTF-8 has no bytes for a lone surrogate: Java would sign '?', a JS hash U+FFFD; neither is what was meant.
   if (!text.isWellFormed()) throw illFormed(params);
   return text;
+}
+
+/**
+ * The fields the signature covers, each as the text signed: without `sign`, `null`, `undefined` and `""`.
+ * @internal
+ */
+export function signedTexts(params: SignableParams | ReadonlyMap<string, SignableValue>): Map<string, string> {
+  const texts = new Map<string, string>();
+  const entries = params instanceof Map ? (params as ReadonlyMap<string, SignableValue>).entries() : Object.entries(params);
+  for (const [key, value] of entries) {
+    const text = key === 'sign' ? undefined : signText(key, value);
+    if (text !== undefined) texts.set(key, text);
+  }
+  return texts;
 }
 
 function addFragment(fragments: string[], key: string, value: unknown): void {

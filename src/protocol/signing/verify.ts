@@ -1,5 +1,6 @@
 import { GatewayValidationError } from '../../errors/index.js';
-import { sign, type SignableParams, type SignableValue } from './sign.js';
+import { findAmbiguity } from './one-reading.js';
+import { sign, signedTexts, type SignableParams, type SignableValue } from './sign.js';
 
 /**
  * Compares two signatures in time that depends only on their length, case-insensitively (the gateway
@@ -22,15 +23,11 @@ function foldCase(c: number): number {
 }
 
 /**
- * Whether `received` is the signature of `params` under `secret`, compared in constant time. Parameters
- * that cannot be signed (an object value, a lone surrogate) are not verified: `false`.
- *
- * @example
- * ```ts
- * verifySign({ amount: 100 }, 'SECRET', receivedSign); // true or false
- * ```
+ * Whether `received` is the signature of `params` under `secret`, compared in constant time: the
+ * signature alone, for callers that check the signed text's one reading themselves.
+ * @internal
  */
-export function verifySign(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown): boolean {
+export function signatureMatches(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown): boolean {
   if (typeof received !== 'string' || received === '') return false;
   try {
     return signaturesEqual(received, sign(params, secret));
@@ -38,4 +35,38 @@ export function verifySign(params: SignableParams | ReadonlyMap<string, Signable
     if (error instanceof GatewayValidationError) return false;
     throw error;
   }
+}
+
+/**
+ * Options of {@link verifySign}.
+ *
+ * @example
+ * ```ts
+ * const options: VerifySignOptions = { urlField: 'notifyUrl' }; // a settlement notification's own URL
+ * ```
+ */
+export interface VerifySignOptions {
+  /**
+   * The one field of the message that may hold a URL with a query string (`payData` of a `unifiedOrder`
+   * answer, `notifyUrl` of a settlement notification): its `&name=` is allowed where no re-split of the
+   * sorted text is possible. Every other value holding `&name=` makes the result `false`.
+   */
+  readonly urlField?: string;
+}
+
+/**
+ * Whether `received` is the signature of `params` under `secret` (constant time) **and** the signed text
+ * has one reading: every name is an identifier and no value holds `&name=` (but `options.urlField`'s, as
+ * far as the gateway's sort allows), since the signature covers the fields joined as `name=value&` and
+ * cannot tell `subject=Gift&state=2` from two fields. Parameters that cannot be signed are `false`. Prefer
+ * {@link verifyNotification}, which also refuses repeated fields and checks the merchant, shape and amounts.
+ *
+ * @example
+ * ```ts
+ * verifySign({ amount: 100, mchOrderNo: 'order-1001' }, 'SECRET', receivedSign); // true or false
+ * verifySign({ mchOrderNo: 'Gift&state=2' }, 'SECRET', receivedSign); // false: two readings
+ * ```
+ */
+export function verifySign(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown, options: VerifySignOptions = {}): boolean {
+  return signatureMatches(params, secret, received) && findAmbiguity(signedTexts(params), options.urlField) === undefined;
 }
