@@ -3,12 +3,10 @@ import { GatewayValidationError, isGatewayError } from '../errors/index.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
 import {
-  resolveNotificationOptions,
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,
   type NotificationOptions,
@@ -18,7 +16,7 @@ import {
 import type { NotificationInput } from './input.js';
 import { replyTo, type NotificationOutcome, type NotificationReply } from './reply.js';
 import { checkExpected } from './verify-received.js';
-import { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './verify.js';
+import { paymentVerifier, settlementVerifier, type PayOrderNotification, type SettlementNotification } from './verify.js';
 
 /**
  * What a processor's notification must match: fixed values, or a function of the verified notification that
@@ -209,17 +207,15 @@ export function createNotificationProcessor(
   const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined };
   if (onPaid !== undefined) {
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
-    const verification = { ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } };
-    resolveNotificationOptions(verifyNotificationOptionsSchema, verification, Object.keys(payOrderNotificationSchema.def.shape));
+    const verify = paymentVerifier({ ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } });
     return processorOf(
-      { label: 'payment notification', verify: (input) => verifyNotification(input, verification), expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> },
+      { label: 'payment notification', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> },
       settings,
     );
   }
-  const verification = { ...credentials, expect: fixedExpect as SettlementExpectation | undefined };
-  resolveNotificationOptions(verifySettlementNotificationOptionsSchema, verification, Object.keys(settlementNotificationSchema.def.shape));
+  const verify = settlementVerifier({ ...credentials, expect: fixedExpect as SettlementExpectation | undefined });
   return processorOf(
-    { label: 'settlement notification', verify: (input) => verifySettlementNotification(input, verification), expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
+    { label: 'settlement notification', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
     settings,
   );
 }

@@ -63,7 +63,16 @@ const DEFAULT_MAX_BODY_BYTES = 65_536;
  * ignored keys (constant-time), the merchant, the shape, the caller's expectations and, when asked, the age.
  */
 export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
+  return receivedVerifier(kind, rawOptions)(input);
+}
+
+/** Parses the options once (throwing when they are invalid) and returns the verification of one input with them. */
+export function receivedVerifier<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, rawOptions: unknown): (input: NotificationInput) => Promise<Verified<Schema>> {
   const options: CheckOptions = resolveNotificationOptions(kind.optionsSchema, rawOptions, Object.keys(kind.schema.def.shape));
+  return (input) => verifyResolved(kind, input, options);
+}
+
+async function verifyResolved<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, options: CheckOptions): Promise<Verified<Schema>> {
   const fields = await readNotificationInput(input, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   checkReceivedText(fields);
   const signature = fields.get('sign');

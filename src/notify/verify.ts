@@ -8,7 +8,7 @@ import {
   type VerifySettlementNotificationOptions,
 } from './options.js';
 import type { NotificationInput } from './input.js';
-import { verifyReceived, type IdempotentNotification, type NotificationKind } from './verify-received.js';
+import { receivedVerifier, verifyReceived, type IdempotentNotification, type NotificationKind } from './verify-received.js';
 
 /**
  * A verified payment notification: the pay-order fields typed as {@link GatewayClient.query} returns them
@@ -119,4 +119,14 @@ export function verifyNotification(input: NotificationInput, options: VerifyNoti
  */
 export function verifySettlementNotification(input: NotificationInput, options: VerifySettlementNotificationOptions): Promise<SettlementNotification> {
   return verifyReceived(settlement, input, options);
+}
+
+/** A payment-notification verifier whose options are parsed once, here: for the processor's deliveries. @internal */
+export function paymentVerifier(options: VerifyNotificationOptions): (input: NotificationInput) => Promise<PayOrderNotification> {
+  return receivedVerifier(payment, options);
+}
+
+/** A settlement-notification verifier whose options are parsed once, here. @internal */
+export function settlementVerifier(options: VerifySettlementNotificationOptions): (input: NotificationInput) => Promise<SettlementNotification> {
+  return receivedVerifier(settlement, options);
 }
