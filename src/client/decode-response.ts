@@ -11,7 +11,7 @@ import {
   GatewayTruncatedResponseError,
   type ResponseErrorDetails,
 } from '../errors/index.js';
-import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, presentMemberTexts, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { findAmbiguity } from '../protocol/signing/one-reading.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
@@ -85,15 +85,10 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
  * are not signed (the gateway drops them), so they are no part of what it vouches for.
  */
 function signedMembers(members: CapturedMembers | undefined): Map<string, string> {
-  const signed = new Map<string, string>();
-  if (members instanceof Map) {
-    for (const [key, text] of members) if (text !== null && text !== '' && key !== 'sign') signed.set(key, text);
-  } else if (members) {
-    for (const key in members) {
-      const value = (members as Readonly<Record<string, string | number | boolean | null>>)[key];
-      if (value !== null && value !== '' && key !== 'sign') signed.set(key, String(value));
-    }
-  }
+  if (!members) return new Map();
+  const signed = presentMemberTexts(members);
+  signed.delete('sign');
+  for (const [key, text] of signed) if (text === '') signed.delete(key);
   return signed;
 }
 

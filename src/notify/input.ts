@@ -6,7 +6,7 @@
  * @module
  */
 import { GatewayPayloadTooLargeError, GatewayValidationError } from '../errors/index.js';
-import { JsonDuplicateMemberError, JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../protocol/json/lossless-json.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, presentMemberTexts, TOP_LEVEL, type CapturedMembers } from '../protocol/json/lossless-json.js';
 import { readCappedStream, type CappedRead } from '../util/read-capped-stream.js';
 
 /**
@@ -213,17 +213,14 @@ export function collectUnique(entries: Iterable<readonly [string, string]>): Rec
  * JSON text exactly as received (so `10.50` stays `10.50`); `null` members count as absent.
  */
 export function decodeJsonBody(text: string): ReceivedFields {
-  let members: Map<string, string | null> | undefined;
+  let captured: CapturedMembers | undefined;
   try {
-    const captured = parseLossless(text, TOP_LEVEL).capturedMembers;
-    members = captured && memberTexts(captured);
+    captured = parseLossless(text, TOP_LEVEL).capturedMembers;
   } catch (error) {
     if (error instanceof JsonDuplicateMemberError) throw unreadable('appears more than once; a notification carries each field once', [error.member]);
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw unreadable(`the body is not valid JSON (${error.message})`);
   }
-  if (!members) throw unreadable('a JSON body must be an object of fields');
-  const fields: ReceivedFields = new Map();
-  for (const [key, value] of members) if (value !== null) fields.set(key, value);
-  return fields;
+  if (!captured) throw unreadable('a JSON body must be an object of fields');
+  return presentMemberTexts(captured);
 }

@@ -69,6 +69,21 @@ export function memberTexts(members: CapturedMembers): Map<string, string | null
   return new Map(Object.entries(members).map(([key, value]) => [key, value === null ? null : String(value)]));
 }
 
+/** The members' sign texts without the `null` ones, which no signature covers: one copy, whichever form the parse kept. */
+export function presentMemberTexts(members: CapturedMembers): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (members instanceof Map) {
+    for (const [key, text] of members) if (text !== null) texts.set(key, text);
+  } else {
+    const record = members as Readonly<Record<string, string | number | boolean | null>>;
+    for (const key in record) {
+      const value = record[key];
+      if (value !== null && value !== undefined) texts.set(key, String(value));
+    }
+  }
+  return texts;
+}
+
 /** Pass as `capture` to get the sign texts of the top-level object's own members (a JSON notification body). */
 export const TOP_LEVEL: unique symbol = Symbol('top-level');
 
