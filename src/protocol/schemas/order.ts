@@ -238,16 +238,10 @@ const orderIdsSchema = z.strictObject(orderIdsShape);
  */
 export type OrderIds = z.input<typeof orderIdsSchema>;
 
-// At least one id, at run time (the refinement) and at compile time (the input type).
-const oneOrderId = () =>
-  withInput<QueryParams>()(
-    z.strictObject(orderIdsShape).check(
-      z.refine((ids) => ids.payOrderId !== undefined || ids.mchOrderNo !== undefined, { error: 'give payOrderId or mchOrderNo (at least one)' }),
-    ),
-  );
-
-/** Checks {@link QueryParams}. */
-export const queryParamsSchema = oneOrderId();
+/** Checks {@link QueryParams}: at least one id, at run time (the refinement) and at compile time (the input type). */
+export const queryParamsSchema = withInput<QueryParams>()(
+  orderIdsSchema.check(z.refine((ids) => ids.payOrderId !== undefined || ids.mchOrderNo !== undefined, { error: 'give payOrderId or mchOrderNo (at least one)' })),
+);
 
 /**
  * Parameters of {@link GatewayClient.query}: `payOrderId`, `mchOrderNo`, or both ({@link OrderIds}).
@@ -264,7 +258,7 @@ export const queryParamsSchema = oneOrderId();
 export type QueryParams = AtLeastOne<OrderIds, 'payOrderId' | 'mchOrderNo'>;
 
 /** Checks {@link CloseParams}. */
-export const closeParamsSchema = oneOrderId();
+export const closeParamsSchema = queryParamsSchema;
 
 /**
  * Parameters of {@link GatewayClient.close}: `payOrderId`, `mchOrderNo`, or both ({@link OrderIds}).

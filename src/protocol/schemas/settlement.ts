@@ -75,7 +75,7 @@ export type SettleRequestFields = z.input<typeof settleRequestFieldsSchema>;
 
 /** Checks {@link SettleRequestParams}: exactly one of the two destinations, at run time and in the type. */
 export const settleRequestParamsSchema = withInput<SettleRequestParams>()(
-  z.strictObject(settleRequestShape).check(
+  settleRequestFieldsSchema.check(
     z.refine((p) => (p.addrServerRequestId === undefined) !== (p.address === undefined), {
       error: 'give exactly one of addrServerRequestId (a declared address) and address',
     }),
