@@ -1,6 +1,5 @@
-import type * as z from 'zod/mini';
 import { definitionOf, type OperationName } from '../operations/table.js';
-import { wireFields } from '../operations/wire.js';
+import { resultFields, wireFields } from '../operations/wire.js';
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { fieldBoundaryIn, findAmbiguity, namedBoundaryIn } from '../protocol/signing/one-reading.js';
@@ -79,7 +78,7 @@ function ambiguities(operation: OperationName, params: ValidParams): ValidationI
   if (reconcile && issues.length === 0 && lookup?.resultUrlField !== undefined && typeof params[lookup.resultUrlField] === 'string') {
     // The record's own fields decide where the URL field's fragment sorts; values not sent stand in as '0'.
     const record = new Map<string, string>();
-    for (const field of Object.keys((lookup.result as z.ZodMiniObject).def.shape)) record.set(field, String(params[field] ?? '0'));
+    for (const field of resultFields(reconcile.lookup)) record.set(field, String(params[field] ?? '0'));
     const ambiguity = findAmbiguity(record, lookup.resultUrlField);
     if (ambiguity) {
       issues.push({

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type * as z from 'zod/mini';
 import type { ReconcileDefinition } from '../operations/define.js';
 import { definitionOf, type OperationName } from '../operations/table.js';
+import { resultFields } from '../operations/wire.js';
 import {
   GatewayAbortError,
   GatewayApiError,
@@ -196,7 +196,7 @@ export class OperationRunner {
     try {
       const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
       const found = await this.#send<Record<string, unknown>>(call, reconcile.lookup, lookupParams, { purpose: 'reconcile' });
-      const unshown = compareRecord(call.operation, definitionOf(call.operation).key ?? '', reconcile, recordFieldsOf(reconcile.lookup), params, found.data);
+      const unshown = compareRecord(call.operation, definitionOf(call.operation).key ?? '', reconcile, resultFields(reconcile.lookup), params, found.data);
       if (unshown.length > 0) {
         this.#reconciled(call, params, 'unknown');
         return { unknown: `the record found under it does not show ${unshown.join(', ')}, which this request sent, so it cannot be told from an earlier record under the same key` };
@@ -235,7 +235,7 @@ export class OperationRunner {
       }
       throw this.#unknown(call, { name: key, value: keyValue }, error, 'its record could not be read back to confirm it');
     }
-    if (reconcile && key) compareRecord(call.operation, key, reconcile, recordFieldsOf(confirm.lookup), params, found.data);
+    if (reconcile && key) compareRecord(call.operation, key, reconcile, resultFields(confirm.lookup), params, found.data);
     for (const field of confirm.answered ?? []) {
       const answered = (response.data as Record<string, unknown>)[field];
       if (found.data[field] !== answered) {
@@ -344,9 +344,4 @@ export class OperationRunner {
 
 function isNotFound(error: unknown): boolean {
   return error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found');
-}
-
-/** The fields of a lookup's record, from its schema. */
-function recordFieldsOf(lookup: OperationName): string[] {
-  return Object.keys((definitionOf(lookup).result as z.ZodMiniObject).def.shape);
 }
