@@ -180,13 +180,9 @@ export class OperationRunner {
         if (found !== 'absent' && 'unknown' in found) throw this.#unknown(call, key, error, found.unknown);
         if (found !== 'absent') return found;
         // Proved absent: the create may be sent again, as a retry.
-        const delayMs = retriesLeft-- > 0 ? this.#retryDelay(call, call.operation, error, call.maxRetries - retriesLeft) : undefined;
-        if (delayMs === undefined) throw error;
-        try {
-          await sleep(delayMs, call.signal);
-        } catch (reason) {
-          throw GatewayAbortError.of(call.operation, reason, ' while waiting to retry');
-        }
+        if (retriesLeft <= 0) throw error;
+        retriesLeft--;
+        await this.#pause(call, call.operation, error, call.maxRetries - retriesLeft, call.purpose, recordIds(params));
       }
     }
   }
@@ -290,13 +286,8 @@ export class OperationRunner {
       const kind: FailureKind = classify(error);
       if (progress && kind !== 'not-sent' && kind !== 'invalid') progress.mayHaveReached = true;
       if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error });
-      const delayMs = retry < retries && mayRepeat(retryClass, kind) ? this.#retryDelay(call, operation, error, retry + 1, purpose, ids) : undefined;
-      if (delayMs === undefined) throw error;
-      try {
-        await sleep(delayMs, call.signal);
-      } catch (reason) {
-        throw GatewayAbortError.of(operation, reason, ' while waiting to retry');
-      }
+      if (retry >= retries || !mayRepeat(retryClass, kind)) throw error;
+      await this.#pause(call, operation, error, retry + 1, purpose, ids);
       if (performance.now() >= call.deadline) throw this.#timedOut(call, 'call', error);
     }
   }
@@ -307,12 +298,20 @@ export class OperationRunner {
     return url;
   }
 
-  /** The wait before retry number `retry`, told to `onRetry` before it starts; `undefined` when it would pass the deadline. */
-  #retryDelay(call: Call, operation: OperationName, error: GatewayError, retry: number, purpose: AttemptPurpose = call.purpose, ids: Readonly<Record<string, string>> = {}): number | undefined {
+  /**
+   * Waits before retry number `retry`, told to `onRetry` (with the record's ids) before it starts.
+   * @throws `error` when the wait would pass the deadline; {@link GatewayAbortError} when the signal aborts it
+   */
+  async #pause(call: Call, operation: OperationName, error: GatewayError, retry: number, purpose: AttemptPurpose, ids: Readonly<Record<string, string>>): Promise<void> {
     const { retry: policy, hooks } = this.#settings;
     const delayMs = retryDelay(error, retry, policy, call.deadline);
-    if (delayMs !== undefined && hooks.onRetry) observe(hooks.onRetry, { operation, purpose, ids, attempt: call.attempts, delayMs, reason: failureReason(error) });
-    return delayMs;
+    if (delayMs === undefined) throw error;
+    if (hooks.onRetry) observe(hooks.onRetry, { operation, purpose, ids, attempt: call.attempts, delayMs, reason: failureReason(error) });
+    try {
+      await sleep(delayMs, call.signal);
+    } catch (reason) {
+      throw GatewayAbortError.of(operation, reason, ' while waiting to retry');
+    }
   }
 
   #reconciled(call: Call, params: ValidParams, outcome: ReconcileEvent['outcome']): void {

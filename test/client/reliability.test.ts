@@ -144,6 +144,14 @@ describe('creates are never replayed blindly', () => {
     expect(sent('unifiedOrder')[1]?.body.mchOrderNo).toBe('o-1');
   });
 
+  it("the retry event of a create sent again after a lookup proved it absent names the record", async () => {
+    script({ unifiedOrder: [html502, () => json(signedEnvelope(created))], query: [() => json(NOT_FOUND)] });
+    const { client, retries } = clientWith();
+    await client.unifiedOrder(order);
+    // Attempt 1 the create, attempt 2 the lookup; then the wait before the create is sent again.
+    expect(retries).toEqual([{ operation: 'unifiedOrder', purpose: 'request', ids: { mchOrderNo: 'o-1' }, attempt: 2, delayMs: expect.any(Number), reason: 'GatewayHttpStatusError (HTTP 502)' }]);
+  });
+
   it('a refused connection (never sent) is sent again without a lookup', async () => {
     let calls = 0;
     const fetch = async (url: string, init: RequestInit) => {
