@@ -176,7 +176,7 @@ export class OperationRunner {
         maybeCreated = true;
         if (!reconcile) throw this.#unknown(call, key, error, 'the gateway offers no lookup for it');
         if (kind === 'aborted') throw this.#unknown(call, key, error, 'the call was aborted before the record could be looked up');
-        const found = await this.#lookup<T>(call, params, reconcile);
+        const found = await this.#lookup<T>(call, params, key, reconcile);
         if (found !== 'absent' && 'unknown' in found) throw this.#unknown(call, key, error, found.unknown);
         if (found !== 'absent') return found;
         // Proved absent: the create may be sent again, as a retry.
@@ -188,20 +188,20 @@ export class OperationRunner {
   }
 
   /** The record a create made, `absent` when proved absent, or why the outcome stays unknown. */
-  async #lookup<T>(call: Call, params: ValidParams, reconcile: ReconcileDefinition<OperationName>): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
+  async #lookup<T>(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName>): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
     try {
       const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
       const found = await this.#send<Record<string, unknown>>(call, reconcile.lookup, lookupParams, { purpose: 'reconcile' });
-      const unshown = compareRecord(call.operation, definitionOf(call.operation).key ?? '', reconcile, resultFields(reconcile.lookup), params, found.data);
+      const unshown = compareRecord(call.operation, key.name, reconcile.decisive, resultFields(reconcile.lookup), params, found.data);
       if (unshown.length > 0) {
-        this.#reconciled(call, params, 'unknown');
+        this.#reconciled(call, key, 'unknown');
         return { unknown: `the record found under it does not show ${unshown.join(', ')}, which this request sent, so it cannot be told from an earlier record under the same key` };
       }
-      this.#reconciled(call, params, 'found');
+      this.#reconciled(call, key, 'found');
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
       const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : isNotFound(error) ? 'absent' : 'unknown';
-      this.#reconciled(call, params, outcome);
+      this.#reconciled(call, key, outcome);
       if (outcome === 'mismatch') throw error;
       if (outcome === 'absent') return outcome;
       const why = error instanceof GatewayError ? `${failureReason(error)}: ${error.message}` : String(error);
@@ -231,7 +231,7 @@ export class OperationRunner {
       }
       throw this.#unknown(call, { name: key, value: keyValue }, error, 'its record could not be read back to confirm it');
     }
-    if (reconcile && key) compareRecord(call.operation, key, reconcile, resultFields(confirm.lookup), params, found.data);
+    if (key) compareRecord(call.operation, key, reconcile?.decisive ?? [], resultFields(confirm.lookup), params, found.data);
     for (const field of confirm.answered ?? []) {
       const answered = (response.data as Record<string, unknown>)[field];
       if (found.data[field] !== answered) {
@@ -314,10 +314,9 @@ export class OperationRunner {
     }
   }
 
-  #reconciled(call: Call, params: ValidParams, outcome: ReconcileEvent['outcome']): void {
+  #reconciled(call: Call, key: ReconcileKey, outcome: ReconcileEvent['outcome']): void {
     const { onReconcile } = this.#settings.hooks;
-    const name = definitionOf(call.operation).key ?? '';
-    if (onReconcile) observe(onReconcile, { operation: call.operation, key: { name, value: String(params[name]) }, outcome });
+    if (onReconcile) observe(onReconcile, { operation: call.operation, key: { ...key }, outcome });
   }
 
   #unknown(call: Call, key: ReconcileKey, cause: GatewayError, why: string): GatewayOutcomeUnknownError {
