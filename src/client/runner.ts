@@ -107,12 +107,15 @@ export class OperationRunner {
     const call = this.#plan(operation, options, purpose);
     const valid = validateParams(operation, params);
     const definition = definitionOf(operation);
-    const response =
+    const sent =
       definition.retry === 'create'
         ? await this.#create<T>(call, valid, definition.key ?? '', definition.reconcile)
         : definition.retry === 'idempotent'
           ? await this.#close<T>(call, valid)
           : await this.#send<T>(call, operation, valid);
+    // The gateway's own answer becomes the method's result; a record recovered by a lookup already is one.
+    const { answer } = definition;
+    const response = answer && !sent.reconciled ? { ...sent, data: answer(sent.data as never) as T } : sent;
     return options.confirm === true ? this.#confirm<T>(call, valid, response) : response;
   }
 
@@ -253,7 +256,7 @@ export class OperationRunner {
   async #send<T>(call: Call, operation: OperationName, params: ValidParams, how: { retries?: number; progress?: SendProgress; purpose?: AttemptPurpose } = {}): Promise<GatewayResponse<T>> {
     const s = this.#settings;
     const { retries = call.maxRetries, progress, purpose = call.purpose } = how;
-    const { path, binds, retry: retryClass, answer } = definitionOf(operation);
+    const { path, binds, retry: retryClass } = definitionOf(operation);
     const asked: Record<string, string> = {};
     for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
     const ids = recordIds(params);
@@ -278,8 +281,7 @@ export class OperationRunner {
         http = await s.transport.exchange({ url, body: text, timeout: Math.max(1, Math.min(call.timeout, remaining)), signal: call.signal });
         const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
         if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
-        const data = answer && operation === call.operation ? (answer(decoded.data as never) as T) : decoded.data;
-        return { data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
+        return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
       } catch (thrown) {
         error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
       }
