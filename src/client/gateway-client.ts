@@ -194,7 +194,7 @@ export class GatewayClient {
    */
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
     // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
-    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions, 'wait').then(dataOf);
+    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions, { purpose: 'wait' }).then(dataOf);
     return this.#logged('waitForOrder', ids, waitForOrder(query, ids, options));
   }
 

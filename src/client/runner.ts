@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ReconcileDefinition } from '../operations/define.js';
+import type { ConfirmDefinition, ReconcileDefinition } from '../operations/define.js';
 import { definitionOf, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import {
@@ -70,6 +70,20 @@ export interface RunnerSettings {
   readonly hooks: GatewayHooks;
 }
 
+/**
+ * Filled by a call to close whose refusal was checked by reading the order back (as `confirm` reads it):
+ * that read, so that a caller judging the refusal need not read the order again. One per call.
+ */
+export interface ReadBack<R = Record<string, unknown>> {
+  response?: GatewayResponse<R>;
+}
+
+/** How the client runs a call: why its attempts are made, and where a close's check puts what it read. */
+export interface RunAs {
+  readonly purpose?: AttemptPurpose;
+  readonly readBack?: ReadBack;
+}
+
 /** One call: its budget, its clock and its attempts so far (numbered across lookups too). */
 interface Call {
   readonly operation: OperationName;
@@ -81,6 +95,8 @@ interface Call {
   readonly maxRetries: number;
   readonly purpose: AttemptPurpose;
   attempts: number;
+  /** What a refused close's check read back, after the close: a `confirm` reuses it. */
+  readonly readBack: ReadBack;
 }
 
 /** What one send's attempts did, for a create: whether one may have reached the gateway. */
@@ -103,8 +119,8 @@ export class OperationRunner {
     this.#secret = secret;
   }
 
-  async run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}, purpose: AttemptPurpose = 'request'): Promise<GatewayResponse<T>> {
-    const call = this.#plan(operation, options, purpose);
+  async run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}, how: RunAs = {}): Promise<GatewayResponse<T>> {
+    const call = this.#plan(operation, options, how);
     const valid = validateParams(operation, params);
     const definition = definitionOf(operation);
     const sent =
@@ -120,7 +136,7 @@ export class OperationRunner {
   }
 
   /** The call's options, parsed by the same rules as the client's; a call cannot turn on what its operation lacks. */
-  #plan(operation: OperationName, options: ConfirmOptions, purpose: AttemptPurpose): Call {
+  #plan(operation: OperationName, options: ConfirmOptions, { purpose = 'request', readBack = {} }: RunAs): Call {
     const s = this.#settings;
     const parsed = parseInput(callOptionsSchema, options ?? {}, `Invalid ${operation} options, nothing was sent`, 'options', operation);
     if (parsed.confirm === true && !definitionOf(operation).confirm) {
@@ -139,19 +155,31 @@ export class OperationRunner {
       maxRetries: parsed.maxRetries ?? s.retry.maxRetries,
       purpose,
       attempts: 0,
+      readBack,
     };
   }
 
-  /** Close: repeatable; a refusal whose query finds the order already closed is a success. */
+  /**
+   * Close: repeatable; a refusal whose check finds the order already closed is a success. The check reads
+   * the order as `confirm` would, so the call keeps the read (`readBack`) instead of reading it again.
+   */
   async #close<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
     try {
       return await this.#send<T>(call, call.operation, params);
     } catch (error) {
-      if (!(error instanceof GatewayApiError)) throw error;
-      const order = await this.#send<{ state: number }>(call, 'query', params, { purpose: 'fallback' }).catch(() => undefined);
-      if (order?.data.state !== PayOrderState.Closed) throw error;
+      const { confirm } = definitionOf(call.operation);
+      if (!(error instanceof GatewayApiError) || !confirm) throw error;
+      const order = await this.#readBack(call, confirm, params, 'fallback').catch(() => undefined);
+      if (order === undefined) throw error;
+      call.readBack.response = order;
+      if (order.data.state !== PayOrderState.Closed) throw error;
       return { ...order, data: {} as T };
     }
+  }
+
+  /** The record of a call, read by its `confirm` lookup with the ids it was sent. */
+  async #readBack(call: Call, confirm: ConfirmDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
+    return this.#send(call, confirm.lookup, validateParams(confirm.lookup, confirm.params(params)), { purpose });
   }
 
   /**
@@ -219,9 +247,10 @@ export class OperationRunner {
   async #confirm<T>(call: Call, params: ValidParams, response: GatewayResponse<unknown>): Promise<GatewayResponse<T>> {
     const { confirm, key, reconcile } = definitionOf(call.operation);
     if (!confirm) throw new Error(`${call.operation} has no confirm`); // refused by #plan
-    let found: GatewayResponse<Record<string, unknown>>;
+    // A refused close's check has already read the record, after the close: that read is the read-back.
+    let found = call.readBack.response;
     try {
-      found = await this.#send<Record<string, unknown>>(call, confirm.lookup, validateParams(confirm.lookup, confirm.params(params)), { purpose: 'confirm' });
+      found ??= await this.#readBack(call, confirm, params, 'confirm');
     } catch (error) {
       if (!(error instanceof GatewayError) || !key) throw error;
       const keyValue = String(params[key]);
