@@ -7,8 +7,8 @@ import { createKyTransport } from '../transport/http.js';
 import { composeHooks, recordIds } from './hooks.js';
 import { LogObserver } from './logging.js';
 import { resolveOptions, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
-import { OperationRunner, type GatewayResponse } from './runner.js';
-import { reissueOrder } from './reissue.js';
+import { OperationRunner, type GatewayResponse, type RunAs } from './runner.js';
+import { reissueOrder, type OrderCalls } from './reissue.js';
 import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
 
 /**
@@ -194,7 +194,7 @@ export class GatewayClient {
    */
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
     // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
-    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions, { purpose: 'wait' }).then(dataOf);
+    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#unlogged<PayOrder>('query', params, requestOptions, { purpose: 'wait' });
     return this.#logged('waitForOrder', ids, waitForOrder(query, ids, options));
   }
 
@@ -220,7 +220,13 @@ export class GatewayClient {
    * ```
    */
   reissueOrder(recovered: RecoveredOrder, params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
-    return this.#logged('reissueOrder', params, reissueOrder(this, recovered, params, options));
+    // Its calls are not logged one by one: a refused close that reissuing handles is no failure; its own failure is logged once.
+    const calls: OrderCalls = {
+      close: (ids, closeOptions) => this.#unlogged<PayOrder>('close', ids, closeOptions),
+      query: (ids, queryOptions) => this.#unlogged<PayOrder>('query', ids, queryOptions),
+      unifiedOrder: (order, createOptions) => this.#unlogged<UnifiedOrderResult>('unifiedOrder', order, createOptions),
+    };
+    return this.#logged('reissueOrder', params, reissueOrder(calls, recovered, params, options));
   }
 
   /**
@@ -263,6 +269,11 @@ export class GatewayClient {
    */
   withResponse<Op extends OperationName>(operation: Op, params: ParamsOf<Op>, options?: RequestOptions): Promise<GatewayResponse<ResultOf<Op>>> {
     return this.#logged(operation, params, this.#runner.run(operation, params, options));
+  }
+
+  /** A call made inside another one (waitForOrder, reissueOrder), which logs its own failure: this one's is not logged. */
+  #unlogged<T>(operation: OperationName, params: unknown, options: ConfirmOptions | undefined, how?: RunAs): Promise<T> {
+    return this.#runner.run<T>(operation, params, options, how).then(dataOf);
   }
 
   // A call's final error is seen here: no hook sees it (it may come from no attempt: validation, a lookup, the deadline).
