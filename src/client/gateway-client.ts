@@ -222,7 +222,7 @@ export class GatewayClient {
   reissueOrder(recovered: RecoveredOrder, params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
     // Its calls are not logged one by one: a refused close that reissuing handles is no failure; its own failure is logged once.
     const calls: OrderCalls = {
-      close: (ids, closeOptions) => this.#unlogged<PayOrder>('close', ids, closeOptions),
+      close: (ids, closeOptions, readBack) => this.#unlogged<PayOrder>('close', ids, closeOptions, { readBack }),
       query: (ids, queryOptions) => this.#unlogged<PayOrder>('query', ids, queryOptions),
       unifiedOrder: (order, createOptions) => this.#unlogged<UnifiedOrderResult>('unifiedOrder', order, createOptions),
     };
