@@ -87,8 +87,9 @@ function ambiguities(operation: OperationName, params: ValidParams): ValidationI
 }
 
 /**
- * Adds the common fields and the signature. Called once per request sent: ky's retries repeat its exact
- * bytes, and a create sent again after reconciliation is signed anew with its own `reqTime`.
+ * Adds the common fields and the signature. Called once per request, not per attempt: the runner's retries
+ * repeat its exact bytes, and a create sent again after a lookup proved it absent is signed anew with its
+ * own `reqTime`.
  */
 export function signRequest(operation: OperationName, params: ValidParams, context: RequestContext): Record<string, string | number> {
   if (!isThirteenDigitMillis(context.reqTime)) {

@@ -1,4 +1,4 @@
-import { OPERATION_NAMES, operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
+import { definitionOf, OPERATION_NAMES, type operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
 import type { ClientNotificationOptions, VerifyNotificationOptions, VerifySettlementNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
@@ -139,7 +139,7 @@ export class GatewayClient {
   static {
     // One method per table entry: validates, signs, sends and resolves to the result the table declares.
     for (const operation of OPERATION_NAMES) {
-      const resolvesNothing = (operations[operation] as { resolves?: string }).resolves === 'nothing';
+      const resolvesNothing = definitionOf(operation).resolves === 'nothing';
       const method = {
         [operation](this: GatewayClient, params: unknown, options?: ConfirmOptions): Promise<unknown> {
           const pending = this.#logged(operation, params, this.#runner.run(operation, params, options)).then(dataOf);
