@@ -177,9 +177,9 @@ export class OperationRunner {
     }
   }
 
-  /** The record of a call, read by its `confirm` lookup with the ids it was sent. */
-  async #readBack(call: Call, confirm: ConfirmDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
-    return this.#send(call, confirm.lookup, validateParams(confirm.lookup, confirm.params(params)), { purpose });
+  /** The record of a call, read by a lookup of the table (its `confirm` or `reconcile`) with the ids it was sent. */
+  async #readBack(call: Call, by: ConfirmDefinition<OperationName> | ReconcileDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
+    return this.#send(call, by.lookup, validateParams(by.lookup, by.params(params)), { purpose });
   }
 
   /**
@@ -221,8 +221,7 @@ export class OperationRunner {
   /** The record a create made, `absent` when proved absent, or why the outcome stays unknown. */
   async #lookup<T>(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName>): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
     try {
-      const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
-      const found = await this.#send<Record<string, unknown>>(call, reconcile.lookup, lookupParams, { purpose: 'reconcile' });
+      const found = await this.#readBack(call, reconcile, params, 'reconcile');
       const unshown = compareRecord(call.operation, key.name, reconcile.decisive, resultFields(reconcile.lookup), params, found.data);
       if (unshown.length > 0) {
         this.#reconciled(call, key, 'unknown');
