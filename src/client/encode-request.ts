@@ -1,8 +1,7 @@
-import type * as z from 'zod/mini';
 import { definitionOf, type OperationName } from '../operations/table.js';
-import { wireFields } from '../operations/wire.js';
+import { resultFields, wireFields } from '../operations/wire.js';
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
-import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 import { fieldBoundaryIn, findAmbiguity, namedBoundaryIn } from '../protocol/signing/one-reading.js';
 import { sign } from '../protocol/signing/sign.js';
 
@@ -24,18 +23,14 @@ export type ValidParams = Readonly<Record<string, string | number>>;
  * @throws {@link GatewayValidationError} listing every problem; nothing is sent then.
  */
 export function validateParams(operation: OperationName, params: unknown): ValidParams {
-  const endpoint = definitionOf(operation);
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new GatewayValidationError(`Invalid ${operation} parameters`, [{ path: [], message: 'must be an object of parameters' }], { operation });
   }
-  const parsed = endpoint.params.safeParse(params, REPORT_INPUT);
-  if (!parsed.success) {
-    const known = Object.keys(endpoint.params.def.shape);
-    throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, toValidationIssues(parsed.error.issues, { keys: known, of: 'request' }), { operation });
-  }
+  const summary = `Invalid ${operation} parameters, nothing was sent`;
+  const parsed = parseInput(definitionOf(operation).params, params, summary, 'request', operation);
   const valid: Record<string, string | number> = {};
   const illFormed: string[] = [];
-  for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(parsed)) {
     if (value === undefined || value === '') continue;
     // A lone surrogate has no UTF-8 form: the gateway (Java) would sign '?' where we send U+FFFD.
     if (typeof value === 'string' && !value.isWellFormed()) illFormed.push(key);
@@ -43,10 +38,10 @@ export function validateParams(operation: OperationName, params: unknown): Valid
   }
   if (illFormed.length > 0) {
     const message = 'contains a lone surrogate (text cut inside an emoji?): send well-formed text, e.g. cut with Array.from(text).slice(0, n).join("")';
-    throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, illFormed.map((key) => ({ path: [key], message })), { operation });
+    throw new GatewayValidationError(summary, illFormed.map((key) => ({ path: [key], message })), { operation });
   }
   const ambiguous = ambiguities(operation, valid);
-  if (ambiguous.length > 0) throw new GatewayValidationError(`Invalid ${operation} parameters, nothing was sent`, ambiguous, { operation });
+  if (ambiguous.length > 0) throw new GatewayValidationError(summary, ambiguous, { operation });
   return valid;
 }
 
@@ -79,7 +74,7 @@ function ambiguities(operation: OperationName, params: ValidParams): ValidationI
   if (reconcile && issues.length === 0 && lookup?.resultUrlField !== undefined && typeof params[lookup.resultUrlField] === 'string') {
     // The record's own fields decide where the URL field's fragment sorts; values not sent stand in as '0'.
     const record = new Map<string, string>();
-    for (const field of Object.keys((lookup.result as z.ZodMiniObject).def.shape)) record.set(field, String(params[field] ?? '0'));
+    for (const field of resultFields(reconcile.lookup)) record.set(field, String(params[field] ?? '0'));
     const ambiguity = findAmbiguity(record, lookup.resultUrlField);
     if (ambiguity) {
       issues.push({
@@ -92,8 +87,9 @@ function ambiguities(operation: OperationName, params: ValidParams): ValidationI
 }
 
 /**
- * Adds the common fields and the signature. Called once per request sent: ky's retries repeat its exact
- * bytes, and a create sent again after reconciliation is signed anew with its own `reqTime`.
+ * Adds the common fields and the signature. Called once per request, not per attempt: the runner's retries
+ * repeat its exact bytes, and a create sent again after a lookup proved it absent is signed anew with its
+ * own `reqTime`.
  */
 export function signRequest(operation: OperationName, params: ValidParams, context: RequestContext): Record<string, string | number> {
   if (!isThirteenDigitMillis(context.reqTime)) {

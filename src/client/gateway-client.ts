@@ -1,4 +1,4 @@
-import { OPERATION_NAMES, operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
+import { definitionOf, OPERATION_NAMES, type operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
 import type { ClientNotificationOptions, VerifyNotificationOptions, VerifySettlementNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
@@ -7,8 +7,8 @@ import { createKyTransport } from '../transport/http.js';
 import { composeHooks, recordIds } from './hooks.js';
 import { LogObserver } from './logging.js';
 import { resolveOptions, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
-import { OperationRunner, type GatewayResponse } from './runner.js';
-import { reissueOrder } from './reissue.js';
+import { OperationRunner, type GatewayResponse, type RunAs } from './runner.js';
+import { reissueOrder, type OrderCalls } from './reissue.js';
 import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
 
 /**
@@ -139,7 +139,7 @@ export class GatewayClient {
   static {
     // One method per table entry: validates, signs, sends and resolves to the result the table declares.
     for (const operation of OPERATION_NAMES) {
-      const resolvesNothing = (operations[operation] as { resolves?: string }).resolves === 'nothing';
+      const resolvesNothing = definitionOf(operation).resolves === 'nothing';
       const method = {
         [operation](this: GatewayClient, params: unknown, options?: ConfirmOptions): Promise<unknown> {
           const pending = this.#logged(operation, params, this.#runner.run(operation, params, options)).then(dataOf);
@@ -194,7 +194,7 @@ export class GatewayClient {
    */
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
     // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
-    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#runner.run<PayOrder>('query', params, requestOptions, 'wait').then(dataOf);
+    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#unlogged<PayOrder>('query', params, requestOptions, { purpose: 'wait' });
     return this.#logged('waitForOrder', ids, waitForOrder(query, ids, options));
   }
 
@@ -220,7 +220,13 @@ export class GatewayClient {
    * ```
    */
   reissueOrder(recovered: RecoveredOrder, params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
-    return this.#logged('reissueOrder', params, reissueOrder(this, recovered, params, options));
+    // Its calls are not logged one by one: a refused close that reissuing handles is no failure; its own failure is logged once.
+    const calls: OrderCalls = {
+      close: (ids, closeOptions, readBack) => this.#unlogged<PayOrder>('close', ids, closeOptions, { readBack }),
+      query: (ids, queryOptions) => this.#unlogged<PayOrder>('query', ids, queryOptions),
+      unifiedOrder: (order, createOptions) => this.#unlogged<UnifiedOrderResult>('unifiedOrder', order, createOptions),
+    };
+    return this.#logged('reissueOrder', params, reissueOrder(calls, recovered, params, options));
   }
 
   /**
@@ -263,6 +269,11 @@ export class GatewayClient {
    */
   withResponse<Op extends OperationName>(operation: Op, params: ParamsOf<Op>, options?: RequestOptions): Promise<GatewayResponse<ResultOf<Op>>> {
     return this.#logged(operation, params, this.#runner.run(operation, params, options));
+  }
+
+  /** A call made inside another one (waitForOrder, reissueOrder), which logs its own failure: this one's is not logged. */
+  #unlogged<T>(operation: OperationName, params: unknown, options: ConfirmOptions | undefined, how?: RunAs): Promise<T> {
+    return this.#runner.run<T>(operation, params, options, how).then(dataOf);
   }
 
   // A call's final error is seen here: no hook sees it (it may come from no attempt: validation, a lookup, the deadline).

@@ -1,4 +1,5 @@
 import { definitionOf } from '../operations/table.js';
+import { baseUrlEndsInApi } from './base-url.js';
 import { observe, type AttemptPurpose, type GatewayHooks, type ReconcileEvent, type ResponseEvent, type RetryEvent } from './hooks.js';
 
 /**
@@ -117,7 +118,7 @@ export class LogObserver {
     if (!settings.verifyResponses) {
       this.#write('warn', 'verifyResponses is false: response signatures are not checked, so a forged or corrupted response would be accepted', { verifyResponses: false });
     }
-    if (/\/api\/*$/.test(new URL(settings.baseUrl).pathname)) {
+    if (baseUrlEndsInApi(settings.baseUrl)) {
       this.#write('warn', `baseUrl ${quote(settings.baseUrl)} ends in /api, and every operation's path starts with /api: requests would go to .../api/api/...; leave /api out of baseUrl`, { baseUrl: settings.baseUrl });
     }
   }

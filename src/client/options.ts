@@ -224,6 +224,7 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
   };
 }
 
+// The fields of RequestOptions; its schema is callOptionsSchema's, which adds confirm.
 const requestOptionsShape = {
   /** Aborts the call; it then rejects with {@link GatewayAbortError} (or {@link GatewayOutcomeUnknownError} for a create already sent). */
   signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
@@ -234,8 +235,6 @@ const requestOptionsShape = {
   /** Retries after the first attempt, overriding the client's `retry.maxRetries`. */
   maxRetries: maxRetriesOption(),
 };
-
-const requestOptionsSchema = z.strictObject(requestOptionsShape);
 
 /**
  * Per-call options, the optional last argument of every operation. They override the client's settings
@@ -250,7 +249,7 @@ const requestOptionsSchema = z.strictObject(requestOptionsShape);
  * const order = await client.query({ mchOrderNo: 'order-1001' }, atCheckout);
  * ```
  */
-export type RequestOptions = z.input<typeof requestOptionsSchema>;
+export type RequestOptions = z.input<z.ZodMiniObject<typeof requestOptionsShape, z.core.$strict>>;
 
 /** Checks a call's options: those of {@link RequestOptions} and `confirm`, which the runner offers where the table has it. */
 export const callOptionsSchema = z.strictObject({

@@ -79,17 +79,17 @@ export function failureReason(error: GatewayError): string {
 }
 
 /** Exponential backoff with equal jitter: half the delay fixed, half random, so retries never bunch at zero. */
-export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+function backoffDelay(retry: number, policy: RetryPolicy): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (retry - 1));
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
 
 /** The delay a 429/503 asks for with `Retry-After` (seconds or an HTTP date), capped; undefined when absent. */
-export function retryAfterDelay(error: GatewayError, policy: RetryPolicy, now: number = Date.now()): number | undefined {
+function retryAfterDelay(error: GatewayError, policy: RetryPolicy): number | undefined {
   if (!(error instanceof GatewayHttpStatusError) || (error.status !== 429 && error.status !== 503)) return undefined;
   const header = error.headers?.get('retry-after')?.trim();
   if (!header) return undefined;
-  const ms = /^\d+$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
+  const ms = /^\d+$/.test(header) ? Number(header) * 1000 : Date.parse(header) - Date.now();
   if (!Number.isFinite(ms)) return undefined;
   return Math.min(Math.max(0, ms), policy.maxRetryAfterMs);
 }

@@ -1,4 +1,3 @@
-import type { ReconcileDefinition } from '../operations/define.js';
 import type { OperationName } from '../operations/table.js';
 import { GatewayReconciliationMismatchError, type ReconciliationDifference } from '../errors/index.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
@@ -10,13 +9,14 @@ import { sameFieldValue } from '../protocol/schemas/field-equality.js';
  * record cannot show (then nothing proves the record is this create's: the outcome stays unknown); an
  * empty list means it is.
  *
+ * @param decisive - the fields that decide the record (the operation's `reconcile.decisive`; none without it)
  * @param recordFields - the fields of the lookup's record (its schema)
  * @throws {@link GatewayReconciliationMismatchError} when a field differs: the record is an older one under the same key
  */
 export function compareRecord(
   operation: OperationName,
   keyName: string,
-  reconcile: ReconcileDefinition<string>,
+  decisive: readonly string[],
   recordFields: readonly string[],
   sent: Readonly<Record<string, unknown>>,
   record: Readonly<Record<string, unknown>>,
@@ -28,7 +28,7 @@ export function compareRecord(
     if (expected === undefined) continue;
     const found = record[field];
     if (found === undefined && !recordFields.includes(field)) {
-      if (reconcile.decisive.includes(field)) unshown.push(field);
+      if (decisive.includes(field)) unshown.push(field);
     } else if (!sameFieldValue(field, expected, found)) {
       differences.push({ field, expected, found });
     }

@@ -8,6 +8,7 @@ import { GatewayApiError, GatewayError, GatewayValidationError } from '../errors
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import type { ConfirmOptions, RequestOptions } from './options.js';
+import type { ReadBack } from './runner.js';
 
 /**
  * {@link GatewayClient.reissueOrder} found the order it was to replace paid (state 2): it was not closed
@@ -41,7 +42,8 @@ export class GatewayOrderPaidError extends GatewayError {
 
 /** What reissuing needs of the client: its close (with confirm), query and create. */
 export interface OrderCalls {
-  close(params: { payOrderId: string }, options: ConfirmOptions & { confirm: true }): Promise<PayOrder>;
+  /** Closes with confirm; when the close is refused, `readBack` holds the order as read to judge the refusal, if that read succeeded. */
+  close(params: { payOrderId: string }, options: ConfirmOptions & { confirm: true }, readBack: ReadBack<PayOrder>): Promise<PayOrder>;
   query(params: { payOrderId: string }, options?: RequestOptions): Promise<PayOrder>;
   unifiedOrder(params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult>;
 }
@@ -57,13 +59,15 @@ export async function reissueOrder(calls: OrderCalls, recovered: RecoveredOrder,
     ], { operation: 'reissueOrder' });
   }
   const ids = { payOrderId: recovered.payOrderId };
+  const readBack: ReadBack<PayOrder> = {};
   let old: PayOrder;
   try {
-    old = await calls.close(ids, { ...options, confirm: true });
+    old = await calls.close(ids, { ...options, confirm: true }, readBack);
   } catch (error) {
     // Refused: the order is past closing (paid, failed, closed...) or the channel would not close it yet.
     if (!(error instanceof GatewayApiError)) throw error;
-    old = await calls.query(ids, options);
+    // The close read the order to judge its refusal: read again only when that read failed.
+    old = readBack.response?.data ?? (await calls.query(ids, options));
     if (old.state === PayOrderState.Generated || old.state === PayOrderState.Paying) throw error;
   }
   if (old.state === PayOrderState.Succeeded) throw new GatewayOrderPaidError(old);

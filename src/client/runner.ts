@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type * as z from 'zod/mini';
-import type { ReconcileDefinition } from '../operations/define.js';
+import type { ConfirmDefinition, ReconcileDefinition } from '../operations/define.js';
 import { definitionOf, type OperationName } from '../operations/table.js';
+import { resultFields } from '../operations/wire.js';
 import {
   GatewayAbortError,
   GatewayApiError,
@@ -70,6 +70,20 @@ export interface RunnerSettings {
   readonly hooks: GatewayHooks;
 }
 
+/**
+ * Filled by a call to close whose refusal was checked by reading the order back (as `confirm` reads it):
+ * that read, so that a caller judging the refusal need not read the order again. One per call.
+ */
+export interface ReadBack<R = Record<string, unknown>> {
+  response?: GatewayResponse<R>;
+}
+
+/** How the client runs a call: why its attempts are made, and where a close's check puts what it read. */
+export interface RunAs {
+  readonly purpose?: AttemptPurpose;
+  readonly readBack?: ReadBack;
+}
+
 /** One call: its budget, its clock and its attempts so far (numbered across lookups too). */
 interface Call {
   readonly operation: OperationName;
@@ -81,6 +95,8 @@ interface Call {
   readonly maxRetries: number;
   readonly purpose: AttemptPurpose;
   attempts: number;
+  /** What a refused close's check read back, after the close: a `confirm` reuses it. */
+  readonly readBack: ReadBack;
 }
 
 /** What one send's attempts did, for a create: whether one may have reached the gateway. */
@@ -103,21 +119,24 @@ export class OperationRunner {
     this.#secret = secret;
   }
 
-  async run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}, purpose: AttemptPurpose = 'request'): Promise<GatewayResponse<T>> {
-    const call = this.#plan(operation, options, purpose);
+  async run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}, how: RunAs = {}): Promise<GatewayResponse<T>> {
+    const call = this.#plan(operation, options, how);
     const valid = validateParams(operation, params);
     const definition = definitionOf(operation);
-    const response =
+    const sent =
       definition.retry === 'create'
         ? await this.#create<T>(call, valid, definition.key ?? '', definition.reconcile)
         : definition.retry === 'idempotent'
           ? await this.#close<T>(call, valid)
           : await this.#send<T>(call, operation, valid);
+    // The gateway's own answer becomes the method's result; a record recovered by a lookup already is one.
+    const { answer } = definition;
+    const response = answer && !sent.reconciled ? { ...sent, data: answer(sent.data as never) as T } : sent;
     return options.confirm === true ? this.#confirm<T>(call, valid, response) : response;
   }
 
   /** The call's options, parsed by the same rules as the client's; a call cannot turn on what its operation lacks. */
-  #plan(operation: OperationName, options: ConfirmOptions, purpose: AttemptPurpose): Call {
+  #plan(operation: OperationName, options: ConfirmOptions, { purpose = 'request', readBack = {} }: RunAs): Call {
     const s = this.#settings;
     const parsed = parseInput(callOptionsSchema, options ?? {}, `Invalid ${operation} options, nothing was sent`, 'options', operation);
     if (parsed.confirm === true && !definitionOf(operation).confirm) {
@@ -136,19 +155,31 @@ export class OperationRunner {
       maxRetries: parsed.maxRetries ?? s.retry.maxRetries,
       purpose,
       attempts: 0,
+      readBack,
     };
   }
 
-  /** Close: repeatable; a refusal whose query finds the order already closed is a success. */
+  /**
+   * Close: repeatable; a refusal whose check finds the order already closed is a success. The check reads
+   * the order as `confirm` would, so the call keeps the read (`readBack`) instead of reading it again.
+   */
   async #close<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
     try {
       return await this.#send<T>(call, call.operation, params);
     } catch (error) {
-      if (!(error instanceof GatewayApiError)) throw error;
-      const order = await this.#send<{ state: number }>(call, 'query', params, { purpose: 'fallback' }).catch(() => undefined);
-      if (order?.data.state !== PayOrderState.Closed) throw error;
+      const { confirm } = definitionOf(call.operation);
+      if (!(error instanceof GatewayApiError) || !confirm) throw error;
+      const order = await this.#readBack(call, confirm, params, 'fallback').catch(() => undefined);
+      if (order === undefined) throw error;
+      call.readBack.response = order;
+      if (order.data.state !== PayOrderState.Closed) throw error;
       return { ...order, data: {} as T };
     }
+  }
+
+  /** The record of a call, read by a lookup of the table (its `confirm` or `reconcile`) with the ids it was sent. */
+  async #readBack(call: Call, by: ConfirmDefinition<OperationName> | ReconcileDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
+    return this.#send(call, by.lookup, validateParams(by.lookup, by.params(params)), { purpose });
   }
 
   /**
@@ -176,36 +207,31 @@ export class OperationRunner {
         maybeCreated = true;
         if (!reconcile) throw this.#unknown(call, key, error, 'the gateway offers no lookup for it');
         if (kind === 'aborted') throw this.#unknown(call, key, error, 'the call was aborted before the record could be looked up');
-        const found = await this.#lookup<T>(call, params, reconcile);
+        const found = await this.#lookup<T>(call, params, key, reconcile);
         if (found !== 'absent' && 'unknown' in found) throw this.#unknown(call, key, error, found.unknown);
         if (found !== 'absent') return found;
         // Proved absent: the create may be sent again, as a retry.
-        const delayMs = retriesLeft-- > 0 ? this.#retryDelay(call, call.operation, error, call.maxRetries - retriesLeft) : undefined;
-        if (delayMs === undefined) throw error;
-        try {
-          await sleep(delayMs, call.signal);
-        } catch (reason) {
-          throw GatewayAbortError.of(call.operation, reason, ' while waiting to retry');
-        }
+        if (retriesLeft <= 0) throw error;
+        retriesLeft--;
+        await this.#pause(call, call.operation, error, call.maxRetries - retriesLeft, call.purpose, recordIds(params));
       }
     }
   }
 
   /** The record a create made, `absent` when proved absent, or why the outcome stays unknown. */
-  async #lookup<T>(call: Call, params: ValidParams, reconcile: ReconcileDefinition<OperationName>): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
+  async #lookup<T>(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName>): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
     try {
-      const lookupParams = validateParams(reconcile.lookup, reconcile.params(params));
-      const found = await this.#send<Record<string, unknown>>(call, reconcile.lookup, lookupParams, { purpose: 'reconcile' });
-      const unshown = compareRecord(call.operation, definitionOf(call.operation).key ?? '', reconcile, recordFieldsOf(reconcile.lookup), params, found.data);
+      const found = await this.#readBack(call, reconcile, params, 'reconcile');
+      const unshown = compareRecord(call.operation, key.name, reconcile.decisive, resultFields(reconcile.lookup), params, found.data);
       if (unshown.length > 0) {
-        this.#reconciled(call, params, 'unknown');
+        this.#reconciled(call, key, 'unknown');
         return { unknown: `the record found under it does not show ${unshown.join(', ')}, which this request sent, so it cannot be told from an earlier record under the same key` };
       }
-      this.#reconciled(call, params, 'found');
+      this.#reconciled(call, key, 'found');
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
       const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : isNotFound(error) ? 'absent' : 'unknown';
-      this.#reconciled(call, params, outcome);
+      this.#reconciled(call, key, outcome);
       if (outcome === 'mismatch') throw error;
       if (outcome === 'absent') return outcome;
       const why = error instanceof GatewayError ? `${failureReason(error)}: ${error.message}` : String(error);
@@ -220,9 +246,10 @@ export class OperationRunner {
   async #confirm<T>(call: Call, params: ValidParams, response: GatewayResponse<unknown>): Promise<GatewayResponse<T>> {
     const { confirm, key, reconcile } = definitionOf(call.operation);
     if (!confirm) throw new Error(`${call.operation} has no confirm`); // refused by #plan
-    let found: GatewayResponse<Record<string, unknown>>;
+    // A refused close's check has already read the record, after the close: that read is the read-back.
+    let found = call.readBack.response;
     try {
-      found = await this.#send<Record<string, unknown>>(call, confirm.lookup, validateParams(confirm.lookup, confirm.params(params)), { purpose: 'confirm' });
+      found ??= await this.#readBack(call, confirm, params, 'confirm');
     } catch (error) {
       if (!(error instanceof GatewayError) || !key) throw error;
       const keyValue = String(params[key]);
@@ -235,7 +262,7 @@ export class OperationRunner {
       }
       throw this.#unknown(call, { name: key, value: keyValue }, error, 'its record could not be read back to confirm it');
     }
-    if (reconcile && key) compareRecord(call.operation, key, reconcile, recordFieldsOf(confirm.lookup), params, found.data);
+    if (key) compareRecord(call.operation, key, reconcile?.decisive ?? [], resultFields(confirm.lookup), params, found.data);
     for (const field of confirm.answered ?? []) {
       const answered = (response.data as Record<string, unknown>)[field];
       if (found.data[field] !== answered) {
@@ -257,7 +284,7 @@ export class OperationRunner {
   async #send<T>(call: Call, operation: OperationName, params: ValidParams, how: { retries?: number; progress?: SendProgress; purpose?: AttemptPurpose } = {}): Promise<GatewayResponse<T>> {
     const s = this.#settings;
     const { retries = call.maxRetries, progress, purpose = call.purpose } = how;
-    const { path, binds, retry: retryClass, answer } = definitionOf(operation);
+    const { path, binds, retry: retryClass } = definitionOf(operation);
     const asked: Record<string, string> = {};
     for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
     const ids = recordIds(params);
@@ -282,21 +309,15 @@ export class OperationRunner {
         http = await s.transport.exchange({ url, body: text, timeout: Math.max(1, Math.min(call.timeout, remaining)), signal: call.signal });
         const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
         if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
-        const data = answer && operation === call.operation ? (answer(decoded.data as never) as T) : decoded.data;
-        return { data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
+        return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
       } catch (thrown) {
         error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
       }
       const kind: FailureKind = classify(error);
       if (progress && kind !== 'not-sent' && kind !== 'invalid') progress.mayHaveReached = true;
       if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error });
-      const delayMs = retry < retries && mayRepeat(retryClass, kind) ? this.#retryDelay(call, operation, error, retry + 1, purpose, ids) : undefined;
-      if (delayMs === undefined) throw error;
-      try {
-        await sleep(delayMs, call.signal);
-      } catch (reason) {
-        throw GatewayAbortError.of(operation, reason, ' while waiting to retry');
-      }
+      if (retry >= retries || !mayRepeat(retryClass, kind)) throw error;
+      await this.#pause(call, operation, error, retry + 1, purpose, ids);
       if (performance.now() >= call.deadline) throw this.#timedOut(call, 'call', error);
     }
   }
@@ -307,18 +328,25 @@ export class OperationRunner {
     return url;
   }
 
-  /** The wait before retry number `retry`, told to `onRetry` before it starts; `undefined` when it would pass the deadline. */
-  #retryDelay(call: Call, operation: OperationName, error: GatewayError, retry: number, purpose: AttemptPurpose = call.purpose, ids: Readonly<Record<string, string>> = {}): number | undefined {
+  /**
+   * Waits before retry number `retry`, told to `onRetry` (with the record's ids) before it starts.
+   * @throws `error` when the wait would pass the deadline; {@link GatewayAbortError} when the signal aborts it
+   */
+  async #pause(call: Call, operation: OperationName, error: GatewayError, retry: number, purpose: AttemptPurpose, ids: Readonly<Record<string, string>>): Promise<void> {
     const { retry: policy, hooks } = this.#settings;
     const delayMs = retryDelay(error, retry, policy, call.deadline);
-    if (delayMs !== undefined && hooks.onRetry) observe(hooks.onRetry, { operation, purpose, ids, attempt: call.attempts, delayMs, reason: failureReason(error) });
-    return delayMs;
+    if (delayMs === undefined) throw error;
+    if (hooks.onRetry) observe(hooks.onRetry, { operation, purpose, ids, attempt: call.attempts, delayMs, reason: failureReason(error) });
+    try {
+      await sleep(delayMs, call.signal);
+    } catch (reason) {
+      throw GatewayAbortError.of(operation, reason, ' while waiting to retry');
+    }
   }
 
-  #reconciled(call: Call, params: ValidParams, outcome: ReconcileEvent['outcome']): void {
+  #reconciled(call: Call, key: ReconcileKey, outcome: ReconcileEvent['outcome']): void {
     const { onReconcile } = this.#settings.hooks;
-    const name = definitionOf(call.operation).key ?? '';
-    if (onReconcile) observe(onReconcile, { operation: call.operation, key: { name, value: String(params[name]) }, outcome });
+    if (onReconcile) observe(onReconcile, { operation: call.operation, key: { ...key }, outcome });
   }
 
   #unknown(call: Call, key: ReconcileKey, cause: GatewayError, why: string): GatewayOutcomeUnknownError {
@@ -344,9 +372,4 @@ export class OperationRunner {
 
 function isNotFound(error: unknown): boolean {
   return error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found');
-}
-
-/** The fields of a lookup's record, from its schema. */
-function recordFieldsOf(lookup: OperationName): string[] {
-  return Object.keys((definitionOf(lookup).result as z.ZodMiniObject).def.shape);
 }

@@ -1,4 +1,4 @@
-import { operations, type OperationName } from './table.js';
+import { OPERATION_NAMES, operations, type OperationName } from './table.js';
 
 /** The common fields every signed request carries besides the operation's own (spec 2.1). */
 export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;
@@ -9,4 +9,14 @@ export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 
  */
 export function wireFields(operation: OperationName): readonly string[] {
   return [...COMMON_REQUEST_FIELDS, ...Object.keys(operations[operation].params.def.shape)];
+}
+
+// Read once: the table never changes.
+const RESULT_FIELDS = Object.fromEntries(
+  OPERATION_NAMES.map((operation) => [operation, Object.freeze(Object.keys(operations[operation].result.def.shape))]),
+) as Readonly<Record<OperationName, readonly string[]>>;
+
+/** The fields of an operation's response `data` (its result schema), e.g. the record a lookup returns. */
+export function resultFields(operation: OperationName): readonly string[] {
+  return RESULT_FIELDS[operation];
 }

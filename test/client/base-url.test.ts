@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayHttpStatusError, GatewayValidationError, type GatewayLogger } from '../../src/index.js';
 import { createMockGateway, type MockGatewayServer } from '../../src/testing/index.js';
+import { baseUrlEndsInApi } from '../../src/client/base-url.js';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret-0123456789' };
 let server: MockGatewayServer;
@@ -42,5 +43,12 @@ describe('a wrong baseUrl', () => {
     })() as GatewayValidationError;
     expect(error).toBeInstanceOf(GatewayValidationError);
     expect(error.issues).toEqual([{ path: ['baseUrl'], message: 'must be an absolute http(s) URL, e.g. https://pay.example.com' }]);
+  });
+});
+
+describe('baseUrlEndsInApi', () => {
+  it('holds for a path ending in /api, trailing slashes aside, and for nothing else', () => {
+    for (const url of ['https://pay.test/api', 'https://pay.test/api/', 'https://pay.test/api//', 'https://pay.test/v1/api?x=1']) expect(baseUrlEndsInApi(url), url).toBe(true);
+    for (const url of ['https://pay.test', 'https://pay.test/', 'https://pay.test/apis', 'https://pay.test/x-api', 'https://pay.test/api/v1', 'https://api.test/']) expect(baseUrlEndsInApi(url), url).toBe(false);
   });
 });

@@ -171,6 +171,33 @@ describe('each level logs what it should and nothing more', () => {
     expect(of('error')).toEqual([expect.stringMatching(/^\[payment-gateway-sdk\] waitForOrder mchOrderNo="log-wait" failed: error=GatewayWaitTimeoutError message=".*pending/)]);
   });
 
+  it('reissueOrder: a refused close it handles is not an error; a paid order is one error, reissueOrder\'s', async () => {
+    const { logger, lines, of } = recorder();
+    const { client, gateway } = setup({ logLevel: 'error', logger });
+    const recovered = async (mchOrderNo: string) => {
+      gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });
+      const result = await client.unifiedOrder(order(mchOrderNo));
+      if (!result.recovered) throw new Error('expected a recovered result');
+      return result;
+    };
+
+    const failed = await recovered('log-reissue-failed');
+    gateway.failOrder('log-reissue-failed');
+    await expect(client.reissueOrder(failed, order('log-reissue-failed-2'))).resolves.toMatchObject({ recovered: false });
+    const closed = await recovered('log-reissue-closed');
+    await client.close({ payOrderId: closed.payOrderId });
+    await expect(client.reissueOrder(closed, order('log-reissue-closed-2'))).resolves.toMatchObject({ recovered: false });
+    // Each reissue's close was refused (the order was past closing; between them, the direct close succeeded).
+    expect(gateway.requests.filter((r) => r.operation === 'close').map((r) => r.reason)).toEqual(['order_not_closable', undefined, 'order_not_closable']);
+    expect(lines).toEqual([]);
+
+    const paid = await recovered('log-reissue-paid');
+    gateway.payOrder('log-reissue-paid');
+    await expect(client.reissueOrder(paid, order('log-reissue-paid-2'))).rejects.toThrow(/was paid/);
+    expect(of('error')).toEqual([expect.stringMatching(/^\[payment-gateway-sdk\] reissueOrder mchOrderNo="log-reissue-paid-2" failed: error=GatewayOrderPaidError message=/)]);
+    expect(lines).toHaveLength(1);
+  });
+
   it('a hostile or long gateway message stays one bounded line', async () => {
     const { logger, of } = recorder();
     const msg = `bad\nrequest\r\n[payment-gateway-sdk] query attempt 9 forged\u2028${'x'.repeat(10_000)}`;

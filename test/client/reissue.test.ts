@@ -2,7 +2,7 @@
 // way out, tested against the mock gateway under its connectionReset fault.
 import { describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayEmptyResponseError, GatewayOrderPaidError, GatewayValidationError, PayOrderState, type UnifiedOrderParams } from '../../src/index.js';
-import { createMockGateway } from '../../src/testing/index.js';
+import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret-0123456789' };
 
@@ -45,6 +45,20 @@ describe('a recovered create', () => {
     gateway.failOrder('lost-3');
     await expect(client.reissueOrder(recovered, params('lost-3-b'))).resolves.toMatchObject({ recovered: false, mchOrderNo: 'lost-3-b' });
     expect(gateway.order('lost-3')?.state).toBe(PayOrderState.Failed);
+  });
+
+  it('reads the recovered order once, whatever its close found: a close, one query, then the create', async () => {
+    const reissued = async (mchOrderNo: string, change: (gateway: MockGateway, client: GatewayClient, payOrderId: string) => unknown) => {
+      const { gateway, client, recovered } = await recoveredOrder(mchOrderNo);
+      await change(gateway, client, recovered.payOrderId);
+      const before = gateway.requests.length;
+      await client.reissueOrder(recovered, params(`${mchOrderNo}-b`)).catch(() => undefined);
+      return gateway.requests.slice(before).map((r) => `${r.operation}${r.reason ? ` ${r.reason}` : ''}`);
+    };
+    expect(await reissued('once-failed', (gateway) => gateway.failOrder('once-failed'))).toEqual(['close order_not_closable', 'query', 'unifiedOrder']);
+    expect(await reissued('once-closed', (_, client, payOrderId) => client.close({ payOrderId }))).toEqual(['close order_not_closable', 'query', 'unifiedOrder']);
+    expect(await reissued('once-paid', (gateway) => gateway.payOrder('once-paid'))).toEqual(['close order_not_closable', 'query']);
+    expect(await reissued('once-open', () => undefined)).toEqual(['close', 'query', 'unifiedOrder']);
   });
 
   it('refuses when the recovered order was paid meanwhile: GatewayOrderPaidError with the order, and nothing created', async () => {

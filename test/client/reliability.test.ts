@@ -113,6 +113,21 @@ describe('close is safe to repeat', () => {
     await expect(clientWith().client.close({ mchOrderNo: 'o-1' })).resolves.toBeUndefined();
   });
 
+  it('with confirm, a refused close whose check finds the order closed resolves to that read: the order is read once', async () => {
+    script({ close: [() => json(JSON.stringify({ code: 9999, msg: '当前订单不可关闭' }))], query: [() => json(signedEnvelope({ ...payOrder, state: 6 }))] });
+    const requests: string[] = [];
+    const client = new GatewayClient({ ...CREDENTIALS, retry: FAST, hooks: { onRequest: (e) => requests.push(`${e.operation} ${e.purpose}`) } });
+    await expect(client.close({ mchOrderNo: 'o-1' }, { confirm: true })).resolves.toMatchObject({ payOrderId: 'P1', mchOrderNo: 'o-1', state: 6 });
+    expect(requests).toEqual(['close request', 'query fallback']);
+    expect(wire.captured.map((c) => c.path)).toEqual(['/api/pay/close', '/api/pay/query']);
+  });
+
+  it('with confirm, a refused close whose check finds the order paid still fails, after one read', async () => {
+    script({ close: [() => json(JSON.stringify({ code: 9999, msg: '当前订单不可关闭' }))], query: [() => json(signedEnvelope({ ...payOrder, state: 2 }))] });
+    await expect(clientWith().client.close({ mchOrderNo: 'o-1' }, { confirm: true })).rejects.toMatchObject({ msg: '当前订单不可关闭' });
+    expect(sent('query')).toHaveLength(1);
+  });
+
   it('a close refused because the order was paid still fails', async () => {
     script({ close: [() => json(JSON.stringify({ code: 9999, msg: '当前订单不可关闭' }))], query: [() => json(signedEnvelope({ ...payOrder, state: 2 }))] });
     await expect(clientWith().client.close({ mchOrderNo: 'o-1' })).rejects.toMatchObject({ msg: '当前订单不可关闭' });
@@ -142,6 +157,14 @@ describe('creates are never replayed blindly', () => {
     expect(result).toMatchObject({ reconciled: false, data: created });
     expect(sent('unifiedOrder')).toHaveLength(2);
     expect(sent('unifiedOrder')[1]?.body.mchOrderNo).toBe('o-1');
+  });
+
+  it("the retry event of a create sent again after a lookup proved it absent names the record", async () => {
+    script({ unifiedOrder: [html502, () => json(signedEnvelope(created))], query: [() => json(NOT_FOUND)] });
+    const { client, retries } = clientWith();
+    await client.unifiedOrder(order);
+    // Attempt 1 the create, attempt 2 the lookup; then the wait before the create is sent again.
+    expect(retries).toEqual([{ operation: 'unifiedOrder', purpose: 'request', ids: { mchOrderNo: 'o-1' }, attempt: 2, delayMs: expect.any(Number), reason: 'GatewayHttpStatusError (HTTP 502)' }]);
   });
 
   it('a refused connection (never sent) is sent again without a lookup', async () => {
