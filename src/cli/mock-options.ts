@@ -15,9 +15,7 @@ import { merchantsSchema } from '../testing/domain/merchants.js';
 import { notificationRoutingSchema } from '../testing/domain/notifier.js';
 import { publicOriginSchema } from '../testing/http/address-policy.js';
 import type { MockMerchant } from '../testing/index.js';
-
-/** A mistake in the command line or the config file: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
+import { UsageError } from './usage-error.js';
 
 export interface MockCommandOptions {
   port: number;

@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { GatewayValidationError } from '../errors/index.js';
 import { decodeUtf8 } from '../notify/input.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
-import { UsageError } from './mock-options.js';
 import { BodyError, readMessage, type SignedMessage } from './signed-message.js';
+import { UsageError } from './usage-error.js';
 
 /** The environment variable the secret is read from unless `--secret-env` names another (the README's name). */
 export const DEFAULT_SECRET_ENV = 'GATEWAY_SECRET';
