@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GatewayValidationError } from '../errors/index.js';
 import { decodeUtf8 } from '../notify/input.js';
+import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { BodyError, readMessage, type SignedMessage } from './signed-message.js';
 import { UsageError } from './usage-error.js';
@@ -53,15 +54,9 @@ export async function readSigningInput(command: 'sign' | 'verify', args: readonl
     return { options, secret, message: readMessage(await readStdin(io, io.err)) };
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof BodyError)) throw error;
-    io.err.write(`payment-gateway-sdk ${command}: ${error.message}\n${error instanceof UsageError ? `Run payment-gateway-sdk ${command} --help for its options.\n` : ''}`);
+    io.err.write(`payment-gateway-sdk ${command}: ${printable(error.message)}\n${error instanceof UsageError ? `Run payment-gateway-sdk ${command} --help for its options.\n` : ''}`);
     return 2;
   }
-}
-
-/** A string as printed: control characters (a newline in a value) escaped, so each item stays on its line. */
-export function visible(text: string): string {
-  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export interface SigningOptions {

@@ -130,4 +130,18 @@ describe('verify', () => {
     expect(result.stdout.split('\n')[0]).toBe('invalid: wrong sign');
     expect(result.stdout).toContain('canonical: memo=x\\nvalid&key=***\n');
   });
+
+  it('shows bidirectional overrides and C1 controls in a received field name escaped, on every line that names it', async () => {
+    // U+202E reverses what follows on the terminal; U+009B is the one-byte CSI that starts an escape sequence.
+    const name = 'amount\u202e1.0\u009b2J';
+    const result = await runInProcess(['verify'], JSON.stringify({ [name]: '1', sign: 'bad' }), env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(result.stdout).toContain('fields:    1 signed (amount\\u202e1.0\\u009b2J)');
+    expect(result.stdout).toContain('canonical: amount\\u202e1.0\\u009b2J=1&key=***\n');
+    const nested = await runInProcess(['sign'], JSON.stringify({ [name]: { a: 1 } }), env);
+    expect(nested.code).toBe(1);
+    expect(nested.stderr).toContain('amount\\u202e1.0\\u009b2J is a JSON object or array');
+    expect(nested.stderr).not.toMatch(/[\u0080-\u009f\u202e]/);
+  });
 });
