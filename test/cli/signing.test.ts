@@ -90,11 +90,15 @@ describe('sign', () => {
     ['[1,2]', /a JSON array/],
     ['{"a":', /not valid JSON \(unexpected end of input/],
     ['a=1&a=2', /the form body cannot be read: a appears more than once/],
+    ['{"a":"1","a":"2","sign":"x"}', /the JSON body cannot be read: "a" appears more than once/],
+    ['{"code":200,"msg":"SUCCESS","data":{"state":2,"state":3},"sign":"x"}', /the JSON body cannot be read: "state" appears more than once/],
     ['x'.repeat(MAX_STDIN_BYTES + 1), /over 1048576 bytes/],
-  ])('a body it cannot read (%#) is a usage error, exit code 2', async (body, message) => {
-    const result = await runInProcess(['sign'], body, env);
-    expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toMatch(message);
+  ])('a body it cannot read (%#) is a usage error, exit code 2, for sign and verify', async (body, message) => {
+    for (const command of ['sign', 'verify']) {
+      const result = await runInProcess([command], body, env);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(message);
+    }
   });
 });
 
