@@ -176,7 +176,7 @@ describe('payment-gateway-sdk mock', () => {
     expect(crossSite.status).toBe(403);
     expect((await client.query({ mchOrderNo: 'cli-csrf' })).state).toBe(PayOrderState.Generated);
 
-    const shared = await startMockCommand(['--merchant', `${MERCHANT.mchNo}:${MERCHANT.appId}:${MERCHANT.secret}`, '--host', '0.0.0.0', '--public-url', 'https://mock.example']);
+    const shared = await startMockCommand(['--merchant', `${MERCHANT.mchNo}:${MERCHANT.appId}:${MERCHANT.secret}`, '--public-url', 'https://mock.example']);
     try {
       expect(shared.output()).toContain('Dashboard:   https://mock.example/');
       const local = `http://127.0.0.1:${new URL(shared.url).port}`;
