@@ -9,8 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
+import { GatewayValidationError } from '../errors/index.js';
 import { requiredText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
-import { toValidationIssues } from '../protocol/schemas/issues.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 import { merchantsSchema } from '../testing/domain/merchants.js';
 import { notificationRoutingSchema } from '../testing/domain/notifier.js';
 import { publicOriginSchema } from '../testing/http/address-policy.js';
@@ -105,10 +106,12 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
 
 /** `value` as the command's schema reads it; `label` names where a problem is (a flag, or the config member). */
 function check(value: unknown, label: (path: string) => string): z.output<typeof commandSchema> {
-  const parsed = commandSchema.safeParse(value, { reportInput: true });
-  if (parsed.success) return parsed.data;
-  const issues = toValidationIssues(parsed.error.issues, { keys: Object.keys(commandSchema.def.shape), of: 'options' });
-  throw new UsageError(issues.map((issue) => `${label(issue.path.join('.'))}: ${issue.message}`).join('\n'));
+  try {
+    return parseInput(commandSchema, value, 'Invalid options', 'options');
+  } catch (error) {
+    if (!(error instanceof GatewayValidationError)) throw error;
+    throw new UsageError(error.issues.map((issue) => `${label(issue.path.join('.'))}: ${issue.message}`).join('\n'));
+  }
 }
 
 function readConfig(file: string): unknown {

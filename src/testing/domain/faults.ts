@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { OPERATION_NAMES, type OperationName } from '../../operations/table.js';
 import { safeInteger } from '../../protocol/schemas/fields.js';
-import { parseOptions } from './parse-options.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
 
 /**
  * What goes wrong with the response:
@@ -113,7 +113,7 @@ export class FaultPlan {
   #armed: ArmedFault[] = [];
 
   inject(options: FaultOptions): InjectedFault {
-    const { kind, operation, when = 'after', times = 1 } = parseOptions(faultOptionsSchema, options, 'injectFault options');
+    const { kind, operation, when = 'after', times = 1 } = parseInput(faultOptionsSchema, options, 'Invalid injectFault options', 'options');
     const fault = new ArmedFault(kind, operation, when, times);
     this.#armed.push(fault);
     return fault;

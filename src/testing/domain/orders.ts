@@ -9,11 +9,11 @@ import * as z from 'zod/mini';
 import { md5Hex } from '../../protocol/signing/md5.js';
 import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../../protocol/schemas/enums.js';
 import type { PayOrder } from '../../protocol/schemas/order.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
 import type { MockMerchant } from './merchants.js';
-import { parseOptions } from './parse-options.js';
 import { channelOf, isCoinWayCode, isSupportedWayCode, payDataFor, readChannelExtra } from './pay-data.js';
 import { MESSAGES, refuse } from './refusals.js';
 
@@ -223,18 +223,18 @@ export class OrderBook {
 
   /** Test control: the channel reports failure. */
   fail(ref: string, failure: ChannelFailure = {}): MockPayOrder {
-    const checked = parseOptions(channelFailureSchema, failure, 'failOrder failure');
+    const checked = parseInput(channelFailureSchema, failure, 'Invalid failOrder failure', 'options');
     return this.#fail(this.#unpaid(ref, 'failOrder'), checked);
   }
 
   /** Test control: a coming order fails at the channel. */
   declineNext(failure: ChannelFailure = {}): void {
-    this.#declines.push(parseOptions(channelFailureSchema, failure, 'declineNextPayment failure'));
+    this.#declines.push(parseInput(channelFailureSchema, failure, 'Invalid declineNextPayment failure', 'options'));
   }
 
   /** Test control: an on-chain transaction arrives for a coin order. */
   addTransaction(ref: string, transaction: TransactionInput): MockTransaction {
-    const input = parseOptions(transactionInputSchema, transaction, 'addTransaction input');
+    const input = parseInput(transactionInputSchema, transaction, 'Invalid addTransaction input', 'options');
     const order = this.resolve(ref, 'addTransaction');
     if (!isCoinWayCode(order.wayCode)) throw new Error(`addTransaction: order ${order.payOrderId} uses ${order.wayCode}, not a coin way (COIN_...)`);
     const at = new Date(this.clock.now()).toISOString();

@@ -6,9 +6,9 @@
  * @module
  */
 import * as z from 'zod/mini';
+import { parseInput } from '../../protocol/schemas/parse.js';
 import type { SimulatedClock } from './clock.js';
 import type { MockMerchant } from './merchants.js';
-import { parseOptions } from './parse-options.js';
 import { MESSAGES, refuse } from './refusals.js';
 
 /**
@@ -171,7 +171,7 @@ export class SettlementDesk {
 
   /** Test control: a settlement moves on (pending -> processing -> completed), or to the given state. */
   progress(ref: string, requested: SettlementProgress | undefined): MockSettlement {
-    const to = parseOptions(settlementProgressSchema, requested, 'progressSettlement to');
+    const to = parseInput(settlementProgressSchema, requested, 'Invalid progressSettlement to', 'options');
     const record = this.#find(this.#settlements.values(), ref, 'progressSettlement');
     if (record.status === MockSettlementStatus.Completed || record.status === MockSettlementStatus.Failed) {
       throw new Error(`progressSettlement: settlement ${record.requestId} is already final (status ${record.status})`);

@@ -7,10 +7,10 @@
  */
 import * as z from 'zod/mini';
 import { safeInteger } from '../../protocol/schemas/fields.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
-import { parseOptions } from '../domain/parse-options.js';
 import { settlementProgressSchema } from '../domain/settlements.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
@@ -101,7 +101,7 @@ export async function handleControl(gateway: GatewayControls, request: Request, 
   }
   const [control, ref] = found;
   try {
-    const body = control.bodySchema ? parseOptions(control.bodySchema, await readObject(request), `body of ${control.method} ${control.path}`) : undefined;
+    const body = control.bodySchema ? parseInput(control.bodySchema, await readObject(request), `Invalid body of ${control.method} ${control.path}`, 'options') : undefined;
     return json((await control.run(gateway, ref, body as never)) ?? null);
   } catch (error) {
     return json({ error: error instanceof Error ? error.message : String(error) }, error instanceof BodyTooLarge ? 413 : 400);
