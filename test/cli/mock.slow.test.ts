@@ -220,7 +220,7 @@ describe('payment-gateway-sdk mock', () => {
     expect(unknown.stderr).toMatch(/Unknown option '--prot'.*\n.*--help/);
     expect((await runToEnd(['mock', '--merchant', 'M1:app-1'])).stderr).toContain('--merchant must be MCHNO:APPID:SECRET');
     expect((await runToEnd(['mock', '--clock', 'fast'])).stderr).toContain('--clock: must be real or manual');
-    expect((await runToEnd(['mock', '--forward-to', 'ftp://x'])).stderr).toContain('--forward-to: must be an http(s) URL');
+    expect((await runToEnd(['mock', '--forward-to', 'ftp://x'])).stderr).toContain('--forward-to: must be an absolute http(s) URL, e.g. http://127.0.0.1:3000/notify');
     expect((await runToEnd(['mock', '--port', '70000'])).stderr).toContain('--port: must be at most 65535');
     expect((await runToEnd(['refund'])).code).toBe(2);
     const help = await runToEnd(['--help']);

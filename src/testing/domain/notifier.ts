@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { timerDelayMs } from '../../protocol/schemas/fields.js';
+import { httpUrl, timerDelayMs } from '../../protocol/schemas/fields.js';
 import { sign } from '../../protocol/signing/sign.js';
 import { readCappedStream } from '../../util/read-capped-stream.js';
 import type { SimulatedClock } from './clock.js';
@@ -112,9 +112,11 @@ export interface MockNotification {
   readonly nextAttemptAt?: number | undefined;
 }
 
+const FORWARD_EXAMPLE = 'http://127.0.0.1:3000/notify';
+
 /** Checks {@link NotificationRouting}. */
 export const notificationRoutingSchema = z.strictObject({
-  forwardTo: z.optional(z.string({ error: 'must be a string' }).check(z.refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), { error: 'must be an http(s) URL such as http://127.0.0.1:3000/notify' }))),
+  forwardTo: z.optional(httpUrl(FORWARD_EXAMPLE).check(z.minLength(1, { error: `must not be empty, e.g. ${FORWARD_EXAMPLE}` }))),
   loopbackOnly: z.optional(z.boolean({ error: 'must be true or false' })),
   retryStepMs: z.optional(timerDelayMs(0)),
 });
