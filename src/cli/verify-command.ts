@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { diagnoseSignature, type FieldReport, type SignatureDiagnosis } from '../protocol/signing/diagnose.js';
+import { describeFields, diagnoseSignature, type SignatureDiagnosis } from '../protocol/signing/diagnose.js';
 import { sign } from '../protocol/signing/sign.js';
 import { printable } from '../util/printable.js';
 import { coverage, type SignedMessage } from './signed-message.js';
@@ -75,10 +75,4 @@ function splitIgnored(message: SignedMessage, ignoreKeys: readonly string[]): { 
     fields.delete(key);
   }
   return { fields, unsigned };
-}
-
-function describeFields(fields: readonly FieldReport[]): string {
-  const signed = fields.filter((field) => field.signed).map((field) => field.name);
-  const left = fields.filter((field) => !field.signed).map((field) => `${field.name} (${field.why})`);
-  return `${signed.length} signed${signed.length > 0 ? ` (${signed.join(', ')})` : ''}${left.length > 0 ? `; not signed: ${left.join(', ')}` : ''}`;
 }

@@ -4,9 +4,10 @@
  *
  * @module
  */
+import { describeFields } from '../protocol/signing/diagnose.js';
 import { printable } from '../util/printable.js';
 import type { NotificationAttempt } from './domain/notifier.js';
-import { fieldSummary, type MockRequestRecord, type MockSignatureRefusal } from './domain/request-log.js';
+import type { MockRequestRecord, MockSignatureRefusal } from './domain/request-log.js';
 
 /**
  * What the mock tells its `log` option: each request once answered, and each notification delivery
@@ -47,7 +48,7 @@ function signatureLines(refusal: MockSignatureRefusal): string[] {
     refusal.mistake ? `${INDENT}likely mistake: ${refusal.mistake.summary}; fix: ${refusal.mistake.fix}` : `${INDENT}why: ${refusal.hint}`,
     `${INDENT}expected:   ${refusal.expected}`,
     ...(refusal.mistake ? [`${INDENT}you hashed: ${refusal.mistake.signedString}`] : []),
-    `${INDENT}fields:     ${fieldSummary(refusal)}`,
+    `${INDENT}fields:     ${describeFields(refusal.fields)}`,
   ];
 }
 

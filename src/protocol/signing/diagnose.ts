@@ -42,6 +42,13 @@ export interface FieldReport {
   readonly why?: 'the signature itself' | 'empty value' | 'null' | 'not signed by the gateway';
 }
 
+/** Received fields as people read them: `2 signed (a, b); not signed: sign (the signature itself)`. */
+export function describeFields(fields: readonly { readonly name: string; readonly signed: boolean; readonly why?: string | undefined }[]): string {
+  const signed = fields.filter((field) => field.signed).map((field) => field.name);
+  const left = fields.filter((field) => !field.signed).map((field) => `${field.name} (${field.why ?? 'not signed'})`);
+  return `${signed.length} signed${signed.length > 0 ? ` (${signed.join(', ')})` : ''}${left.length > 0 ? `; not signed: ${left.join(', ')}` : ''}`;
+}
+
 /** The mistakes recognised, most likely first. */
 export type SignatureMistakeId =
   | 'empty-value-signed'
