@@ -5,7 +5,6 @@
  * @module
  */
 import { describeFields, diagnoseSignature, type SignatureDiagnosis } from '../protocol/signing/diagnose.js';
-import { sign } from '../protocol/signing/sign.js';
 import { printable } from '../util/printable.js';
 import { coverage, type SignedMessage } from './signed-message.js';
 import { DEFAULT_SECRET_ENV, readSigningInput, type SigningCommandIo } from './signing-input.js';
@@ -52,7 +51,7 @@ export async function runVerify(args: readonly string[], io: SigningCommandIo): 
       lines.push(`problem:   ${diagnosis.problem}`);
       break;
     case 'wrong-sign':
-      lines.push(`expected:  ${sign(fields, secret)}`, `received:  ${String(message.sign)}`);
+      lines.push(`expected:  ${diagnosis.expectedSign}`, `received:  ${String(message.sign)}`);
       if (diagnosis.mistake) {
         lines.push(`mistake:   ${diagnosis.mistake.summary}`, `it signed: ${diagnosis.mistake.signedString}`, `fix:       ${diagnosis.mistake.fix}`);
       } else {

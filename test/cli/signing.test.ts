@@ -116,6 +116,7 @@ describe('verify', () => {
     const notIgnored = await runInProcess(['verify'], body, env);
     expect(notIgnored.code).toBe(1);
     expect(notIgnored.stdout).toMatch(/^invalid: wrong sign\n[\s\S]*mistake: {3}shop was not signed\n/);
+    expect(notIgnored.stdout).toContain(`expected:  ${sign({ ...fields, shop: 'eu' }, SECRET)}\nreceived:  ${sign(fields, SECRET)}\n`);
   });
 
   it('verifies a response over data; finds code and msg signed too; an error response has no sign', async () => {
