@@ -33,7 +33,7 @@ export interface MockCommandOptions {
   quiet: boolean;
 }
 
-export const MOCK_FLAGS = {
+const MOCK_FLAGS = {
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   merchant: { type: 'string', short: 'm', multiple: true },

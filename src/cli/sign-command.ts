@@ -12,7 +12,7 @@ import { printable } from '../util/printable.js';
 import { coverage } from './signed-message.js';
 import { DEFAULT_SECRET_ENV, readSigningInput, type SigningCommandIo } from './signing-input.js';
 
-export const SIGN_USAGE = `Usage: payment-gateway-sdk sign [--secret-file FILE | --secret-env NAME] < body
+const SIGN_USAGE = `Usage: payment-gateway-sdk sign [--secret-file FILE | --secret-env NAME] < body
 
 Signs the JSON or form body on stdin with the gateway's MD5 rule and prints the string it hashed (the
 secret shown as ***) and the sign. A request, a notification: every field but sign is signed. A response

@@ -33,7 +33,7 @@ export interface SigningCommandIo extends SigningCommandInput {
 }
 
 /** Everything a command needs, read. */
-export interface SigningInput {
+interface SigningInput {
   readonly options: SigningOptions;
   readonly secret: string;
   readonly message: SignedMessage;
@@ -59,7 +59,7 @@ export async function readSigningInput(command: 'sign' | 'verify', args: readonl
   }
 }
 
-export interface SigningOptions {
+interface SigningOptions {
   readonly help: boolean;
   readonly secretFile: string | undefined;
   readonly secretEnv: string;
@@ -77,7 +77,7 @@ const FLAGS = {
 const SECRET_ELSEWHERE = `put it in the ${DEFAULT_SECRET_ENV} environment variable (or the one --secret-env NAME names) or in a file given with --secret-file FILE`;
 
 /** The options of `sign` or `verify` from their arguments (after the command's name). */
-export function readSigningOptions(command: 'sign' | 'verify', args: readonly string[]): SigningOptions {
+function readSigningOptions(command: 'sign' | 'verify', args: readonly string[]): SigningOptions {
   // Before parsing, so that neither a refusal nor parseArgs' own message repeats what may be the secret.
   if (args.some((arg) => /^--secret(?:=|$)/.test(arg))) {
     throw new UsageError(`--secret is refused: a secret given as an argument is visible to every user of this machine (ps, /proc) and stays in your shell history; ${SECRET_ELSEWHERE}`);
@@ -99,7 +99,7 @@ export function readSigningOptions(command: 'sign' | 'verify', args: readonly st
 }
 
 /** The secret: from `--secret-file` (its final line break dropped) or else the environment variable. */
-export function readSecret(options: SigningOptions, env: SigningCommandInput['env']): string {
+function readSecret(options: SigningOptions, env: SigningCommandInput['env']): string {
   if (options.secretFile !== undefined) {
     let text: string;
     try {
@@ -117,7 +117,7 @@ export function readSecret(options: SigningOptions, env: SigningCommandInput['en
 }
 
 /** The body on stdin as text, at most {@link MAX_STDIN_BYTES}. */
-export async function readStdin(input: SigningCommandInput, err: NodeJS.WritableStream): Promise<string> {
+async function readStdin(input: SigningCommandInput, err: NodeJS.WritableStream): Promise<string> {
   if (input.stdin.isTTY) err.write('Reading the body from stdin; end it with Ctrl-D (or pipe it in: ... < body.json).\n');
   const read = await readCappedStream(input.stdin, MAX_STDIN_BYTES);
   if (!read.complete) throw new BodyError(`the body on stdin is over ${MAX_STDIN_BYTES} bytes; a gateway message is a few kilobytes`);

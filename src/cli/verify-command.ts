@@ -9,7 +9,7 @@ import { printable } from '../util/printable.js';
 import { coverage, type SignedMessage } from './signed-message.js';
 import { DEFAULT_SECRET_ENV, readSigningInput, type SigningCommandIo } from './signing-input.js';
 
-export const VERIFY_USAGE = `Usage: payment-gateway-sdk verify [--secret-file FILE | --secret-env NAME] [--ignore-key KEY]... < message
+const VERIFY_USAGE = `Usage: payment-gateway-sdk verify [--secret-file FILE | --secret-env NAME] [--ignore-key KEY]... < message
 
 Verifies the sign of the message on stdin: a notification (form or JSON), a request, or a response envelope
 {code, msg, data, sign} (verified over data). The first line printed is the verdict: valid, or invalid and

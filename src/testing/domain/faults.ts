@@ -73,13 +73,12 @@ export interface InjectedFault {
 const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset'] as const satisfies readonly FaultKind[];
 const AFTER_ONLY: readonly FaultKind[] = ['wrongSign', 'truncatedJson'];
 const quoted = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
-const OPERATIONS = OPERATION_NAMES;
 
 /** Checks {@link FaultOptions}; the control route `POST /_mock/faults` reads its body with it too. */
 export const faultOptionsSchema = z
   .strictObject({
     kind: z.enum(KINDS, { error: `must be one of ${quoted(KINDS)}` }),
-    operation: z.optional(z.enum(OPERATIONS, { error: `must be one of ${quoted(OPERATIONS)} (leave it out for any)` })),
+    operation: z.optional(z.enum(OPERATION_NAMES, { error: `must be one of ${quoted(OPERATION_NAMES)} (leave it out for any)` })),
     when: z.optional(z.enum(['before', 'after'], { error: "must be 'before' or 'after'" })),
     times: z.optional(safeInteger(1)),
   })

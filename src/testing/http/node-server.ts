@@ -64,7 +64,7 @@ export interface MockGatewayServer {
 }
 
 /** Checks {@link ListenOptions}. */
-export const listenOptionsSchema = z.strictObject({
+const listenOptionsSchema = z.strictObject({
   port: z.optional(safeInteger(0).check(z.maximum(65535, { error: 'must be at most 65535' }))),
   host: z.optional(requiredText()),
   publicUrl: z.optional(publicOriginSchema),
