@@ -178,6 +178,14 @@ describe('links and payData use the listen address or the public URL, never the 
     expect(loopback.refusal('GET', '/', '10.0.0.7:4010', undefined)).toBeDefined();
     expect(loopback.origin('10.0.0.7')).toBe('http://127.0.0.1:4010');
   });
+
+  it('the listen and public origins: an IPv6 address in brackets once, however it was given; the public URL as an origin', () => {
+    for (const host of ['::1', '[::1]']) expect(new AddressPolicy(host, 4010, undefined, () => []).listenOrigin, host).toBe('http://[::1]:4010');
+    const tunnel = new AddressPolicy('127.0.0.1', 4010, new URL('https://Mock.Example/'), () => []);
+    expect(tunnel).toMatchObject({ listenOrigin: 'http://127.0.0.1:4010', publicOrigin: 'https://mock.example' });
+    expect(tunnel.origin('127.0.0.1')).toBe('https://mock.example');
+    expect(new AddressPolicy('0.0.0.0', 4010, new URL('https://mock.example'), () => []).origin('192.168.1.20')).toBe('https://mock.example');
+  });
 });
 
 describe('request bodies are capped', () => {

@@ -37,4 +37,23 @@ describe('createMockGateway options', () => {
     await server.close();
     await expect(fetch(`${server.url}/nope`, { method: 'POST' })).rejects.toThrow();
   });
+
+  it('on IPv6 loopback (::1): url and publicUrl have the address in brackets once, and serve the pages there', async () => {
+    const gateway = newGateway();
+    const server = await gateway.listen({ host: '::1' });
+    try {
+      expect(server.url).toBe(`http://[::1]:${server.port}`);
+      expect(server.publicUrl).toBe(server.url);
+      const { orders } = (await (await fetch(`${server.url}/_mock/state`)).json()) as { orders: unknown[] };
+      expect(orders).toEqual([]);
+    } finally {
+      await server.close();
+    }
+    const shared = await gateway.listen({ publicUrl: 'https://Mock.Example' });
+    try {
+      expect(shared).toMatchObject({ url: `http://127.0.0.1:${shared.port}`, publicUrl: 'https://mock.example' });
+    } finally {
+      await shared.close();
+    }
+  });
 });

@@ -58,6 +58,8 @@ export interface ListenOptions {
 export interface MockGatewayServer {
   /** The listen address, `http://127.0.0.1:<port>` by default (links and `payData` use {@link ListenOptions.publicUrl} when given). */
   readonly url: string;
+  /** Where people reach it, as an origin: {@link ListenOptions.publicUrl} when given, else {@link MockGatewayServer.url}. The command prints its dashboard there. */
+  readonly publicUrl: string;
   readonly port: number;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
@@ -94,7 +96,8 @@ export async function listenOnNode(handle: (request: Request) => Promise<Outcome
     });
   });
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: policy.listenOrigin,
+    publicUrl: policy.publicOrigin,
     port,
     close: () =>
       new Promise<void>((resolve, reject) => {
