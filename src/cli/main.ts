@@ -7,9 +7,10 @@
  * @module
  */
 import { controlApiUsage, runMock, type MockCommandIo } from './mock-command.js';
-import { readMockOptions, UsageError } from './mock-options.js';
+import { readMockOptions } from './mock-options.js';
 import { runSign } from './sign-command.js';
 import type { SigningCommandInput } from './signing-input.js';
+import { UsageError } from './usage-error.js';
 import { runVerify } from './verify-command.js';
 import packageJson from '../../package.json' with { type: 'json' };
 

@@ -44,7 +44,7 @@ export async function runMock(options: MockCommandOptions, io: MockCommandIo): P
     return 1;
   }
   print(`${server.url}\n`);
-  print(summary(options, options.publicUrl?.replace(/\/$/, '') ?? server.url));
+  print(summary(options, server.publicUrl));
   print(`\n${await stopped}: stopping the mock gateway\n`);
   await server.close();
   return 0;

@@ -9,15 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
+import { GatewayValidationError } from '../errors/index.js';
 import { requiredText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
-import { toValidationIssues } from '../protocol/schemas/issues.js';
+import { parseInput } from '../protocol/schemas/parse.js';
 import { merchantsSchema } from '../testing/domain/merchants.js';
 import { notificationRoutingSchema } from '../testing/domain/notifier.js';
 import { publicOriginSchema } from '../testing/http/address-policy.js';
 import type { MockMerchant } from '../testing/index.js';
-
-/** A mistake in the command line or the config file: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
+import { UsageError } from './usage-error.js';
 
 export interface MockCommandOptions {
   port: number;
@@ -34,7 +33,7 @@ export interface MockCommandOptions {
   quiet: boolean;
 }
 
-export const MOCK_FLAGS = {
+const MOCK_FLAGS = {
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   merchant: { type: 'string', short: 'm', multiple: true },
@@ -71,13 +70,13 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
   try {
     parsed = parseArgs({ args: [...args], options: MOCK_FLAGS, strict: true, allowPositionals: false });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(argumentMistake(error));
   }
   const flags = parsed.values;
   const config = flags.config === undefined ? {} : check(readConfig(flags.config), (path) => `--config ${flags.config}: ${path}`);
   const given = check(
     {
-      merchants: flags.merchant?.map(parseMerchant),
+      merchants: flags.merchant?.map((text, i) => parseMerchant(text, i, flags.merchant?.length ?? 1)),
       port: wholeNumber(flags.port),
       host: flags.host,
       publicUrl: flags['public-url'],
@@ -107,10 +106,12 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
 
 /** `value` as the command's schema reads it; `label` names where a problem is (a flag, or the config member). */
 function check(value: unknown, label: (path: string) => string): z.output<typeof commandSchema> {
-  const parsed = commandSchema.safeParse(value, { reportInput: true });
-  if (parsed.success) return parsed.data;
-  const issues = toValidationIssues(parsed.error.issues, { keys: Object.keys(commandSchema.def.shape), of: 'options' });
-  throw new UsageError(issues.map((issue) => `${label(issue.path.join('.'))}: ${issue.message}`).join('\n'));
+  try {
+    return parseInput(commandSchema, value, 'Invalid options', 'options');
+  } catch (error) {
+    if (!(error instanceof GatewayValidationError)) throw error;
+    throw new UsageError(error.issues.map((issue) => `${label(issue.path.join('.'))}: ${issue.message}`).join('\n'));
+  }
 }
 
 function readConfig(file: string): unknown {
@@ -127,11 +128,30 @@ function readConfig(file: string): unknown {
   }
 }
 
-/** `MCHNO:APPID:SECRET`; the secret may itself contain colons. */
-function parseMerchant(text: string): MockMerchant {
+/**
+ * What parseArgs refused, said without repeating a value: a stray word is most often the rest of an
+ * unquoted `--merchant` secret that holds a space.
+ */
+function argumentMistake(error: unknown): string {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    return 'mock takes options only, and a word was given without one (not repeated here, in case it is part of a secret); quote a value that holds a space, e.g. --merchant "M1:app-1:my secret"';
+  }
+  return String(message ?? error);
+}
+
+/** `MCHNO:APPID:SECRET`; the secret may itself contain colons. The value is never repeated: it holds the secret. */
+function parseMerchant(text: string, index: number, count: number): MockMerchant {
   const [mchNo = '', appId = '', ...rest] = text.split(':');
   const secret = rest.join(':');
-  if (!mchNo || !appId || !secret) throw new UsageError(`--merchant must be MCHNO:APPID:SECRET, e.g. --merchant M1700000001:app-1:my-test-secret (received ${JSON.stringify(text.replace(/:[^:]*$/, ':…'))})`);
+  const missing = [!mchNo && 'MCHNO', !appId && 'APPID', !secret && 'SECRET'].filter((part) => part !== false);
+  if (missing.length > 0) {
+    const which = count > 1 ? `--merchant number ${index + 1}` : 'the --merchant value';
+    throw new UsageError(
+      `--merchant must be MCHNO:APPID:SECRET, e.g. --merchant M1700000001:app-1:my-test-secret; ${which} has no ${missing.join(' and no ')} ` +
+        `(${text.includes(':') ? 'a part between or after its colons is empty' : 'it has no colon'}; the value is not repeated here, as it holds the secret)`,
+    );
+  }
   return { mchNo, appId, secret };
 }
 

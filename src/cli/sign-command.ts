@@ -8,10 +8,11 @@ import { GatewayValidationError } from '../errors/index.js';
 import { REDACTED_SECRET } from '../protocol/signing/diagnose.js';
 import { sign, signingString } from '../protocol/signing/sign.js';
 import { signaturesEqual } from '../protocol/signing/verify.js';
+import { printable } from '../util/printable.js';
 import { coverage } from './signed-message.js';
-import { DEFAULT_SECRET_ENV, readSigningInput, visible, type SigningCommandIo } from './signing-input.js';
+import { DEFAULT_SECRET_ENV, readSigningInput, type SigningCommandIo } from './signing-input.js';
 
-export const SIGN_USAGE = `Usage: payment-gateway-sdk sign [--secret-file FILE | --secret-env NAME] < body
+const SIGN_USAGE = `Usage: payment-gateway-sdk sign [--secret-file FILE | --secret-env NAME] < body
 
 Signs the JSON or form body on stdin with the gateway's MD5 rule and prints the string it hashed (the
 secret shown as ***) and the sign. A request, a notification: every field but sign is signed. A response
@@ -32,7 +33,7 @@ export async function runSign(args: readonly string[], io: SigningCommandIo): Pr
   if (typeof input === 'number') return input;
   const { message, secret } = input;
   if (message.nested.length > 0) {
-    io.err.write(`payment-gateway-sdk sign: ${message.nested.join(', ')} ${message.nested.length > 1 ? 'are JSON objects or arrays' : 'is a JSON object or array'}: the gateway signs text only. Send such a field as a string holding its JSON (JSON.stringify it once) and sign that string.\n`);
+    io.err.write(`payment-gateway-sdk sign: ${printable(message.nested.join(', '))} ${message.nested.length > 1 ? 'are JSON objects or arrays' : 'is a JSON object or array'}: the gateway signs text only. Send such a field as a string holding its JSON (JSON.stringify it once) and sign that string.\n`);
     return 1;
   }
   let signature: string;
@@ -40,10 +41,10 @@ export async function runSign(args: readonly string[], io: SigningCommandIo): Pr
     signature = sign(message.fields, secret);
   } catch (error) {
     if (!(error instanceof GatewayValidationError)) throw error;
-    io.err.write(`payment-gateway-sdk sign: ${error.message}\n`);
+    io.err.write(`payment-gateway-sdk sign: ${printable(error.message)}\n`);
     return 1;
   }
-  io.out.write(`signs:     ${coverage(message)}\ncanonical: ${visible(signingString(message.fields, REDACTED_SECRET))}\nsign:      ${signature}\n`);
+  io.out.write(`signs:     ${coverage(message)}\ncanonical: ${printable(signingString(message.fields, REDACTED_SECRET))}\nsign:      ${signature}\n`);
   if (typeof message.sign === 'string' && message.sign !== '') {
     io.out.write(`note:      the body's own sign ${signaturesEqual(message.sign, signature) ? 'is this one' : 'differs: payment-gateway-sdk verify says why'}\n`);
   }

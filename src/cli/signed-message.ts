@@ -8,7 +8,7 @@
  */
 import { GatewayValidationError } from '../errors/index.js';
 import { decodeFormBody } from '../notify/input.js';
-import { JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../protocol/json/lossless-json.js';
+import { JsonDuplicateMemberError, JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../protocol/json/lossless-json.js';
 import type { ReceivedTexts } from '../protocol/signing/diagnose.js';
 
 /** Why a body cannot be read, said so that the user can fix it (exit code 2, like a usage mistake). */
@@ -55,6 +55,7 @@ function readJson(text: string): SignedMessage {
     top = parsed.value as Record<string, unknown>;
     members = parsed.capturedMembers ? memberTexts(parsed.capturedMembers) : new Map();
   } catch (error) {
+    if (error instanceof JsonDuplicateMemberError) throw new BodyError(`the JSON body cannot be read: ${JSON.stringify(error.member.slice(0, 60))} appears more than once; a gateway message carries each field once`);
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw new BodyError(`the body is not valid JSON (${error.message})`);
   }

@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GatewayValidationError } from '../errors/index.js';
 import { decodeUtf8 } from '../notify/input.js';
+import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
-import { UsageError } from './mock-options.js';
 import { BodyError, readMessage, type SignedMessage } from './signed-message.js';
+import { UsageError } from './usage-error.js';
 
 /** The environment variable the secret is read from unless `--secret-env` names another (the README's name). */
 export const DEFAULT_SECRET_ENV = 'GATEWAY_SECRET';
@@ -32,7 +33,7 @@ export interface SigningCommandIo extends SigningCommandInput {
 }
 
 /** Everything a command needs, read. */
-export interface SigningInput {
+interface SigningInput {
   readonly options: SigningOptions;
   readonly secret: string;
   readonly message: SignedMessage;
@@ -53,18 +54,12 @@ export async function readSigningInput(command: 'sign' | 'verify', args: readonl
     return { options, secret, message: readMessage(await readStdin(io, io.err)) };
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof BodyError)) throw error;
-    io.err.write(`payment-gateway-sdk ${command}: ${error.message}\n${error instanceof UsageError ? `Run payment-gateway-sdk ${command} --help for its options.\n` : ''}`);
+    io.err.write(`payment-gateway-sdk ${command}: ${printable(error.message)}\n${error instanceof UsageError ? `Run payment-gateway-sdk ${command} --help for its options.\n` : ''}`);
     return 2;
   }
 }
 
-/** A string as printed: control characters (a newline in a value) escaped, so each item stays on its line. */
-export function visible(text: string): string {
-  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-export interface SigningOptions {
+interface SigningOptions {
   readonly help: boolean;
   readonly secretFile: string | undefined;
   readonly secretEnv: string;
@@ -82,7 +77,7 @@ const FLAGS = {
 const SECRET_ELSEWHERE = `put it in the ${DEFAULT_SECRET_ENV} environment variable (or the one --secret-env NAME names) or in a file given with --secret-file FILE`;
 
 /** The options of `sign` or `verify` from their arguments (after the command's name). */
-export function readSigningOptions(command: 'sign' | 'verify', args: readonly string[]): SigningOptions {
+function readSigningOptions(command: 'sign' | 'verify', args: readonly string[]): SigningOptions {
   // Before parsing, so that neither a refusal nor parseArgs' own message repeats what may be the secret.
   if (args.some((arg) => /^--secret(?:=|$)/.test(arg))) {
     throw new UsageError(`--secret is refused: a secret given as an argument is visible to every user of this machine (ps, /proc) and stays in your shell history; ${SECRET_ELSEWHERE}`);
@@ -104,7 +99,7 @@ export function readSigningOptions(command: 'sign' | 'verify', args: readonly st
 }
 
 /** The secret: from `--secret-file` (its final line break dropped) or else the environment variable. */
-export function readSecret(options: SigningOptions, env: SigningCommandInput['env']): string {
+function readSecret(options: SigningOptions, env: SigningCommandInput['env']): string {
   if (options.secretFile !== undefined) {
     let text: string;
     try {
@@ -122,7 +117,7 @@ export function readSecret(options: SigningOptions, env: SigningCommandInput['en
 }
 
 /** The body on stdin as text, at most {@link MAX_STDIN_BYTES}. */
-export async function readStdin(input: SigningCommandInput, err: NodeJS.WritableStream): Promise<string> {
+async function readStdin(input: SigningCommandInput, err: NodeJS.WritableStream): Promise<string> {
   if (input.stdin.isTTY) err.write('Reading the body from stdin; end it with Ctrl-D (or pipe it in: ... < body.json).\n');
   const read = await readCappedStream(input.stdin, MAX_STDIN_BYTES);
   if (!read.complete) throw new BodyError(`the body on stdin is over ${MAX_STDIN_BYTES} bytes; a gateway message is a few kilobytes`);

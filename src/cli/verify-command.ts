@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { diagnoseSignature, type FieldReport, type SignatureDiagnosis } from '../protocol/signing/diagnose.js';
-import { sign } from '../protocol/signing/sign.js';
+import { describeFields, diagnoseSignature, type SignatureDiagnosis } from '../protocol/signing/diagnose.js';
+import { printable } from '../util/printable.js';
 import { coverage, type SignedMessage } from './signed-message.js';
-import { DEFAULT_SECRET_ENV, readSigningInput, visible, type SigningCommandIo } from './signing-input.js';
+import { DEFAULT_SECRET_ENV, readSigningInput, type SigningCommandIo } from './signing-input.js';
 
-export const VERIFY_USAGE = `Usage: payment-gateway-sdk verify [--secret-file FILE | --secret-env NAME] [--ignore-key KEY]... < message
+const VERIFY_USAGE = `Usage: payment-gateway-sdk verify [--secret-file FILE | --secret-env NAME] [--ignore-key KEY]... < message
 
 Verifies the sign of the message on stdin: a notification (form or JSON), a request, or a response envelope
 {code, msg, data, sign} (verified over data). The first line printed is the verdict: valid, or invalid and
@@ -41,25 +41,26 @@ export async function runVerify(args: readonly string[], io: SigningCommandIo): 
   const { fields, unsigned } = splitIgnored(message, options.ignoreKeys);
   const diagnosis = diagnoseSignature({ fields, received: message.sign, secret, unsignedFields: unsigned });
   const lines = [VERDICTS[diagnosis.verdict], `covers:    ${coverage(message)}`, `fields:    ${describeFields(diagnosis.fields)}`];
-  if (diagnosis.verdict !== 'unsignable') lines.push(`canonical: ${visible(diagnosis.canonical)}`);
+  if (diagnosis.verdict !== 'unsignable') lines.push(`canonical: ${diagnosis.canonical}`);
   switch (diagnosis.verdict) {
     case 'valid':
       if (diagnosis.note) lines.push(`note:      ${diagnosis.note}`);
       break;
     case 'missing-sign':
     case 'unsignable':
-      lines.push(`problem:   ${visible(diagnosis.problem)}`);
+      lines.push(`problem:   ${diagnosis.problem}`);
       break;
     case 'wrong-sign':
-      lines.push(`expected:  ${sign(fields, secret)}`, `received:  ${visible(String(message.sign))}`);
+      lines.push(`expected:  ${diagnosis.expectedSign}`, `received:  ${String(message.sign)}`);
       if (diagnosis.mistake) {
-        lines.push(`mistake:   ${visible(diagnosis.mistake.summary)}`, `it signed: ${visible(diagnosis.mistake.signedString)}`, `fix:       ${diagnosis.mistake.fix}`);
+        lines.push(`mistake:   ${diagnosis.mistake.summary}`, `it signed: ${diagnosis.mistake.signedString}`, `fix:       ${diagnosis.mistake.fix}`);
       } else {
         lines.push(`hint:      ${diagnosis.hint}`);
       }
       break;
   }
-  io.out.write(`${lines.join('\n')}\n`);
+  // Every line holds received text (field names, values, the sign): escaped, it stays on its line and reads as sent.
+  io.out.write(`${lines.map(printable).join('\n')}\n`);
   return diagnosis.verdict === 'valid' ? 0 : 1;
 }
 
@@ -73,10 +74,4 @@ function splitIgnored(message: SignedMessage, ignoreKeys: readonly string[]): { 
     fields.delete(key);
   }
   return { fields, unsigned };
-}
-
-function describeFields(fields: readonly FieldReport[]): string {
-  const signed = fields.filter((field) => field.signed).map((field) => visible(field.name));
-  const left = fields.filter((field) => !field.signed).map((field) => `${visible(field.name)} (${field.why})`);
-  return `${signed.length} signed${signed.length > 0 ? ` (${signed.join(', ')})` : ''}${left.length > 0 ? `; not signed: ${left.join(', ')}` : ''}`;
 }

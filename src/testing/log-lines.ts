@@ -4,8 +4,10 @@
  *
  * @module
  */
+import { describeFields } from '../protocol/signing/diagnose.js';
+import { printable } from '../util/printable.js';
 import type { NotificationAttempt } from './domain/notifier.js';
-import { fieldSummary, type MockRequestRecord, type MockSignatureRefusal } from './domain/request-log.js';
+import type { MockRequestRecord, MockSignatureRefusal } from './domain/request-log.js';
 
 /**
  * What the mock tells its `log` option: each request once answered, and each notification delivery
@@ -46,16 +48,11 @@ function signatureLines(refusal: MockSignatureRefusal): string[] {
     refusal.mistake ? `${INDENT}likely mistake: ${refusal.mistake.summary}; fix: ${refusal.mistake.fix}` : `${INDENT}why: ${refusal.hint}`,
     `${INDENT}expected:   ${refusal.expected}`,
     ...(refusal.mistake ? [`${INDENT}you hashed: ${refusal.mistake.signedString}`] : []),
-    `${INDENT}fields:     ${fieldSummary(refusal)}`,
+    `${INDENT}fields:     ${describeFields(refusal.fields)}`,
   ];
 }
 
 /** `06:50:43.512Z`: the time of day (UTC) on the mock's clock. */
 function time(at: number): string {
   return `${new Date(at).toISOString().slice(11, 23)}Z`;
-}
-
-/** Control and bidirectional-override characters escaped: received text must not drive the terminal. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -6,13 +6,13 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
+import { parseInput } from '../protocol/schemas/parse.js';
 import { SimulatedClock } from './domain/clock.js';
 import type { MockGatewayState } from './domain/controls.js';
 import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/faults.js';
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './domain/orders.js';
-import { parseOptions } from './domain/parse-options.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 import { createRequestHandler } from './http/handler.js';
@@ -81,7 +81,7 @@ export class MockGateway {
 
   /** @internal Use {@link createMockGateway}. */
   constructor(options: MockGatewayOptions) {
-    const o = parseOptions(mockGatewayOptionsSchema, options ?? {}, 'createMockGateway options');
+    const o = parseInput(mockGatewayOptionsSchema, options ?? {}, 'Invalid createMockGateway options', 'options');
     const log = o.log;
     this.#merchants = new MerchantRegistry(o.merchants);
     this.#clock = new SimulatedClock(o.startTime ?? Date.now(), o.clock);

@@ -4,7 +4,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
+import { httpUrl, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { merchantsSchema } from './domain/merchants.js';
 import { notificationRoutingSchema } from './domain/notifier.js';
 import type { MockGatewayEvent } from './log-lines.js';
@@ -37,11 +37,7 @@ export const mockGatewayOptionsSchema = z.strictObject(
     /** Milliseconds (real time) before an unanswered notification attempt fails; default 20000, as the gateway. */
     notifyTimeout: z.optional(timerDelayMs(1)),
     /** The gateway's base URL: msw handlers intercept only below it, and every path is routed below its path. Default any origin, no path. */
-    baseUrl: z.optional(
-      z.string({ error: 'must be a string' }).check(
-        z.refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), { error: 'must be an absolute http(s) URL, e.g. https://gateway.test' }),
-      ),
-    ),
+    baseUrl: z.optional(httpUrl('https://gateway.test').check(z.minLength(1, { error: 'must not be empty, e.g. https://gateway.test' }))),
     /** How many of the latest requests {@link MockGateway.requests} keeps; default 1000, so long soak runs stay flat. */
     requestLogLimit: z.optional(safeInteger(0)),
     /**

@@ -81,7 +81,7 @@ describe('payment-gateway-sdk mock: the log', () => {
     expect(command.log()).toContain(' '.repeat(15) + 'likely mistake: the string starts with "&"; fix: write each field as key=value& with no "&" before the first one\n');
     expect(command.log()).toContain(`${' '.repeat(15)}expected:   ${expected}\n`);
     expect(command.log()).toContain(`${' '.repeat(15)}you hashed: &${expected}\n`);
-    expect(command.log()).toContain(`${' '.repeat(15)}fields:     signed mchNo, appId, version, signType, reqTime, mchOrderNo; not signed sign (the signature itself)\n`);
+    expect(command.log()).toContain(`${' '.repeat(15)}fields:     6 signed (mchNo, appId, version, signType, reqTime, mchOrderNo); not signed: sign (the signature itself)\n`);
     expect(command.out.text).not.toContain(MERCHANT.secret);
     expect(command.out.text).not.toContain(signingString(fields, MERCHANT.secret));
   });

@@ -176,7 +176,7 @@ describe('payment-gateway-sdk mock', () => {
     expect(crossSite.status).toBe(403);
     expect((await client.query({ mchOrderNo: 'cli-csrf' })).state).toBe(PayOrderState.Generated);
 
-    const shared = await startMockCommand(['--merchant', `${MERCHANT.mchNo}:${MERCHANT.appId}:${MERCHANT.secret}`, '--host', '0.0.0.0', '--public-url', 'https://mock.example']);
+    const shared = await startMockCommand(['--merchant', `${MERCHANT.mchNo}:${MERCHANT.appId}:${MERCHANT.secret}`, '--public-url', 'https://mock.example']);
     try {
       expect(shared.output()).toContain('Dashboard:   https://mock.example/');
       const local = `http://127.0.0.1:${new URL(shared.url).port}`;
@@ -220,7 +220,7 @@ describe('payment-gateway-sdk mock', () => {
     expect(unknown.stderr).toMatch(/Unknown option '--prot'.*\n.*--help/);
     expect((await runToEnd(['mock', '--merchant', 'M1:app-1'])).stderr).toContain('--merchant must be MCHNO:APPID:SECRET');
     expect((await runToEnd(['mock', '--clock', 'fast'])).stderr).toContain('--clock: must be real or manual');
-    expect((await runToEnd(['mock', '--forward-to', 'ftp://x'])).stderr).toContain('--forward-to: must be an http(s) URL');
+    expect((await runToEnd(['mock', '--forward-to', 'ftp://x'])).stderr).toContain('--forward-to: must be an absolute http(s) URL, e.g. http://127.0.0.1:3000/notify');
     expect((await runToEnd(['mock', '--port', '70000'])).stderr).toContain('--port: must be at most 65535');
     expect((await runToEnd(['refund'])).code).toBe(2);
     const help = await runToEnd(['--help']);

@@ -90,11 +90,15 @@ describe('sign', () => {
     ['[1,2]', /a JSON array/],
     ['{"a":', /not valid JSON \(unexpected end of input/],
     ['a=1&a=2', /the form body cannot be read: a appears more than once/],
+    ['{"a":"1","a":"2","sign":"x"}', /the JSON body cannot be read: "a" appears more than once/],
+    ['{"code":200,"msg":"SUCCESS","data":{"state":2,"state":3},"sign":"x"}', /the JSON body cannot be read: "state" appears more than once/],
     ['x'.repeat(MAX_STDIN_BYTES + 1), /over 1048576 bytes/],
-  ])('a body it cannot read (%#) is a usage error, exit code 2', async (body, message) => {
-    const result = await runInProcess(['sign'], body, env);
-    expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toMatch(message);
+  ])('a body it cannot read (%#) is a usage error, exit code 2, for sign and verify', async (body, message) => {
+    for (const command of ['sign', 'verify']) {
+      const result = await runInProcess([command], body, env);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(message);
+    }
   });
 });
 
@@ -112,6 +116,7 @@ describe('verify', () => {
     const notIgnored = await runInProcess(['verify'], body, env);
     expect(notIgnored.code).toBe(1);
     expect(notIgnored.stdout).toMatch(/^invalid: wrong sign\n[\s\S]*mistake: {3}shop was not signed\n/);
+    expect(notIgnored.stdout).toContain(`expected:  ${sign({ ...fields, shop: 'eu' }, SECRET)}\nreceived:  ${sign(fields, SECRET)}\n`);
   });
 
   it('verifies a response over data; finds code and msg signed too; an error response has no sign', async () => {
@@ -129,5 +134,19 @@ describe('verify', () => {
     const result = await runInProcess(['verify'], JSON.stringify({ memo: 'x\nvalid', sign: 'bad' }), env);
     expect(result.stdout.split('\n')[0]).toBe('invalid: wrong sign');
     expect(result.stdout).toContain('canonical: memo=x\\nvalid&key=***\n');
+  });
+
+  it('shows bidirectional overrides and C1 controls in a received field name escaped, on every line that names it', async () => {
+    // U+202E reverses what follows on the terminal; U+009B is the one-byte CSI that starts an escape sequence.
+    const name = 'amount\u202e1.0\u009b2J';
+    const result = await runInProcess(['verify'], JSON.stringify({ [name]: '1', sign: 'bad' }), env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(result.stdout).toContain('fields:    1 signed (amount\\u202e1.0\\u009b2J)');
+    expect(result.stdout).toContain('canonical: amount\\u202e1.0\\u009b2J=1&key=***\n');
+    const nested = await runInProcess(['sign'], JSON.stringify({ [name]: { a: 1 } }), env);
+    expect(nested.code).toBe(1);
+    expect(nested.stderr).toContain('amount\\u202e1.0\\u009b2J is a JSON object or array');
+    expect(nested.stderr).not.toMatch(/[\u0080-\u009f\u202e]/);
   });
 });

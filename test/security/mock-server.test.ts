@@ -3,9 +3,9 @@
 // rebinding (a foreign Host), cross-site requests (a foreign Origin), oversized bodies, and links built from
 // the request's Host.
 import { request as httpRequest } from 'node:http';
-import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient, PayOrderState } from '../../src/index.js';
+import { AddressPolicy } from '../../src/testing/http/address-policy.js';
 import { createMockGateway, type MockGateway, type MockGatewayServer } from '../../src/testing/index.js';
 import { common, MERCHANT, orderFields, PATHS, signed, START } from '../support/raw-gateway.js';
 
@@ -150,23 +150,41 @@ describe('links and payData use the listen address or the public URL, never the 
     }
   });
 
-  it("on a wildcard address: the machine's own addresses and localhost are answered, other names are not; payData uses the address the connection came in on", async () => {
-    const wide = createMockGateway({ merchants: [MERCHANT], startTime: START });
-    const everywhere = await wide.listen({ host: '0.0.0.0' });
-    try {
-      const addresses = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).filter((e) => e.family === 'IPv4').map((e) => e.address));
-      expect(addresses).toContain('127.0.0.1');
-      for (const address of [...addresses, 'localhost']) {
-        expect((await send(everywhere, '/_mock/state', { headers: { host: `${address}:${everywhere.port}` } })).status, address).toBe(200);
-      }
-      const refused = await send(everywhere, '/_mock/state', { headers: { host: `evil.example:${everywhere.port}` } });
-      expect(refused.status).toBe(403);
-      expect(refused.text).toContain(`127.0.0.1:${everywhere.port}`);
-      const created = await send(everywhere, PATHS.unifiedOrder, { method: 'POST', headers: { host: `localhost:${everywhere.port}` }, body: signedBody(orderFields({ mchOrderNo: 'wide-1' })) });
-      expect((JSON.parse(created.text) as { data: { payData: string } }).data.payData).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${everywhere.port}/cashier/`));
-    } finally {
-      await everywhere.close();
+  // Tests listen on 127.0.0.1 only: binding 0.0.0.0 would expose the mock and its control API to the LAN
+  // while they run. The wildcard logic is the AddressPolicy's, given the interfaces a machine could have.
+  it("on a wildcard address (AddressPolicy, nothing bound): the machine's own addresses and localhost are answered, other names are not; payData uses the address the connection came in on", () => {
+    let interfaces = ['127.0.0.1', '192.168.1.20', 'fe80::1'];
+    const policy = new AddressPolicy('0.0.0.0', 4010, undefined, () => interfaces);
+    for (const host of ['127.0.0.1:4010', '192.168.1.20:4010', '[fe80::1]:4010', 'LOCALHOST:4010', '0.0.0.0:4010']) {
+      expect(policy.refusal('GET', '/_mock/state', host, undefined), host).toBeUndefined();
     }
+    expect(policy.refusal('POST', '/_mock/clock/advance', '192.168.1.20:4010', 'http://192.168.1.20:4010'), 'its own page, on the LAN address').toBeUndefined();
+    for (const host of ['evil.example:4010', '192.168.1.21:4010', '192.168.1.20:4011', '192.168.1.20']) {
+      expect(policy.refusal('GET', '/_mock/state', host, undefined), host).toMatch(/^mock gateway: refused: the Host header/);
+    }
+    expect(policy.refusal('GET', '/', 'evil.example:4010', undefined)).toContain('addressed to itself: 0.0.0.0:4010, localhost:4010, 127.0.0.1:4010, 192.168.1.20:4010, [fe80::1]:4010.');
+    expect(policy.refusal('POST', '/_mock/clock/advance', '192.168.1.20:4010', 'http://evil.example')).toMatch(/refused: a POST from the web page at "http:\/\/evil\.example"/);
+    // Asked on each request: an address the machine gets later (a new DHCP lease) is its own too, an old one no longer.
+    interfaces = ['127.0.0.1', '10.0.0.7'];
+    expect(policy.refusal('GET', '/', '10.0.0.7:4010', undefined)).toBeUndefined();
+    expect(policy.refusal('GET', '/', '192.168.1.20:4010', undefined)).toBeDefined();
+    // payData and links: the address the connection came in on (an IPv4 client of a `::` server unmapped).
+    expect(policy.origin('192.168.1.20')).toBe('http://192.168.1.20:4010');
+    expect(policy.origin('127.0.0.1')).toBe('http://127.0.0.1:4010');
+    expect(new AddressPolicy('::', 4010, undefined, () => interfaces).origin('::ffff:10.0.0.7')).toBe('http://10.0.0.7:4010');
+    expect(new AddressPolicy('::', 4010, undefined, () => interfaces).origin('fe80::1')).toBe('http://[fe80::1]:4010');
+    // Not on a wildcard address: the interfaces are not its own, and links stay on the listen address.
+    const loopback = new AddressPolicy('127.0.0.1', 4010, undefined, () => interfaces);
+    expect(loopback.refusal('GET', '/', '10.0.0.7:4010', undefined)).toBeDefined();
+    expect(loopback.origin('10.0.0.7')).toBe('http://127.0.0.1:4010');
+  });
+
+  it('the listen and public origins: an IPv6 address in brackets once, however it was given; the public URL as an origin', () => {
+    for (const host of ['::1', '[::1]']) expect(new AddressPolicy(host, 4010, undefined, () => []).listenOrigin, host).toBe('http://[::1]:4010');
+    const tunnel = new AddressPolicy('127.0.0.1', 4010, new URL('https://Mock.Example/'), () => []);
+    expect(tunnel).toMatchObject({ listenOrigin: 'http://127.0.0.1:4010', publicOrigin: 'https://mock.example' });
+    expect(tunnel.origin('127.0.0.1')).toBe('https://mock.example');
+    expect(new AddressPolicy('0.0.0.0', 4010, new URL('https://mock.example'), () => []).origin('192.168.1.20')).toBe('https://mock.example');
   });
 });
 

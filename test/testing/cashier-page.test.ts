@@ -33,6 +33,28 @@ describe('cashier page', () => {
     expect(await (await page(gateway, `/cashier/${second}`)).text()).toContain('Payment failed');
   });
 
+  it('decodes the order id once (%50 is P); a malformed %-escape is a 400, through fetch and over HTTP', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields());
+    const { payOrderId } = gateway.order('order-1')!;
+    const escaped = `%${payOrderId.charCodeAt(0).toString(16).toUpperCase()}${payOrderId.slice(1)}`;
+    expect(await (await page(gateway, `/cashier/${escaped}`)).text()).toContain(`<code>${payOrderId}</code>`);
+    for (const path of ['/cashier/%E0%A4%A', '/cashier/%E0%A4%A/pay', `/cashier/${payOrderId}/%ZZ`]) {
+      const answer = await page(gateway, path, path.endsWith('pay') ? 'POST' : 'GET');
+      expect(answer.status, path).toBe(400);
+      expect(await answer.json()).toMatchObject({ status: 400, error: 'Bad Request', path });
+    }
+    const server = await gateway.listen();
+    try {
+      const answer = await fetch(`${server.url}/cashier/%E0%A4%A`);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: 'Bad Request', path: '/cashier/%E0%A4%A' });
+    } finally {
+      await server.close();
+    }
+    expect(gateway.order('order-1')?.state).toBe(0);
+  });
+
   it('says an expired order can no longer be paid, and has no buttons', async () => {
     const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
     await call(gateway, 'unifiedOrder', orderFields({ expiredTime: 60 }));

@@ -18,6 +18,19 @@ describe('control API and dashboard', () => {
     expect((await post(gateway, 'faults', { kind: 'meteor' })).status).toBe(400);
   });
 
+  it('decodes the {name} segment once (%50 is P); a malformed %-escape is a 400 before any control runs', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields());
+    const { payOrderId } = gateway.order('order-1')!;
+    const malformed = await post(gateway, 'orders/%E0%A4%A/pay');
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ status: 400, error: 'Bad Request', path: '/_mock/orders/%E0%A4%A/pay' });
+    expect(gateway.order('order-1')?.state).toBe(0);
+    const escaped = `%${payOrderId.charCodeAt(0).toString(16).toUpperCase()}${payOrderId.slice(1)}`;
+    expect((await post(gateway, `orders/${escaped}/pay`)).status).toBe(200);
+    expect(gateway.order('order-1')?.state).toBe(2);
+  });
+
   it('state has no secrets; bodies are bounded; the dashboard lists orders newest first', async () => {
     const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
     await call(gateway, 'unifiedOrder', orderFields());

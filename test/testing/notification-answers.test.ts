@@ -1,5 +1,7 @@
 // How the mock's notifier judges a merchant's answers, resends, and runs on the real clock, through
-// gateway.fetch and a stubbed notifyFetch.
+// gateway.fetch and a stubbed notifyFetch (a real merchant server on loopback for an endless answer).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 import { call, MERCHANT, orderFields, START } from '../support/raw-gateway.js';
@@ -38,6 +40,36 @@ describe('notification answers', () => {
     expect(attempt?.error).toMatch(why);
     expect(attempt?.reason).toMatch(/^not accepted: .*; answer with the plain-text body SUCCESS and nothing else$/);
     expect(gateway.notifications[0]).toMatchObject({ state: 'pending', attempts: 1 });
+  });
+
+  it('reads at most 64 KiB of an answer: an endless body from a merchant server on loopback is not accepted, and the connection is dropped', async () => {
+    // It starts with SUCCESS, then never ends: the mock must stop reading, not wait for the end or the timeout.
+    const dropped = Promise.withResolvers<void>();
+    const merchant = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(16 * 1024, 'SUCCESS');
+      const pump = () => {
+        while (!response.destroyed) if (!response.write(chunk)) return void response.once('drain', pump);
+      };
+      response.on('close', () => dropped.resolve());
+      pump();
+    });
+    await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
+    try {
+      const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START, notifyTimeout: 15_000 });
+      await paidOrder(gateway, { notifyUrl: `http://127.0.0.1:${(merchant.address() as AddressInfo).port}/notify` });
+      const [attempt] = await gateway.deliverNotifications();
+      expect(attempt).toMatchObject({ delivered: false, status: 200 });
+      expect(attempt?.reason).toBe('not accepted: the answer was over 65536 bytes (HTTP 200), so the mock stopped reading it; answer with the plain-text body SUCCESS and nothing else');
+      expect(attempt?.error).toBe(attempt?.reason);
+      expect(attempt?.response).toHaveLength(200);
+      expect(attempt?.ms).toBeLessThan(15_000);
+      await dropped.promise;
+      expect(gateway.notifications[0]).toMatchObject({ state: 'pending', attempts: 1 });
+    } finally {
+      merchant.closeAllConnections();
+      await new Promise((resolve) => merchant.close(resolve));
+    }
   });
 
   it('accepts success in any case, as the reference does', async () => {

@@ -148,7 +148,7 @@ describe('a refused signature', () => {
     expect(line).toMatch(/ unifiedOrder +mchOrderNo=sig-1  9999 验签失败 \(signature_invalid\)  \d+ ms\n/);
     expect(line).toContain('likely mistake: an empty value was signed (clientIp=&); fix: leave out every field whose value is empty ("") or null');
     expect(line).toContain(`expected:   ${canonical(order(), '***')}`);
-    expect(line).toContain('not signed clientIp (empty value)');
+    expect(line).toContain('not signed: clientIp (empty value)');
     expect(gateway.orders()).toHaveLength(0);
   });
 

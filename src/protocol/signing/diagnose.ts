@@ -42,6 +42,13 @@ export interface FieldReport {
   readonly why?: 'the signature itself' | 'empty value' | 'null' | 'not signed by the gateway';
 }
 
+/** Received fields as people read them: `2 signed (a, b); not signed: sign (the signature itself)`. */
+export function describeFields(fields: readonly { readonly name: string; readonly signed: boolean; readonly why?: string | undefined }[]): string {
+  const signed = fields.filter((field) => field.signed).map((field) => field.name);
+  const left = fields.filter((field) => !field.signed).map((field) => `${field.name} (${field.why ?? 'not signed'})`);
+  return `${signed.length} signed${signed.length > 0 ? ` (${signed.join(', ')})` : ''}${left.length > 0 ? `; not signed: ${left.join(', ')}` : ''}`;
+}
+
 /** The mistakes recognised, most likely first. */
 export type SignatureMistakeId =
   | 'empty-value-signed'
@@ -81,7 +88,7 @@ export interface SignatureMistake {
 export type SignatureDiagnosis =
   | { readonly verdict: 'valid'; readonly canonical: string; readonly fields: readonly FieldReport[]; readonly note?: string }
   | { readonly verdict: 'missing-sign'; readonly canonical: string; readonly fields: readonly FieldReport[]; readonly problem: string }
-  | { readonly verdict: 'wrong-sign'; readonly canonical: string; readonly fields: readonly FieldReport[]; readonly mistake?: SignatureMistake; readonly hint: string }
+  | { readonly verdict: 'wrong-sign'; readonly canonical: string; readonly fields: readonly FieldReport[]; readonly expectedSign: string; readonly mistake?: SignatureMistake; readonly hint: string }
   | { readonly verdict: 'unsignable'; readonly fields: readonly FieldReport[]; readonly problem: string };
 
 type Entry = readonly [name: string, text: string];
@@ -133,7 +140,7 @@ export function diagnoseSignature(input: SignatureCase): SignatureDiagnosis {
     const text = preHash(entries, attempt.secretAsUsed?.(input.secret) ?? input.secret, attempt);
     const digest = (attempt.digest ?? md5Hex)(text, input.secret);
     if (digest !== undefined && sameDigest(received, digest)) {
-      return { verdict: 'wrong-sign', canonical, fields, mistake: { id: attempt.id, summary: attempt.summary, fix: attempt.fix, signedString: preHash(entries, REDACTED_SECRET, attempt) }, hint: attempt.fix };
+      return { verdict: 'wrong-sign', canonical, fields, expectedSign: expected, mistake: { id: attempt.id, summary: attempt.summary, fix: attempt.fix, signedString: preHash(entries, REDACTED_SECRET, attempt) }, hint: attempt.fix };
     }
   }
   const shape = /^[0-9A-Fa-f]{32}$/.test(received) ? '' : ` The sign is not 32 hexadecimal characters (an MD5 in hex); it has ${received.length} characters.`;
@@ -141,6 +148,7 @@ export function diagnoseSignature(input: SignatureCase): SignatureDiagnosis {
     verdict: 'wrong-sign',
     canonical,
     fields,
+    expectedSign: expected,
     hint: `No common mistake reproduces the received sign: most likely the secret differs (use the secret of this mchNo/appId, without a trailing newline or space), or a field was changed after signing.${shape}`,
   };
 }

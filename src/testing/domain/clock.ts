@@ -6,7 +6,7 @@
  * @module
  */
 import { safeInteger } from '../../protocol/schemas/fields.js';
-import { parseOptions } from './parse-options.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
 
 const advanceSchema = safeInteger(0);
 
@@ -28,7 +28,7 @@ export class SimulatedClock {
   }
 
   advance(ms: number): number {
-    this.#base += parseOptions(advanceSchema, ms, 'advanceTime ms (a whole number of milliseconds >= 0)');
+    this.#base += parseInput(advanceSchema, ms, 'Invalid advanceTime ms (a whole number of milliseconds >= 0)', 'options');
     return this.now();
   }
 }

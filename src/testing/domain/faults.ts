@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { OPERATION_NAMES, type OperationName } from '../../operations/table.js';
 import { safeInteger } from '../../protocol/schemas/fields.js';
-import { parseOptions } from './parse-options.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
 
 /**
  * What goes wrong with the response:
@@ -73,13 +73,12 @@ export interface InjectedFault {
 const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset'] as const satisfies readonly FaultKind[];
 const AFTER_ONLY: readonly FaultKind[] = ['wrongSign', 'truncatedJson'];
 const quoted = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
-const OPERATIONS = OPERATION_NAMES;
 
 /** Checks {@link FaultOptions}; the control route `POST /_mock/faults` reads its body with it too. */
 export const faultOptionsSchema = z
   .strictObject({
     kind: z.enum(KINDS, { error: `must be one of ${quoted(KINDS)}` }),
-    operation: z.optional(z.enum(OPERATIONS, { error: `must be one of ${quoted(OPERATIONS)} (leave it out for any)` })),
+    operation: z.optional(z.enum(OPERATION_NAMES, { error: `must be one of ${quoted(OPERATION_NAMES)} (leave it out for any)` })),
     when: z.optional(z.enum(['before', 'after'], { error: "must be 'before' or 'after'" })),
     times: z.optional(safeInteger(1)),
   })
@@ -113,7 +112,7 @@ export class FaultPlan {
   #armed: ArmedFault[] = [];
 
   inject(options: FaultOptions): InjectedFault {
-    const { kind, operation, when = 'after', times = 1 } = parseOptions(faultOptionsSchema, options, 'injectFault options');
+    const { kind, operation, when = 'after', times = 1 } = parseInput(faultOptionsSchema, options, 'Invalid injectFault options', 'options');
     const fault = new ArmedFault(kind, operation, when, times);
     this.#armed.push(fault);
     return fault;

@@ -23,6 +23,11 @@ export interface MockMerchant {
   readonly secret: string;
 }
 
+/** The key of a merchant's own reference (its mchOrderNo, its requestId): the same text from two merchants is two records. */
+export function merchantScoped(mchNo: string, reference: string): string {
+  return `${mchNo}\u0000${reference}`;
+}
+
 /** At least one application, each `appId` once; other members are ignored, so the client's options object can serve. */
 export const merchantsSchema = z.array(z.object({ mchNo: requiredText(), appId: requiredText(), secret: requiredText() }), { error: 'must be an array of { mchNo, appId, secret }' }).check(
   z.minLength(1, { error: 'must list at least one merchant application, e.g. [{ mchNo, appId, secret }]' }),

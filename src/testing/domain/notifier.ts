@@ -5,8 +5,9 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { timerDelayMs } from '../../protocol/schemas/fields.js';
+import { httpUrl, timerDelayMs } from '../../protocol/schemas/fields.js';
 import { sign } from '../../protocol/signing/sign.js';
+import { readCappedStream } from '../../util/read-capped-stream.js';
 import type { SimulatedClock } from './clock.js';
 import { ORDER_FIELDS, type MockPayOrder } from './orders.js';
 
@@ -111,12 +112,17 @@ export interface MockNotification {
   readonly nextAttemptAt?: number | undefined;
 }
 
+const FORWARD_EXAMPLE = 'http://127.0.0.1:3000/notify';
+
 /** Checks {@link NotificationRouting}. */
 export const notificationRoutingSchema = z.strictObject({
-  forwardTo: z.optional(z.string({ error: 'must be a string' }).check(z.refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), { error: 'must be an http(s) URL such as http://127.0.0.1:3000/notify' }))),
+  forwardTo: z.optional(httpUrl(FORWARD_EXAMPLE).check(z.minLength(1, { error: `must not be empty, e.g. ${FORWARD_EXAMPLE}` }))),
   loopbackOnly: z.optional(z.boolean({ error: 'must be true or false' })),
   retryStepMs: z.optional(timerDelayMs(0)),
 });
+
+/** The most of a merchant's answer read: the answer expected is `SUCCESS`; anything longer is read no further. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** What the notifier needs from the gateway. */
 export interface NotifierSetup {
@@ -251,7 +257,12 @@ export class Notifier {
         redirect: 'manual',
         signal: AbortSignal.timeout(this.#setup.timeoutMs),
       });
-      const response = await answer.text();
+      const read = answer.body ? await readCappedStream(answer.body, MAX_ANSWER_BYTES) : { bytes: new Uint8Array(), complete: true };
+      const response = new TextDecoder().decode(read.bytes);
+      if (!read.complete) {
+        const reason = `not accepted: the answer was over ${MAX_ANSWER_BYTES} bytes (HTTP ${answer.status}), so the mock stopped reading it; answer with the plain-text body SUCCESS and nothing else`;
+        return { status: answer.status, response, error: reason, reason };
+      }
       const verdict = judgeAnswer(answer.status, response);
       return { status: answer.status, response, reason: verdict.reason, ...(verdict.accepted ? {} : { error: verdict.reason }) };
     } catch (cause) {

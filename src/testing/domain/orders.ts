@@ -9,11 +9,11 @@ import * as z from 'zod/mini';
 import { md5Hex } from '../../protocol/signing/md5.js';
 import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../../protocol/schemas/enums.js';
 import type { PayOrder } from '../../protocol/schemas/order.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
-import type { MockMerchant } from './merchants.js';
-import { parseOptions } from './parse-options.js';
+import { merchantScoped, type MockMerchant } from './merchants.js';
 import { channelOf, isCoinWayCode, isSupportedWayCode, payDataFor, readChannelExtra } from './pay-data.js';
 import { MESSAGES, refuse } from './refusals.js';
 
@@ -138,7 +138,7 @@ export class OrderBook {
     if (p.divisionMode !== undefined && ![0, 1, 2].includes(p.divisionMode)) throw refuse(MESSAGES.divisionMode);
     if (p.expiredTime !== undefined && p.expiredTime < 1) throw refuse(MESSAGES.expiredTime);
     const mchOrderNo = String(p.mchOrderNo);
-    if (this.#byMerchantOrderNo.has(merchantKey(app.mchNo, mchOrderNo))) throw refuse(MESSAGES.duplicateOrder(mchOrderNo));
+    if (this.#byMerchantOrderNo.has(merchantScoped(app.mchNo, mchOrderNo))) throw refuse(MESSAGES.duplicateOrder(mchOrderNo));
     const wayCode = String(p.wayCode);
     if (!isSupportedWayCode(wayCode)) throw refuse(MESSAGES.unsupportedWayCode);
     const extra = readChannelExtra(wayCode, p.channelExtra);
@@ -155,7 +155,7 @@ export class OrderBook {
       payDataType: payData.payDataType, payData: payData.payData, orderTransactionList: [],
     };
     this.#orders.set(payOrderId, order);
-    this.#byMerchantOrderNo.set(merchantKey(app.mchNo, mchOrderNo), order);
+    this.#byMerchantOrderNo.set(merchantScoped(app.mchNo, mchOrderNo), order);
 
     const decline = this.#takeDecline(mchOrderNo);
     if (decline) this.#fail(order, decline);
@@ -174,7 +174,7 @@ export class OrderBook {
   find(app: MockMerchant, params: Readonly<Record<string, string | number>>): MockPayOrder {
     const { payOrderId, mchOrderNo } = params;
     if (payOrderId === undefined && mchOrderNo === undefined) throw refuse(MESSAGES.missingOrderIds);
-    const order = payOrderId !== undefined ? this.#orders.get(String(payOrderId)) : this.#byMerchantOrderNo.get(merchantKey(app.mchNo, String(mchOrderNo)));
+    const order = payOrderId !== undefined ? this.#orders.get(String(payOrderId)) : this.#byMerchantOrderNo.get(merchantScoped(app.mchNo, String(mchOrderNo)));
     if (!order || order.mchNo !== app.mchNo) throw refuse(MESSAGES.orderNotFound);
     return order;
   }
@@ -223,18 +223,18 @@ export class OrderBook {
 
   /** Test control: the channel reports failure. */
   fail(ref: string, failure: ChannelFailure = {}): MockPayOrder {
-    const checked = parseOptions(channelFailureSchema, failure, 'failOrder failure');
+    const checked = parseInput(channelFailureSchema, failure, 'Invalid failOrder failure', 'options');
     return this.#fail(this.#unpaid(ref, 'failOrder'), checked);
   }
 
   /** Test control: a coming order fails at the channel. */
   declineNext(failure: ChannelFailure = {}): void {
-    this.#declines.push(parseOptions(channelFailureSchema, failure, 'declineNextPayment failure'));
+    this.#declines.push(parseInput(channelFailureSchema, failure, 'Invalid declineNextPayment failure', 'options'));
   }
 
   /** Test control: an on-chain transaction arrives for a coin order. */
   addTransaction(ref: string, transaction: TransactionInput): MockTransaction {
-    const input = parseOptions(transactionInputSchema, transaction, 'addTransaction input');
+    const input = parseInput(transactionInputSchema, transaction, 'Invalid addTransaction input', 'options');
     const order = this.resolve(ref, 'addTransaction');
     if (!isCoinWayCode(order.wayCode)) throw new Error(`addTransaction: order ${order.payOrderId} uses ${order.wayCode}, not a coin way (COIN_...)`);
     const at = new Date(this.clock.now()).toISOString();
@@ -295,10 +295,6 @@ export class OrderBook {
     const i = this.#declines.findIndex((d) => d.mchOrderNo === undefined || d.mchOrderNo === mchOrderNo);
     return i === -1 ? undefined : this.#declines.splice(i, 1)[0];
   }
-}
-
-function merchantKey(mchNo: string, mchOrderNo: string): string {
-  return `${mchNo}\u0000${mchOrderNo}`;
 }
 
 function copy(order: MockPayOrder): MockPayOrder {

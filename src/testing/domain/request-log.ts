@@ -88,13 +88,6 @@ export class RequestLog {
   }
 }
 
-/** The fields of a refusal as people read them: `signed a, b; not signed sign (the signature itself)`. */
-export function fieldSummary(refusal: MockSignatureRefusal): string {
-  const signed = refusal.fields.filter((f) => f.signed).map((f) => f.name);
-  const unsigned = refusal.fields.filter((f) => !f.signed).map((f) => `${f.name} (${f.why ?? 'not signed'})`);
-  return `signed ${signed.join(', ') || 'none'}; not signed ${unsigned.join(', ') || 'none'}`;
-}
-
 /** `text` cut at `max` characters, saying how much was left out. */
 export function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;

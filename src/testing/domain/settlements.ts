@@ -6,9 +6,9 @@
  * @module
  */
 import * as z from 'zod/mini';
+import { parseInput } from '../../protocol/schemas/parse.js';
 import type { SimulatedClock } from './clock.js';
-import type { MockMerchant } from './merchants.js';
-import { parseOptions } from './parse-options.js';
+import { merchantScoped, type MockMerchant } from './merchants.js';
 import { MESSAGES, refuse } from './refusals.js';
 
 /**
@@ -115,7 +115,7 @@ export class SettlementDesk {
   /** settleAddressApply: records the address, under review. */
   declareAddress(app: MockMerchant, params: Readonly<Record<string, string | number>>): Record<string, unknown> {
     const requestId = String(params.requestId);
-    const key = scoped(app.mchNo, requestId);
+    const key = merchantScoped(app.mchNo, requestId);
     if (this.#addresses.has(key)) throw refuse(MESSAGES.duplicateRequestId(requestId));
     const record: MockAddress = {
       serverRequestId: this.#nextId('SA'), requestId, mchNo: app.mchNo, appId: app.appId, tokenId: String(params.tokenId),
@@ -133,7 +133,7 @@ export class SettlementDesk {
     if (p.currency !== 'USD') throw refuse(MESSAGES.currencyUnsupported);
     if ((p.addrServerRequestId === undefined) === (p.address === undefined)) throw refuse(MESSAGES.addressChoice);
     const requestId = String(p.requestId);
-    const key = scoped(app.mchNo, requestId);
+    const key = merchantScoped(app.mchNo, requestId);
     if (this.#settlements.has(key)) throw refuse(MESSAGES.duplicateRequestId(requestId));
     const tokenId = String(p.tokenId);
     let address = p.address;
@@ -155,7 +155,7 @@ export class SettlementDesk {
 
   /** settleRequestGet: the record by the merchant's `requestId` (spec 2.7). */
   settlementData(app: MockMerchant, params: Readonly<Record<string, string | number>>): Record<string, unknown> {
-    const record = this.#settlements.get(scoped(app.mchNo, String(params.requestId)));
+    const record = this.#settlements.get(merchantScoped(app.mchNo, String(params.requestId)));
     if (!record) throw refuse(MESSAGES.settlementNotFound);
     const { serverRequestId, requestId, tokenId, currency, amount, status, address, notifyUrl } = record;
     return { serverRequestId, requestId, tokenId, currency, amount, status, address, notifyUrl };
@@ -171,7 +171,7 @@ export class SettlementDesk {
 
   /** Test control: a settlement moves on (pending -> processing -> completed), or to the given state. */
   progress(ref: string, requested: SettlementProgress | undefined): MockSettlement {
-    const to = parseOptions(settlementProgressSchema, requested, 'progressSettlement to');
+    const to = parseInput(settlementProgressSchema, requested, 'Invalid progressSettlement to', 'options');
     const record = this.#find(this.#settlements.values(), ref, 'progressSettlement');
     if (record.status === MockSettlementStatus.Completed || record.status === MockSettlementStatus.Failed) {
       throw new Error(`progressSettlement: settlement ${record.requestId} is already final (status ${record.status})`);
@@ -217,8 +217,4 @@ function only<T extends MockCoinpayRecord>(records: Iterable<T>, ref: string, co
   const found = [...records].filter((r) => r.serverRequestId === ref || r.requestId === ref);
   if (found.length > 1) throw new Error(`${control}: several merchants use requestId ${JSON.stringify(ref)}; give the serverRequestId`);
   return found[0];
-}
-
-function scoped(mchNo: string, requestId: string): string {
-  return `${mchNo}\u0000${requestId}`;
 }

@@ -13,8 +13,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /** The accepted `Host` and `Origin` values of one server, and the origin its pages and `payData` use. */
 export class AddressPolicy {
+  /** `http://host:port` of the listen address (an IPv6 address in brackets): the server's `url`. */
+  readonly listenOrigin: string;
+  /** Where people reach the mock unless a connection says otherwise: the public URL's origin, else {@link AddressPolicy.listenOrigin}. */
+  readonly publicOrigin: string;
   readonly #port: number;
-  readonly #listenOrigin: string;
   readonly #publicUrl: URL | undefined;
   readonly #wildcard: boolean;
   readonly #interfaces: () => readonly string[];
@@ -27,7 +30,8 @@ export class AddressPolicy {
   constructor(listenHost: string, port: number, publicUrl: URL | undefined, interfaces: () => readonly string[]) {
     this.#port = port;
     this.#wildcard = WILDCARDS.has(listenHost);
-    this.#listenOrigin = `http://${bracketed(listenHost)}:${port}`;
+    this.listenOrigin = `http://${bracketed(listenHost)}:${port}`;
+    this.publicOrigin = publicUrl?.origin ?? this.listenOrigin;
     this.#publicUrl = publicUrl;
     this.#interfaces = interfaces;
     this.#ownHosts = [`${bracketed(listenHost).toLowerCase()}:${port}`, `localhost:${port}`];
@@ -57,9 +61,8 @@ export class AddressPolicy {
    * address, the address of the interface the connection came in on (a phone on the LAN gets the LAN address).
    */
   origin(localAddress: string | undefined): string {
-    if (this.#publicUrl) return this.#publicUrl.origin;
-    if (this.#wildcard && localAddress) return `http://${bracketed(unmapped(localAddress))}:${this.#port}`;
-    return this.#listenOrigin;
+    if (this.#wildcard && !this.#publicUrl && localAddress) return `http://${bracketed(unmapped(localAddress))}:${this.#port}`;
+    return this.publicOrigin;
   }
 
   #acceptsHost(host: string): boolean {

@@ -7,10 +7,10 @@
  */
 import * as z from 'zod/mini';
 import { safeInteger } from '../../protocol/schemas/fields.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
-import { parseOptions } from '../domain/parse-options.js';
 import { settlementProgressSchema } from '../domain/settlements.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
@@ -92,25 +92,24 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
 /** Control bodies are a few small fields; anything bigger is refused unread. */
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** Answers a control request, or `undefined` when `path` is not under `/_mock/`. */
-export async function handleControl(gateway: GatewayControls, request: Request, path: string): Promise<Response | undefined> {
+/** Answers a control request, or `undefined` when `path` is not under `/_mock/`; `segments` are the path's, decoded. */
+export async function handleControl(gateway: GatewayControls, request: Request, path: string, segments: readonly string[]): Promise<Response | undefined> {
   if (!path.startsWith('/_mock/')) return undefined;
-  const found = match(request.method, path);
+  const found = match(request.method, segments);
   if (!found) {
     return json({ error: `no control ${request.method} ${path}; the control API has: ${CONTROL_ROUTES.map((r) => `${r.method} ${r.path}`).join(', ')}` }, 404);
   }
   const [control, ref] = found;
   try {
-    const body = control.bodySchema ? parseOptions(control.bodySchema, await readObject(request), `body of ${control.method} ${control.path}`) : undefined;
+    const body = control.bodySchema ? parseInput(control.bodySchema, await readObject(request), `Invalid body of ${control.method} ${control.path}`, 'options') : undefined;
     return json((await control.run(gateway, ref, body as never)) ?? null);
   } catch (error) {
     return json({ error: error instanceof Error ? error.message : String(error) }, error instanceof BodyTooLarge ? 413 : 400);
   }
 }
 
-/** The route and its `{name}` segment (decoded), if any route has this method and shape. */
-function match(method: string, path: string): [ControlRoute, string] | undefined {
-  const segments = path.split('/');
+/** The route and its `{name}` segment, if any route has this method and shape. */
+function match(method: string, segments: readonly string[]): [ControlRoute, string] | undefined {
   for (const control of CONTROL_ROUTES) {
     const pattern = control.path.split('/');
     if (control.method !== method || pattern.length !== segments.length) continue;
@@ -121,17 +120,9 @@ function match(method: string, path: string): [ControlRoute, string] | undefined
       ref = segment;
       return segment !== '';
     });
-    if (fits) return [control, safeDecode(ref)];
+    if (fits) return [control, ref];
   }
   return undefined;
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /** The JSON object body, or `{}` when empty; bounded to {@link MAX_BODY_BYTES}. */

@@ -54,12 +54,23 @@ export function createRequestHandler(setup: HandlerSetup): (request: Request) =>
     const route = path === undefined ? undefined : OPERATION_ROUTES.get(path);
     const base = url.origin + setup.basePath;
     if (route) return request.method === 'POST' ? handleOperation(setup, route, request, base) : frameworkError(405, url.pathname, setup.clock.now());
+    if (path === undefined) return frameworkError(404, url.pathname, setup.clock.now());
+    const segments = decodeSegments(path);
+    // A malformed %-escape is the client's mistake, answered once here for every page and control route.
+    if (segments === undefined) return frameworkError(400, url.pathname, setup.clock.now());
     const tool =
-      path === undefined
-        ? undefined
-        : ((await handleControl(setup.controls, request, path)) ?? handleCashier(setup.controls, request, path, base) ?? handleDashboard(() => setup.controls.state(), request, path, base));
+      (await handleControl(setup.controls, request, path, segments)) ?? handleCashier(setup.controls, request, segments, base) ?? handleDashboard(() => setup.controls.state(), request, path, base);
     return tool ? { kind: 'response', response: tool } : frameworkError(404, url.pathname, setup.clock.now());
   };
+}
+
+/** The path's segments, each %-decoded once (`''` first, for the leading `/`), or `undefined` when an escape is malformed. */
+function decodeSegments(path: string): string[] | undefined {
+  try {
+    return path.split('/').map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
 }
 
 async function handleOperation(setup: HandlerSetup, route: OperationRoute, request: Request, base: string): Promise<Outcome> {

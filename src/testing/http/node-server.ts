@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/mini';
 import { readCappedStream } from '../../util/read-capped-stream.js';
 import { requiredText, safeInteger } from '../../protocol/schemas/fields.js';
-import { parseOptions } from '../domain/parse-options.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
 import { AddressPolicy, publicOriginSchema } from './address-policy.js';
 import { BodyTooLarge, declaresTooMuch, MAX_OPERATION_BODY_BYTES, tooLargeResponse } from './request-body.js';
 import type { Outcome } from './respond.js';
@@ -58,13 +58,15 @@ export interface ListenOptions {
 export interface MockGatewayServer {
   /** The listen address, `http://127.0.0.1:<port>` by default (links and `payData` use {@link ListenOptions.publicUrl} when given). */
   readonly url: string;
+  /** Where people reach it, as an origin: {@link ListenOptions.publicUrl} when given, else {@link MockGatewayServer.url}. The command prints its dashboard there. */
+  readonly publicUrl: string;
   readonly port: number;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
 
 /** Checks {@link ListenOptions}. */
-export const listenOptionsSchema = z.strictObject({
+const listenOptionsSchema = z.strictObject({
   port: z.optional(safeInteger(0).check(z.maximum(65535, { error: 'must be at most 65535' }))),
   host: z.optional(requiredText()),
   publicUrl: z.optional(publicOriginSchema),
@@ -74,7 +76,7 @@ type NodeHttp = typeof import('node:http');
 
 /** Serves `handle` over HTTP until closed. */
 export async function listenOnNode(handle: (request: Request) => Promise<Outcome>, options: ListenOptions = {}): Promise<MockGatewayServer> {
-  const { host = '127.0.0.1', port: requested = 0, publicUrl: publicText } = parseOptions(listenOptionsSchema, options, 'listen options');
+  const { host = '127.0.0.1', port: requested = 0, publicUrl: publicText } = parseInput(listenOptionsSchema, options, 'Invalid listen options', 'options');
   const http = builtin<NodeHttp>('node:http');
   if (!http) throw new Error('gateway.listen() needs node:http (Node >= 22.12, Bun or Deno). On other runtimes use gateway.fetch.');
   const publicUrl = publicText === undefined ? undefined : new URL(publicText);
@@ -94,7 +96,8 @@ export async function listenOnNode(handle: (request: Request) => Promise<Outcome
     });
   });
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: policy.listenOrigin,
+    publicUrl: policy.publicOrigin,
     port,
     close: () =>
       new Promise<void>((resolve, reject) => {

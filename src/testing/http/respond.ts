@@ -50,9 +50,11 @@ export function faultOutcome(fault: 'html502' | 'emptyBody' | 'connectionReset')
   }
 }
 
-/** The web framework's answer to an unknown path (404) or a method other than POST (405). */
-export function frameworkError(status: 404 | 405, path: string, now: number): Outcome {
-  const error = status === 404 ? 'Not Found' : 'Method Not Allowed';
+const FRAMEWORK_ERRORS = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed' } as const;
+
+/** The web framework's answer to a malformed path (400), an unknown one (404) or a method other than POST (405). */
+export function frameworkError(status: keyof typeof FRAMEWORK_ERRORS, path: string, now: number): Outcome {
+  const error = FRAMEWORK_ERRORS[status];
   return respond(JSON.stringify({ timestamp: new Date(now).toISOString(), status, error, path }), status);
 }
 

@@ -11,12 +11,10 @@ import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const ACTIONS = ['pay', 'fail', 'leave'] as const;
 
-/** Answers `GET /cashier/{id}` and `POST /cashier/{id}/{pay|fail|leave}`, or `undefined` for other paths. */
-export function handleCashier(gateway: GatewayControls, request: Request, path: string, base: string): Response | undefined {
-  const match = /^\/cashier\/([^/]+)(?:\/([a-z]+))?$/.exec(path);
-  if (!match) return undefined;
-  const id = decodeURIComponent(match[1] ?? '');
-  const action = match[2] as (typeof ACTIONS)[number] | undefined;
+/** Answers `GET /cashier/{id}` and `POST /cashier/{id}/{pay|fail|leave}` (`segments`: the path's, decoded), or `undefined` for other paths. */
+export function handleCashier(gateway: GatewayControls, request: Request, segments: readonly string[], base: string): Response | undefined {
+  const [root, page, id, action, ...rest] = segments;
+  if (root !== '' || page !== 'cashier' || !id || rest.length > 0 || (action !== undefined && !isAction(action))) return undefined;
   let order: MockPayOrder | undefined;
   try {
     order = gateway.order(id);
@@ -25,13 +23,17 @@ export function handleCashier(gateway: GatewayControls, request: Request, path: 
   }
   if (!order) return layout('Order not found', base, html`<div class="card"><h1>Order not found</h1><p class="muted">The mock has no order ${id}.</p></div>`, '', 404);
   if (action === undefined && request.method === 'GET') return renderCashier(order, base, gateway.now());
-  if (action === undefined || !ACTIONS.includes(action) || request.method !== 'POST') return undefined;
+  if (action === undefined || request.method !== 'POST') return undefined;
   if (isOpen(order)) {
     if (action === 'pay') gateway.payOrder(order.payOrderId);
     if (action === 'fail') gateway.failOrder(order.payOrderId);
   }
   const back = gateway.payerReturnUrl(order.payOrderId) ?? `${base}/cashier/${encodeURIComponent(order.payOrderId)}`;
   return new Response(null, { status: 303, headers: { location: back } });
+}
+
+function isAction(text: string): text is (typeof ACTIONS)[number] {
+  return (ACTIONS as readonly string[]).includes(text);
 }
 
 function isOpen(order: MockPayOrder): boolean {

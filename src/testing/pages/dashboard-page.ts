@@ -5,9 +5,10 @@
  * @module
  */
 import { payOrderStateName } from '../../protocol/schemas/enums.js';
+import { describeFields } from '../../protocol/signing/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
-import { fieldSummary, type MockRequestRecord } from '../domain/request-log.js';
+import type { MockRequestRecord } from '../domain/request-log.js';
 import { MockAddressStatus, MockSettlementStatus } from '../domain/settlements.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
@@ -47,7 +48,7 @@ function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
         <div><b>Why the signature was refused:</b> ${r.signature.mistake ? html`${r.signature.mistake.summary}. Fix: ${r.signature.mistake.fix}.` : r.signature.hint}</div>
         <div class="muted">Expected (the secret as ***)</div><code class="canonical">${r.signature.expected}</code>
         ${r.signature.mistake ? html`<div class="muted">What the signer hashed</div><code class="canonical">${r.signature.mistake.signedString}</code>` : ''}
-        <div class="muted">Fields: ${fieldSummary(r.signature)}</div></div></td></tr>`
+        <div class="muted">Fields: ${describeFields(r.signature.fields)}</div></div></td></tr>`
     : '';
   return html`<tr data-request="${r.at}"><td>${formatTime(r.at)}</td><td>${r.operation}</td><td>${keys}</td>
     <td><span class="badge ${r.msg === 'SUCCESS' && r.fault === undefined ? 'ok' : 'bad'}">${r.code ?? r.fault ?? '—'}</span> ${r.outcome}</td><td>${r.ms} ms</td></tr>${why}`;

@@ -1,0 +1,23 @@
+// `payment-gateway-sdk mock` options refused in this process (src/cli/mock-options.ts): each mistake is named,
+// exit code 2, and no part of a value that may hold the secret is printed.
+import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../support/cli-in-process.js';
+
+const SECRET = 'my-Secret-9f2c';
+
+describe('--merchant mistakes name the missing part without repeating the value', () => {
+  it.each([
+    [['--merchant', `M1::${SECRET}`], /the --merchant value has no APPID \(a part between or after its colons is empty;/],
+    [['--merchant', SECRET], /the --merchant value has no APPID and no SECRET \(it has no colon;/],
+    [['--merchant', `:app-1:${SECRET}`], /has no MCHNO \(/],
+    [['--merchant', 'M1:app-1:x', '--merchant', `M2:${SECRET}`], /--merchant number 2 has no SECRET \(/],
+    [['--merchant', `M1:app-1:${SECRET.slice(0, 6)} ${SECRET.slice(6)}`.split(' ')].flat(), /mock takes options only, and a word was given without one \(not repeated here, in case it is part of a secret\); quote a value that holds a space/],
+  ])('%# refused, exit code 2, the secret nowhere in the output', async (args, message) => {
+    const result = await runInProcess(['mock', ...args]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toMatch(/Run payment-gateway-sdk --help for every option/);
+    // No fragment of the secret: neither its start, its end, nor the text after the last colon.
+    for (const part of [SECRET, SECRET.slice(0, 6), SECRET.slice(6), SECRET.slice(-4), 'M2:', 'M1::']) expect(result.stderr).not.toContain(part);
+  });
+});
