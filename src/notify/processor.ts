@@ -7,6 +7,8 @@ import { parseInput } from '../protocol/schemas/parse.js';
 import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
 import {
+  assertExpectation,
+  expectationIssues,
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,
   type NotificationOptions,
@@ -203,7 +205,9 @@ export function createNotificationProcessor(
   }
   const { store = memoryStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
   const expectFunction = typeof expect === 'function' ? expect : undefined;
-  const fixedExpect = typeof expect === 'function' ? {} : expect;
+  const fixedExpect = typeof expect === 'function' ? undefined : expect;
+  // Checked as given: the payment processor adds its own state below, which would make `{}` look like a check.
+  if (fixedExpect !== undefined) assertExpectation(fixedExpect, 'Invalid createNotificationProcessor options');
   const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined };
   if (onPaid !== undefined) {
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
@@ -279,9 +283,11 @@ async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification
     return { kind: 'refused', error: new GatewayValidationError(`The ${kind.label} is genuine but your expect function found no record for it, so it was not processed`, [issue]) };
   }
   const parsed = kind.expectSchema.safeParse(expected, REPORT_INPUT);
-  if (!parsed.success) {
-    const issues = toValidationIssues(parsed.error.issues);
-    return { kind: 'failed', notification, error: new GatewayValidationError('Your expect function returned something that is not an expectation (return only the fields to match, amounts as integers)', issues) };
+  // A field it names without a value, an amount without its currency, or nothing to check is no check: fail closed.
+  const issues = [...expectationIssues(expected, []), ...(parsed.success ? [] : toValidationIssues(parsed.error.issues))];
+  if (issues.length > 0 || !parsed.success) {
+    const summary = 'Your expect function returned something that is not an expectation, so the notification was not processed (return the fields to match, each with a value, an amount as an integer with its currency)';
+    return { kind: 'failed', notification, error: new GatewayValidationError(summary, issues) };
   }
   try {
     checkExpected(kind.label, notification as Record<string, unknown>, parsed.data as Parameters<typeof checkExpected>[2]);

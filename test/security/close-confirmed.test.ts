@@ -15,7 +15,7 @@ const params = (mchOrderNo: string): UnifiedOrderParams => ({ mchOrderNo, wayCod
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
 /** A client of the mock; `through` may stand between them (a replaying proxy). */
-function setup(through?: (gateway: MockGateway, request: Request) => Promise<Response> | undefined) {
+function setup(through?: (gateway: MockGateway, request: Request) => Promise<Response | undefined> | undefined) {
   const gateway = createMockGateway({ merchants: [MERCHANT] });
   const fetch: Fetch = async (input, init) => {
     const request = new Request(input, init);
