@@ -238,7 +238,7 @@ export class GatewayClient {
    *
    * @example
    * ```ts
-   * const notification = await client.verifyNotification(request, { expect: { mchOrderNo: 'order-1001', amount: 1999 } });
+   * const notification = await client.verifyNotification(request, { expect: { mchOrderNo: 'order-1001', amount: 1999, currency: 'USD' } });
    * await fulfilOnce(notification.idempotencyKey); // a paid order: the default expect.state
    * return notificationAckResponse();
    * ```

@@ -73,7 +73,7 @@ const notificationOptionsSchema = z.strictObject({ ...ignored, ...notificationOp
  * // One configuration for the client and the notification endpoint.
  * const config: GatewayClientOptions = { baseUrl: 'https://pay.example.com', mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: process.env.GATEWAY_SECRET! };
  * const client = new GatewayClient(config);
- * await verifyNotification(body, { ...config, expect: { amount: 1999 } });
+ * await verifyNotification(body, { ...config, expect: { amount: 1999, currency: 'USD' } });
  * ```
  */
 export type NotificationOptions = z.input<typeof notificationOptionsSchema>;
@@ -174,7 +174,7 @@ export const verifySettlementNotificationOptionsSchema = optionsExpecting(settle
  * ```ts
  * const options: VerifySettlementNotificationOptions = {
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
- *   expect: { requestId: 'settle-2024-07', amount: 150000 },
+ *   expect: { requestId: 'settle-2024-07', amount: 150000, currency: 'USD' },
  * };
  * ```
  */
@@ -185,7 +185,7 @@ export type VerifySettlementNotificationOptions = z.input<typeof verifySettlemen
  *
  * @example
  * ```ts
- * const checks: ClientNotificationOptions<VerifyNotificationOptions> = { expect: { amount: 1999 } };
+ * const checks: ClientNotificationOptions<VerifyNotificationOptions> = { expect: { amount: 1999, currency: 'USD' } };
  * await client.verifyNotification(body, checks);
  * ```
  */

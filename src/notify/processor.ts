@@ -25,6 +25,9 @@ import { paymentVerifier, settlementVerifier, type PayOrderNotification, type Se
  * reads your order record and returns them. A function that returns `null` or `undefined` (no such order)
  * refuses the notification; one that throws a {@link GatewayError} refuses it too; any other error, or a result
  * that is not an expectation (an unknown field, an amount as a string), answers 500, so that the gateway retries.
+ * A result that would check nothing fails closed the same way (500, the handler never runs): a field without a
+ * value (`undefined` or `null`, e.g. `order.totalMinor` read from a row whose column is `total_minor`), an
+ * amount without its currency, or `{}`. A fixed `expect` with any of these is refused when the processor is created.
  *
  * @example
  * ```ts
@@ -180,7 +183,7 @@ interface ProcessedKind<Notification> {
  * const processor = createNotificationProcessor({
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
  *   store: postgresStore({ pool }),
- *   expect: async (n) => (await pool.query('SELECT total AS amount FROM orders WHERE number = $1', [n.mchOrderNo])).rows[0],
+ *   expect: async (n) => (await pool.query('SELECT total::int AS amount, currency FROM orders WHERE number = $1', [n.mchOrderNo])).rows[0],
  *   onPaid: async (notification, { db }) => {
  *     await db.query("UPDATE orders SET status = 'paid' WHERE number = $1", [notification.mchOrderNo]);
  *   },

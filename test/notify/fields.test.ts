@@ -96,7 +96,7 @@ describe('expect: a genuine notification for the wrong payment is still wrong', 
 
   it.each([
     ['mchOrderNo', { mchOrderNo: 'mho-other' }],
-    ['amount', { amount: 5800 }],
+    ['amount', { amount: 5800, currency: 'CNY' }],
     ['currency', { currency: 'USD' }],
   ])('a different %s is a GatewayValidationError', async (key, expectation) => {
     const issues = await issuesOf(verifyNotification(formBody(signedFields()), { ...MERCHANT, expect: expectation }));
@@ -200,8 +200,8 @@ describe('GatewayClient', () => {
   const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT });
 
   it('verifies notifications with its own credentials and passes the checks on', async () => {
-    await expect(client.verifyNotification(formBody(signedFields()), { expect: { amount: 58 } })).resolves.toMatchObject({ idempotencyKey: 'P202106181104177050002:2' });
-    await expect(client.verifyNotification(formBody(signedFields()), { expect: { amount: 59 } })).rejects.toThrow(GatewayValidationError);
+    await expect(client.verifyNotification(formBody(signedFields()), { expect: { amount: 58, currency: 'CNY' } })).resolves.toMatchObject({ idempotencyKey: 'P202106181104177050002:2' });
+    await expect(client.verifyNotification(formBody(signedFields()), { expect: { amount: 59, currency: 'CNY' } })).rejects.toThrow(GatewayValidationError);
     await expect(client.verifySettlementNotification(signedFields({}, SETTLEMENT_FIELDS))).resolves.toMatchObject({ status: 1 });
   });
 
