@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
-import { minorUnits, requiredText, safeInteger } from '../protocol/schemas/fields.js';
+import { minorUnits, requiredText, secretText, safeInteger } from '../protocol/schemas/fields.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 
@@ -33,7 +33,7 @@ const ignored = Object.fromEntries(CLIENT_ONLY_OPTIONS.map((name) => [name, z.op
 
 const notificationOptionsShape = {
   /** The merchant application's signing secret. */
-  secret: requiredText(),
+  secret: secretText(),
   /** The merchant number the notification must be addressed to. */
   mchNo: requiredText(),
   /** The application id the notification must be addressed to. */
