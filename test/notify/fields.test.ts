@@ -167,9 +167,11 @@ describe('settlement notifications', () => {
     await expect(verifySettlementNotification(request, merchant)).resolves.toMatchObject({ amount: 150000, status: 1, fee: '10.50' });
   });
 
-  it('need not carry mchNo and appId, but are checked when they do', async () => {
-    const bare = signedFields({ mchNo: undefined, appId: undefined }, SETTLEMENT_FIELDS);
-    await expect(verifySettlementNotification(bare, merchant)).resolves.toMatchObject({ requestId: 'settle-2024-07' });
+  it('must carry mchNo, appId and reqTime, the verifier\'s own, as every notification does', async () => {
+    for (const missing of ['mchNo', 'appId', 'reqTime']) {
+      const bare = signedFields({ [missing]: undefined }, SETTLEMENT_FIELDS);
+      expect((await issuesOf(verifySettlementNotification(bare, merchant))).map((i) => i.path)).toEqual([[missing]]);
+    }
     const other = signedFields({ appId: 'another-app' }, SETTLEMENT_FIELDS);
     await expect(verifySettlementNotification(other, merchant)).rejects.toThrow(/appId: is "another-app"/);
   });
