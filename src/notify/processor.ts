@@ -172,6 +172,10 @@ interface ProcessedKind<Notification> {
  * commit in one transaction, so each event's effect happens exactly once. See the guide
  * "Notifications in production".
  *
+ * Pass `expect`: without it the handler runs for any genuine notification of your merchant application,
+ * whatever its order, amount or currency, so a processor created without it warns once per process
+ * (`process.emitWarning`, code `PGSDK_NO_EXPECT`).
+ *
  * @throws {@link GatewayValidationError} for invalid options (when called, not on the first notification)
  *
  * @example
@@ -207,6 +211,7 @@ export function createNotificationProcessor(
     ]);
   }
   const { store = memoryStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
+  if (expect === undefined) warnWithoutExpect();
   const expectFunction = typeof expect === 'function' ? expect : undefined;
   const fixedExpect = typeof expect === 'function' ? undefined : expect;
   // Checked as given: the payment processor adds its own state below, which would make `{}` look like a check.
@@ -225,6 +230,24 @@ export function createNotificationProcessor(
     { label: 'settlement notification', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
     settings,
   );
+}
+
+/** The code of the warning a processor without `expect` gives, once per process (for `--disable-warning`). */
+const NO_EXPECT_WARNING = 'PGSDK_NO_EXPECT';
+// Once per process: a processor made per request (serverless handlers) must not flood the log.
+let warnedWithoutExpect = false;
+
+function warnWithoutExpect(): void {
+  if (warnedWithoutExpect) return;
+  warnedWithoutExpect = true;
+  const message =
+    'createNotificationProcessor was created without expect: its handler will run for any genuine notification of this merchant application, ' +
+    'whatever its order, amount or currency. A signature proves the gateway sent it, not that it is the payment your order asks for ' +
+    '(an order created with a price taken from the browser is paid genuinely too). Pass expect: a function that returns your order record\'s ' +
+    '{ mchOrderNo, amount, currency } (docs/guides/notifications-in-production.md, "expect").';
+  const { process } = globalThis as { process?: { emitWarning?: (message: string, options: { code: string }) => void } };
+  if (typeof process?.emitWarning === 'function') process.emitWarning(message, { code: NO_EXPECT_WARNING });
+  else console.warn(`Warning: ${message}`);
 }
 
 type Handler<Notification> = (notification: Notification, context: ProcessingContext) => unknown;
