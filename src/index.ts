@@ -20,6 +20,7 @@ export { GatewayClient, type Operation, type OperationMethod, type OperationMeth
 export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type RetryOptions, type RetryPolicy } from './client/options.js';
 export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
 export { GatewayOrderPaidError } from './client/reissue.js';
+export { GatewayOrderNotFinalError } from './client/order-not-final.js';
 export type { GatewayResponse } from './client/runner.js';
 export type { AttemptPurpose, GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';

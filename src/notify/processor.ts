@@ -7,6 +7,8 @@ import { parseInput } from '../protocol/schemas/parse.js';
 import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
 import {
+  assertExpectation,
+  expectationIssues,
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,
   type NotificationOptions,
@@ -23,6 +25,9 @@ import { paymentVerifier, settlementVerifier, type PayOrderNotification, type Se
  * reads your order record and returns them. A function that returns `null` or `undefined` (no such order)
  * refuses the notification; one that throws a {@link GatewayError} refuses it too; any other error, or a result
  * that is not an expectation (an unknown field, an amount as a string), answers 500, so that the gateway retries.
+ * A result that would check nothing fails closed the same way (500, the handler never runs): a field without a
+ * value (`undefined` or `null`, e.g. `order.totalMinor` read from a row whose column is `total_minor`), an
+ * amount without its currency, or `{}`. A fixed `expect` with any of these is refused when the processor is created.
  *
  * @example
  * ```ts
@@ -167,6 +172,10 @@ interface ProcessedKind<Notification> {
  * commit in one transaction, so each event's effect happens exactly once. See the guide
  * "Notifications in production".
  *
+ * Pass `expect`: without it the handler runs for any genuine notification of your merchant application,
+ * whatever its order, amount or currency, so a processor created without it warns once per process
+ * (`process.emitWarning`, code `PGSDK_NO_EXPECT`).
+ *
  * @throws {@link GatewayValidationError} for invalid options (when called, not on the first notification)
  *
  * @example
@@ -178,7 +187,7 @@ interface ProcessedKind<Notification> {
  * const processor = createNotificationProcessor({
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
  *   store: postgresStore({ pool }),
- *   expect: async (n) => (await pool.query('SELECT total AS amount FROM orders WHERE number = $1', [n.mchOrderNo])).rows[0],
+ *   expect: async (n) => (await pool.query('SELECT total::int AS amount, currency FROM orders WHERE number = $1', [n.mchOrderNo])).rows[0],
  *   onPaid: async (notification, { db }) => {
  *     await db.query("UPDATE orders SET status = 'paid' WHERE number = $1", [notification.mchOrderNo]);
  *   },
@@ -202,8 +211,11 @@ export function createNotificationProcessor(
     ]);
   }
   const { store = memoryStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
+  if (expect === undefined) warnWithoutExpect();
   const expectFunction = typeof expect === 'function' ? expect : undefined;
-  const fixedExpect = typeof expect === 'function' ? {} : expect;
+  const fixedExpect = typeof expect === 'function' ? undefined : expect;
+  // Checked as given: the payment processor adds its own state below, which would make `{}` look like a check.
+  if (fixedExpect !== undefined) assertExpectation(fixedExpect, 'Invalid createNotificationProcessor options');
   const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined };
   if (onPaid !== undefined) {
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
@@ -218,6 +230,24 @@ export function createNotificationProcessor(
     { label: 'settlement notification', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
     settings,
   );
+}
+
+/** The code of the warning a processor without `expect` gives, once per process (for `--disable-warning`). */
+const NO_EXPECT_WARNING = 'PGSDK_NO_EXPECT';
+// Once per process: a processor made per request (serverless handlers) must not flood the log.
+let warnedWithoutExpect = false;
+
+function warnWithoutExpect(): void {
+  if (warnedWithoutExpect) return;
+  warnedWithoutExpect = true;
+  const message =
+    'createNotificationProcessor was created without expect: its handler will run for any genuine notification of this merchant application, ' +
+    'whatever its order, amount or currency. A signature proves the gateway sent it, not that it is the payment your order asks for ' +
+    '(an order created with a price taken from the browser is paid genuinely too). Pass expect: a function that returns your order record\'s ' +
+    '{ mchOrderNo, amount, currency } (docs/guides/notifications-in-production.md, "expect").';
+  const { process } = globalThis as { process?: { emitWarning?: (message: string, options: { code: string }) => void } };
+  if (typeof process?.emitWarning === 'function') process.emitWarning(message, { code: NO_EXPECT_WARNING });
+  else console.warn(`Warning: ${message}`);
 }
 
 type Handler<Notification> = (notification: Notification, context: ProcessingContext) => unknown;
@@ -279,9 +309,11 @@ async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification
     return { kind: 'refused', error: new GatewayValidationError(`The ${kind.label} is genuine but your expect function found no record for it, so it was not processed`, [issue]) };
   }
   const parsed = kind.expectSchema.safeParse(expected, REPORT_INPUT);
-  if (!parsed.success) {
-    const issues = toValidationIssues(parsed.error.issues);
-    return { kind: 'failed', notification, error: new GatewayValidationError('Your expect function returned something that is not an expectation (return only the fields to match, amounts as integers)', issues) };
+  // A field it names without a value, an amount without its currency, or nothing to check is no check: fail closed.
+  const issues = [...expectationIssues(expected, []), ...(parsed.success ? [] : toValidationIssues(parsed.error.issues))];
+  if (issues.length > 0 || !parsed.success) {
+    const summary = 'Your expect function returned something that is not an expectation, so the notification was not processed (return the fields to match, each with a value, an amount as an integer with its currency)';
+    return { kind: 'failed', notification, error: new GatewayValidationError(summary, issues) };
   }
   try {
     checkExpected(kind.label, notification as Record<string, unknown>, parsed.data as Parameters<typeof checkExpected>[2]);

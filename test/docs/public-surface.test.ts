@@ -20,6 +20,7 @@ const RUNTIME_EXPORTS = [
   'GatewayError',
   'GatewayHttpStatusError',
   'GatewayNonJsonResponseError',
+  'GatewayOrderNotFinalError',
   'GatewayOrderPaidError',
   'GatewayOutcomeUnknownError',
   'GatewayPayloadTooLargeError',

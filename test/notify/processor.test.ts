@@ -106,7 +106,7 @@ describe('createNotificationProcessor: payment notifications', () => {
 
   it('refuses a notification that differs from a fixed expect', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
-    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: { amount: 59 } });
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: { amount: 59, currency: 'USD' } });
     const reply = await processor.handle(formBody(signedFields()));
     expect(reply.status).toBe(400);
     expect(onPaid).not.toHaveBeenCalled();
@@ -160,8 +160,8 @@ describe('an expect function (reading the order record)', () => {
 
 describe('an expect function that returns what is not an expectation', () => {
   it.each([
-    ['an amount as text (a bigint column, as pg returns it)', { amount: '58' }, ['amount']],
-    ['a whole row, with fields that are not expectations', { id: 7, amount: 58 }, ['id']],
+    ['an amount as text (a bigint column, as pg returns it)', { amount: '58', currency: 'CNY' }, ['amount']],
+    ['a whole row, with fields that are not expectations', { id: 7, amount: 58, currency: 'USD' }, ['id']],
   ])('answers 500 (ours to fix) and runs nothing: %s', async (_name, returned, path) => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: async () => returned as never });
