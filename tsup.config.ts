@@ -29,4 +29,6 @@ export default defineConfig([
   // build each: a shared build would put the store types they share in a declaration chunk that exports nothing.
   { ...shared, entry: { 'stores/postgres': 'src/stores/postgres.ts' }, clean: false, external: ['pg'] },
   { ...shared, entry: { 'stores/redis': 'src/stores/redis.ts' }, clean: false, external: ['ioredis'] },
+  // payment-gateway-sdk/stores/sqlite: apart, so that only its importers need node:sqlite (Node 22.13+).
+  { ...shared, entry: { 'stores/sqlite': 'src/stores/sqlite.ts' }, clean: false },
 ]);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNotificationProcessor, GatewayValidationError } from '../../src/index.js';
 import { redisStore } from '../../src/stores/redis.js';
 import { noteArrivals } from '../support/arrivals.js';
-import { formBody, MERCHANT, signedFields } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT } from '../support/notification.js';
 import { startRedis, type TestRedis } from '../support/servers/redis.js';
 
 const PREFIX = 'payment-gateway-sdk:notification:';
@@ -157,9 +157,9 @@ describe('the processor on the Redis store', () => {
         await arrived; // every delivery has reached the store while this one runs
       },
     });
-    expect((await processor.handle(formBody({ ...signedFields(), amount: '1' }))).status).toBe(400);
+    expect((await processor.handle(formBody({ ...freshFields(), amount: '1' }))).status).toBe(400);
     expect(await redis.dbsize()).toBe(0);
-    const replies = await Promise.all(Array.from({ length: 12 }, () => processor.handle(formBody(signedFields()))));
+    const replies = await Promise.all(Array.from({ length: 12 }, () => processor.handle(formBody(freshFields()))));
     expect(replies.map((r) => r.body)).toEqual(Array(12).fill('SUCCESS'));
     expect(runs).toBe(1);
     expect(await redis.keys('*')).toEqual([`${PREFIX}P202106181104177050002:2`]);
