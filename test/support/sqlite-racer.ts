@@ -7,7 +7,7 @@ const [path, keysJson, order] = process.argv.slice(2);
 const keys = JSON.parse(keysJson!) as string[];
 if (order === 'reversed') keys.reverse();
 const store = sqliteStore({ path: path! });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 process.once('message', async () => {
   const statuses: [string, string][] = [];
