@@ -137,11 +137,67 @@ describe('runOnce', () => {
     [{ client: null }, /client/],
     [{ client: 'redis', leaseMs: 5 }, /leaseMs: must be at least 10/],
     [{ client: 'redis', doneTtlMs: 0.5 }, /doneTtlMs/],
+    [{ client: 'redis', claimTimeoutMs: 0 }, /claimTimeoutMs: must be at least 1/],
     [{ client: 'redis', lease: 1000 }, /lease/],
   ])('refuses %j', (options, message) => {
     const withClient = options.client === 'redis' ? { ...options, client: redis } : options;
     expect(() => redisStore(withClient as never)).toThrow(GatewayValidationError);
     expect(() => redisStore(withClient as never)).toThrow(message);
+  });
+});
+
+describe('a bounded claim and a horizon (issue 23)', () => {
+  it('a hung onPaid gives its lease up after claimTimeoutMs: its signal aborts, the lease is deleted, a later delivery runs, the late finish says it ran twice', async () => {
+    const store = redisStore({ client: redis, leaseMs: 90, claimTimeoutMs: 300 });
+    const hung = Promise.withResolvers<void>();
+    let signal: AbortSignal | undefined;
+    const first = store.runOnce('k8', async (context) => {
+      signal = context.signal;
+      await hung.promise; // alive (the lease is extended) but never done
+    });
+    await expect.poll(() => signal !== undefined).toBe(true);
+    await sleep(200); // past leaseMs: the holder kept extending, so the lease still holds
+    expect((await store.runOnce('k8', async () => {})).status).toBe('busy');
+    await expect.poll(() => signal?.aborted, { timeout: 2_000 }).toBe(true);
+    expect(String(signal?.reason)).toMatch(/claimTimeoutMs \(300 ms\)/);
+    await expect.poll(() => redis.exists(`${PREFIX}k8`)).toBe(0);
+    let ran = false;
+    expect(await store.runOnce('k8', async () => void (ran = true))).toEqual({ status: 'ran', warning: undefined });
+    expect(ran).toBe(true);
+    hung.resolve();
+    expect(await first).toEqual({ status: 'ran', warning: expect.stringMatching(/claim was released.*the effect ran twice/) });
+    expect(await redis.get(`${PREFIX}k8`)).toBe('done');
+  });
+
+  it("refuses a payer's replay of their own paid message once it is older than doneTtlMs: stale, onPaid not run", async () => {
+    const store = redisStore({ client: redis, doneTtlMs: 400 });
+    let runs = 0;
+    const processor = createNotificationProcessor({ ...MERCHANT, store, onPaid: async () => void runs++ });
+    const paid = formBody(freshFields());
+    expect((await processor.handle(paid)).outcome.kind).toBe('processed');
+    expect((await processor.handle(paid)).outcome.kind).toBe('duplicate');
+    await sleep(500);
+    // A new processor and store on the same Redis (a restart, a deploy): the same answer.
+    const afterDeploy = createNotificationProcessor({ ...MERCHANT, store: redisStore({ client: redis, doneTtlMs: 400 }), onPaid: async () => void runs++ });
+    for (const p of [processor, afterDeploy]) {
+      const replay = await p.handle(paid);
+      expect(replay).toMatchObject({ status: 400, body: 'FAIL: stale', outcome: { kind: 'stale' } });
+      expect(replay.outcome.kind === 'stale' && replay.outcome.error.message).toMatch(/doneTtlMs.*Query the order/);
+    }
+    expect(runs).toBe(1);
+    // The marker outlives doneTtlMs by a margin for clock differences with the gateway.
+    expect(await redis.get(`${PREFIX}P202106181104177050002:2`)).toBe('done');
+    expect(await redis.pttl(`${PREFIX}P202106181104177050002:2`)).toBeGreaterThan(23 * 3_600_000);
+  });
+
+  it('a new processor and store on the same Redis answer a replay within doneTtlMs as a duplicate', async () => {
+    let runs = 0;
+    const paid = formBody(freshFields());
+    for (let instance = 0; instance < 3; instance++) {
+      const processor = createNotificationProcessor({ ...MERCHANT, store: redisStore({ client: redis }), onPaid: async () => void runs++ });
+      expect((await processor.handle(paid)).outcome.kind).toBe(instance === 0 ? 'processed' : 'duplicate');
+    }
+    expect(runs).toBe(1);
   });
 });
 
