@@ -112,7 +112,7 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
  * The store creates its table when it opens the file. It holds one connection: {@link SqliteStore.close} it
  * when your process stops. Requires Node 22.13 or later (`node:sqlite`).
  *
- * @throws {@link GatewayValidationError} for invalid options; {@link GatewayError} when the file cannot be opened
+ * @throws `GatewayValidationError` for invalid options; `GatewayError` when the file cannot be opened
  *
  * @example
  * ```ts

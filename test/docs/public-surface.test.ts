@@ -117,6 +117,7 @@ const TYPE_ONLY_EXPORTS = [
   'RetryEvent',
   'RetryOptions',
   'RetryPolicy',
+  'RunOnceEvent',
   'RunOnceResult',
   'SettleAddressApplyParams',
   'SettleRequestFields',

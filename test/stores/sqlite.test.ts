@@ -112,7 +112,7 @@ describe('sqliteStore', () => {
     expect(ranBy).toEqual(keys.map(() => 1));
     // Both really raced: each process ran some keys and found others busy or done.
     for (const result of results) expect(Object.values(result).filter((s) => s === 'ran').length).toBeGreaterThan(0);
-  });
+  }, 30_000);
 
   it.each([
     [{ path: ':memory:' }, /path: must be a file path: an in-memory database/],
