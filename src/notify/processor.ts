@@ -118,7 +118,7 @@ export interface SettlementProcessorOptions<Context extends ProcessingContext = 
  *
  * @example
  * ```ts
- * const processor: NotificationProcessor<PayOrderNotification> = createNotificationProcessor({ ...credentials, onPaid });
+ * const processor: NotificationProcessor<PayOrderNotification> = createNotificationProcessor({ ...credentials, store, onPaid });
  * export const POST = processor.handleRequest; // Next.js route handler
  * ```
  */
