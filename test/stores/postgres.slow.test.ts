@@ -198,6 +198,23 @@ describe('runOnce', () => {
   });
 });
 
+describe("a payer's replay of their own paid message", () => {
+  it('after a restart (a new pool, store and processor on the same database) is a duplicate, however old: onPaid runs once', async () => {
+    let runs = 0;
+    const paid = formBody(signedFields()); // signed in 2021: Postgres never forgets, so it has no horizon
+    for (let instance = 0; instance < 3; instance++) {
+      const restarted = new pg.Pool({ connectionString: server.url, max: 2 });
+      try {
+        const processor = createNotificationProcessor({ ...MERCHANT, store: postgresStore({ pool: restarted }), onPaid: async () => void runs++ });
+        expect((await processor.handle(paid)).outcome.kind).toBe(instance === 0 ? 'processed' : 'duplicate');
+      } finally {
+        await restarted.end();
+      }
+    }
+    expect(runs).toBe(1);
+  });
+});
+
 describe('the processor on the Postgres store', () => {
   it('runs onPaid once for 12 concurrent deliveries, and a refused notification writes no row', async () => {
     let runs = 0;
