@@ -51,6 +51,9 @@ type Entry = { readonly kind: 'running'; readonly lost: AbortController } | { re
  * before it are refused and must be fulfilled by querying the order. Use `sqliteStore` from
  * `payment-gateway-sdk/stores/sqlite` on one machine, `postgresStore` or `redisStore` for a fleet.
  *
+ * Its horizon compares the gateway's clock (`reqTime`) with this machine's: a gateway clock ahead of yours by
+ * more than a restart takes would let a replay of an event processed just before the restart through.
+ *
  * Within one process it is exact: a key is claimed before the first `await`, so concurrent deliveries never run
  * the effect twice; a failed effect releases the key; an effect that runs longer than `claimTimeoutMs` loses
  * its claim (its `signal` aborts).

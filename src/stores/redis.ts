@@ -140,9 +140,13 @@ const LEASE_WARNINGS: Readonly<Record<string, string>> = {
  * effect but before the done marker leaves the lease to expire, and the next delivery runs `onPaid` again
  * (make `onPaid` idempotent, or use the Postgres store). A holder that stalls or loses Redis for longer than
  * `leaseMs` (a long GC pause, a suspended VM, a partition) loses the lease: `context.signal` is aborted, and if
- * `onPaid` goes on anyway a second run may overlap it (the outcome's `warning` says so). Redis must keep its
- * keys: a failover to a replica that had not received the lease, or an eviction policy other than
- * `noeviction`, can lose a lease or a done marker.
+ * `onPaid` goes on anyway a second run may overlap it (the outcome's `warning` says so). So does a run that
+ * outlasts `claimTimeoutMs`: its holder gives the lease up, so that a hung `onPaid` cannot hold the event
+ * forever. Redis must keep its keys: a failover to a replica that had not received the lease, or an eviction
+ * policy other than `noeviction`, can lose a lease or a done marker.
+ *
+ * **Its horizon.** A done marker is kept `doneTtlMs` (and a day more, for the gateway's clock): an event signed
+ * (`reqTime`) more than `doneTtlMs` ago is refused by the processor as `stale`, never run again.
  *
  * @example
  * ```ts
