@@ -100,14 +100,14 @@ export function memoryStore(options: MemoryStoreOptions = {}): NotificationStore
       } finally {
         clearTimeout(timer);
       }
-      const now = keys.get(key);
+      const current = keys.get(key);
       // The effect happened: record it unless another run holds or finished the key meanwhile.
-      if (now === claim || now === undefined) {
+      if (current === claim || current === undefined) {
         keys.delete(key);
         keys.set(key, { kind: 'done', eventTime: event.eventTime });
         forgetOldest();
       }
-      const warning = claim.lost.signal.aborted ? claimLostWarning(now === claim || now === undefined ? 'free' : now.kind) : undefined;
+      const warning = claim.lost.signal.aborted ? claimLostWarning(current === claim || current === undefined ? 'free' : current.kind) : undefined;
       return { status: 'ran', warning };
     },
   };

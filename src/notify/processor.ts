@@ -130,8 +130,9 @@ export interface NotificationProcessor<Notification> {
 }
 
 const MAX_BUSY_WAIT_MS = 15_000;
-const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
 const DEFAULT_BUSY_WAIT_MS = 5_000;
+/** What a processor's `store` can be, as its errors name them. */
+const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
 
 const processorSchema = z.object({
   store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
@@ -332,10 +333,17 @@ async function runWaiting(
 
 /** Why a verified event older than the store's horizon did not run the handler, and what to do instead. */
 function staleError(label: string, eventTime: unknown, horizon: number): GatewayError {
-  const when = typeof eventTime === 'number' ? `was signed at ${new Date(eventTime).toISOString()} (reqTime ${eventTime})` : 'carries no reqTime';
+  const when = typeof eventTime === 'number' ? `was signed at ${isoTime(eventTime)} (reqTime ${eventTime})` : 'carries no reqTime';
+  const recover = label.startsWith('settlement') ? 'Read the settlement (client.settleRequestGet) and record it' : 'Query the order (client.query) and fulfil it';
   return new GatewayError(
-    `The ${label} is genuine but ${when}, before ${new Date(horizon).toISOString()}, the oldest event your store still remembers (memoryStore: its creation or maxKeys; redisStore: doneTtlMs). ` +
+    `The ${label} is genuine but ${when}, before ${isoTime(horizon)}, the oldest event your store still remembers (memoryStore: its creation or maxKeys; redisStore: doneTtlMs). ` +
       'It may have been processed before and forgotten since, so the handler did not run: a replay must not fulfil twice. ' +
-      'Query the order (client.query) and fulfil it only if you have not already; use a store that does not forget (sqliteStore, postgresStore) to avoid this.',
+      `${recover} only if you have not already; use a store that does not forget (sqliteStore, postgresStore) to avoid this.`,
   );
+}
+
+/** A time as ISO 8601, or as its number when no Date can hold it. */
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }
