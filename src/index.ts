@@ -83,7 +83,7 @@ export {
 } from './notify/processor.js';
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
 export { memoryStore, type MemoryStoreOptions } from './notify/memory-store.js';
-export type { NotificationStore, ProcessingContext, RunOnceResult } from './notify/store.js';
+export type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './notify/store.js';
 
 // Parameters, results and the values merchants branch on
 export {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { GatewayValidationError, isGatewayError } from '../errors/index.js';
+import { GatewayError, GatewayValidationError, isGatewayError } from '../errors/index.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
@@ -62,8 +62,10 @@ export type PaymentExpectation = Omit<PayOrderExpectation, 'state'>;
  */
 export interface ProcessorOptions<Context extends ProcessingContext> extends NotificationOptions {
   /**
-   * Where processed notifications are recorded. Default: a new {@link memoryStore}, **which holds in one
-   * process only**: with several instances use `postgresStore` (`payment-gateway-sdk/stores/postgres`).
+   * Where processed notifications are recorded: `sqliteStore({ path })` (`payment-gateway-sdk/stores/sqlite`)
+   * on one machine, `postgresStore({ pool })` or `redisStore({ client })` for a fleet, or {@link memoryStore}
+   * to accept forgetting on every restart. **Required** outside tests: without it the processor throws unless
+   * `process.env.NODE_ENV` is `'test'`, where it uses a new `memoryStore()`.
    */
   store?: NotificationStore<Context> | undefined;
   /**
@@ -121,7 +123,7 @@ export interface SettlementProcessorOptions<Context extends ProcessingContext = 
  *
  * @example
  * ```ts
- * const processor: NotificationProcessor<PayOrderNotification> = createNotificationProcessor({ ...credentials, onPaid });
+ * const processor: NotificationProcessor<PayOrderNotification> = createNotificationProcessor({ ...credentials, store, onPaid });
  * export const POST = processor.handleRequest; // Next.js route handler
  * ```
  */
@@ -134,10 +136,12 @@ export interface NotificationProcessor<Notification> {
 
 const MAX_BUSY_WAIT_MS = 15_000;
 const DEFAULT_BUSY_WAIT_MS = 5_000;
+/** What a processor's `store` can be, as its errors name them. */
+const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
 
 const processorSchema = z.object({
   store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
-    error: 'must be a store: memoryStore(), postgresStore({ pool }) or redisStore({ client })',
+    error: `must be a store: ${STORE_CHOICES}`,
   })),
   busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
   onPaid: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
@@ -167,16 +171,19 @@ interface ProcessedKind<Notification> {
  * 3. runs the handler, records the key done and answers `SUCCESS`; a handler that throws releases the claim
  *    and answers 500, so that the gateway delivers the notification again.
  *
- * The default store is {@link memoryStore}, which holds in **one process only**. With several instances,
- * use `postgresStore` from `payment-gateway-sdk/stores/postgres`: the claim, your writes and the done mark
- * commit in one transaction, so each event's effect happens exactly once. See the guide
- * "Notifications in production".
+ * Pass a `store`: `sqliteStore` from `payment-gateway-sdk/stores/sqlite` on one machine; with several
+ * machines `postgresStore` from `payment-gateway-sdk/stores/postgres` (the claim, your writes and the done mark
+ * commit in one transaction, so each event's effect happens exactly once) or `redisStore`. Without one the
+ * processor throws, except in tests (`NODE_ENV=test`), where it uses a {@link memoryStore}. A store that
+ * forgets (memory, Redis after `doneTtlMs`) refuses events older than what it remembers: outcome `stale`,
+ * answered 400, `onPaid` not run. See the guide "Notifications in production".
  *
  * Pass `expect`: without it the handler runs for any genuine notification of your merchant application,
  * whatever its order, amount or currency, so a processor created without it warns once per process
  * (`process.emitWarning`, code `PGSDK_NO_EXPECT`).
  *
- * @throws {@link GatewayValidationError} for invalid options (when called, not on the first notification)
+ * @throws {@link GatewayValidationError} for invalid options, or no `store` outside tests (when called, not
+ * on the first notification)
  *
  * @example
  * ```ts
@@ -210,7 +217,7 @@ export function createNotificationProcessor(
       { path: [], message: 'pass exactly one handler: onPaid for payment notifications, or onSettlement for settlement notifications (one processor per notifyUrl)' },
     ]);
   }
-  const { store = memoryStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
+  const { store = defaultStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
   if (expect === undefined) warnWithoutExpect();
   const expectFunction = typeof expect === 'function' ? expect : undefined;
   const fixedExpect = typeof expect === 'function' ? undefined : expect;
@@ -250,6 +257,14 @@ function warnWithoutExpect(): void {
   else console.warn(`Warning: ${message}`);
 }
 
+/** A memory store in tests; elsewhere the merchant must choose, since the memory store forgets on a restart. */
+function defaultStore(): NotificationStore<ProcessingContext> {
+  if ((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV === 'test') return memoryStore();
+  throw new GatewayValidationError('Invalid createNotificationProcessor options', [
+    { path: ['store'], message: `is required outside tests (NODE_ENV=test), so that a restart cannot forget which notifications ran onPaid: pass ${STORE_CHOICES}` },
+  ]);
+}
+
 type Handler<Notification> = (notification: Notification, context: ProcessingContext) => unknown;
 type ExpectFunction = (notification: unknown) => unknown;
 
@@ -272,9 +287,11 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
       if (refusal) return refusal;
     }
     try {
-      const result = await runWaiting(settings, notification.idempotencyKey, async (context) => {
+      const eventTime = (notification as { reqTime?: unknown }).reqTime;
+      const result = await runWaiting(settings, notification.idempotencyKey, typeof eventTime === 'number' ? eventTime : undefined, async (context) => {
         await kind.handler(notification, context);
       });
+      if (result.status === 'stale') return { kind: 'stale', notification, error: staleError(kind.label, eventTime, result.horizon) };
       if (result.status === 'ran') return { kind: 'processed', notification, warning: result.warning };
       return { kind: result.status === 'done' ? 'duplicate' : 'busy', notification };
     } catch (error) {
@@ -323,13 +340,42 @@ async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification
   return undefined;
 }
 
-/** Runs once through the store, asking again (more slowly each time) while another delivery holds the key. */
-async function runWaiting(settings: ProcessorSettings, key: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
+/**
+ * Runs once through the store, asking again (more slowly each time) while another delivery holds the key. An
+ * event older than the store's horizon is `stale`: checked before every ask, in the same tick as the memory
+ * store's claim, since a key may be forgotten while this delivery waits.
+ */
+async function runWaiting(
+  settings: ProcessorSettings,
+  key: string,
+  eventTime: number | undefined,
+  effect: (context: ProcessingContext) => Promise<void>,
+): Promise<RunOnceResult | { readonly status: 'stale'; readonly horizon: number }> {
   const deadline = performance.now() + settings.busyWaitMs;
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
-    const result = await settings.store.runOnce(key, effect);
+    const horizon = settings.store.horizon?.();
+    // An event without a time cannot be placed after the horizon: refused (fail closed).
+    if (horizon !== undefined && (eventTime === undefined || eventTime < horizon)) return { status: 'stale', horizon };
+    const result = await settings.store.runOnce(key, effect, { eventTime });
     const left = deadline - performance.now();
     if (result.status !== 'busy' || left <= 0) return result;
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
   }
+}
+
+/** Why a verified event older than the store's horizon did not run the handler, and what to do instead. */
+function staleError(label: string, eventTime: unknown, horizon: number): GatewayError {
+  const when = typeof eventTime === 'number' ? `was signed at ${isoTime(eventTime)} (reqTime ${eventTime})` : 'carries no reqTime';
+  const recover = label.startsWith('settlement') ? 'Read the settlement (client.settleRequestGet) and record it' : 'Query the order (client.query) and fulfil it';
+  return new GatewayError(
+    `The ${label} is genuine but ${when}, before ${isoTime(horizon)}, the oldest event your store still remembers (memoryStore: its creation or maxKeys; redisStore: doneTtlMs). ` +
+      'It may have been processed before and forgotten since, so the handler did not run: a replay must not fulfil twice. ' +
+      `${recover} only if you have not already; use a store that does not forget (sqliteStore, postgresStore) to avoid this.`,
+  );
+}
+
+/** A time as ISO 8601, or as its number when no Date can hold it. */
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }

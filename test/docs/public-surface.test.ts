@@ -118,6 +118,7 @@ const TYPE_ONLY_EXPORTS = [
   'RetryEvent',
   'RetryOptions',
   'RetryPolicy',
+  'RunOnceEvent',
   'RunOnceResult',
   'SettleAddressApplyParams',
   'SettleRequestFields',
