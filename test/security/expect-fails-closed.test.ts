@@ -12,10 +12,10 @@ import {
   verifySettlementNotification,
   type PayOrderNotification,
 } from '../../src/index.js';
-import { formBody, MERCHANT, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
 
 /** A genuine notification of a 1,000 payment (10.00 USD) for order-1: the order record says 10,000. */
-const underpaid = () => formBody(signedFields({ mchOrderNo: 'order-1', amount: '1000', currency: 'USD', state: '2' }));
+const underpaid = () => formBody(freshFields({ mchOrderNo: 'order-1', amount: '1000', currency: 'USD', state: '2' }));
 /** The merchant's order record, as a snake_case database row. */
 const ROW = { number: 'order-1', total_minor: 10_000, currency: 'USD' } as const;
 
@@ -68,7 +68,7 @@ describe('an expect function that checks nothing fails closed', () => {
     expect(refused.outcome.kind).toBe('refused');
     expect(onPaid).not.toHaveBeenCalled();
     // The full payment passes the same check.
-    const paid = await rightColumn.handle(formBody(signedFields({ mchOrderNo: 'order-1', amount: '10000', currency: 'USD', state: '2' })));
+    const paid = await rightColumn.handle(formBody(freshFields({ mchOrderNo: 'order-1', amount: '10000', currency: 'USD', state: '2' })));
     expect(paid.outcome.kind).toBe('processed');
     expect(onPaid).toHaveBeenCalledTimes(1);
   });
@@ -102,11 +102,13 @@ describe('a fixed expect that checks nothing is refused at construction', () => 
   });
 
   it('{ state } alone, { amount, currency } and { mchOrderNo } remain valid expectations', async () => {
-    const paid = formBody(signedFields({ mchOrderNo: 'order-1', amount: '10000', currency: 'USD', state: '2' }));
+    const paid = formBody(freshFields({ mchOrderNo: 'order-1', amount: '10000', currency: 'USD', state: '2' }));
     await expect(verifyNotification(paid, { ...MERCHANT, expect: { state: PayOrderState.Succeeded } })).resolves.toMatchObject({ amount: 10_000 });
     await expect(verifyNotification(paid, { ...MERCHANT, expect: { amount: 10_000, currency: 'USD' } })).resolves.toMatchObject({ amount: 10_000 });
     await expect(verifyNotification(underpaid(), { ...MERCHANT, expect: { amount: 10_000, currency: 'USD' } })).rejects.toThrow(/amount: is 1000, but 10000 was expected/);
     const processor = createNotificationProcessor({ ...MERCHANT, expect: { mchOrderNo: 'order-1' }, onPaid: () => undefined });
-    expect((await processor.handle(paid)).outcome.kind).toBe('processed');
+    // Signed after the processor's memory store began: an event older than the store is refused as stale.
+    const fresh = formBody(freshFields({ mchOrderNo: 'order-1', amount: '10000', currency: 'USD', state: '2' }));
+    expect((await processor.handle(fresh)).outcome.kind).toBe('processed');
   });
 });
