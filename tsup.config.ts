@@ -29,4 +29,6 @@ export default defineConfig([
   // build each: a shared build would put the store types they share in a declaration chunk that exports nothing.
   { ...shared, entry: { 'stores/postgres': 'src/stores/postgres.ts' }, clean: false, external: ['pg'] },
   { ...shared, entry: { 'stores/redis': 'src/stores/redis.ts' }, clean: false, external: ['ioredis'] },
+  // payment-gateway-sdk/opentelemetry: apart, so that the main entry never loads @opentelemetry/api (an optional peer).
+  { ...shared, entry: { opentelemetry: 'src/opentelemetry.ts' }, clean: false, external: ['@opentelemetry/api'] },
 ]);

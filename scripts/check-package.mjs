@@ -152,7 +152,7 @@ async function compile(dir, manifest, { entry, base, source, label, options }) {
 
 // The entries whose declarations may import an optional peer's types: they exist for its users. Any other
 // entry must compile for a consumer that lacks every optional peer.
-const PEER_TYPED_ENTRIES = { './testing/msw': ['msw'], './stores/postgres': ['pg'], './stores/redis': ['ioredis'] };
+const PEER_TYPED_ENTRIES = { './testing/msw': ['msw'], './stores/postgres': ['pg'], './stores/redis': ['ioredis'], './opentelemetry': ['@opentelemetry/api'] };
 
 /**
  * Type-checks the consumers with library checking on (the shipped .d.ts must compile), except for an entry
