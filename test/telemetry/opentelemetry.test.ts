@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNotificationProcessor, GatewayApiError, GatewayClient, GatewayValidationError, PayOrderState, verifyNotification, type GatewayClientOptions } from '../../src/index.js';
 import { openTelemetry } from '../../src/opentelemetry.js';
 import { createMockGateway, type MockGatewayServer } from '../../src/testing/index.js';
-import { formBody, MERCHANT, signedFields } from '../support/notification.js';
+import { formBody, MERCHANT, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
 import { childrenOf, idOf, inMemoryOpenTelemetry, parentOf, pointsOf, spanTree } from './support.js';
 
 const merchant = { mchNo: 'M1700000027', appId: 'app-otel', secret: 'otel-secret-0123456789abcdef' } as const;
@@ -203,6 +203,21 @@ describe('notification spans', () => {
     const counted = (await otel.metrics()).get('payment_gateway.notifications');
     const count = (outcome: string) => pointsOf(counted, { 'payment_gateway.notification.outcome': outcome }).map((point) => point.value);
     expect([count('processed'), count('duplicate'), count('refused')]).toEqual([[1], [1], [1]]);
+  });
+
+  it('a settlement notification: its kind and requestId, onSettlement inside payment_gateway.on_settlement', async () => {
+    otel.exporter.reset();
+    const settled: string[] = [];
+    const settlements = createNotificationProcessor({ ...MERCHANT, telemetry, onSettlement: (settlement) => void settled.push(settlement.requestId) });
+    expect((await settlements.handle(formBody(signedFields({}, SETTLEMENT_FIELDS)))).outcome.kind).toBe('processed');
+    const notification = lastSpan('payment_gateway.notification');
+    expect(notification.attributes).toEqual({
+      'payment_gateway.notification.kind': 'settlement',
+      'payment_gateway.notification.outcome': 'processed',
+      'payment_gateway.request_id': SETTLEMENT_FIELDS.requestId,
+    });
+    expect(childrenOf(otel.spans(), notification).map((span) => span.name)).toEqual(['payment_gateway.on_settlement']);
+    expect(settled).toEqual([SETTLEMENT_FIELDS.requestId]);
   });
 
   it('a handler that throws: on_paid and the notification ERROR with its class, outcome failed', async () => {
