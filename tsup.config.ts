@@ -1,4 +1,10 @@
+import { rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+
+// dist/ is emptied once, here, before any build starts: tsup builds the configs below in parallel, and a config's
+// `clean` (its declaration build's too) could delete what another had already written (seen under load: a
+// packed tarball without dist/opentelemetry.d.ts).
+rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
 const shared = {
   format: ['esm', 'cjs'],
@@ -14,7 +20,7 @@ const shared = {
 } satisfies Options;
 
 export default defineConfig([
-  { ...shared, entry: { index: 'src/index.ts' }, clean: true },
+  { ...shared, entry: { index: 'src/index.ts' }, clean: false },
   // payment-gateway-sdk/testing, the mock gateway: a separate build, so the main entry's output does not
   // change with it and never contains it. It finds msw with createRequire(import.meta.url), which the
   // CJS build needs shimmed.
@@ -32,4 +38,6 @@ export default defineConfig([
   // payment-gateway-sdk/stores/sqlite: apart, so that only its importers need node:sqlite (Node 22.13+). It keeps
   // the node: prefix, which tsup strips by default: node:sqlite exists only under that name.
   { ...shared, entry: { 'stores/sqlite': 'src/stores/sqlite.ts' }, clean: false, removeNodeProtocol: false },
+  // payment-gateway-sdk/opentelemetry: apart, so that the main entry never loads @opentelemetry/api (an optional peer).
+  { ...shared, entry: { opentelemetry: 'src/opentelemetry.ts' }, clean: false, external: ['@opentelemetry/api'] },
 ]);

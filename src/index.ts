@@ -25,6 +25,7 @@ export type { GatewayResponse } from './client/runner.js';
 export type { AttemptPurpose, GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
+export type { Telemetry, TelemetryAttempt, TelemetryNotificationOutcome, TelemetrySpan } from './telemetry/telemetry.js';
 export { operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from './operations/table.js';
 export type { ConfirmDefinition, OperationDefinition, ReconcileDefinition, RetryClass } from './operations/define.js';
 export { sign, type SignableParams, type SignableValue } from './protocol/signing/sign.js';

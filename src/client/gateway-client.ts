@@ -90,7 +90,7 @@ export type OperationMethods = { readonly [Op in keyof typeof operations]: Opera
 const dataOf = <T>(response: GatewayResponse<T>): T => response.data;
 
 function summarize(options: ResolvedOptions): Record<string, unknown> {
-  const { fetch: _fetch, now: _now, hooks: _hooks, logger: _logger, secret: _secret, ...rest } = options;
+  const { fetch: _fetch, now: _now, hooks: _hooks, logger: _logger, telemetry: _telemetry, secret: _secret, ...rest } = options;
   return { ...rest, secret: '[redacted]' };
 }
 
@@ -195,7 +195,7 @@ export class GatewayClient {
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
     // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
     const query = (params: QueryParams, requestOptions: RequestOptions) => this.#unlogged<PayOrder>('query', params, requestOptions, { purpose: 'wait' });
-    return this.#logged('waitForOrder', ids, waitForOrder(query, ids, options));
+    return this.#logged('waitForOrder', ids, this.#runner.traced('waitForOrder', ids, () => waitForOrder(query, ids, options)));
   }
 
   /**
@@ -229,7 +229,7 @@ export class GatewayClient {
       query: (ids, queryOptions) => this.#unlogged<PayOrder>('query', ids, queryOptions),
       unifiedOrder: (order, createOptions) => this.#unlogged<UnifiedOrderResult>('unifiedOrder', order, createOptions),
     };
-    return this.#logged('reissueOrder', params, reissueOrder(calls, recovered, params, options));
+    return this.#logged('reissueOrder', params, this.#runner.traced('reissueOrder', params, () => reissueOrder(calls, recovered, params, options)));
   }
 
   /**

@@ -7,6 +7,8 @@
 import * as z from 'zod/mini';
 import { httpUrl, requiredText, secretText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { telemetryOption } from '../telemetry/option.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { FetchLike } from '../transport/http.js';
 import { baseUrlMistake } from './base-url.js';
 import type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './hooks.js';
@@ -160,6 +162,8 @@ export const gatewayClientOptionsSchema = z.strictObject({
   logLevel: z.optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}` })),
   /** Where log lines go ({@link GatewayLogger}). Default the console, one line per event. */
   logger: z.optional(z.custom<GatewayLogger>(isLogger, { error: 'must be an object with error, warn, info and debug methods, e.g. console' })),
+  /** Traces and metrics of every call and attempt ({@link Telemetry}): `openTelemetry()` from `payment-gateway-sdk/opentelemetry`. Default none. */
+  telemetry: telemetryOption(),
 });
 
 /**
@@ -201,6 +205,7 @@ export interface ResolvedOptions {
   readonly maxResponseBytes: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly logger: GatewayLogger;
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** Parses the client's options once; every problem is reported at once, never echoing the secret. */
@@ -229,6 +234,7 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
     maxResponseBytes: o.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
     logLevel: o.logLevel ?? logLevelFromEnvironment(),
     logger: o.logger ?? consoleLogger,
+    telemetry: o.telemetry,
   };
 }
 

@@ -20,6 +20,7 @@ import {
 } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
+import type { Telemetry, TelemetrySpan } from '../telemetry/telemetry.js';
 import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
@@ -70,6 +71,7 @@ export interface RunnerSettings {
   readonly retry: RetryPolicy;
   readonly now: () => number;
   readonly hooks: GatewayHooks;
+  readonly telemetry: Telemetry | undefined;
 }
 
 /**
@@ -99,6 +101,8 @@ interface Call {
   attempts: number;
   /** What a refused close's check read back, after the close: a `confirm` reuses it. */
   readonly readBack: ReadBack;
+  /** The call's span, when the client has a telemetry. */
+  readonly span: TelemetrySpan | undefined;
 }
 
 /** What one send's attempts did, for a create: whether one may have reached the gateway. */
@@ -121,8 +125,26 @@ export class OperationRunner {
     this.#secret = secret;
   }
 
-  async run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}, how: RunAs = {}): Promise<GatewayResponse<T>> {
-    const call = this.#plan(operation, options, how);
+  run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}, how: RunAs = {}): Promise<GatewayResponse<T>> {
+    return this.traced(operation, params, (span) => this.#run<T>(operation, params, options, how, span), (response) => response.data);
+  }
+
+  /**
+   * Runs a client method in its span when the client has a telemetry (nothing more when not): the record's
+   * ids from its parameters, then from its result.
+   */
+  traced<R>(method: string, params: unknown, run: (span: TelemetrySpan | undefined) => Promise<R>, record: (result: R) => unknown = (result) => result): Promise<R> {
+    const { telemetry } = this.#settings;
+    if (!telemetry) return run(undefined);
+    return telemetry.operation(method, recordIds(params), async (span) => {
+      const result = await run(span);
+      span.identify(recordIds(record(result)));
+      return result;
+    });
+  }
+
+  async #run<T>(operation: OperationName, params: unknown, options: ConfirmOptions, how: RunAs, span: TelemetrySpan | undefined): Promise<GatewayResponse<T>> {
+    const call = this.#plan(operation, options, how, span);
     const valid = validateParams(operation, params);
     const definition = definitionOf(operation);
     const sent =
@@ -138,7 +160,7 @@ export class OperationRunner {
   }
 
   /** The call's options, parsed by the same rules as the client's; a call cannot turn on what its operation lacks. */
-  #plan(operation: OperationName, options: ConfirmOptions, { purpose = 'request', readBack = {} }: RunAs): Call {
+  #plan(operation: OperationName, options: ConfirmOptions, { purpose = 'request', readBack = {} }: RunAs, span: TelemetrySpan | undefined): Call {
     const s = this.#settings;
     const parsed = parseInput(callOptionsSchema, options ?? {}, `Invalid ${operation} options, nothing was sent`, 'options', operation);
     if (parsed.confirm === true && !definitionOf(operation).confirm) {
@@ -158,6 +180,7 @@ export class OperationRunner {
       purpose,
       attempts: 0,
       readBack,
+      span,
     };
   }
 
@@ -181,7 +204,8 @@ export class OperationRunner {
 
   /** The record of a call, read by a lookup of the table (its `confirm` or `reconcile`) with the ids it was sent. */
   async #readBack(call: Call, by: ConfirmDefinition<OperationName> | ReconcileDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
-    return this.#send(call, by.lookup, validateParams(by.lookup, by.params(params)), { purpose });
+    const read = (span?: TelemetrySpan) => this.#send<Record<string, unknown>>(call, by.lookup, validateParams(by.lookup, by.params(params)), { purpose, span });
+    return call.span ? call.span.lookup(by.lookup, purpose, read) : read();
   }
 
   /**
@@ -285,9 +309,9 @@ export class OperationRunner {
    * call's `maxRetries` by default), each repeating the exact signed bytes, each within its own timeout and
    * the call's deadline. A create's attempts are repeated only when provably not sent.
    */
-  async #send<T>(call: Call, operation: OperationName, params: ValidParams, how: { retries?: number; progress?: SendProgress; purpose?: AttemptPurpose } = {}): Promise<GatewayResponse<T>> {
+  async #send<T>(call: Call, operation: OperationName, params: ValidParams, how: { retries?: number; progress?: SendProgress; purpose?: AttemptPurpose; span?: TelemetrySpan | undefined } = {}): Promise<GatewayResponse<T>> {
     const s = this.#settings;
-    const { retries = call.maxRetries, progress, purpose = call.purpose } = how;
+    const { retries = call.maxRetries, progress, purpose = call.purpose, span = call.span } = how;
     const { path, binds, retry: retryClass } = definitionOf(operation);
     const asked: Record<string, string> = {};
     for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
@@ -303,6 +327,7 @@ export class OperationRunner {
       const attempt = ++call.attempts;
       // A frozen copy: a hook that redacts or changes what it logs cannot change what is sent.
       if (onRequest) observe(onRequest, { operation, purpose, ids, attempt, path, body: Object.freeze({ ...body }) });
+      const traced = span?.attempt(url);
       const started = performance.now();
       let http: HttpExchange | undefined;
       let error: GatewayError;
@@ -313,6 +338,7 @@ export class OperationRunner {
         http = await s.transport.exchange({ url, body: text, timeout: Math.max(1, Math.min(call.timeout, remaining)), signal: call.signal });
         const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
         if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
+        traced?.end(http.status);
         return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
       } catch (thrown) {
         error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
@@ -320,6 +346,7 @@ export class OperationRunner {
       const kind: FailureKind = classify(error);
       if (progress && kind !== 'not-sent' && kind !== 'invalid') progress.mayHaveReached = true;
       if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error });
+      traced?.end(http?.status, error);
       if (retry >= retries || !mayRepeat(retryClass, kind)) throw error;
       await this.#pause(call, operation, error, retry + 1, purpose, ids);
       if (performance.now() >= call.deadline) throw this.#timedOut(call, 'call', error);

@@ -8,6 +8,7 @@ import { GatewayValidationError, type ValidationIssue } from '../errors/index.js
 import { minorUnits, requiredText, secretText, safeInteger } from '../protocol/schemas/fields.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { telemetryOption } from '../telemetry/option.js';
 
 /**
  * The options of a `GatewayClient` that verification has no use for. They are accepted and ignored, so one
@@ -27,9 +28,13 @@ export const CLIENT_ONLY_OPTIONS = [
   'maxResponseBytes',
   'logLevel',
   'logger',
+  'telemetry',
 ] as const;
 
-const ignored = Object.fromEntries(CLIENT_ONLY_OPTIONS.map((name) => [name, z.optional(z.unknown())])) as { [K in (typeof CLIENT_ONLY_OPTIONS)[number]]: z.ZodMiniOptional<z.ZodMiniUnknown> };
+// `telemetry` keeps its type, so that one configuration object with it also types as a processor's options.
+const ignored = { ...Object.fromEntries(CLIENT_ONLY_OPTIONS.map((name) => [name, z.optional(z.unknown())])), telemetry: telemetryOption() } as {
+  [K in Exclude<(typeof CLIENT_ONLY_OPTIONS)[number], 'telemetry'>]: z.ZodMiniOptional<z.ZodMiniUnknown>;
+} & { telemetry: ReturnType<typeof telemetryOption> };
 
 const notificationOptionsShape = {
   /** The merchant application's signing secret. */

@@ -4,6 +4,8 @@ import { PayOrderState } from '../protocol/schemas/enums.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { telemetryOption } from '../telemetry/option.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
 import {
@@ -74,6 +76,11 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
    * Default `5000`; at most `15000` (the gateway waits 20 s for an answer). `0` answers 409 at once.
    */
   busyWaitMs?: number | undefined;
+  /**
+   * Traces and metrics of each delivery, with your handler in a span of its own ({@link Telemetry}):
+   * `openTelemetry()` from `payment-gateway-sdk/opentelemetry`. Default none.
+   */
+  telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -146,11 +153,15 @@ const processorSchema = z.object({
   busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
   onPaid: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
   onSettlement: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
+  telemetry: telemetryOption(),
 });
 
 /** One kind of notification, as the processor handles it. */
 interface ProcessedKind<Notification> {
   readonly label: string;
+  /** The kind and its handler, as telemetry names them. */
+  readonly name: 'payment' | 'settlement';
+  readonly handlerName: 'on_paid' | 'on_settlement';
   readonly verify: (input: NotificationInput) => Promise<Notification>;
   /** What an `expect` function may return: the kind's fixed `expect` schema. */
   readonly expectSchema: z.ZodMiniType;
@@ -217,24 +228,24 @@ export function createNotificationProcessor(
       { path: [], message: 'pass exactly one handler: onPaid for payment notifications, or onSettlement for settlement notifications (one processor per notifyUrl)' },
     ]);
   }
-  const { store = defaultStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
+  const { store = defaultStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, telemetry, ...credentials } = options;
   if (expect === undefined) warnWithoutExpect();
   const expectFunction = typeof expect === 'function' ? expect : undefined;
   const fixedExpect = typeof expect === 'function' ? undefined : expect;
   // Checked as given: the payment processor adds its own state below, which would make `{}` look like a check.
   if (fixedExpect !== undefined) assertExpectation(fixedExpect, 'Invalid createNotificationProcessor options');
-  const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined };
+  const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined, telemetry };
   if (onPaid !== undefined) {
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
     const verify = paymentVerifier({ ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } });
     return processorOf(
-      { label: 'payment notification', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> },
+      { label: 'payment notification', name: 'payment', handlerName: 'on_paid', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> },
       settings,
     );
   }
   const verify = settlementVerifier({ ...credentials, expect: fixedExpect as SettlementExpectation | undefined });
   return processorOf(
-    { label: 'settlement notification', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
+    { label: 'settlement notification', name: 'settlement', handlerName: 'on_settlement', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
     settings,
   );
 }
@@ -272,9 +283,11 @@ interface ProcessorSettings {
   readonly store: NotificationStore<ProcessingContext>;
   readonly busyWaitMs: number;
   readonly expectFunction: ExpectFunction | undefined;
+  readonly telemetry: Telemetry | undefined;
 }
 
 function processorOf<Notification extends { readonly idempotencyKey: string }>(kind: ProcessedKind<Notification>, settings: ProcessorSettings): NotificationProcessor<Notification> {
+  const { telemetry } = settings;
   async function process(input: NotificationInput): Promise<NotificationOutcome<Notification>> {
     let notification: Notification;
     try {
@@ -289,7 +302,7 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
     try {
       const eventTime = (notification as { reqTime?: unknown }).reqTime;
       const result = await runWaiting(settings, notification.idempotencyKey, typeof eventTime === 'number' ? eventTime : undefined, async (context) => {
-        await kind.handler(notification, context);
+        await (telemetry ? telemetry.handler(kind.handlerName, () => kind.handler(notification, context)) : kind.handler(notification, context));
       });
       if (result.status === 'stale') return { kind: 'stale', notification, error: staleError(kind.label, eventTime, result.horizon) };
       if (result.status === 'ran') return { kind: 'processed', notification, warning: result.warning };
@@ -299,7 +312,7 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
     }
   }
 
-  const handle = async (input: NotificationInput) => replyTo(await process(input));
+  const handle = async (input: NotificationInput) => replyTo(await (telemetry ? telemetry.notification(kind.name, () => process(input)) : process(input)));
   return {
     handle,
     handleRequest: async (request) => {
