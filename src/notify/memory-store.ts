@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { safeInteger } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
+import { memoryTracking } from './tracking.js';
 
 /**
  * Options of {@link memoryStore}.
@@ -14,7 +15,8 @@ import type { NotificationStore, ProcessingContext, RunOnceResult } from './stor
 export interface MemoryStoreOptions {
   /**
    * The most keys remembered as done; past it the oldest are forgotten (a re-delivery of a forgotten key runs
-   * its effect again). Default `100000`. Only verified notifications ever add a key.
+   * its effect again). Default `100000`. Only verified notifications ever add a key. It also bounds the orders
+   * `processor.track` holds: past it, `track` refuses rather than forget one.
    */
   maxKeys?: number | undefined;
 }
@@ -58,6 +60,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): NotificationStore
     }
   };
   return {
+    // Tracked orders are bounded by maxKeys too: past it, track refuses rather than forget an order.
+    tracking: memoryTracking(maxKeys),
     async runOnce(key: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
       const state = keys.get(key);
       if (state !== undefined) return { status: state === 'done' ? 'done' : 'busy' };

@@ -16,6 +16,7 @@ import {
 import type { NotificationInput } from './input.js';
 import { replyTo, type NotificationOutcome, type NotificationReply } from './reply.js';
 import { checkExpected } from './verify-received.js';
+import { checkSweepClient, orderSweeper, type OrderSweeper, type PaidOrder, type SweepClient, type SweeperSettings, type SweptPayOrder, type SweptRefusal } from './sweep.js';
 import { paymentVerifier, settlementVerifier, type PayOrderNotification, type SettlementNotification } from './verify.js';
 
 /**
@@ -81,15 +82,28 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
  * ```
  */
 export interface PaymentProcessorOptions<Context extends ProcessingContext = ProcessingContext> extends ProcessorOptions<Context> {
-  /** What the notification must match; a mismatch is refused (400) and claims nothing. */
+  /**
+   * What the notification must match; a mismatch is refused (400) and claims nothing. A paid order a sweep
+   * found must match it too: a mismatch is reported, never fulfilled. (A function then gets a
+   * {@link SweptPayOrder}, whose `reqTime` is `undefined`; its type stays `PayOrderNotification` so that
+   * functions written before sweeps compile.)
+   */
   expect?: ProcessorExpectation<PayOrderNotification, PaymentExpectation> | undefined;
   /**
    * Your effect for a paid order, run once per event (`idempotencyKey`): at most once at a time, and recorded
    * done when it returns. Throw to have the gateway deliver it again later. With the Postgres store, write
-   * through `context.db`: those writes commit with the done mark, or not at all.
+   * through `context.db`: those writes commit with the done mark, or not at all. It receives a verified
+   * notification, or a paid order `processor.sweep` found ({@link SweptPayOrder}: the same fields from a signed
+   * query, without `reqTime`), through the same claim: once per order either way.
    */
-  onPaid: (notification: PayOrderNotification, context: Context) => unknown;
+  // A method, so that a handler written for PayOrderNotification alone (before sweeps) still compiles.
+  onPaid(notification: PaidOrder, context: Context): unknown;
   onSettlement?: undefined;
+  /**
+   * The `GatewayClient` of the same merchant application, for `processor.sweep` (its `query` and `close`).
+   * Without it, `track` works and `sweep` refuses.
+   */
+  client?: SweepClient | undefined;
 }
 
 /**
@@ -109,6 +123,7 @@ export interface SettlementProcessorOptions<Context extends ProcessingContext = 
   /** Your effect for a settlement event (`serverRequestId:status`), run once per event as `onPaid` is. */
   onSettlement: (notification: SettlementNotification, context: Context) => unknown;
   onPaid?: undefined;
+  client?: undefined;
 }
 
 /**
@@ -127,7 +142,21 @@ export interface NotificationProcessor<Notification> {
   readonly handleRequest: (request: Request) => Promise<Response>;
 }
 
+/**
+ * A processor of payment notifications, which also tracks orders and sweeps them (`track`, `sweep`: see
+ * {@link OrderSweeper}), so that a paid order whose notification is lost is still fulfilled, once.
+ *
+ * @example
+ * ```ts
+ * const processor: PaymentNotificationProcessor = createNotificationProcessor({ ...config, store, onPaid, client });
+ * await processor.track(await client.unifiedOrder(params));
+ * const report = await processor.sweep({ olderThanMs: 60_000 });
+ * ```
+ */
+export interface PaymentNotificationProcessor extends NotificationProcessor<PayOrderNotification>, OrderSweeper {}
+
 const MAX_BUSY_WAIT_MS = 15_000;
+const SWEPT_LABEL = 'paid order found by a sweep';
 const DEFAULT_BUSY_WAIT_MS = 5_000;
 
 const processorSchema = z.object({
@@ -137,6 +166,9 @@ const processorSchema = z.object({
   busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
   onPaid: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
   onSettlement: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
+  client: z.optional(z.custom<SweepClient>((v) => typeof (v as Partial<SweepClient> | null)?.query === 'function' && typeof (v as Partial<SweepClient>).close === 'function', {
+    error: 'must be a GatewayClient (something with query and close)',
+  })),
 });
 
 /** One kind of notification, as the processor handles it. */
@@ -190,28 +222,47 @@ interface ProcessedKind<Notification> {
  * });
  * ```
  */
-export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: PaymentProcessorOptions<Context>): NotificationProcessor<PayOrderNotification>;
+export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: PaymentProcessorOptions<Context>): PaymentNotificationProcessor;
 export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: SettlementProcessorOptions<Context>): NotificationProcessor<SettlementNotification>;
 export function createNotificationProcessor(
   options: PaymentProcessorOptions | SettlementProcessorOptions,
-): NotificationProcessor<PayOrderNotification> | NotificationProcessor<SettlementNotification> {
+): PaymentNotificationProcessor | NotificationProcessor<SettlementNotification> {
   const checked = parseInput(processorSchema, options ?? {}, 'Invalid createNotificationProcessor options', 'options');
   if ((checked.onPaid === undefined) === (checked.onSettlement === undefined)) {
     throw new GatewayValidationError('Invalid createNotificationProcessor options', [
       { path: [], message: 'pass exactly one handler: onPaid for payment notifications, or onSettlement for settlement notifications (one processor per notifyUrl)' },
     ]);
   }
-  const { store = memoryStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
+  const { store = memoryStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, client, ...credentials } = options;
   const expectFunction = typeof expect === 'function' ? expect : undefined;
   const fixedExpect = typeof expect === 'function' ? {} : expect;
   const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined };
   if (onPaid !== undefined) {
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
     const verify = paymentVerifier({ ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } });
-    return processorOf(
-      { label: 'payment notification', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> },
-      settings,
+    const kind: ProcessedKind<PayOrderNotification> = { label: 'payment notification', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> };
+    checkSweepClient(client, credentials.mchNo, credentials.appId);
+    // A swept paid order meets the same expect as a notification: the fixed one, then the function's.
+    const checkExpectation = async (paid: SweptPayOrder): Promise<SweptRefusal> => {
+      try {
+        checkExpected(SWEPT_LABEL, paid, fixedExpect ?? {});
+      } catch (error) {
+        return { kind: 'refused', error: error as GatewayValidationError };
+      }
+      const outcome = settings.expectFunction && (await checkAgainstRecord({ ...kind, label: SWEPT_LABEL }, settings.expectFunction, paid as unknown as PayOrderNotification));
+      return outcome && (outcome.kind === 'refused' ? outcome : { kind: 'failed', error: outcome.kind === 'failed' ? outcome.error : undefined });
+    };
+    const { logger, logLevel } = options as { logger?: SweeperSettings['logger']; logLevel?: string };
+    return Object.assign(
+      processorOf(kind, settings),
+      orderSweeper({
+        store, client, mchNo: credentials.mchNo, appId: credentials.appId, onPaid: onPaid as Handler<SweptPayOrder>, checkExpectation,
+        now: credentials.now ?? Date.now, logger: logLevel === 'off' ? null : logger,
+      }),
     );
+  }
+  if (client !== undefined) {
+    throw new GatewayValidationError('Invalid createNotificationProcessor options', [{ path: ['client'], message: 'is for payment processors (track and sweep): leave it out with onSettlement' }]);
   }
   const verify = settlementVerifier({ ...credentials, expect: fixedExpect as SettlementExpectation | undefined });
   return processorOf(

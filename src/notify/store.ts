@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { OrderTracking } from './tracking.js';
 
 /**
  * What every store gives the effect it runs. Stores add their own members (the Postgres store's `db`).
@@ -64,4 +65,9 @@ export interface NotificationStore<Context extends ProcessingContext = Processin
    * `effect` throws, releases the claim and rethrows, so that a later delivery runs it again).
    */
   runOnce(key: string, effect: (context: Context) => Promise<void>): Promise<RunOnceResult>;
+  /**
+   * Where `processor.track` records orders for `processor.sweep` (see {@link OrderTracking}). Every SDK store
+   * has it; a store without it processes notifications, but `track` and `sweep` refuse it.
+   */
+  readonly tracking?: OrderTracking | undefined;
 }
