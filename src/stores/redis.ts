@@ -27,6 +27,7 @@ import { GatewayError } from '../errors/index.js';
 import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
+import { redisTracking } from './redis-tracking.js';
 
 /**
  * Options of {@link redisStore}.
@@ -39,7 +40,10 @@ import type { NotificationStore, ProcessingContext, RunOnceResult } from '../not
 export interface RedisStoreOptions {
   /** An `ioredis` client: a `Redis` or a `Cluster` (each key is one slot). */
   client: Redis | Cluster;
-  /** Prepended to every idempotency key. Default `payment-gateway-sdk:notification:`. */
+  /**
+   * Prepended to every idempotency key, and to the keys of the orders `processor.track` records
+   * (`<prefix>{tracked}:due`, `:orders`, `:not-found`). Default `payment-gateway-sdk:notification:`.
+   */
   prefix?: string | undefined;
   /**
    * How long a claim holds without news from its holder, in milliseconds. The holder extends it every third
@@ -50,7 +54,7 @@ export interface RedisStoreOptions {
   /**
    * How long the done marker is kept, in milliseconds: a delivery of the same event later than this runs
    * `onPaid` again. Keep it longer than any re-send you expect (an operator can re-send at any time).
-   * Default 30 days.
+   * A sweep never fulfils a payment older than this (it reports it as `tooOld`). Default 30 days.
    */
   doneTtlMs?: number | undefined;
 }
@@ -135,6 +139,8 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   const run = (script: string, key: string, ...args: (string | number)[]) => client.eval(script, 1, key, ...args) as Promise<unknown>;
 
   return {
+    // A sweep never fulfils a payment older than doneTtlMs: its done marker may be gone.
+    tracking: redisTracking(client, prefix, doneTtlMs),
     async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
       const key = prefix + idempotencyKey;
       const lease = `lease:${globalThis.crypto.randomUUID()}`;

@@ -12,6 +12,7 @@ import {
   type NotificationStore,
   type PaidOrder,
   type PayOrder,
+  type PaymentProcessorOptions,
   type SweepClient,
   type SweepReport,
   type UnifiedOrderParams,
@@ -35,8 +36,7 @@ function setup(options: { notify?: boolean } = {}) {
   const store = memoryStore();
   const onPaid = vi.fn(async (paid: PaidOrder) => void fulfilled.push(paid));
   let first: ReturnType<typeof make> | undefined;
-  const make = (extra: Partial<Parameters<typeof createNotificationProcessor>[0]> = {}) =>
-    createNotificationProcessor({ ...merchant, store, onPaid, client, now: clock.now, logLevel: 'off', busyWaitMs: 0, ...extra } as Parameters<typeof createNotificationProcessor>[0] & { onPaid: typeof onPaid });
+  const make = (extra: Partial<PaymentProcessorOptions> = {}) => createNotificationProcessor({ ...merchant, store, onPaid, client, now: clock.now, logLevel: 'off', busyWaitMs: 0, ...extra });
   first = make();
   const processor = first;
   let n = 0;
