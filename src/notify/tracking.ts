@@ -71,13 +71,21 @@ export function memoryTracking(maxOrders: number): OrderTracking {
       orders.set(order.payOrderId, { order, checkedAt: order.trackedAt });
     },
     async checkOut(dueBy, checkedAt, limit) {
-      const due = [...orders.values()].filter((entry) => entry.checkedAt <= dueBy).sort((a, b) => a.checkedAt - b.checkedAt).slice(0, limit);
-      for (const entry of due) entry.checkedAt = checkedAt;
+      // The map is in the order of the last check (a checked order moves to the end): the due ones come first.
+      const due: { order: TrackedOrder; checkedAt: number }[] = [];
+      for (const entry of orders.values()) {
+        if (due.length >= limit) break;
+        if (entry.checkedAt <= dueBy) due.push(entry);
+      }
+      for (const entry of due) {
+        orders.delete(entry.order.payOrderId);
+        orders.set(entry.order.payOrderId, { order: entry.order, checkedAt });
+      }
       return due.map((entry) => entry.order);
     },
     async notFound(payOrderId, since) {
       const entry = orders.get(payOrderId);
-      if (entry && entry.order.notFoundSince === undefined) entry.order = { ...entry.order, notFoundSince: since };
+      if (entry && entry.order.notFoundSince === undefined) orders.set(payOrderId, { ...entry, order: { ...entry.order, notFoundSince: since } });
     },
     async forget(payOrderId) {
       orders.delete(payOrderId);
