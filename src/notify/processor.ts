@@ -178,6 +178,8 @@ interface ProcessedKind<Notification> {
   /** What an `expect` function may return: the kind's fixed `expect` schema. */
   readonly expectSchema: z.ZodMiniType;
   readonly handler: (notification: Notification, context: ProcessingContext) => unknown;
+  /** Called once the event is processed (now or before): a payment's tracked order is forgotten, sweeps need not read it. */
+  readonly settled?: ((notification: Notification) => Promise<void>) | undefined;
 }
 
 /**
@@ -240,7 +242,10 @@ export function createNotificationProcessor(
   if (onPaid !== undefined) {
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
     const verify = paymentVerifier({ ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } });
-    const kind: ProcessedKind<PayOrderNotification> = { label: 'payment notification', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> };
+    const kind: ProcessedKind<PayOrderNotification> = {
+      label: 'payment notification', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification>,
+      settled: async (notification) => store.tracking?.forget(notification.payOrderId),
+    };
     checkSweepClient(client, credentials.mchNo, credentials.appId);
     // A swept paid order meets the same expect as a notification: the fixed one, then the function's.
     const checkExpectation = async (paid: SweptPayOrder): Promise<SweptRefusal> => {
@@ -296,6 +301,8 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
       const result = await runWaiting(settings, notification.idempotencyKey, async (context) => {
         await kind.handler(notification, context);
       });
+      // Best effort: a tracked order left behind is read by the next sweep, which finds it done.
+      if (result.status !== 'busy') await kind.settled?.(notification).catch(() => undefined);
       if (result.status === 'ran') return { kind: 'processed', notification, warning: result.warning };
       return { kind: result.status === 'done' ? 'duplicate' : 'busy', notification };
     } catch (error) {

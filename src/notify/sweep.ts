@@ -51,12 +51,6 @@ export type SweptPayOrder = PayOrder & IdempotentNotification & { readonly reqTi
  */
 export type PaidOrder = PayOrderNotification | SweptPayOrder;
 
-/** The ids a sweep queries and closes a tracked order by: both, so that the answer is bound to both. */
-interface TrackedIds {
-  readonly payOrderId: string;
-  readonly mchOrderNo: string;
-}
-
 /**
  * What a sweep needs of a `GatewayClient`: `query`, and `close` with `confirm: true` for `closeExpired`. A
  * `GatewayClient` is one; pass the client of the same merchant application as the processor.
@@ -68,10 +62,10 @@ interface TrackedIds {
  * ```
  */
 export interface SweepClient {
-  /** Reads an order with a signed query ({@link GatewayClient.query}). */
-  query(params: TrackedIds, options?: { signal?: AbortSignal | undefined }): Promise<PayOrder>;
+  /** Reads an order with a signed query ({@link GatewayClient.query}), by both ids so that the answer is bound to both. */
+  query(params: TrackableOrder, options?: { signal?: AbortSignal | undefined }): Promise<PayOrder>;
   /** Closes an order and reads it back ({@link GatewayClient.close} with `confirm: true`). */
-  close(params: TrackedIds, options: { confirm: true; signal?: AbortSignal | undefined }): Promise<PayOrder>;
+  close(params: TrackableOrder, options: { confirm: true; signal?: AbortSignal | undefined }): Promise<PayOrder>;
   /** The client's merchant number: when present, it must be the processor's. */
   readonly mchNo?: string | undefined;
   /** The client's application id: when present, it must be the processor's. */
@@ -438,7 +432,7 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   return report;
 }
 
-const idsOf = (order: TrackedOrder): TrackedIds => ({ payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });
+const idsOf = (order: TrackedOrder): TrackableOrder => ({ payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });
 
 /** What a sweep acts on must be the tracked order of this merchant application, whatever the client checked. */
 function bindingProblem(order: TrackedOrder, record: PayOrder, settings: SweeperSettings): string | undefined {

@@ -100,6 +100,17 @@ describe('processor.sweep', () => {
     expect(counts(await processor.sweep({ olderThanMs: 0 }))).toEqual(zero);
   });
 
+  it('a processed notification forgets its tracked order: no sweep reads it again', async () => {
+    const { gateway, processor, order, onPaid } = setup({ notify: true });
+    const paid = await order();
+    const open = await order();
+    gateway.payOrder(paid.payOrderId);
+    expect((await gateway.deliverNotifications()).map((d) => d.delivered)).toEqual([true]);
+    expect(counts(await processor.sweep({ olderThanMs: 0 }))).toEqual({ ...zero, checked: 1, open: 1 });
+    expect(onPaid).toHaveBeenCalledTimes(1);
+    expect(open.payOrderId).not.toBe(paid.payOrderId);
+  });
+
   it('checks only orders tracked or last checked olderThanMs ago, so a fleet shares the work; limit caps a sweep', async () => {
     const { gateway, processor, order, clock } = setup();
     const orders = await Promise.all(Array.from({ length: 5 }, () => order()));
