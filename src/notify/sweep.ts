@@ -147,8 +147,12 @@ export interface SweepOptions {
  * ```
  */
 export interface SweepProblem {
-  /** The report field it is counted in (`failed`, `notFound`, `mismatched`, `tooOld`), or `forget` (counted as settled, still tracked). */
-  readonly kind: 'failed' | 'notFound' | 'mismatched' | 'tooOld' | 'forget';
+  /**
+   * The report field it is counted in (`failed`, `notFound`, `mismatched`, `tooOld`); or, for an order counted as
+   * settled, `forget` (the store could not forget it: the next sweep reads it again) or `warning` (the store's
+   * warning about the run, e.g. a Redis lease lost while `onPaid` ran).
+   */
+  readonly kind: 'failed' | 'notFound' | 'mismatched' | 'tooOld' | 'forget' | 'warning';
   /** The tracked order's gateway id. */
   readonly payOrderId: string;
   /** The tracked order's number. */
@@ -348,7 +352,7 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
     }
     if (result.status === 'busy') return count('busy', order);
     count(result.status === 'ran' ? 'paid' : 'alreadyDone', order);
-    if (result.warning !== undefined) note('forget', order, result.warning);
+    if (result.warning !== undefined) note('warning', order, result.warning);
     await forget(order);
   }
 
@@ -404,7 +408,10 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
       refill ??= (async () => {
         const size = Math.min(left, Math.max(concurrency * 2, 16));
         // Marked checked after dueBy, so that this sweep never takes an order twice, even within one millisecond.
-        const page = size > 0 ? await tracking.checkOut(dueBy, Math.max(settings.now(), dueBy + 1), size) : [];
+        const page = await tracking.checkOut(dueBy, Math.max(settings.now(), dueBy + 1), size).catch((error: unknown) => {
+          exhausted = true; // the store failed: every worker stops taking orders
+          throw error;
+        });
         left -= page.length;
         if (page.length === 0 || left <= 0) exhausted = true;
         buffer.push(...page);
@@ -423,8 +430,8 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
       }
     }
   };
-  let failure: unknown;
-  await Promise.all(Array.from({ length: concurrency }, worker)).catch((error: unknown) => (failure = error));
+  // Every worker finishes its check before the report is made, even when the store failed one of them.
+  const failure = (await Promise.allSettled(Array.from({ length: concurrency }, worker))).find((r) => r.status === 'rejected')?.reason as unknown;
   const report: SweepReport = { checked, ...counts, problems, durationMs: Math.round(performance.now() - started) };
   log(settings.logger, report, failure);
   if (failure !== undefined) throw failure;

@@ -276,6 +276,22 @@ describe('processor.sweep', () => {
     expect(() => createNotificationProcessor({ ...merchant, onSettlement: () => {}, client } as never)).toThrow(/payment processors/);
   });
 
+  it('a store that cannot hand out tracked orders fails the sweep, after the checks under way, with a warning line', async () => {
+    const { client, clock, onPaid } = setup();
+    const inner = memoryStore();
+    let pages = 0;
+    const tracking = { ...inner.tracking!, checkOut: async (...args: Parameters<NonNullable<NotificationStore['tracking']>['checkOut']>) => {
+      if (++pages > 1) throw new Error('connection to the store lost');
+      return inner.tracking!.checkOut(...args);
+    } };
+    const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() };
+    const processor = createNotificationProcessor({ ...merchant, store: { runOnce: inner.runOnce, tracking }, onPaid, client, now: clock.now, logger });
+    for (let i = 0; i < 40; i++) await processor.track({ payOrderId: `P-STORE-${i}`, mchOrderNo: `store-${i}` });
+    await expect(processor.sweep({ olderThanMs: 0, notFoundGraceMs: 60_000, concurrency: 2 })).rejects.toThrow('connection to the store lost');
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0]![0]).toMatch(/sweep: checked 16, .*open 16.*; stopped: connection to the store lost/);
+  });
+
   it('the memory store bounds tracked orders by maxKeys: track refuses rather than forget one', async () => {
     const processor = createNotificationProcessor({ ...merchant, onPaid: () => {}, store: memoryStore({ maxKeys: 2 }) });
     await processor.track({ payOrderId: 'P1', mchOrderNo: 'o-1' });
