@@ -217,6 +217,41 @@ describe.each(['postgres', 'redis'] as const)('sweeps on %s', (kind) => {
   });
 });
 
+describe('the stores\' tracking', () => {
+  it.each(['postgres', 'redis'] as const)('on %s: concurrent check-outs hand each due order to one sweep, and forgetting is for good', async (kind) => {
+    const tracking = (await storeOf(kind, `checkout-${kind}`)).tracking!;
+    const now = Date.now();
+    for (let i = 0; i < 200; i++) await tracking.track({ payOrderId: `P-CO-${i}`, mchOrderNo: `co-${i}`, trackedAt: now - 1_000, expiresAt: now + 7_200_000 });
+    await tracking.track({ payOrderId: 'P-CO-0', mchOrderNo: 'co-other', trackedAt: now, expiresAt: now });
+    const taken: string[] = [];
+    await Promise.all(Array.from({ length: 6 }, async () => {
+      for (let page = await tracking.checkOut(now, now + 1, 17); page.length > 0; page = await tracking.checkOut(now, now + 1, 17)) taken.push(...page.map((o) => o.payOrderId));
+    }));
+    expect(taken).toHaveLength(200);
+    expect(new Set(taken).size).toBe(200);
+    // Checked at now + 1: due again for a sweep whose cutoff is later, with the first record kept.
+    await tracking.notFound('P-CO-1', now + 5);
+    await tracking.notFound('P-CO-1', now + 9);
+    await tracking.forget('P-CO-2');
+    const again = await tracking.checkOut(now + 1, now + 2, 1_000);
+    expect(again).toHaveLength(199);
+    expect(again.find((o) => o.payOrderId === 'P-CO-0')).toEqual({ payOrderId: 'P-CO-0', mchOrderNo: 'co-0', trackedAt: now - 1_000, expiresAt: now + 7_200_000, notFoundSince: undefined });
+    expect(again.find((o) => o.payOrderId === 'P-CO-1')?.notFoundSince).toBe(now + 5);
+    expect(again.map((o) => o.payOrderId)).not.toContain('P-CO-2');
+  });
+
+  it('postgresStore.migrate() adds the tracking table to a database an earlier version made, from several instances at once', async () => {
+    await pool.query('CREATE TABLE legacy_notifications (idempotency_key text PRIMARY KEY, received_at timestamptz NOT NULL DEFAULT now(), processed_at timestamptz)');
+    const store = postgresStore({ pool, table: 'legacy_notifications' });
+    await Promise.all([store.migrate(), store.migrate(), store.migrate()]);
+    const { rows } = await pool.query("SELECT to_regclass('legacy_notifications_tracked') IS NOT NULL AS made");
+    expect(rows[0].made).toBe(true);
+    await store.tracking!.track({ payOrderId: 'P-LEGACY', mchOrderNo: 'legacy-1', trackedAt: 1, expiresAt: 2 });
+    expect(await store.tracking!.checkOut(1, 3, 10)).toEqual([{ payOrderId: 'P-LEGACY', mchOrderNo: 'legacy-1', trackedAt: 1, expiresAt: 2, notFoundSince: undefined }]);
+    expect(() => postgresStore({ pool, table: `t${'x'.repeat(51)}` })).toThrow(/at most 51 characters/);
+  });
+});
+
 describe('a sweeping worker SIGKILLed mid-onPaid', () => {
   const WORKER = fileURLToPath(new URL('../support/fleet/sweep-worker.ts', import.meta.url));
   const ROOT = fileURLToPath(new URL('../..', import.meta.url));
