@@ -196,6 +196,10 @@ interface ProcessedKind<Notification> {
  * 3. runs the handler, records the key done and answers `SUCCESS`; a handler that throws releases the claim
  *    and answers 500, so that the gateway delivers the notification again.
  *
+ * A payment processor also tracks the orders you create and sweeps them (`processor.track`, `processor.sweep`,
+ * with the `client` option: {@link OrderSweeper}), so that a paid order whose notifications were all lost is still
+ * fulfilled, once: see the guide "Never lose a paid order".
+ *
  * The default store is {@link memoryStore}, which holds in **one process only**. With several instances,
  * use `postgresStore` from `payment-gateway-sdk/stores/postgres`: the claim, your writes and the done mark
  * commit in one transaction, so each event's effect happens exactly once. See the guide

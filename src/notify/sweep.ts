@@ -117,7 +117,8 @@ export interface SweepOptions {
   /**
    * Check only orders tracked, or last checked by any sweep, at least this many milliseconds ago. It leaves the
    * notification its chance first, and spreads a fleet's sweeps: an order one sweep checked is not checked
-   * again by another for this long. `0` checks every tracked order.
+   * again by another for this long. `0` checks every tracked order. Times are the processor's `now` option
+   * (default `Date.now`), as `track` recorded them.
    */
   olderThanMs: number;
   /** The most orders this sweep checks. Default: every due order. */
