@@ -70,6 +70,8 @@ export interface SweepClient {
   readonly mchNo?: string | undefined;
   /** The client's application id: when present, it must be the processor's. */
   readonly appId?: string | undefined;
+  /** `false` when the client does not verify answers' signatures: a sweep never acts on unverified records, so it is refused. */
+  readonly verifyResponses?: boolean | undefined;
 }
 
 /**
@@ -272,12 +274,15 @@ const sweepOptionsSchema = z.strictObject({
   notFoundGraceMs: z.optional(safeInteger(0)),
 });
 
-/** Checks that a sweep's client is the processor's merchant application, when it says which it is. @internal */
+/** Checks that a sweep's client is the processor's merchant application (when it says which) and verifies answers. @internal */
 export function checkSweepClient(client: SweepClient | undefined, mchNo: string, appId: string): void {
   if (client === undefined) return;
   const issues = (['mchNo', 'appId'] as const)
     .filter((key) => typeof client[key] === 'string' && client[key] !== { mchNo, appId }[key])
     .map((key) => ({ path: ['client', key], message: `is ${JSON.stringify(client[key])}, not the processor's ${JSON.stringify({ mchNo, appId }[key])}: pass the client of the same merchant application` }));
+  if (client.verifyResponses === false) {
+    issues.push({ path: ['client', 'verifyResponses'], message: 'is false: a sweep fulfils orders from what the gateway answers, so it needs a client that verifies the answers\' signatures' });
+  }
   if (issues.length > 0) throw new GatewayValidationError('Invalid createNotificationProcessor options', issues);
 }
 

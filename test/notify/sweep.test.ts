@@ -207,6 +207,9 @@ describe('processor.sweep', () => {
     // A client of another merchant application is refused at construction.
     const foreign = new GatewayClient({ baseUrl: 'https://gateway.test', ...merchant, appId: 'app-other', fetch: gateway.fetch });
     expect(() => createNotificationProcessor({ ...merchant, onPaid, client: foreign })).toThrow(GatewayValidationError);
+    // So is a client that does not verify the answers' signatures: a forged "paid" answer would be fulfilled.
+    const unverified = new GatewayClient({ baseUrl: 'https://gateway.test', ...merchant, fetch: gateway.fetch, verifyResponses: false, logLevel: 'off' });
+    expect(() => createNotificationProcessor({ ...merchant, onPaid, client: unverified })).toThrow(/verifies the answers' signatures/);
   });
 
   it('a lookup failing through the retries (5xx, resets) is counted failed and the order is checked again', async () => {
