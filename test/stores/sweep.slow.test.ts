@@ -175,6 +175,8 @@ async function sweepUntilSettled(processors: readonly PaymentNotificationProcess
   return { rounds, paid: rounds.flat().reduce((n, r) => n + r.paid, 0) };
 }
 
+const countBy = (values: readonly string[]) => Object.fromEntries([...new Set(values)].map((v) => [v, values.filter((x) => x === v).length]));
+
 function expectExactlyOnce(s: Scenario, byOrder: Map<string, { via: string; amount: number }[]>): void {
   const duplicates = [...byOrder].filter(([, rows]) => rows.length > 1).map(([order]) => order);
   const lost = s.paid.filter((o) => !byOrder.has(o.mchOrderNo)).map((o) => o.mchOrderNo);
@@ -203,7 +205,20 @@ describe.each(['postgres', 'redis'] as const)('sweeps on %s', (kind) => {
     const s = await scenario(kind, 'race', 60);
     let next = 0;
     route = (request) => s.processors[next++ % PROCESSORS]!.handleRequest(request);
-    const [, sweeps] = await Promise.all([gateway.deliverNotifications(), sweepUntilSettled(s.processors, 20, 50)]);
+    // Two copies of each order's signed notification (a retry overlapping the first attempt), to two processors,
+    // all at once, while the sweeps run.
+    const ours = new Set(s.orders.map((o) => o.payOrderId));
+    const copies = gateway.notifications.filter((n) => ours.has(n.payOrderId)).flatMap((n) => [n, n]);
+    const draw = random(SEED + 7);
+    const post = async (fields: Readonly<Record<string, string>>, i: number) => {
+      await new Promise((resolve) => setTimeout(resolve, draw() * 300)); // arriving before, during and after the sweeps' claims
+      return s.processors[i % PROCESSORS]!.handle(new Request('http://127.0.0.1/pay/notify', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }));
+    };
+    const [answers, sweeps] = await Promise.all([Promise.all(copies.map((n, i) => post(n.fields, i))), sweepUntilSettled(s.processors, 20, 50)]);
+    // Only the tampered order's two copies are refused (expect); the rest are processed once, or answered as such.
+    const kinds = countBy(answers.map((a) => a.outcome.kind));
+    expect(kinds.refused).toBe(2);
+    expect(Object.keys(kinds).filter((k) => !['processed', 'duplicate', 'busy', 'refused'].includes(k))).toEqual([]);
     // Whatever a busy answer left undelivered is retried by the gateway; the sweeps took care of it meanwhile.
     gateway.advanceTime(30_000);
     await gateway.deliverNotifications();
@@ -211,7 +226,7 @@ describe.each(['postgres', 'redis'] as const)('sweeps on %s', (kind) => {
     route = undefined;
     const byOrder = await effects(s.prefix);
     const vias = [...byOrder.values()].flat().map((row) => row.via);
-    console.log(`sweeps on ${kind}, racing notifications: ${JSON.stringify({ orders: s.orders.length, viaNotification: vias.filter((v) => v === 'notification').length, viaSweep: vias.filter((v) => v === 'sweep').length, rounds: sweeps.rounds.length })}`);
+    console.log(`sweeps on ${kind}, racing notifications: ${JSON.stringify({ orders: s.orders.length, notificationCopies: copies.length, answers: kinds, viaNotification: vias.filter((v) => v === 'notification').length, viaSweep: vias.filter((v) => v === 'sweep').length, rounds: sweeps.rounds.length })}`);
     expectExactlyOnce(s, byOrder);
     expect(after.paid).toBe(0);
   });
