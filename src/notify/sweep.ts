@@ -223,6 +223,13 @@ export interface OrderSweeper {
    */
   track(order: TrackableOrder, options?: TrackOptions): Promise<void>;
   /**
+   * Stops tracking `order` by hand: for one a sweep keeps reporting (`notFound`, `mismatched`, `tooOld`) once you
+   * have settled it yourself. Final orders need no call: the sweep forgets them.
+   *
+   * @throws {@link GatewayValidationError} when the store cannot track orders, or `order` has no ids
+   */
+  untrack(order: TrackableOrder): Promise<void>;
+  /**
    * Reads every tracked order due (see {@link SweepOptions.olderThanMs}) with a signed query and settles it:
    * runs `onPaid` for a paid one through the notification's own exactly-once claim, forgets a final one,
    * reports the rest. Logs one line with the report. Safe to run from any number of processes at once.
@@ -304,6 +311,10 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
       const { expiredTime = DEFAULT_EXPIRED_TIME_S } = parseInput(trackOptionsSchema, options ?? {}, 'Invalid processor.track options', 'options');
       const trackedAt = settings.now();
       await tracking.track({ payOrderId, mchOrderNo, trackedAt, expiresAt: trackedAt + expiredTime * 1_000 });
+    },
+    async untrack(order) {
+      const tracking = trackingOf('untrack');
+      await tracking.forget(parseInput(trackSchema, order, 'Invalid processor.untrack order', 'request').payOrderId);
     },
     async sweep(options) {
       const tracking = trackingOf('sweep');

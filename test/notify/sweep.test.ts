@@ -139,6 +139,10 @@ describe('processor.sweep', () => {
     expect(messages[0]).toMatch(/^sw-1: is 1001, but 1 was expected/);
     expect(messages[1]).toMatch(/^sw-2: .*found no record/);
     expect(onPaid).not.toHaveBeenCalled();
+    // Settled by hand: untracked, no longer reported.
+    await byRecord.untrack(a);
+    await byRecord.untrack(b);
+    expect(counts(await byRecord.sweep({ olderThanMs: 0 }))).toEqual(zero);
   });
 
   it('an expect function or onPaid that throws is a failure: the order stays tracked and the next sweep fulfils it', async () => {
