@@ -266,7 +266,7 @@ export function createNotificationProcessor(
       processorOf(kind, settings),
       orderSweeper({
         store, client, mchNo: credentials.mchNo, appId: credentials.appId, onPaid: onPaid as Handler<SweptPayOrder>, checkExpectation,
-        now: credentials.now ?? Date.now, logger: logLevel === 'off' ? null : logger,
+        now: credentials.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],
       }),
     );
   }

@@ -260,8 +260,10 @@ export interface SweeperSettings {
   /** The processor's `expect` (fixed and function), applied to a swept paid order as to a notification. */
   readonly checkExpectation: (paid: SweptPayOrder) => Promise<SweptRefusal>;
   readonly now: () => number;
-  /** Where the sweep's line goes: the processor's `logger`, the console when `undefined`, nowhere when `null` (`logLevel: 'off'`). */
-  readonly logger: SweepLogger | null | undefined;
+  /** Where the sweep's line goes: the processor's `logger`, or the console. */
+  readonly logger: SweepLogger | undefined;
+  /** The processor's `logLevel`: the line is `info` (`warn` when something needs you), left out below that; always logged when not set. */
+  readonly logLevel: 'off' | 'error' | 'warn' | 'info' | 'debug' | undefined;
 }
 
 const DEFAULT_EXPIRED_TIME_S = 7_200;
@@ -450,7 +452,7 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   // Every worker finishes its check before the report is made, even when the store failed one of them.
   const failure = (await Promise.allSettled(Array.from({ length: concurrency }, worker))).find((r) => r.status === 'rejected')?.reason as unknown;
   const report: SweepReport = { checked, ...counts, problems, durationMs: Math.round(performance.now() - started) };
-  log(settings.logger, report, failure);
+  log(settings, report, failure);
   if (failure !== undefined) throw failure;
   if (signal?.aborted) throw GatewayAbortError.of('sweep', signal.reason, ` after checking ${checked} orders`);
   return report;
@@ -466,11 +468,13 @@ function bindingProblem(order: TrackedOrder, record: PayOrder, settings: Sweeper
   return `the signed record read is not the tracked order of this merchant application (${differing.map((key) => `${key} ${JSON.stringify(record[key])}, not ${JSON.stringify(want[key])}`).join('; ')}): not acted on`;
 }
 
-function log(logger: SweepLogger | null | undefined, report: SweepReport, failure: unknown): void {
-  if (logger === null) return;
+const LEVELS = ['off', 'error', 'warn', 'info', 'debug'] as const;
+
+function log({ logger, logLevel }: SweeperSettings, report: SweepReport, failure: unknown): void {
   const { problems, ...fields } = report;
   const counted = Object.entries(fields).map(([key, value]) => `${key} ${value}`).join(', ');
   const trouble = report.failed + report.notFound + report.mismatched + report.tooOld > 0 || failure !== undefined;
+  if (logLevel !== undefined && LEVELS.indexOf(logLevel) < LEVELS.indexOf(trouble ? 'warn' : 'info')) return;
   const line = `[payment-gateway-sdk] sweep: ${counted}${failure === undefined ? '' : `; stopped: ${(failure as Error)?.message ?? String(failure)}`}`;
   // The console gets the line alone: the fields repeat it (Node would print them over several lines).
   if (logger === undefined) return trouble ? console.warn(line) : console.info(line);

@@ -267,6 +267,22 @@ describe('processor.sweep', () => {
     expect(logger.info.mock.calls[0]![1]).toMatchObject({ checked: 12, paid: 12 });
   });
 
+  it("the sweep's line follows the processor's logLevel: info for a clean sweep, warn when something needs you", async () => {
+    const { client, clock, onPaid } = setup();
+    const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() };
+    const quiet = createNotificationProcessor({ ...merchant, onPaid, client, now: clock.now, logger, logLevel: 'warn' });
+    await quiet.sweep({ olderThanMs: 0 });
+    expect(logger.info).not.toHaveBeenCalled();
+    await quiet.track({ payOrderId: 'P-NONE', mchOrderNo: 'none' });
+    await quiet.sweep({ olderThanMs: 0, notFoundGraceMs: 0 });
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0]![0]).toMatch(/sweep: checked 1, .*notFound 1/);
+    const silent = createNotificationProcessor({ ...merchant, onPaid, client, now: clock.now, logger, logLevel: 'off' });
+    await silent.track({ payOrderId: 'P-NONE', mchOrderNo: 'none' });
+    await silent.sweep({ olderThanMs: 0, notFoundGraceMs: 0 });
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+  });
+
   it('refuses what it cannot do: no client, a store without tracking, bad options, an order without ids', async () => {
     const { client, onPaid } = setup();
     const noClient = createNotificationProcessor({ ...merchant, onPaid, logLevel: 'off' });
