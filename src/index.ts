@@ -77,6 +77,7 @@ export {
   createNotificationProcessor,
   type NotificationProcessor,
   type PaymentExpectation,
+  type PaymentNotificationProcessor,
   type PaymentProcessorOptions,
   type ProcessorExpectation,
   type ProcessorOptions,
@@ -85,6 +86,19 @@ export {
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
 export { memoryStore, type MemoryStoreOptions } from './notify/memory-store.js';
 export type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './notify/store.js';
+// Tracking and sweeping orders: no paid order left behind
+export type { OrderTracking, TrackedOrder } from './notify/tracking.js';
+export type {
+  OrderSweeper,
+  PaidOrder,
+  SweepClient,
+  SweepOptions,
+  SweepProblem,
+  SweepReport,
+  SweptPayOrder,
+  TrackableOrder,
+  TrackOptions,
+} from './notify/sweep.js';
 
 // Parameters, results and the values merchants branch on
 export {

@@ -130,6 +130,8 @@ export class GatewayClient {
   readonly mchNo: string;
   /** The merchant application id sent with every request. */
   readonly appId: string;
+  /** Whether answers' signatures are verified (the `verifyResponses` option): a sweep refuses a client that does not. */
+  readonly verifyResponses: boolean;
   // Kept for verifying notifications; private, so it is in no enumeration, JSON or inspect output.
   readonly #secret: string;
   readonly #summary: Record<string, unknown>;
@@ -158,6 +160,7 @@ export class GatewayClient {
     this.baseUrl = resolved.baseUrl;
     this.mchNo = resolved.mchNo;
     this.appId = resolved.appId;
+    this.verifyResponses = resolved.verifyResponses;
     this.#secret = resolved.secret;
     this.#summary = summarize(resolved);
     this.#log = new LogObserver(resolved.logLevel, resolved.logger);

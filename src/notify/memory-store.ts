@@ -3,6 +3,7 @@ import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { claimLostWarning, claimTimedOut, DEFAULT_CLAIM_TIMEOUT_MS } from './claim.js';
 import type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './store.js';
+import { memoryTracking } from './tracking.js';
 
 /**
  * Options of {@link memoryStore}.
@@ -16,7 +17,8 @@ export interface MemoryStoreOptions {
   /**
    * The most keys remembered as done; past it the oldest are forgotten, and the store's horizon rises to the
    * newest forgotten event's `reqTime`: a re-delivery of a forgotten event is refused (outcome `stale`), never
-   * run again. Default `100000`. Only verified notifications ever add a key.
+   * run again. Default `100000`. Only verified notifications ever add a key. It also bounds the orders
+   * `processor.track` holds: past it, `track` refuses rather than forget one.
    */
   maxKeys?: number | undefined;
   /**
@@ -82,6 +84,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): NotificationStore
     }
   };
   return {
+    // Tracked orders are bounded by maxKeys too: past it, track refuses rather than forget an order.
+    tracking: memoryTracking(maxKeys),
     horizon: () => horizon,
     async runOnce(key: string, effect: (context: ProcessingContext) => Promise<void>, event: RunOnceEvent = {}): Promise<RunOnceResult> {
       const found = keys.get(key);

@@ -20,6 +20,7 @@ import {
 import type { NotificationInput } from './input.js';
 import { replyTo, type NotificationOutcome, type NotificationReply } from './reply.js';
 import { checkExpected } from './verify-received.js';
+import { checkSweepClient, orderSweeper, type OrderSweeper, type PaidOrder, type SweepClient, type SweeperSettings, type SweptPayOrder, type SweptRefusal } from './sweep.js';
 import { paymentVerifier, settlementVerifier, type PayOrderNotification, type SettlementNotification } from './verify.js';
 
 /**
@@ -95,15 +96,28 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
  * ```
  */
 export interface PaymentProcessorOptions<Context extends ProcessingContext = ProcessingContext> extends ProcessorOptions<Context> {
-  /** What the notification must match; a mismatch is refused (400) and claims nothing. */
+  /**
+   * What the notification must match; a mismatch is refused (400) and claims nothing. A paid order a sweep
+   * found must match it too: a mismatch is reported, never fulfilled. (A function then gets a
+   * {@link SweptPayOrder}, whose `reqTime` is `undefined`; its type stays `PayOrderNotification` so that
+   * functions written before sweeps compile.)
+   */
   expect?: ProcessorExpectation<PayOrderNotification, PaymentExpectation> | undefined;
   /**
    * Your effect for a paid order, run once per event (`idempotencyKey`): at most once at a time, and recorded
    * done when it returns. Throw to have the gateway deliver it again later. With the Postgres store, write
-   * through `context.db`: those writes commit with the done mark, or not at all.
+   * through `context.db`: those writes commit with the done mark, or not at all. It receives a verified
+   * notification, or a paid order `processor.sweep` found ({@link SweptPayOrder}: the same fields from a signed
+   * query, without `reqTime`), through the same claim: once per order either way.
    */
-  onPaid: (notification: PayOrderNotification, context: Context) => unknown;
+  // A method, so that a handler written for PayOrderNotification alone (before sweeps) still compiles.
+  onPaid(notification: PaidOrder, context: Context): unknown;
   onSettlement?: undefined;
+  /**
+   * The `GatewayClient` of the same merchant application, for `processor.sweep` (its `query` and `close`).
+   * Without it, `track` works and `sweep` refuses.
+   */
+  client?: SweepClient | undefined;
 }
 
 /**
@@ -123,6 +137,7 @@ export interface SettlementProcessorOptions<Context extends ProcessingContext = 
   /** Your effect for a settlement event (`serverRequestId:status`), run once per event as `onPaid` is. */
   onSettlement: (notification: SettlementNotification, context: Context) => unknown;
   onPaid?: undefined;
+  client?: undefined;
 }
 
 /**
@@ -141,7 +156,21 @@ export interface NotificationProcessor<Notification> {
   readonly handleRequest: (request: Request) => Promise<Response>;
 }
 
+/**
+ * A processor of payment notifications, which also tracks orders and sweeps them (`track`, `sweep`: see
+ * {@link OrderSweeper}), so that a paid order whose notification is lost is still fulfilled, once.
+ *
+ * @example
+ * ```ts
+ * const processor: PaymentNotificationProcessor = createNotificationProcessor({ ...config, store, onPaid, client });
+ * await processor.track(await client.unifiedOrder(params));
+ * const report = await processor.sweep({ olderThanMs: 60_000 });
+ * ```
+ */
+export interface PaymentNotificationProcessor extends NotificationProcessor<PayOrderNotification>, OrderSweeper {}
+
 const MAX_BUSY_WAIT_MS = 15_000;
+const SWEPT_LABEL = 'paid order found by a sweep';
 const DEFAULT_BUSY_WAIT_MS = 5_000;
 /** What a processor's `store` can be, as its errors name them. */
 const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
@@ -154,6 +183,9 @@ const processorSchema = z.object({
   onPaid: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
   onSettlement: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
   telemetry: telemetryOption(),
+  client: z.optional(z.custom<SweepClient>((v) => typeof (v as Partial<SweepClient> | null)?.query === 'function' && typeof (v as Partial<SweepClient>).close === 'function', {
+    error: 'must be a GatewayClient (something with query and close)',
+  })),
 });
 
 /** One kind of notification, as the processor handles it. */
@@ -166,6 +198,8 @@ interface ProcessedKind<Notification> {
   /** What an `expect` function may return: the kind's fixed `expect` schema. */
   readonly expectSchema: z.ZodMiniType;
   readonly handler: (notification: Notification, context: ProcessingContext) => unknown;
+  /** Called once the event is processed (now or before): a payment's tracked order is forgotten, sweeps need not read it. */
+  readonly settled?: ((notification: Notification) => Promise<void>) | undefined;
 }
 
 /**
@@ -181,6 +215,10 @@ interface ProcessedKind<Notification> {
  *    handler; a key another delivery is processing is asked again for up to `busyWaitMs`, then answers 409;
  * 3. runs the handler, records the key done and answers `SUCCESS`; a handler that throws releases the claim
  *    and answers 500, so that the gateway delivers the notification again.
+ *
+ * A payment processor also tracks the orders you create and sweeps them (`processor.track`, `processor.sweep`,
+ * with the `client` option: {@link OrderSweeper}), so that a paid order whose notifications were all lost is still
+ * fulfilled, once: see the guide "Never lose a paid order".
  *
  * Pass a `store`: `sqliteStore` from `payment-gateway-sdk/stores/sqlite` on one machine; with several
  * machines `postgresStore` from `payment-gateway-sdk/stores/postgres` (the claim, your writes and the done mark
@@ -217,18 +255,18 @@ interface ProcessedKind<Notification> {
  * });
  * ```
  */
-export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: PaymentProcessorOptions<Context>): NotificationProcessor<PayOrderNotification>;
+export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: PaymentProcessorOptions<Context>): PaymentNotificationProcessor;
 export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: SettlementProcessorOptions<Context>): NotificationProcessor<SettlementNotification>;
 export function createNotificationProcessor(
   options: PaymentProcessorOptions | SettlementProcessorOptions,
-): NotificationProcessor<PayOrderNotification> | NotificationProcessor<SettlementNotification> {
+): PaymentNotificationProcessor | NotificationProcessor<SettlementNotification> {
   const checked = parseInput(processorSchema, options ?? {}, 'Invalid createNotificationProcessor options', 'options');
   if ((checked.onPaid === undefined) === (checked.onSettlement === undefined)) {
     throw new GatewayValidationError('Invalid createNotificationProcessor options', [
       { path: [], message: 'pass exactly one handler: onPaid for payment notifications, or onSettlement for settlement notifications (one processor per notifyUrl)' },
     ]);
   }
-  const { store = defaultStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, telemetry, ...credentials } = options;
+  const { store = defaultStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, telemetry, client, ...credentials } = options;
   if (expect === undefined) warnWithoutExpect();
   const expectFunction = typeof expect === 'function' ? expect : undefined;
   const fixedExpect = typeof expect === 'function' ? undefined : expect;
@@ -238,10 +276,33 @@ export function createNotificationProcessor(
   if (onPaid !== undefined) {
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
     const verify = paymentVerifier({ ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } });
-    return processorOf(
-      { label: 'payment notification', name: 'payment', handlerName: 'on_paid', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification> },
-      settings,
-    );
+    const kind: ProcessedKind<PayOrderNotification> = {
+      label: 'payment notification', name: 'payment', handlerName: 'on_paid', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification>,
+      settled: async (notification) => store.tracking?.forget(notification.payOrderId),
+    };
+    checkSweepClient(client, credentials.mchNo, credentials.appId);
+    // A swept paid order meets the same expect as a notification: the fixed one, then the function's.
+    const checkExpectation = async (paid: SweptPayOrder): Promise<SweptRefusal> => {
+      try {
+        checkExpected(SWEPT_LABEL, paid, fixedExpect ?? {});
+      } catch (error) {
+        return { kind: 'refused', error: error as GatewayValidationError };
+      }
+      const outcome = settings.expectFunction && (await checkAgainstRecord({ ...kind, label: SWEPT_LABEL }, settings.expectFunction, paid as unknown as PayOrderNotification));
+      return outcome && (outcome.kind === 'refused' ? outcome : { kind: 'failed', error: outcome.kind === 'failed' ? outcome.error : undefined });
+    };
+    const { logger, logLevel } = options as { logger?: SweeperSettings['logger']; logLevel?: string };
+    const handler = onPaid as Handler<SweptPayOrder>;
+    const sweeper = orderSweeper({
+      store, client, mchNo: credentials.mchNo, appId: credentials.appId, checkExpectation,
+      onPaid: telemetry ? (paid, context) => telemetry.handler(kind.handlerName, () => handler(paid, context)) : handler,
+      now: credentials.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],
+    });
+    const sweep: OrderSweeper['sweep'] = telemetry ? (sweepOptions) => telemetry.sweep(() => sweeper.sweep(sweepOptions)) : sweeper.sweep;
+    return Object.assign(processorOf(kind, settings), sweeper, { sweep });
+  }
+  if (client !== undefined) {
+    throw new GatewayValidationError('Invalid createNotificationProcessor options', [{ path: ['client'], message: 'is for payment processors (track and sweep): leave it out with onSettlement' }]);
   }
   const verify = settlementVerifier({ ...credentials, expect: fixedExpect as SettlementExpectation | undefined });
   return processorOf(
@@ -305,6 +366,8 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
         await (telemetry ? telemetry.handler(kind.handlerName, () => kind.handler(notification, context)) : kind.handler(notification, context));
       });
       if (result.status === 'stale') return { kind: 'stale', notification, error: staleError(kind.label, eventTime, result.horizon) };
+      // Best effort: a tracked order left behind is read by the next sweep, which finds it done.
+      if (result.status !== 'busy') await kind.settled?.(notification).catch(() => undefined);
       if (result.status === 'ran') return { kind: 'processed', notification, warning: result.warning };
       return { kind: result.status === 'done' ? 'duplicate' : 'busy', notification };
     } catch (error) {

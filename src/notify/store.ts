@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { OrderTracking } from './tracking.js';
 
 /**
  * What every store gives the effect it runs. Stores add their own members (the Postgres store's `db`).
@@ -95,4 +96,9 @@ export interface NotificationStore<Context extends ProcessingContext = Processin
    * never forgets (Postgres, SQLite).
    */
   horizon?(): number | undefined;
+  /**
+   * Where `processor.track` records orders for `processor.sweep` (see {@link OrderTracking}). Every SDK store
+   * has it; a store without it processes notifications, but `track` and `sweep` refuse it.
+   */
+  readonly tracking?: OrderTracking | undefined;
 }

@@ -26,10 +26,11 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import * as z from 'zod/mini';
-import { GatewayError } from '../errors/index.js';
+import { GatewayError, GatewayValidationError } from '../errors/index.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { MAX_TRACKED_BASE_NAME, postgresTracking, trackingMigration } from './postgres-tracking.js';
 
 /**
  * Options of {@link postgresStore}.
@@ -44,7 +45,8 @@ export interface PostgresStoreOptions {
   pool: Pool;
   /**
    * The table of processed notifications: lowercase letters, digits and `_`, optionally after a schema name
-   * and a dot (`billing.gateway_notifications`). Default `payment_gateway_notifications`.
+   * and a dot (`billing.gateway_notifications`). Default `payment_gateway_notifications`. The orders
+   * `processor.track` records go to `<table>_tracked` beside it (so the name is at most 51 characters).
    */
   table?: string | undefined;
   /**
@@ -87,9 +89,11 @@ export interface PostgresStore extends NotificationStore<PostgresContext> {
   /** The table's name, as configured. */
   readonly table: string;
   /**
-   * Creates the table when it does not exist (safe to run on every start, from several instances at once). It
-   * has one row per verified notification event: `idempotency_key`, `received_at`, and `processed_at`, which
+   * Creates the tables when they do not exist (safe to run on every start, from several instances at once). The
+   * table has one row per verified notification event: `idempotency_key`, `received_at`, and `processed_at`, which
    * stays null until an effect committed (a row with a null `processed_at` is an event whose `onPaid` failed).
+   * `<table>_tracked` has one row per order `processor.track` recorded and no sweep found final yet. Run it again
+   * after upgrading: it adds the tracking table to a database made by an earlier version.
    */
   migrate(): Promise<void>;
 }
@@ -132,6 +136,11 @@ const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const { pool, table = DEFAULT_TABLE, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS } = parseInput(optionsSchema, options ?? {}, 'Invalid postgresStore options', 'options');
+  if (table.split('.').pop()!.length > MAX_TRACKED_BASE_NAME) {
+    throw new GatewayValidationError('Invalid postgresStore options', [
+      { path: ['table'], message: `must be at most ${MAX_TRACKED_BASE_NAME} characters after the schema: its tracked orders go to <table>_tracked, and PostgreSQL names are at most 63` },
+    ]);
+  }
   const name = table.split('.').map((part) => `"${part}"`).join('.');
   const sql = {
     insert: `INSERT INTO ${name} (idempotency_key) VALUES ($1) ON CONFLICT (idempotency_key) DO NOTHING`,
@@ -185,6 +194,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   return {
     table,
     runOnce,
+    tracking: postgresTracking(pool, table),
     async migrate() {
       const db = await pool.connect();
       let broken: Error | undefined;
@@ -197,6 +207,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
           received_at timestamptz NOT NULL DEFAULT now(),
           processed_at timestamptz
         )`);
+        for (const statement of trackingMigration(table)) await db.query(statement);
         await db.query('COMMIT');
       } catch (error) {
         await db.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));

@@ -28,6 +28,7 @@ import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { claimLostWarning, claimTimedOut, DEFAULT_CLAIM_TIMEOUT_MS } from '../notify/claim.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
+import { redisTracking } from './redis-tracking.js';
 
 /**
  * Options of {@link redisStore}.
@@ -40,7 +41,10 @@ import type { NotificationStore, ProcessingContext, RunOnceResult } from '../not
 export interface RedisStoreOptions {
   /** An `ioredis` client: a `Redis` or a `Cluster` (each key is one slot). */
   client: Redis | Cluster;
-  /** Prepended to every idempotency key. Default `payment-gateway-sdk:notification:`. */
+  /**
+   * Prepended to every idempotency key, and to the keys of the orders `processor.track` records
+   * (`<prefix>{tracked}:due`, `:orders`, `:not-found`). Default `payment-gateway-sdk:notification:`.
+   */
   prefix?: string | undefined;
   /**
    * How long a claim holds without news from its holder, in milliseconds. The holder extends it every third
@@ -58,7 +62,7 @@ export interface RedisStoreOptions {
    * How long a processed event is remembered, in milliseconds. The store's horizon is `now - doneTtlMs`: a
    * delivery of an event whose `reqTime` is older is refused (outcome `stale`, `onPaid` not run), since its
    * done marker may be gone. Keep it longer than any re-send you expect (an operator can re-send at any time).
-   * Default 30 days. The marker itself is kept a day longer, for clock differences with the gateway.
+   * A sweep never fulfils a payment older than this (it reports it as `tooOld`). Default 30 days. The marker itself is kept a day longer, for clock differences with the gateway.
    */
   doneTtlMs?: number | undefined;
 }
@@ -163,6 +167,8 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
 
   return {
     horizon: () => Date.now() - doneTtlMs,
+    // A sweep never fulfils a payment older than doneTtlMs: its done marker may be gone.
+    tracking: redisTracking(client, prefix),
     async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
       const key = prefix + idempotencyKey;
       const lease = `lease:${globalThis.crypto.randomUUID()}`;

@@ -144,6 +144,18 @@ const TYPE_ONLY_EXPORTS = [
   'VerifySignOptions',
   'WaitForOrderOptions',
   'WayCode',
+  'OrderSweeper',
+  'OrderTracking',
+  'PaidOrder',
+  'PaymentNotificationProcessor',
+  'SweepClient',
+  'SweepOptions',
+  'SweepProblem',
+  'SweepReport',
+  'SweptPayOrder',
+  'TrackableOrder',
+  'TrackOptions',
+  'TrackedOrder',
 ];
 
 /** Every export of the entry (types included) with the file its declaration is in, relative to the repository. */

@@ -6,7 +6,10 @@ import {
   createNotificationProcessor,
   memoryStore,
   type NotificationReply,
+  type PaidOrder,
   type PayOrderNotification,
+  type PaymentNotificationProcessor,
+  type SweptPayOrder,
   type ProcessingContext,
   type SettlementNotification,
 } from '../../src/index.js';
@@ -19,7 +22,8 @@ const merchant = { secret: 's', mchNo: 'M', appId: 'A' };
 
 describe('createNotificationProcessor types', () => {
   it('onPaid gets a payment notification, onSettlement a settlement one, and handle answers with that kind', () => {
-    const payments = createNotificationProcessor({ ...merchant, onPaid: (n) => expectTypeOf(n).toEqualTypeOf<PayOrderNotification>() });
+    const payments = createNotificationProcessor({ ...merchant, onPaid: (n) => expectTypeOf(n).toEqualTypeOf<PaidOrder>() });
+    expectTypeOf(payments).toEqualTypeOf<PaymentNotificationProcessor>();
     expectTypeOf(payments.handle).returns.resolves.toEqualTypeOf<NotificationReply<PayOrderNotification>>();
     const settlements = createNotificationProcessor({ ...merchant, onSettlement: (s) => expectTypeOf(s).toEqualTypeOf<SettlementNotification>() });
     expectTypeOf(settlements.handle).returns.resolves.toEqualTypeOf<NotificationReply<SettlementNotification>>();
@@ -58,5 +62,21 @@ describe('createNotificationProcessor types', () => {
     redisStore({ client: 'redis://127.0.0.1:6379' });
     // @ts-expect-error postgresStore takes a pool
     postgresStore({ pool: 'postgres://127.0.0.1/shop' });
+  });
+
+  it('a sweep hands onPaid a SweptPayOrder, told apart by reqTime; handlers written for notifications alone still compile', () => {
+    createNotificationProcessor({
+      ...merchant,
+      onPaid: (paid) => {
+        if (paid.reqTime === undefined) expectTypeOf(paid).toEqualTypeOf<SweptPayOrder>();
+        else expectTypeOf(paid).toEqualTypeOf<PayOrderNotification>();
+      },
+    });
+    const older = async (notification: PayOrderNotification) => notification.mchOrderNo;
+    createNotificationProcessor({ ...merchant, onPaid: older });
+    // @ts-expect-error a settlement processor neither tracks nor sweeps
+    createNotificationProcessor({ ...merchant, onSettlement: () => {} }).sweep;
+    // @ts-expect-error the client is for payment processors
+    createNotificationProcessor({ ...merchant, onSettlement: () => {}, client: {} as PaymentNotificationProcessor });
   });
 });

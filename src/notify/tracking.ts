@@ -1,0 +1,89 @@
+/**
+ * What a store needs to remember tracked orders for `processor.sweep`: the part of {@link NotificationStore}
+ * that `processor.track` writes and the sweep reads. Every SDK store has it (`tracking`); a custom store
+ * without it can still process notifications, but `track` and `sweep` refuse it.
+ *
+ * @module
+ */
+import { GatewayError } from '../errors/index.js';
+
+/**
+ * One order a processor tracks until it is final: the ids it is queried and bound by, and the times the
+ * sweep needs (milliseconds since the epoch, by the processor's `now`).
+ *
+ * @example
+ * ```ts
+ * const tracked: TrackedOrder = { payOrderId: 'P202406180001', mchOrderNo: 'order-1001', trackedAt: Date.now(), expiresAt: Date.now() + 7_200_000 };
+ * ```
+ */
+export interface TrackedOrder {
+  /** The gateway's order id: the key the order is tracked by. */
+  readonly payOrderId: string;
+  /** Your order number; the record a sweep reads must carry it. */
+  readonly mchOrderNo: string;
+  /** When `track` first recorded it. */
+  readonly trackedAt: number;
+  /** When the order stops being payable (`track`'s time plus its `expiredTime`): `closeExpired` closes it after this. */
+  readonly expiresAt: number;
+  /** When a sweep first found the gateway answering `order_not_found` for it, if one did. */
+  readonly notFoundSince?: number | undefined;
+}
+
+/**
+ * Where a store keeps tracked orders. Implement it to give a custom store `track` and `sweep`; the memory,
+ * Postgres and Redis stores have one. Every method is safe to call from any number of processes at once.
+ *
+ * @example
+ * ```ts
+ * // A store of your own gains track and sweep by adding its tracking:
+ * const store: NotificationStore = { runOnce: myRunOnce, tracking: myTracking };
+ * ```
+ */
+export interface OrderTracking {
+  /** Records `order` unless its `payOrderId` is tracked already (then it keeps the first record). */
+  track(order: TrackedOrder): Promise<void>;
+  /**
+   * Takes up to `limit` tracked orders last checked (or tracked, if never checked) at or before `dueBy`, oldest
+   * first, and marks them checked at `checkedAt` (always later than `dueBy`), atomically: two sweeps running at
+   * once never take the same order, so a fleet shares the work instead of repeating it.
+   */
+  checkOut(dueBy: number, checkedAt: number, limit: number): Promise<TrackedOrder[]>;
+  /** Records that the gateway did not know the order at `since`, unless an earlier time is recorded. */
+  notFound(payOrderId: string, since: number): Promise<void>;
+  /** Stops tracking the order (it is final). Forgetting an order that is not tracked does nothing. */
+  forget(payOrderId: string): Promise<void>;
+}
+
+/** An in-memory {@link OrderTracking}, bounded: past `maxOrders` tracked orders, `track` refuses rather than forget one. */
+export function memoryTracking(maxOrders: number): OrderTracking {
+  const orders = new Map<string, { order: TrackedOrder; checkedAt: number }>();
+  return {
+    async track(order) {
+      if (orders.has(order.payOrderId)) return;
+      if (orders.size >= maxOrders) {
+        throw new GatewayError(`The memory store tracks at most ${maxOrders} orders (its maxKeys) and is full: sweep more often so that final orders are forgotten, or use a durable store.`);
+      }
+      orders.set(order.payOrderId, { order, checkedAt: order.trackedAt });
+    },
+    async checkOut(dueBy, checkedAt, limit) {
+      // The map is in the order of the last check (a checked order moves to the end): the due ones come first.
+      const due: { order: TrackedOrder; checkedAt: number }[] = [];
+      for (const entry of orders.values()) {
+        if (due.length >= limit) break;
+        if (entry.checkedAt <= dueBy) due.push(entry);
+      }
+      for (const entry of due) {
+        orders.delete(entry.order.payOrderId);
+        orders.set(entry.order.payOrderId, { order: entry.order, checkedAt });
+      }
+      return due.map((entry) => entry.order);
+    },
+    async notFound(payOrderId, since) {
+      const entry = orders.get(payOrderId);
+      if (entry && entry.order.notFoundSince === undefined) orders.set(payOrderId, { ...entry, order: { ...entry.order, notFoundSince: since } });
+    },
+    async forget(payOrderId) {
+      orders.delete(payOrderId);
+    },
+  };
+}
