@@ -9,10 +9,11 @@ const merchant = { mchNo: 'M1700000027', appId: 'app-sweep-example', secret: 'sw
 
 describe('examples/sweep.ts', () => {
   it('fulfils every paid order once without a single notification, then stops', async () => {
+    const store = memoryStore(); // before the mock, whose clock stands at its creation: the store vouches for later events
     const gateway = createMockGateway({ merchants: [merchant] }); // nothing calls deliverNotifications: all lost
     const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...merchant, fetch: gateway.fetch });
     const fulfilled: PaidOrder[] = [];
-    const processor = createNotificationProcessor({ ...merchant, store: memoryStore(), client, logLevel: 'off', onPaid: async (paid) => void fulfilled.push(paid) });
+    const processor = createNotificationProcessor({ ...merchant, store, client, logLevel: 'off', onPaid: async (paid) => void fulfilled.push(paid) });
     const orders = await Promise.all(
       [1, 2, 3].map((i) => createTrackedOrder(client, processor, { mchOrderNo: `ex-${i}`, wayCode: 'QR_CASHIER', amount: 100 * i, currency: 'USD', subject: 's', body: 'b', expiredTime: 900 })),
     );

@@ -23,6 +23,8 @@ const merchant = { mchNo: 'M1700000026', appId: 'app-sweep', secret: 'sweep-secr
 
 /** A mock gateway, a client on it, a clock the processors read, and a fulfilment log. */
 function setup(options: { notify?: boolean } = {}) {
+  // Made before the mock, whose clock stands at its creation: a memory store vouches only for later events.
+  const store = memoryStore();
   const gateway = createMockGateway({
     merchants: [merchant],
     // Notifications go straight into the processors' handleRequest (the first processor made), or nowhere.
@@ -33,7 +35,6 @@ function setup(options: { notify?: boolean } = {}) {
   let time = Date.UTC(2026, 10, 26, 12);
   const clock = { now: () => time++, advance: (ms: number) => void (time += ms) };
   const fulfilled: PaidOrder[] = [];
-  const store = memoryStore();
   const onPaid = vi.fn(async (paid: PaidOrder) => void fulfilled.push(paid));
   let first: ReturnType<typeof make> | undefined;
   const make = (extra: Partial<PaymentProcessorOptions> = {}) => createNotificationProcessor({ ...merchant, store, onPaid, client, now: clock.now, logLevel: 'off', busyWaitMs: 0, ...extra });
@@ -122,10 +123,22 @@ describe('processor.sweep', () => {
     expect(counts(await processor.sweep({ olderThanMs: 60_000 }))).toEqual({ ...zero, checked: 3, paid: 3 });
   });
 
+  it('an expect function that checks nothing (a snake_case row: amount undefined) never fulfils a swept order: failed, still tracked', async () => {
+    const { gateway, order, make, onPaid } = setup();
+    const careless = make({ expect: async () => ({ amount: undefined, currency: 'USD' }) });
+    gateway.payOrder((await order()).payOrderId);
+    for (let sweep = 0; sweep < 2; sweep++) {
+      const report = await careless.sweep({ olderThanMs: 0 });
+      expect(counts(report)).toEqual({ ...zero, checked: 1, failed: 1 });
+      expect(report.problems[0]!.message).toMatch(/amount/);
+    }
+    expect(onPaid).not.toHaveBeenCalled();
+  });
+
   it('a paid order that does not match expect is never fulfilled, stays tracked and is reported every sweep', async () => {
     const { gateway, order, make, onPaid } = setup();
     const fixed = make({ expect: { currency: 'EUR' } });
-    const byRecord = make({ expect: async (paid: { mchOrderNo: string }) => (paid.mchOrderNo === 'sw-2' ? null : { amount: 1 }) });
+    const byRecord = make({ expect: async (paid: { mchOrderNo: string }) => (paid.mchOrderNo === 'sw-2' ? null : { amount: 1, currency: 'USD' }) });
     const a = await order();
     const b = await order();
     gateway.payOrder(a.payOrderId);
