@@ -25,7 +25,7 @@ export type { AttemptPurpose, GatewayHooks, ReconcileEvent, RequestEvent, Respon
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
 export { operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from './operations/table.js';
-export type { ConfirmDefinition, OperationDefinition, ReconcileDefinition, RetryClass } from './operations/define.js';
+export type { RetryClass } from './operations/define.js';
 export { sign, type SignableParams, type SignableValue } from './protocol/signing/sign.js';
 export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js';
 

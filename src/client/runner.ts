@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ConfirmDefinition, ReconcileDefinition } from '../operations/define.js';
+import { pickFields, type ConfirmDefinition, type ReconcileDefinition } from '../operations/define.js';
 import { definitionOf, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import {
@@ -179,7 +179,7 @@ export class OperationRunner {
 
   /** The record of a call, read by a lookup of the table (its `confirm` or `reconcile`) with the ids it was sent. */
   async #readBack(call: Call, by: ConfirmDefinition<OperationName> | ReconcileDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
-    return this.#send(call, by.lookup, validateParams(by.lookup, by.params(params)), { purpose });
+    return this.#send(call, by.lookup, validateParams(by.lookup, pickFields(params, by.by)), { purpose });
   }
 
   /**

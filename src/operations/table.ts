@@ -7,7 +7,8 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { confirmBy, defineOperation, reconcileBy, type OperationDefinition } from './define.js';
+import { defineOperation, pick, type OperationDefinition } from './define.js';
+import { PayOrderState } from '../protocol/schemas/enums.js';
 import {
   closeParamsSchema,
   closeResultSchema,
@@ -23,13 +24,8 @@ import {
   settleRequestGetParamsSchema,
   settleRequestParamsSchema,
 } from '../protocol/schemas/settlement.js';
-import type { UnifiedOrderResult } from '../protocol/schemas/order.js';
-
-function pick(record: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) if (record[key] !== undefined) out[key] = record[key];
-  return out;
-}
+import type { PayOrder, UnifiedOrderResult } from '../protocol/schemas/order.js';
+import type { SettlementRecord } from '../protocol/schemas/settlement.js';
 
 /**
  * The operation table: each operation's path, schemas, retry class, key, binding and reconciliation.
@@ -81,12 +77,12 @@ export const operations = {
     urlParams: ['notifyUrl', 'returnUrl', 'channelExtra'],
     resultUrlField: 'payData',
     // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
-    reconcile: reconcileBy({
+    reconcile: {
       lookup: 'query',
-      params: (p) => ({ mchOrderNo: p.mchOrderNo }),
-      toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state, recovered: true }),
+      by: ['mchOrderNo'],
+      toResult: (order: PayOrder) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state, recovered: true }),
       decisive: ['amount', 'currency', 'wayCode'],
-    }),
+    },
     summary: 'Creates a payment order. Resolves to a `CreatedOrder` (`recovered: false`, with `payData`) or, after a lost answer, the `RecoveredOrder` found by `mchOrderNo` (no `payData`: see `reissueOrder`).',
   }),
 
@@ -117,6 +113,7 @@ export const operations = {
     result: payOrderSchema,
     retry: 'read',
     binds: ['payOrderId', 'mchOrderNo'],
+    notFound: ['order_not_found'],
     summary: 'Reads an order by `payOrderId` or `mchOrderNo`. Resolves to the `PayOrder` asked for, with its on-chain transactions (amounts as exact decimal strings).',
   }),
 
@@ -150,7 +147,9 @@ export const operations = {
     resolves: 'nothing',
     // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
     binds: [],
-    confirm: confirmBy({ lookup: 'query', params: (p) => p }),
+    emptyAnswer: 'The gateway does this when the channel refuses the close: query the order to learn its state.',
+    // A refused close of an order already closed is a repeat that already took effect.
+    confirm: { lookup: 'query', by: ['payOrderId', 'mchOrderNo'], done: (order: PayOrder) => order.state === PayOrderState.Closed },
     summary: 'Closes an unpaid order (state 0 or 1). Resolves to nothing; with `{ confirm: true }`, to the `PayOrder` queried afterwards.',
   }),
 
@@ -221,13 +220,13 @@ export const operations = {
     // The answer is { serverRequestId, status }: nothing to bind; confirm reads the record by requestId.
     binds: [],
     urlParams: ['notifyUrl'],
-    reconcile: reconcileBy({
+    reconcile: {
       lookup: 'settleRequestGet',
-      params: (p) => ({ requestId: p.requestId }),
-      toResult: (record) => pick(record, ['serverRequestId', 'status']),
+      by: ['requestId'],
+      toResult: (record: SettlementRecord) => pick(record, ['serverRequestId', 'status']),
       decisive: ['amount', 'tokenId', 'currency', 'address', 'addrServerRequestId'],
-    }),
-    confirm: confirmBy({ lookup: 'settleRequestGet', params: (p) => ({ requestId: p.requestId }), answered: ['serverRequestId'] }),
+    },
+    confirm: { lookup: 'settleRequestGet', by: ['requestId'], answered: ['serverRequestId'] },
     summary: 'Settles available balance to a declared or given crypto address. Resolves to `{ serverRequestId, status }`; with `{ confirm: true }`, to the `SettlementRecord` read back and checked.',
   }),
 
@@ -256,6 +255,7 @@ export const operations = {
     retry: 'read',
     binds: ['requestId'],
     resultUrlField: 'notifyUrl',
+    notFound: ['record_not_found'],
     summary: 'Reads a settlement by your `requestId`. Resolves to the `SettlementRecord` asked for.',
   }),
 };
