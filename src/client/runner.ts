@@ -5,7 +5,7 @@
  * @module
  */
 import { pickFields, type ConfirmDefinition, type ReconcileDefinition } from '../operations/define.js';
-import { definitionOf, type OperationName } from '../operations/table.js';
+import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import {
   GatewayAbortError,
@@ -19,7 +19,6 @@ import {
   type ReconcileKey,
 } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
@@ -127,7 +126,7 @@ export class OperationRunner {
       definition.retry === 'create'
         ? await this.#create<T>(call, valid, definition.key ?? '', definition.reconcile)
         : definition.retry === 'idempotent'
-          ? await this.#close<T>(call, valid)
+          ? await this.#idempotent<T>(call, valid)
           : await this.#send<T>(call, operation, valid);
     // The gateway's own answer becomes the method's result; a record recovered by a lookup already is one.
     const { answer } = definition;
@@ -140,7 +139,7 @@ export class OperationRunner {
     const s = this.#settings;
     const parsed = parseInput(callOptionsSchema, options ?? {}, `Invalid ${operation} options, nothing was sent`, 'options', operation);
     if (parsed.confirm === true && !definitionOf(operation).confirm) {
-      const message = `${operation} has no confirm: only close and settleRequest answer too little to prove the record`;
+      const message = `${operation} has no confirm: only ${OPERATION_NAMES.filter((name) => definitionOf(name).confirm).join(' and ')} answer too little to prove the record`;
       throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, [{ path: ['confirm'], message }], { operation });
     }
     const totalTimeout = parsed.totalTimeout ?? s.totalTimeout;
@@ -160,10 +159,11 @@ export class OperationRunner {
   }
 
   /**
-   * Close: repeatable; a refusal whose check finds the order already closed is a success. The check reads
-   * the order as `confirm` would, so the call keeps the read (`readBack`) instead of reading it again.
+   * Idempotent calls (close): repeatable; a refusal whose check finds the record already done (the row's
+   * `confirm.done`: the order closed) is a success. The check reads the record as `confirm` would, so the
+   * call keeps the read (`readBack`) instead of reading it again.
    */
-  async #close<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
+  async #idempotent<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
     try {
       return await this.#send<T>(call, call.operation, params);
     } catch (error) {
@@ -172,7 +172,7 @@ export class OperationRunner {
       const order = await this.#readBack(call, confirm, params, 'fallback').catch(() => undefined);
       if (order === undefined) throw error;
       call.readBack.response = order;
-      if (order.data.state !== PayOrderState.Closed) throw error;
+      if (!confirm.done?.(order.data)) throw error;
       return { ...order, data: {} as T };
     }
   }
@@ -230,7 +230,7 @@ export class OperationRunner {
       this.#reconciled(call, key, 'found');
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
-      const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : isNotFound(error) ? 'absent' : 'unknown';
+      const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : isNotFound(error, reconcile.lookup) ? 'absent' : 'unknown';
       this.#reconciled(call, key, outcome);
       if (outcome === 'mismatch') throw error;
       if (outcome === 'absent') return outcome;
@@ -253,7 +253,7 @@ export class OperationRunner {
     } catch (error) {
       if (!(error instanceof GatewayError) || !key) throw error;
       const keyValue = String(params[key]);
-      if (isNotFound(error)) {
+      if (isNotFound(error, confirm.lookup)) {
         throw new GatewayResponseMismatchError(
           `${call.operation} was answered as done, but ${confirm.lookup} finds no record under ${key} '${keyValue}': the answer was not this request's (a replayed response?). Nothing is recorded under that ${key} now, so sending it again with the same ${key} is safe.`,
           { field: key, expected: keyValue, found: undefined },
@@ -370,6 +370,7 @@ export class OperationRunner {
   }
 }
 
-function isNotFound(error: unknown): boolean {
-  return error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found');
+/** Whether a lookup's refusal proves its record absent, as the lookup's row says (`notFound`). */
+function isNotFound(error: unknown, lookup: OperationName): boolean {
+  return error instanceof GatewayApiError && (definitionOf(lookup).notFound?.includes(error.reason) ?? false);
 }
