@@ -12,21 +12,21 @@
  * @packageDocumentation
  * @module payment-gateway-sdk
  */
-// The public surface: what a merchant imports. Anything else is internal, whichever file exports it
-// (test/docs/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
+// The public surface: what a merchant imports (at most 100 names). Anything else is internal, whichever
+// file exports it: the operation table and its types, the schemas' helper types, error constructors'
+// options (test/docs/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
 
 // Client
-export { GatewayClient, type Operation, type OperationMethod, type OperationMethods, type OperationTypes } from './client/gateway-client.js';
-export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type RetryOptions, type RetryPolicy } from './client/options.js';
+export { GatewayClient, type OperationMethod, type OperationMethods } from './client/gateway-client.js';
+export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions } from './client/options.js';
 export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
 export { GatewayOrderPaidError } from './client/reissue.js';
 export type { GatewayResponse } from './client/runner.js';
-export type { AttemptPurpose, GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
+export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
-export { operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from './operations/table.js';
-export type { RetryClass } from './operations/define.js';
-export { sign, type SignableParams, type SignableValue } from './protocol/signing/sign.js';
+export type { OperationName, ParamsOf, ResultOf } from './operations/table.js';
+export { sign } from './protocol/signing/sign.js';
 export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js';
 
 // Errors
@@ -50,10 +50,8 @@ export {
   GatewayTruncatedResponseError,
   GatewayValidationError,
   isGatewayError,
-  type GatewayErrorOptions,
   type ReconcileKey,
   type ReconciliationDifference,
-  type ResponseErrorDetails,
   type ValidationIssue,
 } from './errors/index.js';
 export type { GatewayApiErrorReason } from './errors/index.js';
@@ -62,7 +60,6 @@ export type { GatewayApiErrorReason } from './errors/index.js';
 export { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './notify/verify.js';
 export { NOTIFICATION_ACK, notificationAckResponse } from './notify/acknowledge.js';
 export type {
-  ClientNotificationOptions,
   NotificationOptions,
   PayOrderExpectation,
   SettlementExpectation,
@@ -70,14 +67,11 @@ export type {
   VerifySettlementNotificationOptions,
 } from './notify/options.js';
 export type { NotificationInput } from './notify/input.js';
-export type { IdempotentNotification } from './notify/verify-received.js';
 export {
   createNotificationProcessor,
   type NotificationProcessor,
   type PaymentExpectation,
   type PaymentProcessorOptions,
-  type ProcessorExpectation,
-  type ProcessorOptions,
   type SettlementProcessorOptions,
 } from './notify/processor.js';
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
@@ -90,11 +84,9 @@ export {
   isBarcodeWayCode,
   isFinalPayOrderState,
   isFinalTransactionStatus,
-  KNOWN_WAY_CODES,
   PAY_DATA_TYPES,
   PayOrderState,
   payOrderStateName,
-  TRANSACTION_STATUSES,
   type PayDataType,
   type TransactionStatus,
   type WayCode,
@@ -103,7 +95,6 @@ export type {
   ChannelExtra,
   CreatedOrder,
   CloseParams,
-  OrderIds,
   OrderTransaction,
   PayOrder,
   QueryParams,
@@ -115,9 +106,6 @@ export type {
   SettleAddressApplyParams,
   SettlementRecord,
   SettlementResult,
-  SettleRequestFields,
   SettleRequestGetParams,
   SettleRequestParams,
 } from './protocol/schemas/settlement.js';
-export type { ResponseEnvelope } from './protocol/schemas/envelope.js';
-export type { AtLeastOne, ExactlyOne } from './protocol/schemas/one-of.js';

@@ -34,7 +34,7 @@ export interface Operation<Params, Result> {
 }
 
 /**
- * Parameters and results of each operation, by name, derived from the table {@link operations}: one place to
+ * Parameters and results of each operation, by name, derived from the SDK's operation table: one place to
  * type code that handles any operation generically (queues, audit logs, test doubles).
  *
  * @example
@@ -73,7 +73,7 @@ export type OperationMethod<Op extends OperationName> =
     : (params: ParamsOf<Op>, options?: RequestOptions) => Promise<ResultOf<Op>>;
 
 /**
- * The operation methods of {@link GatewayClient}, one per entry of the table {@link operations} (its TSDoc
+ * The operation methods of {@link GatewayClient}, one per entry of the SDK's operation table (its TSDoc
  * is the method's). Each validates, signs and sends, verifies the response and resolves to its typed data.
  *
  * @example
@@ -99,7 +99,7 @@ function summarize(options: ResolvedOptions): Record<string, unknown> {
 export interface GatewayClient extends OperationMethods {}
 
 /**
- * The gateway client: one method per operation of the table {@link operations} (`unifiedOrder`, `query`,
+ * The gateway client: one method per operation of the SDK's operation table (`unifiedOrder`, `query`,
  * `close`, `settleAddressApply`, `settleRequest`, `settleRequestGet`), each validating, signing and sending
  * its request, verifying the response's signature and binding, and resolving to the typed `data`; plus
  * `waitForOrder`, notification verification and `withResponse`. One instance per merchant application; it

@@ -30,7 +30,7 @@ import type { GatewayError, GatewayOutcomeUnknownError, GatewayReconciliationMis
 export interface RequestEvent {
   /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
-  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  /** Why the attempt was made: see `AttemptPurpose`. */
   readonly purpose: AttemptPurpose;
   /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
   readonly ids: Readonly<Record<string, string>>;
@@ -61,7 +61,7 @@ export interface RequestEvent {
 export interface ResponseEvent {
   /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
-  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  /** Why the attempt was made: see `AttemptPurpose`. */
   readonly purpose: AttemptPurpose;
   /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
   readonly ids: Readonly<Record<string, string>>;
@@ -92,7 +92,7 @@ export interface ResponseEvent {
 export interface RetryEvent {
   /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
-  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  /** Why the attempt was made: see `AttemptPurpose`. */
   readonly purpose: AttemptPurpose;
   /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
   readonly ids: Readonly<Record<string, string>>;

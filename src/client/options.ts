@@ -40,7 +40,7 @@ export const CLIENT_DEFAULTS = {
 } as const;
 
 /**
- * The defaults of {@link RetryOptions}.
+ * The defaults of the `retry` option.
  *
  * @example
  * ```ts
@@ -87,7 +87,7 @@ const retrySchema = z.strictObject({
 export type RetryOptions = z.input<typeof retrySchema>;
 
 /**
- * {@link RetryOptions} with every default applied.
+ * The `retry` option with every default applied.
  *
  * @example
  * ```ts
@@ -130,7 +130,7 @@ export const gatewayClientOptionsSchema = z.strictObject({
   timeout: timeoutOption(),
   /** Milliseconds for a whole call: attempts, backoff and reconciliation. Default `60000`. */
   totalTimeout: timeoutOption(),
-  /** How transient failures are retried; see {@link RetryOptions} and {@link RETRY_DEFAULTS}. */
+  /** How transient failures are retried; defaults in {@link RETRY_DEFAULTS}. */
   retry: z.optional(retrySchema),
   /** Observers of requests, responses, retries and reconciliations ({@link GatewayHooks}); they cannot change an outcome. */
   hooks: z.optional(hooksSchema),

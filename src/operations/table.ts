@@ -24,6 +24,7 @@ import {
   settleRequestGetParamsSchema,
   settleRequestParamsSchema,
 } from '../protocol/schemas/settlement.js';
+import type { NamedInput, NamedOutput } from '../protocol/schemas/fields.js';
 import type { PayOrder, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import type { SettlementRecord } from '../protocol/schemas/settlement.js';
 
@@ -261,7 +262,7 @@ export const operations = {
 };
 
 /**
- * The name of an operation: a key of {@link operations} and the name of its {@link GatewayClient} method.
+ * The name of an operation: a key of the SDK's operation table and the name of its {@link GatewayClient} method.
  *
  * @example
  * ```ts
@@ -284,7 +285,7 @@ export type OperationName = keyof typeof operations;
  * const lookup: ParamsOf<'query'> = { mchOrderNo: 'order-1001' }; // the same as QueryParams
  * ```
  */
-export type ParamsOf<Op extends OperationName> = z.input<(typeof operations)[Op]['params']>;
+export type ParamsOf<Op extends OperationName> = NamedInput<(typeof operations)[Op]['params']>;
 
 /**
  * What an operation's method resolves to: its response's typed `data`, or nothing where the table says so (close).
@@ -303,7 +304,7 @@ export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends
         readonly answer: (data: never) => infer Result;
       }
     ? Result
-    : z.output<(typeof operations)[Op]['result']>;
+    : NamedOutput<(typeof operations)[Op]['result']>;
 
 /**
  * The record `confirm: true` resolves to: the data of the operation's confirming lookup.
@@ -315,7 +316,7 @@ export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends
  * const closed = (order: ConfirmedOf<'close'>) => order.state === PayOrderState.Closed; // a PayOrder
  * ```
  */
-export type ConfirmedOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly confirm: { readonly lookup: infer Lookup extends OperationName } } ? z.output<(typeof operations)[Lookup]['result']> : never;
+export type ConfirmedOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly confirm: { readonly lookup: infer Lookup extends OperationName } } ? NamedOutput<(typeof operations)[Lookup]['result']> : never;
 
 /** The names of the operations, in the table's order. */
 export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
