@@ -14,7 +14,18 @@ const shared = {
 } satisfies Options;
 
 export default defineConfig([
-  { ...shared, entry: { index: 'src/index.ts' }, clean: true },
+  // The main entry and the stores in one build, split into shared chunks (ESM and CJS alike): a store loads
+  // the main entry's chunk instead of a second copy of zod and the errors, so one GatewayError class is
+  // thrown by both (instanceof holds) and a store ships a few kilobytes. pg and ioredis stay out: optional
+  // peers, referred to by type.
+  {
+    ...shared,
+    entry: { index: 'src/index.ts', 'stores/postgres': 'src/stores/postgres.ts', 'stores/redis': 'src/stores/redis.ts' },
+    splitting: true,
+    // dist is emptied by `npm run build` before tsup starts: a build's own `clean` races the other builds' writes.
+    clean: false,
+    external: ['pg', 'ioredis'],
+  },
   // payment-gateway-sdk/testing, the mock gateway: a separate build, so the main entry's output does not
   // change with it and never contains it. It finds msw with createRequire(import.meta.url), which the
   // CJS build needs shimmed.
@@ -24,9 +35,4 @@ export default defineConfig([
   // payment-gateway-sdk/testing/msw: msw's types for gateway.handlers, apart so that ./testing compiles without
   // msw. It refers to ./testing by name, so both declare one MockGateway.
   { ...shared, entry: { 'testing/msw': 'src/testing/msw.ts' }, clean: false, external: ['payment-gateway-sdk/testing'] },
-  // payment-gateway-sdk/stores/postgres and /stores/redis: apart, so that the main entry never loads pg or ioredis.
-  // They only use the client the merchant passes in (pg and ioredis are optional peers, referred to by type). One
-  // build each: a shared build would put the store types they share in a declaration chunk that exports nothing.
-  { ...shared, entry: { 'stores/postgres': 'src/stores/postgres.ts' }, clean: false, external: ['pg'] },
-  { ...shared, entry: { 'stores/redis': 'src/stores/redis.ts' }, clean: false, external: ['ioredis'] },
 ]);
