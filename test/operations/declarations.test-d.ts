@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { defineOperation, pick, type Keys } from '../../src/operations/define.js';
 import { operations, type ConfirmedOf } from '../../src/operations/table.js';
 import type { PayOrder } from '../../src/index.js';
+import { refundRows } from '../fixtures/refund/refund-operation.js';
 
 const params = z.strictObject({ refundNo: z.string(), payOrderId: z.string(), amount: z.number(), notifyUrl: z.optional(z.string()) });
 const result = z.looseObject({ refundNo: z.string(), refundId: z.string(), state: z.number(), payData: z.optional(z.string()) });
@@ -57,5 +58,13 @@ describe('defineOperation checks every field name against the schemas', () => {
   it('the table keeps each lookup by name, so confirm resolves to the lookup record', () => {
     expectTypeOf(operations.close.confirm.lookup).toEqualTypeOf<'query'>();
     expectTypeOf<ConfirmedOf<'close'>>().toEqualTypeOf<PayOrder>();
+  });
+});
+
+describe("CONTRIBUTING.md's worked example (test/fixtures/refund/refund-operation.ts)", () => {
+  it('declares rows whose types the client would derive', () => {
+    expectTypeOf(refundRows.refundOrder.reconcile.lookup).toEqualTypeOf<'refundQuery'>();
+    expectTypeOf(refundRows.refundOrder.key).toEqualTypeOf<'mchRefundNo'>();
+    expectTypeOf<Keys<typeof refundRows.refundQuery.result>>().toEqualTypeOf<'refundOrderId' | 'mchRefundNo' | 'payOrderId' | 'refundAmount' | 'currency' | 'state' | 'errCode' | 'errMsg'>();
   });
 });
