@@ -1,13 +1,14 @@
 // Compile errors name the parameter and result types (interfaces), not the schema's expanded structure:
 // a merchant's wrong call is compiled here with the TypeScript compiler and its messages read.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(root, '.tmp-type-names-'));
+mkdirSync(join(root, '.tmp'), { recursive: true });
+const dir = mkdtempSync(join(root, '.tmp', 'type-names-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const WRONG_CALLS = `
