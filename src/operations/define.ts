@@ -16,7 +16,7 @@ import type { GatewayApiErrorReason } from '../errors/index.js';
  *
  * @example
  * ```ts
- * import { operations, type RetryClass } from 'payment-gateway-sdk';
+ * import { operations } from './table.js';
  *
  * // What an operator may do after a failure whose outcome is unknown.
  * function afterUnknownOutcome(retry: RetryClass): string {

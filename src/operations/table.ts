@@ -33,7 +33,7 @@ import type { SettlementRecord } from '../protocol/schemas/settlement.js';
  *
  * @example
  * ```ts
- * import { operations } from 'payment-gateway-sdk';
+ * import { operations } from '../operations/table.js'; // internal: the SDK's own code, scripts and the mock
  * operations.query.path;          // '/api/pay/query'
  * operations.unifiedOrder.retry;  // 'create'
  * operations.unifiedOrder.key;    // 'mchOrderNo'
@@ -266,11 +266,12 @@ export const operations = {
  *
  * @example
  * ```ts
- * import { operations, type OperationName } from 'payment-gateway-sdk';
+ * import type { OperationName } from 'payment-gateway-sdk';
  *
- * // A failed create may still have made a record: page someone instead of retrying it blindly.
- * const isCreate = (operation: OperationName): boolean => operations[operation].retry === 'create';
- * isCreate('unifiedOrder'); // true
+ * // Every call's outcome, counted by operation (e.g. from a GatewayError's `operation`).
+ * const outcomes = new Map<OperationName, number>();
+ * const count = (operation: OperationName) => outcomes.set(operation, (outcomes.get(operation) ?? 0) + 1);
+ * count('unifiedOrder');
  * ```
  */
 export type OperationName = keyof typeof operations;
