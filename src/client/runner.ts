@@ -126,7 +126,7 @@ export class OperationRunner {
       definition.retry === 'create'
         ? await this.#create<T>(call, valid, definition.key ?? '', definition.reconcile)
         : definition.retry === 'idempotent'
-          ? await this.#idempotent<T>(call, valid)
+          ? await this.#close<T>(call, valid)
           : await this.#send<T>(call, operation, valid);
     // The gateway's own answer becomes the method's result; a record recovered by a lookup already is one.
     const { answer } = definition;
@@ -159,11 +159,10 @@ export class OperationRunner {
   }
 
   /**
-   * Idempotent calls (close): repeatable; a refusal whose check finds the record already done (the row's
-   * `confirm.done`: the order closed) is a success. The check reads the record as `confirm` would, so the
-   * call keeps the read (`readBack`) instead of reading it again.
+   * Close: repeatable; a refusal whose check finds the order already closed (the row's `confirm.done`) is a success. The check reads
+   * the order as `confirm` would, so the call keeps the read (`readBack`) instead of reading it again.
    */
-  async #idempotent<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
+  async #close<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
     try {
       return await this.#send<T>(call, call.operation, params);
     } catch (error) {
