@@ -4,12 +4,13 @@
 const LAYERS = [
   ['util', []],
   ['errors', []],
+  ['telemetry', []],
   ['protocol', ['errors', 'util']],
   ['operations', ['protocol', 'errors', 'util']],
   ['transport', ['errors', 'util']],
-  ['notify', ['protocol', 'errors', 'util']],
+  ['notify', ['protocol', 'telemetry', 'errors', 'util']],
   ['stores', ['notify', 'protocol', 'errors', 'util']],
-  ['client', ['operations', 'transport', 'notify', 'protocol', 'errors', 'util']],
+  ['client', ['operations', 'transport', 'notify', 'protocol', 'telemetry', 'errors', 'util']],
   ['testing', ['operations', 'protocol', 'errors', 'util']],
   ['cli', ['testing', 'notify', 'operations', 'protocol', 'errors', 'util']],
 ];
@@ -47,6 +48,13 @@ export default {
       comment: 'pages and routes reach the gateway through the narrow GatewayControls, never the class',
       from: { path: '^src/testing/(?!index\\.ts$)' },
       to: { path: '^src/testing/mock-gateway\\.ts$' },
+    },
+    {
+      name: 'opentelemetry-only-from-its-entry',
+      severity: 'error',
+      comment: 'only payment-gateway-sdk/opentelemetry loads @opentelemetry/api: the main entry must never import it',
+      from: { path: '^src/(?!opentelemetry\\.ts$|telemetry/opentelemetry\\.ts$)' },
+      to: { path: '^src/telemetry/opentelemetry\\.ts$|@opentelemetry/' },
     },
     {
       name: 'entries-only-at-the-top',

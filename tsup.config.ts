@@ -1,4 +1,10 @@
+import { rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+
+// dist/ is emptied once, here, before any build starts: tsup builds the configs below in parallel, and a config's
+// `clean` (its declaration build's too) could delete what another had already written (seen under load: a
+// packed tarball without dist/opentelemetry.d.ts).
+rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
 const shared = {
   format: ['esm', 'cjs'],
@@ -17,14 +23,15 @@ export default defineConfig([
   // The main entry and the stores in one build, split into shared chunks (ESM and CJS alike): a store loads
   // the main entry's chunk instead of a second copy of zod and the errors, so one GatewayError class is
   // thrown by both (instanceof holds) and a store ships a few kilobytes. pg and ioredis stay out: optional
-  // peers, referred to by type.
+  // peers, referred to by type. The node: prefix is kept (tsup strips it by default): node:sqlite, which only
+  // the sqlite store imports (Node 22.13+), exists only under that name.
   {
     ...shared,
-    entry: { index: 'src/index.ts', 'stores/postgres': 'src/stores/postgres.ts', 'stores/redis': 'src/stores/redis.ts' },
+    entry: { index: 'src/index.ts', 'stores/postgres': 'src/stores/postgres.ts', 'stores/redis': 'src/stores/redis.ts', 'stores/sqlite': 'src/stores/sqlite.ts' },
     splitting: true,
-    // dist is emptied by `npm run build` before tsup starts: a build's own `clean` races the other builds' writes.
     clean: false,
     external: ['pg', 'ioredis'],
+    removeNodeProtocol: false,
   },
   // payment-gateway-sdk/testing, the mock gateway: a separate build, so the main entry's output does not
   // change with it and never contains it. It finds msw with createRequire(import.meta.url), which the
@@ -35,4 +42,6 @@ export default defineConfig([
   // payment-gateway-sdk/testing/msw: msw's types for gateway.handlers, apart so that ./testing compiles without
   // msw. It refers to ./testing by name, so both declare one MockGateway.
   { ...shared, entry: { 'testing/msw': 'src/testing/msw.ts' }, clean: false, external: ['payment-gateway-sdk/testing'] },
+  // payment-gateway-sdk/opentelemetry: apart, so that the main entry never loads @opentelemetry/api (an optional peer).
+  { ...shared, entry: { opentelemetry: 'src/opentelemetry.ts' }, clean: false, external: ['@opentelemetry/api'] },
 ]);

@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^payment-gateway-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^payment-gateway-sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^payment-gateway-sdk\/stores\/(postgres|redis)$/, replacement: src('stores/$1.ts') },
+      { find: /^payment-gateway-sdk\/opentelemetry$/, replacement: src('opentelemetry.ts') },
       { find: /^payment-gateway-sdk$/, replacement: src('index.ts') },
     ],
   },

@@ -14,6 +14,7 @@ import { COLD_START_RUNS, measureColdStarts, type ColdStart } from './cold-start
 import { PAY_ORDER, PEER_PATH, QUERY_RESPONSE_BODY, REQUEST_PARAMS, SECRET } from './fixture.js';
 import { asyncBatch, compare, medianRatio, race, rate, syncBatch, type Comparison, type SideResult } from './harness.js';
 import { startLoopbackServer } from './loopback.js';
+import { measureTelemetry, type TelemetryCost } from './telemetry.js';
 import { MISSED_NOTES, type BudgetId } from './missed.js';
 import { writeReadmeFigures, type BenchResults } from '../scripts/readme-figures.js';
 import { PEER_NAMES, PEER_SIDES, peerBatches, type PeerSide } from './peers.js';
@@ -22,6 +23,7 @@ import { formBody, MERCHANT, signedFields } from '../test/support/notification.j
 // Measure what ships: the built bundle (npm run bench builds it first), typed from the sources.
 const DIST = new URL('../dist/index.js', import.meta.url).href;
 const { GatewayClient, sign, verifyNotification } = (await import(DIST)) as typeof import('../src/index.js');
+const { openTelemetry } = (await import(new URL('../dist/opentelemetry.js', import.meta.url).href)) as typeof import('../src/opentelemetry.js');
 
 const IN_FLIGHT = 16;
 // Other processes on the machine skew the figures (taking turns only evens it out in part): the load
@@ -68,13 +70,17 @@ rows.push({
 const server = await startLoopbackServer();
 let peers: Record<PeerSide, SideResult>;
 let coldStarts: ColdStart[];
+let telemetryCost: TelemetryCost;
 const peerLoad = load();
 let coldLoad: string;
+let telemetryLoad: string;
 try {
   const httpClient = new GatewayClient({ baseUrl: server.origin, ...merchant });
   // Longer batches and a warm-up: an HTTP round trip's rate varies more from batch to batch than
   // in-process work, and two processes and the connection pools need warming.
   peers = await race(peerBatches(httpClient, server.origin, IN_FLIGHT), { batchMs: 250, warmupMs: 2_000 });
+  telemetryLoad = load();
+  telemetryCost = await measureTelemetry(GatewayClient, openTelemetry, { origin: server.origin, ...merchant, mchOrderNo: PAY_ORDER.mchOrderNo, inFlight: IN_FLIGHT });
   coldLoad = load();
   coldStarts = await measureColdStarts({ origin: server.origin, ...merchant, mchOrderNo: PAY_ORDER.mchOrderNo, peerPath: PEER_PATH });
 } finally {
@@ -130,6 +136,13 @@ const budgets: Budget[] = [
   { id: 'loopback', name: `query over loopback HTTP, ${IN_FLIGHT} in flight`, measured: x(loopbackRatio), target: '>= 0.7x raw fetch', met: loopbackRatio >= 0.7 },
   { id: 'cpu', name: 'client CPU per call over loopback HTTP', measured: `${x(cpuRatio)} (${peers.ours.cpuUsPerOp.toFixed(0)} vs ${peers.openai.cpuUsPerOp.toFixed(0)} µs)`, target: "<= 1x openai-node's POST", met: cpuRatio <= 1 },
   { id: 'bundle', name: 'consumer bundle, min+gz', measured: `${x(sizeRatio, 3)} (${size.gzipBytes.toLocaleString('en-US')} vs ${size.stripe.gzipBytes.toLocaleString('en-US')} B)`, target: "<= 1x stripe-node's", met: sizeRatio <= 1 && !size.testingLeaked },
+  {
+    id: 'telemetry',
+    name: 'client CPU per call with openTelemetry() (real SDK) over loopback HTTP',
+    measured: `${x(telemetryCost.cpuRatio)} (${telemetryCost.tracedCpuUs.toFixed(0)} vs ${telemetryCost.plainCpuUs.toFixed(0)} µs; the telemetry alone ${telemetryCost.ownCpuUs.toFixed(1)} µs)`,
+    target: '<= 1.10x without telemetry',
+    met: telemetryCost.cpuRatio <= 1.1,
+  },
   { id: 'coldStart', name: 'cold start (import + first call)', measured: `${x(coldRatio)} (${coldOf('ours').firstCallMs.toFixed(1)} vs ${coldOf('stripe').firstCallMs.toFixed(1)} ms)`, target: "<= 0.5x stripe-node's", met: coldRatio <= 0.5 },
   { id: 'coldStartFetch', name: 'cold start (import + first call) against one bare fetch POST', measured: `${x(coldFetchRatio)} (${coldOf('ours').firstCallMs.toFixed(1)} vs ${coldOf('fetch').firstCallMs.toFixed(1)} ms)`, target: '<= 1.3x a bare first fetch', met: coldFetchRatio <= 1.3 },
 ];
@@ -205,6 +218,15 @@ writeFileSync(
     `and hands the body over as Node stream chunks. The owner's design keeps ky, which ` +
     `runs on fetch (and so in every runtime the SDK supports: Node, Deno, Bun, workers, browsers); a fetch-based client starts from ` +
     `raw fetch's floor.\n\n` +
+    `## Telemetry (load average ${telemetryLoad} at the start)\n\n` +
+    `The same query over the same loopback server, ${IN_FLIGHT} in flight, by two clients taking turns (1 s of warm-up each, then 21 ` +
+    `rounds of about 250 ms batches): one without telemetry, one with \`openTelemetry()\` on the real OpenTelemetry SDK (a ` +
+    `BasicTracerProvider batching spans to an exporter that drops them, a MeterProvider aggregating for a reader, the ` +
+    `AsyncLocalStorage context manager; bench/telemetry.ts). Each call then records two spans (the call, its attempt) and two ` +
+    `histogram points. Client CPU per call: ${telemetryCost.plainCpuUs.toFixed(0)} µs without, ${telemetryCost.tracedCpuUs.toFixed(0)} µs ` +
+    `with (${x(telemetryCost.cpuRatio)}, the median of per-round ratios; ${telemetryCost.spansExported.toLocaleString('en-US')} spans exported). ` +
+    `The telemetry alone, the same two spans and two points without a client or HTTP, costs ${telemetryCost.ownCpuUs.toFixed(1)} µs of CPU per call: ` +
+    `load on the machine moves the ratio by more than that.\n\n` +
     `## Cold start (load average ${coldLoad} at the start)\n\n` +
     `Each figure is the median of ${COLD_START_RUNS} fresh \`node\` processes (bench/cold-start-probe.mjs), the probes taking ` +
     `turns within each round after one discarded run each (which warms the OS file cache). \`import\` is the time of the dynamic ` +
@@ -233,6 +255,7 @@ const results: BenchResults = {
   cpuVsOpenai: cpuRatio,
   coldStart: Object.fromEntries(coldStarts.map((c) => [c.sdk, { importMs: c.importMs, firstCallMs: c.firstCallMs }])) as BenchResults['coldStart'],
   size: { gzipBytes: size.gzipBytes, stripeGzipBytes: size.stripe.gzipBytes, byPackageGzipBytes: size.byPackageGzipBytes },
+  telemetry: { ownCpuUs: telemetryCost.ownCpuUs, cpuRatio: telemetryCost.cpuRatio, plainCpuUs: telemetryCost.plainCpuUs, tracedCpuUs: telemetryCost.tracedCpuUs },
 };
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 writeReadmeFigures(results);

@@ -150,9 +150,12 @@ async function compile(dir, manifest, { entry, base, source, label, options }) {
   }
 }
 
+// The entries that load an optional peer at run time (the others only take what the merchant passes in).
+const RUNTIME_PEERS = { './opentelemetry': '@opentelemetry/api' };
+
 // The entries whose declarations may import an optional peer's types: they exist for its users. Any other
 // entry must compile for a consumer that lacks every optional peer.
-const PEER_TYPED_ENTRIES = { './testing/msw': ['msw'], './stores/postgres': ['pg'], './stores/redis': ['ioredis'] };
+const PEER_TYPED_ENTRIES = { './testing/msw': ['msw'], './stores/postgres': ['pg'], './stores/redis': ['ioredis'], './opentelemetry': ['@opentelemetry/api'] };
 
 /**
  * Type-checks the consumers with library checking on (the shipped .d.ts must compile), except for an entry
@@ -231,6 +234,12 @@ async function main() {
     const ky = await readJson(join(consumer.dir, 'node_modules', 'ky', 'package.json'));
     report('install', `scratch project; dependencies: zod ${zod.version}, ky ${ky.version}`);
     const specifiers = entryPoints(manifest).map((entry) => specifierOf(manifest, entry));
+    // Every entry but those that load an optional peer imports without any peer installed; their users install it.
+    await importAndRequire(consumer.dir, entryPoints(manifest).filter((entry) => !RUNTIME_PEERS[entry]).map((entry) => specifierOf(manifest, entry)));
+    for (const peer of new Set(Object.values(RUNTIME_PEERS))) {
+      const { version } = await readJson(join(repoRoot, 'node_modules', peer, 'package.json'));
+      await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', `${peer}@${version}`], { cwd: consumer.dir });
+    }
     const { esm, cjs } = await importAndRequire(consumer.dir, specifiers);
     report('import (ESM)', `node ${process.version}: ${esm}`);
     report('require (CJS)', `node ${process.version}: ${cjs}`);

@@ -20,6 +20,8 @@ export interface BenchResults {
   readonly cpuVsOpenai: number;
   readonly coldStart: Readonly<Record<ColdSdk, { readonly importMs: number; readonly firstCallMs: number }>>;
   readonly size: { readonly gzipBytes: number; readonly stripeGzipBytes: number; readonly byPackageGzipBytes: Readonly<Record<string, number>> };
+  /** `openTelemetry()` on the real SDK against the same client without it (absent from runs before it was measured). */
+  readonly telemetry?: { readonly ownCpuUs: number; readonly cpuRatio: number; readonly plainCpuUs: number; readonly tracedCpuUs: number };
 }
 
 const RESULTS = new URL('../bench/results.json', import.meta.url);
@@ -59,6 +61,9 @@ export function performanceSection(r: BenchResults): string {
     `| cold \`import\` + first call, fresh Node process (median of 21) | **${ms(cold.ours.firstCallMs)}** (\`import\` ${ms(cold.ours.importMs)}) | stripe-node ${ms(cold.stripe.firstCallMs)}, openai-node ${ms(cold.openai.firstCallMs)}; one bare fetch POST ${ms(cold.fetch.firstCallMs)} | <= 0.5x stripe-node: ${verdict(r, 'coldStart')} (${x(cold.ours.firstCallMs / cold.stripe.firstCallMs)}); <= 1.3x a bare fetch: ${verdict(r, 'coldStartFetch')} (${x(cold.ours.firstCallMs / cold.fetch.firstCallMs)}) |`,
     `| \`sign()\` | ${x(r.inProcess.sign ?? Number.NaN)} a bare sort + MD5 baseline | | >= 0.8x: ${verdict(r, 'sign')} |`,
     `| \`verifyNotification\` on a form body | ${x(r.inProcess.notification ?? Number.NaN)} a bare split-sort-hash baseline | | >= 0.7x: ${verdict(r, 'notification')} |`,
+    r.telemetry
+      ? `| client CPU per call with \`openTelemetry()\` on the real OpenTelemetry SDK | **${int(r.telemetry.tracedCpuUs)} µs** (the telemetry alone ${r.telemetry.ownCpuUs.toFixed(1)} µs: two spans, two histogram points) | the same client without telemetry ${int(r.telemetry.plainCpuUs)} µs | <= 1.10x: ${verdict(r, 'telemetry')} (${x(r.telemetry.cpuRatio)}) |`
+      : '| client CPU per call with `openTelemetry()` on the real OpenTelemetry SDK | not in this run (measured from 2026-11-26 on) | the same client without telemetry | <= 1.10x |',
   ].join('\n');
 }
 

@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const work = `${root}.tmp/size`;
 mkdirSync(work, { recursive: true });
 
-if (!process.argv.includes('--built')) execFileSync('npm', ['run', 'build', '--silent', '--', '--silent'], { cwd: root, stdio: 'inherit' });
+if (!process.argv.includes('--built')) execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
 
 // What a merchant's server does: construct a client, call every operation, verify a notification.
 const ours = (entry) => `

@@ -1,4 +1,4 @@
-// typedoc plugin: files the API reference by topic (Client, Notifications, Errors, Schemas, Testing) instead of
+// typedoc plugin: files the API reference by topic (Client, Notifications, Errors, Schemas, Telemetry, Testing) instead of
 // one flat list, from the folder each export is declared in; the folders already follow the architecture,
 // so a new export lands in its topic without a tag. A file no rule covers is a warning (docs must build clean).
 import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
@@ -9,6 +9,7 @@ export const TOPICS = [
   ['Testing', /^testing\//],
   ['Notifications', /^notify\/|^stores\//],
   ['Errors', /^errors\//],
+  ['Telemetry', /^telemetry\//],
   ['Schemas', /^protocol\/schemas\/|^protocol\/json\//],
   ['Client', /^client\/|^operations\/|^protocol\/signing\/|^transport\//],
 ];

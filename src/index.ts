@@ -17,15 +17,17 @@
 // options (test/docs/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
 
 // Client
-export { GatewayClient, type OperationMethod, type OperationMethods } from './client/gateway-client.js';
+export { GatewayClient, type OperationMethods } from './client/gateway-client.js';
 export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions } from './client/options.js';
 export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
 export { GatewayOrderPaidError } from './client/reissue.js';
+export { GatewayOrderNotFinalError } from './client/order-not-final.js';
 export type { GatewayResponse } from './client/runner.js';
 export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
-export type { OperationName, ParamsOf, ResultOf } from './operations/table.js';
+export type { Telemetry, TelemetryAttempt, TelemetryNotificationOutcome, TelemetrySpan } from './telemetry/telemetry.js';
+export type { OperationName } from './operations/table.js';
 export { sign } from './protocol/signing/sign.js';
 export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js';
 
@@ -75,15 +77,13 @@ export {
   type SettlementProcessorOptions,
 } from './notify/processor.js';
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
-export { memoryStore, type MemoryStoreOptions } from './notify/memory-store.js';
-export type { NotificationStore, ProcessingContext, RunOnceResult } from './notify/store.js';
+export { memoryStore } from './notify/memory-store.js';
+export type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './notify/store.js';
 
 // Parameters, results and the values merchants branch on
 export {
   DivisionMode,
-  isBarcodeWayCode,
   isFinalPayOrderState,
-  isFinalTransactionStatus,
   PAY_DATA_TYPES,
   PayOrderState,
   payOrderStateName,

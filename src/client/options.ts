@@ -5,9 +5,12 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
+import { httpUrl, requiredText, secretText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { telemetryOption } from '../telemetry/option.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { FetchLike } from '../transport/http.js';
+import { baseUrlMistake } from './base-url.js';
 import type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './hooks.js';
 import { consoleLogger, LOG_LEVELS, logLevelFromEnvironment, type GatewayLogger } from './logging.js';
 
@@ -114,14 +117,21 @@ const hooksSchema = z.strictObject({
 
 /** Checks {@link GatewayClientOptions}; unknown options are an error. */
 export const gatewayClientOptionsSchema = z.strictObject({
-  /** The gateway's base URL, e.g. `https://pay.example.com`; each operation's path is appended to it. */
-  baseUrl: httpUrl('https://pay.example.com').check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
+  /**
+   * The gateway's root URL, e.g. `https://pay.example.com`; each operation's path (`/api/pay/...`) is appended
+   * to it. Refused: credentials (`user:password@`), a query or a fragment, and a path ending in the
+   * operations' own prefix (`/api`, `/api/pay`, ...), which would double it.
+   */
+  baseUrl: httpUrl('https://pay.example.com').check(
+    z.minLength(1, { error: 'is required, e.g. https://pay.example.com' }),
+    z.refine((value) => !URL.canParse(value) || baseUrlMistake(value) === undefined, { error: (issue) => baseUrlMistake(issue.input as string) }),
+  ),
   /** Merchant number. */
   mchNo: requiredText(),
   /** Merchant application id. */
   appId: requiredText(),
   /** The application's signing secret; never logged, serialized or put in an error. */
-  secret: requiredText(),
+  secret: secretText(),
   /** API version sent with every request. Default `'1.0.1'`. */
   version: z.optional(requiredText()),
   /** The envelope `code` that means success. Default `200`; open-source Jeepay uses `0`. */
@@ -152,6 +162,8 @@ export const gatewayClientOptionsSchema = z.strictObject({
   logLevel: z.optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}` })),
   /** Where log lines go ({@link GatewayLogger}). Default the console, one line per event. */
   logger: z.optional(z.custom<GatewayLogger>(isLogger, { error: 'must be an object with error, warn, info and debug methods, e.g. console' })),
+  /** Traces and metrics of every call and attempt ({@link Telemetry}): `openTelemetry()` from `payment-gateway-sdk/opentelemetry`. Default none. */
+  telemetry: telemetryOption(),
 });
 
 /**
@@ -193,6 +205,7 @@ export interface ResolvedOptions {
   readonly maxResponseBytes: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly logger: GatewayLogger;
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** Parses the client's options once; every problem is reported at once, never echoing the secret. */
@@ -221,6 +234,7 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
     maxResponseBytes: o.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
     logLevel: o.logLevel ?? logLevelFromEnvironment(),
     logger: o.logger ?? consoleLogger,
+    telemetry: o.telemetry,
   };
 }
 

@@ -19,6 +19,7 @@ import {
   type ReconcileKey,
 } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import type { Telemetry, TelemetrySpan } from '../telemetry/telemetry.js';
 import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
@@ -26,7 +27,9 @@ import { fromTransport, unexpectedFailure } from './failures.js';
 import { observe, recordIds, type AttemptPurpose, type GatewayHooks, type ReconcileEvent } from './hooks.js';
 import { callOptionsSchema, type ConfirmOptions, type RetryPolicy } from './options.js';
 import { classify, failureReason, mayHaveCreated, mayRepeat, retryDelay, sleep, type FailureKind } from './policy.js';
+import { GatewayOrderNotFinalError } from './order-not-final.js';
 import { compareRecord } from './reconciliation.js';
+import type { PayOrder } from '../protocol/schemas/order.js';
 
 /**
  * A result with what the SDK saw on the wire, from {@link GatewayClient.withResponse}.
@@ -67,6 +70,7 @@ export interface RunnerSettings {
   readonly retry: RetryPolicy;
   readonly now: () => number;
   readonly hooks: GatewayHooks;
+  readonly telemetry: Telemetry | undefined;
 }
 
 /**
@@ -96,6 +100,8 @@ interface Call {
   attempts: number;
   /** What a refused close's check read back, after the close: a `confirm` reuses it. */
   readonly readBack: ReadBack;
+  /** The call's span, when the client has a telemetry. */
+  readonly span: TelemetrySpan | undefined;
 }
 
 /** What one send's attempts did, for a create: whether one may have reached the gateway. */
@@ -118,8 +124,26 @@ export class OperationRunner {
     this.#secret = secret;
   }
 
-  async run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}, how: RunAs = {}): Promise<GatewayResponse<T>> {
-    const call = this.#plan(operation, options, how);
+  run<T>(operation: OperationName, params: unknown, options: ConfirmOptions = {}, how: RunAs = {}): Promise<GatewayResponse<T>> {
+    return this.traced(operation, params, (span) => this.#run<T>(operation, params, options, how, span), (response) => response.data);
+  }
+
+  /**
+   * Runs a client method in its span when the client has a telemetry (nothing more when not): the record's
+   * ids from its parameters, then from its result.
+   */
+  traced<R>(method: string, params: unknown, run: (span: TelemetrySpan | undefined) => Promise<R>, record: (result: R) => unknown = (result) => result): Promise<R> {
+    const { telemetry } = this.#settings;
+    if (!telemetry) return run(undefined);
+    return telemetry.operation(method, recordIds(params), async (span) => {
+      const result = await run(span);
+      span.identify(recordIds(record(result)));
+      return result;
+    });
+  }
+
+  async #run<T>(operation: OperationName, params: unknown, options: ConfirmOptions, how: RunAs, span: TelemetrySpan | undefined): Promise<GatewayResponse<T>> {
+    const call = this.#plan(operation, options, how, span);
     const valid = validateParams(operation, params);
     const definition = definitionOf(operation);
     const sent =
@@ -135,7 +159,7 @@ export class OperationRunner {
   }
 
   /** The call's options, parsed by the same rules as the client's; a call cannot turn on what its operation lacks. */
-  #plan(operation: OperationName, options: ConfirmOptions, { purpose = 'request', readBack = {} }: RunAs): Call {
+  #plan(operation: OperationName, options: ConfirmOptions, { purpose = 'request', readBack = {} }: RunAs, span: TelemetrySpan | undefined): Call {
     const s = this.#settings;
     const parsed = parseInput(callOptionsSchema, options ?? {}, `Invalid ${operation} options, nothing was sent`, 'options', operation);
     if (parsed.confirm === true && !definitionOf(operation).confirm) {
@@ -155,6 +179,7 @@ export class OperationRunner {
       purpose,
       attempts: 0,
       readBack,
+      span,
     };
   }
 
@@ -178,7 +203,8 @@ export class OperationRunner {
 
   /** The record of a call, read by a lookup of the table (its `confirm` or `reconcile`) with the ids it was sent. */
   async #readBack(call: Call, by: ConfirmDefinition<OperationName> | ReconcileDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
-    return this.#send(call, by.lookup, validateParams(by.lookup, pickFields(params, by.by)), { purpose });
+    const read = (span?: TelemetrySpan) => this.#send<Record<string, unknown>>(call, by.lookup, validateParams(by.lookup, pickFields(params, by.by)), { purpose, span });
+    return call.span ? call.span.lookup(by.lookup, purpose, read) : read();
   }
 
   /**
@@ -262,6 +288,8 @@ export class OperationRunner {
       throw this.#unknown(call, { name: key, value: keyValue }, error, 'its record could not be read back to confirm it');
     }
     if (key) compareRecord(call.operation, key, reconcile?.decisive ?? [], resultFields(confirm.lookup), params, found.data);
+    // A success answer (close's constant `data: {}`, maybe replayed) proves nothing: the record read back must.
+    if (confirm.settled && !confirm.settled(found.data)) throw new GatewayOrderNotFinalError(found.data as unknown as PayOrder, { operation: call.operation });
     for (const field of confirm.answered ?? []) {
       const answered = (response.data as Record<string, unknown>)[field];
       if (found.data[field] !== answered) {
@@ -280,9 +308,9 @@ export class OperationRunner {
    * call's `maxRetries` by default), each repeating the exact signed bytes, each within its own timeout and
    * the call's deadline. A create's attempts are repeated only when provably not sent.
    */
-  async #send<T>(call: Call, operation: OperationName, params: ValidParams, how: { retries?: number; progress?: SendProgress; purpose?: AttemptPurpose } = {}): Promise<GatewayResponse<T>> {
+  async #send<T>(call: Call, operation: OperationName, params: ValidParams, how: { retries?: number; progress?: SendProgress; purpose?: AttemptPurpose; span?: TelemetrySpan | undefined } = {}): Promise<GatewayResponse<T>> {
     const s = this.#settings;
-    const { retries = call.maxRetries, progress, purpose = call.purpose } = how;
+    const { retries = call.maxRetries, progress, purpose = call.purpose, span = call.span } = how;
     const { path, binds, retry: retryClass } = definitionOf(operation);
     const asked: Record<string, string> = {};
     for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
@@ -298,6 +326,7 @@ export class OperationRunner {
       const attempt = ++call.attempts;
       // A frozen copy: a hook that redacts or changes what it logs cannot change what is sent.
       if (onRequest) observe(onRequest, { operation, purpose, ids, attempt, path, body: Object.freeze({ ...body }) });
+      const traced = span?.attempt(url);
       const started = performance.now();
       let http: HttpExchange | undefined;
       let error: GatewayError;
@@ -308,6 +337,7 @@ export class OperationRunner {
         http = await s.transport.exchange({ url, body: text, timeout: Math.max(1, Math.min(call.timeout, remaining)), signal: call.signal });
         const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
         if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
+        traced?.end(http.status);
         return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
       } catch (thrown) {
         error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
@@ -315,6 +345,7 @@ export class OperationRunner {
       const kind: FailureKind = classify(error);
       if (progress && kind !== 'not-sent' && kind !== 'invalid') progress.mayHaveReached = true;
       if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error });
+      traced?.end(http?.status, error);
       if (retry >= retries || !mayRepeat(retryClass, kind)) throw error;
       await this.#pause(call, operation, error, retry + 1, purpose, ids);
       if (performance.now() >= call.deadline) throw this.#timedOut(call, 'call', error);

@@ -89,6 +89,11 @@ export interface ConfirmDefinition<Lookup extends string = string, Param extends
    * effect (a close refused because the order is closed already), so the refusal is a success.
    */
   done?(record: Readonly<Record<string, unknown>>): boolean;
+  /**
+   * Whether the record read back shows the call done (close: the order left states 0 and 1). A record that
+   * does not is no confirmation, whatever the answer said: `confirm` throws `GatewayOrderNotFinalError`.
+   */
+  settled?(record: Readonly<Record<string, unknown>>): boolean;
 }
 
 /**

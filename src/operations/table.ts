@@ -121,10 +121,12 @@ export const operations = {
   /**
    * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close. Only states
    * 0 and 1 can be closed; a paying order may still become paid. The gateway answers an empty `data`, which
-   * proves nothing about the order: with `{ confirm: true }` the order is queried by the same ids afterwards
-   * and the call resolves to it (state 6, or 2 when the payer paid first). A repeat that finds the order
-   * already closed is a success.
+   * proves nothing about the order (the reference answers it even when a payer moved the order to 1 meanwhile
+   * and nothing was closed): with `{ confirm: true }` the order is queried by the same ids afterwards and the
+   * call resolves to it only in a final state (6, or 2 when the payer paid first); an order still 0 or 1 is
+   * a {@link GatewayOrderNotFinalError}. A repeat that finds the order already closed is a success.
    *
+   * @throws {@link GatewayOrderNotFinalError} with `confirm`, when the order read back is still 0 or 1: wait for its final state
    * @throws {@link GatewayApiError} when the order cannot be closed (`order_not_closable`, `order_not_found`)
    * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
    * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
@@ -149,9 +151,15 @@ export const operations = {
     // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
     binds: [],
     emptyAnswer: 'The gateway does this when the channel refuses the close: query the order to learn its state.',
-    // A refused close of an order already closed is a repeat that already took effect.
-    confirm: { lookup: 'query', by: ['payOrderId', 'mchOrderNo'], done: (order: PayOrder) => order.state === PayOrderState.Closed },
-    summary: 'Closes an unpaid order (state 0 or 1). Resolves to nothing; with `{ confirm: true }`, to the `PayOrder` queried afterwards.',
+    // A refused close of an order already closed is a repeat that already took effect. Its success answer is
+    // no proof: the reference answers it when a payer moved the order to 1 meanwhile, so confirm asks a final state.
+    confirm: {
+      lookup: 'query',
+      by: ['payOrderId', 'mchOrderNo'],
+      done: (order: PayOrder) => order.state === PayOrderState.Closed,
+      settled: (order: PayOrder) => order.state !== PayOrderState.Generated && order.state !== PayOrderState.Paying,
+    },
+    summary: 'Closes an unpaid order (state 0 or 1). Resolves to nothing; with `{ confirm: true }`, to the `PayOrder` queried afterwards, which must be final (not 0 or 1).',
   }),
 
   /**

@@ -3,8 +3,8 @@
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, GatewayError, GatewayValidationError, type OperationName, type ParamsOf } from '../../src/index.js';
-import { OPERATION_NAMES } from '../../src/operations/table.js';
+import { GatewayClient, GatewayError, GatewayValidationError, type OperationName } from '../../src/index.js';
+import { OPERATION_NAMES, type ParamsOf } from '../../src/operations/table.js';
 import { wireFields } from '../../src/operations/wire.js';
 import { propertyRuns } from '../support/property-runs.js';
 import { Raw, signedEnvelope, toJsonText } from '../support/wire.js';

@@ -1,7 +1,7 @@
 // `npm pack` from a clean clone, as a merchant or CI would run it: the committed HEAD is cloned, installed
 // from the lockfile, packed (prepack builds dist/), and the tarball is installed into a fresh consumer
 // project, where import, require and the command must work. Uncommitted changes are not in the clone.
-import { copyFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPack, installTarball, npm, repoRoot, run, scratchDir } from '../../scripts/lib/shipped-package.mjs';
@@ -46,6 +46,21 @@ describe('npm pack in a clean clone', () => {
       expect(report['payment-gateway-sdk'].exports).toContain('GatewayClient');
       expect(report['payment-gateway-sdk'].exercised).toEqual(['sign', 'new GatewayClient', 'GatewayValidationError']);
       expect(report['payment-gateway-sdk/testing'].exports).toContain('createMockGateway');
+    }
+  });
+
+  it('payment-gateway-sdk/stores/sqlite runs from the tarball, by import and by require (node:sqlite named as such)', async () => {
+    const body = (load: string) => `${load}
+const store = sqliteStore({ path: process.argv[2] });
+const first = await store.runOnce('k', async () => {});
+const again = await store.runOnce('k', async () => {});
+store.close();
+console.log(JSON.stringify([first.status, again.status]));`;
+    await writeFile(join(consumer, 'sqlite.mjs'), body("import { sqliteStore } from 'payment-gateway-sdk/stores/sqlite';"));
+    await writeFile(join(consumer, 'sqlite.cjs'), `(async () => {\n${body("const { sqliteStore } = require('payment-gateway-sdk/stores/sqlite');")}\n})();`);
+    for (const script of ['sqlite.mjs', 'sqlite.cjs']) {
+      const { stdout } = await run(process.execPath, [script, join(consumer, `${script}.sqlite`)], { cwd: consumer });
+      expect(JSON.parse(stdout), script).toEqual(['ran', 'done']);
     }
   });
 

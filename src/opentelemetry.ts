@@ -1,0 +1,16 @@
+/**
+ * payment-gateway-sdk/opentelemetry: OpenTelemetry traces and metrics for the client and the notification
+ * processor. It imports `@opentelemetry/api` (an optional peer dependency); the main entry never does.
+ *
+ * @example
+ * ```ts
+ * import { GatewayClient } from 'payment-gateway-sdk';
+ * import { openTelemetry } from 'payment-gateway-sdk/opentelemetry';
+ *
+ * const client = new GatewayClient({ ...credentials, telemetry: openTelemetry() });
+ * ```
+ *
+ * @packageDocumentation
+ * @module payment-gateway-sdk/opentelemetry
+ */
+export { openTelemetry, type OpenTelemetryOptions } from './telemetry/opentelemetry.js';
