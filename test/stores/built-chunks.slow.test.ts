@@ -1,4 +1,4 @@
-// The built stores share the main entry's chunk (tsup code splitting): one copy of zod and of the errors, so
+// The built stores (Postgres, Redis, SQLite) share the main entry's chunk (tsup code splitting): one copy of zod and of the errors, so
 // a store's GatewayError is the root's (instanceof holds, in ESM and in CommonJS), and a store ships a few
 // kilobytes instead of a second copy of the SDK.
 import { statSync } from 'node:fs';
@@ -29,6 +29,8 @@ describe('the built stores share the main entry', () => {
     const { redisStore } = await import(pathToFileURL(join(dist, 'stores/redis.js')).href);
     expect(refusal(postgresStore)).toBeInstanceOf(root.GatewayError);
     expect(refusal((options) => redisStore({ client: options.pool }))).toBeInstanceOf(root.GatewayError);
+    const { sqliteStore } = await import(pathToFileURL(join(dist, 'stores/sqlite.js')).href);
+    expect(refusal(() => sqliteStore({ path: ':memory:' }))).toBeInstanceOf(root.GatewayError);
   });
 
   it('CommonJS: a store throws the root entry\'s GatewayError', () => {
@@ -36,10 +38,11 @@ describe('the built stores share the main entry', () => {
     const root = require('./index.cjs');
     expect(refusal(require('./stores/postgres.cjs').postgresStore)).toBeInstanceOf(root.GatewayError);
     expect(refusal((options) => require('./stores/redis.cjs').redisStore({ client: options.pool }))).toBeInstanceOf(root.GatewayError);
+    expect(refusal(() => require('./stores/sqlite.cjs').sqliteStore({ path: ':memory:' }))).toBeInstanceOf(root.GatewayError);
   });
 
   it('each store is a few kilobytes, not a second copy of the SDK', () => {
-    for (const file of ['stores/postgres.js', 'stores/postgres.cjs', 'stores/redis.js', 'stores/redis.cjs']) {
+    for (const file of ['stores/postgres.js', 'stores/postgres.cjs', 'stores/redis.js', 'stores/redis.cjs', 'stores/sqlite.js', 'stores/sqlite.cjs']) {
       expect(statSync(join(dist, file)).size, file).toBeLessThan(8_000);
     }
   });
