@@ -7,6 +7,9 @@
  */
 import type * as z from 'zod/mini';
 import type { GatewayApiErrorReason } from '../errors/index.js';
+import type { Keys, KnownKeys } from '../protocol/schemas/keys.js';
+
+export type { Keys, KnownKeys };
 
 /**
  * How an operation may be repeated after a failure whose outcome is unknown:
@@ -30,20 +33,6 @@ import type { GatewayApiErrorReason } from '../errors/index.js';
  * ```
  */
 export type RetryClass = 'read' | 'idempotent' | 'create';
-
-/**
- * The field names of a type, without an index signature: the fields a schema declares (a loose object's
- * output also admits any other key, which names no declared field).
- *
- * @example
- * ```ts
- * type Named = KnownKeys<{ a: string; b?: number; [key: string]: unknown }>; // 'a' | 'b'
- * ```
- */
-export type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] } & string;
-
-/** The field names an object schema declares, from its output type: what a declaration may name. */
-export type Keys<S extends z.ZodMiniType> = KnownKeys<z.output<S>>;
 
 /** The named fields of a record that are present (`undefined` ones are left out), each name checked against the record's type. */
 export function pick<T extends object, const K extends KnownKeys<T>>(record: T, keys: readonly K[]): Pick<T, K> {

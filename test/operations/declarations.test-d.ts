@@ -6,6 +6,9 @@ import { defineOperation, pick, type Keys } from '../../src/operations/define.js
 import { operations, type ConfirmedOf } from '../../src/operations/table.js';
 import type { PayOrder } from '../../src/index.js';
 import { refundRows } from '../fixtures/refund/refund-operation.js';
+import { verifyNotificationOptionsSchema } from '../../src/notify/options.js';
+import type { NotificationKind } from '../../src/notify/verify-received.js';
+import { payOrderNotificationSchema } from '../../src/protocol/schemas/notification.js';
 
 const params = z.strictObject({ refundNo: z.string(), payOrderId: z.string(), amount: z.number(), notifyUrl: z.optional(z.string()) });
 const result = z.looseObject({ refundNo: z.string(), refundId: z.string(), state: z.number(), payData: z.optional(z.string()) });
@@ -66,5 +69,19 @@ describe("CONTRIBUTING.md's worked example (test/fixtures/refund/refund-operatio
     expectTypeOf(refundRows.refundOrder.reconcile.lookup).toEqualTypeOf<'refundQuery'>();
     expectTypeOf(refundRows.refundOrder.key).toEqualTypeOf<'mchRefundNo'>();
     expectTypeOf<Keys<typeof refundRows.refundQuery.result>>().toEqualTypeOf<'refundOrderId' | 'mchRefundNo' | 'payOrderId' | 'refundAmount' | 'currency' | 'state' | 'errCode' | 'errMsg'>();
+  });
+});
+
+describe('a notification kind names only fields of its schema', () => {
+  const kind = { label: 'payment notification', schema: payOrderNotificationSchema, optionsSchema: verifyNotificationOptionsSchema, merchantRequired: true, idempotencyKey: () => 'k' } as const;
+
+  it('its URL field and its default expectation are checked', () => {
+    const valid: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, urlField: 'subject', defaultExpect: { state: 2 } };
+    expectTypeOf(valid.urlField).toEqualTypeOf<Keys<typeof payOrderNotificationSchema> | undefined>();
+    // @ts-expect-error urlField: not a field of the notification
+    const url: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, urlField: 'subjekt' };
+    // @ts-expect-error defaultExpect: not a field of the notification
+    const expected: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, defaultExpect: { stat: 2 } };
+    void [url, expected];
   });
 });
