@@ -16,7 +16,7 @@ import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
  *
  * @example
  * ```ts
- * import type { OperationTypes } from 'payment-gateway-sdk';
+ * import type { OperationTypes } from './gateway-client.js'; // internal: not exported by the package
  *
  * type Query = OperationTypes['query']; // Operation<QueryParams, PayOrder>
  * async function auditedQuery(params: Query['params']): Promise<Query['result']> {
@@ -39,7 +39,8 @@ export interface Operation<Params, Result> {
  *
  * @example
  * ```ts
- * import type { OperationName, OperationTypes } from 'payment-gateway-sdk';
+ * import type { OperationName } from 'payment-gateway-sdk';
+ * import type { OperationTypes } from './gateway-client.js'; // internal: not exported by the package
  *
  * // A job queued now and run later by a worker, typed by the operation it will call.
  * interface GatewayJob<Op extends OperationName> {
@@ -57,7 +58,7 @@ export type OperationTypes = { [Op in OperationName]: Operation<ParamsOf<Op>, Re
  *
  * @example
  * ```ts
- * import type { OperationMethod } from 'payment-gateway-sdk';
+ * import type { OperationMethod } from './gateway-client.js'; // internal: not exported by the package
  *
  * // Inject just the query method into a service.
  * const readOrder: OperationMethod<'query'> = client.query.bind(client);

@@ -7,7 +7,8 @@ import type { OperationName } from '../operations/table.js';
  *
  * @example
  * ```ts
- * import type { AttemptPurpose, RequestEvent } from 'payment-gateway-sdk';
+ * import type { RequestEvent } from 'payment-gateway-sdk';
+ * import type { AttemptPurpose } from './hooks.js'; // internal: not exported by the package
  *
  * const label = (e: RequestEvent): string => (e.purpose === 'request' ? e.operation : `${e.operation} (${e.purpose})`);
  * ```

@@ -80,7 +80,8 @@ const retrySchema = z.strictObject({
  * @interface
  * @example
  * ```ts
- * import { GatewayClient, type RetryOptions } from 'payment-gateway-sdk';
+ * import { GatewayClient } from 'payment-gateway-sdk';
+ * import { type RetryOptions } from './options.js'; // internal: not exported by the package
  *
  * // A nightly reconciliation job can wait longer than a payer at checkout.
  * const patient: RetryOptions = { maxRetries: 5, maxDelayMs: 30_000 };
@@ -94,7 +95,8 @@ export type RetryOptions = z.input<typeof retrySchema>;
  *
  * @example
  * ```ts
- * import { RETRY_DEFAULTS, type RetryPolicy } from 'payment-gateway-sdk';
+ * import { RETRY_DEFAULTS } from 'payment-gateway-sdk';
+ * import { type RetryPolicy } from './options.js'; // internal: not exported by the package
  *
  * // The most each retry waits when the gateway sends no Retry-After: doubling from initialDelayMs up to maxDelayMs.
  * const backoffCeilings = (policy: RetryPolicy): number[] =>

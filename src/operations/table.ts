@@ -289,7 +289,7 @@ export type OperationName = keyof typeof operations;
  *
  * @example
  * ```ts
- * import type { ParamsOf } from 'payment-gateway-sdk';
+ * import type { ParamsOf } from './table.js'; // internal: not exported by the package
  *
  * const lookup: ParamsOf<'query'> = { mchOrderNo: 'order-1001' }; // the same as QueryParams
  * ```
@@ -301,7 +301,7 @@ export type ParamsOf<Op extends OperationName> = NamedInput<(typeof operations)[
  *
  * @example
  * ```ts
- * import type { ResultOf } from 'payment-gateway-sdk';
+ * import type { ResultOf } from './table.js'; // internal: not exported by the package
  *
  * const keep = (order: ResultOf<'query'>) => order.state; // the same as PayOrder
  * ```
@@ -320,7 +320,7 @@ export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends
  *
  * @example
  * ```ts
- * import type { ConfirmedOf } from 'payment-gateway-sdk';
+ * import type { ConfirmedOf } from './table.js'; // internal: not exported by the package
  *
  * const closed = (order: ConfirmedOf<'close'>) => order.state === PayOrderState.Closed; // a PayOrder
  * ```

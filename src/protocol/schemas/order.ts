@@ -231,7 +231,7 @@ const orderIdsSchema = z.strictObject(orderIdsShape);
  *
  * @example
  * ```ts
- * import type { OrderIds } from 'payment-gateway-sdk';
+ * import type { OrderIds } from './order.js'; // internal: not exported by the package
  *
  * // What your order table keeps: your number always, the gateway's id once unifiedOrder answered.
  * const ids = (row: { number: string; gatewayId?: string }): OrderIds => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });

@@ -63,7 +63,7 @@ const settleRequestFieldsSchema = z.strictObject(settleRequestShape);
  *
  * @example
  * ```ts
- * import type { SettleRequestFields } from 'payment-gateway-sdk';
+ * import type { SettleRequestFields } from './settlement.js'; // internal: not exported by the package
  *
  * // The part of a settlement that a monthly payout job fixes in its configuration.
  * const monthlyDefaults: Pick<SettleRequestFields, 'tokenId' | 'payoutChannel' | 'currency'> = {
