@@ -20,7 +20,19 @@ const shared = {
 } satisfies Options;
 
 export default defineConfig([
-  { ...shared, entry: { index: 'src/index.ts' }, clean: false },
+  // The main entry and the stores in one build, split into shared chunks (ESM and CJS alike): a store loads
+  // the main entry's chunk instead of a second copy of zod and the errors, so one GatewayError class is
+  // thrown by both (instanceof holds) and a store ships a few kilobytes. pg and ioredis stay out: optional
+  // peers, referred to by type. The node: prefix is kept (tsup strips it by default): node:sqlite, which only
+  // the sqlite store imports (Node 22.13+), exists only under that name.
+  {
+    ...shared,
+    entry: { index: 'src/index.ts', 'stores/postgres': 'src/stores/postgres.ts', 'stores/redis': 'src/stores/redis.ts', 'stores/sqlite': 'src/stores/sqlite.ts' },
+    splitting: true,
+    clean: false,
+    external: ['pg', 'ioredis'],
+    removeNodeProtocol: false,
+  },
   // payment-gateway-sdk/testing, the mock gateway: a separate build, so the main entry's output does not
   // change with it and never contains it. It finds msw with createRequire(import.meta.url), which the
   // CJS build needs shimmed.
@@ -30,14 +42,6 @@ export default defineConfig([
   // payment-gateway-sdk/testing/msw: msw's types for gateway.handlers, apart so that ./testing compiles without
   // msw. It refers to ./testing by name, so both declare one MockGateway.
   { ...shared, entry: { 'testing/msw': 'src/testing/msw.ts' }, clean: false, external: ['payment-gateway-sdk/testing'] },
-  // payment-gateway-sdk/stores/postgres and /stores/redis: apart, so that the main entry never loads pg or ioredis.
-  // They only use the client the merchant passes in (pg and ioredis are optional peers, referred to by type). One
-  // build each: a shared build would put the store types they share in a declaration chunk that exports nothing.
-  { ...shared, entry: { 'stores/postgres': 'src/stores/postgres.ts' }, clean: false, external: ['pg'] },
-  { ...shared, entry: { 'stores/redis': 'src/stores/redis.ts' }, clean: false, external: ['ioredis'] },
-  // payment-gateway-sdk/stores/sqlite: apart, so that only its importers need node:sqlite (Node 22.13+). It keeps
-  // the node: prefix, which tsup strips by default: node:sqlite exists only under that name.
-  { ...shared, entry: { 'stores/sqlite': 'src/stores/sqlite.ts' }, clean: false, removeNodeProtocol: false },
   // payment-gateway-sdk/opentelemetry: apart, so that the main entry never loads @opentelemetry/api (an optional peer).
   { ...shared, entry: { opentelemetry: 'src/opentelemetry.ts' }, clean: false, external: ['@opentelemetry/api'] },
 ]);

@@ -12,23 +12,23 @@
  * @packageDocumentation
  * @module payment-gateway-sdk
  */
-// The public surface: what a merchant imports. Anything else is internal, whichever file exports it
-// (test/docs/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
+// The public surface: what a merchant imports (at most 100 names). Anything else is internal, whichever
+// file exports it: the operation table and its types, the schemas' helper types, error constructors'
+// options (test/docs/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
 
 // Client
-export { GatewayClient, type Operation, type OperationMethod, type OperationMethods, type OperationTypes } from './client/gateway-client.js';
-export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type RetryOptions, type RetryPolicy } from './client/options.js';
+export { GatewayClient, type OperationMethods } from './client/gateway-client.js';
+export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions } from './client/options.js';
 export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
 export { GatewayOrderPaidError } from './client/reissue.js';
 export { GatewayOrderNotFinalError } from './client/order-not-final.js';
 export type { GatewayResponse } from './client/runner.js';
-export type { AttemptPurpose, GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
+export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
 export type { Telemetry, TelemetryAttempt, TelemetryNotificationOutcome, TelemetrySpan } from './telemetry/telemetry.js';
-export { operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from './operations/table.js';
-export type { ConfirmDefinition, OperationDefinition, ReconcileDefinition, RetryClass } from './operations/define.js';
-export { sign, type SignableParams, type SignableValue } from './protocol/signing/sign.js';
+export type { OperationName } from './operations/table.js';
+export { sign } from './protocol/signing/sign.js';
 export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js';
 
 // Errors
@@ -52,10 +52,8 @@ export {
   GatewayTruncatedResponseError,
   GatewayValidationError,
   isGatewayError,
-  type GatewayErrorOptions,
   type ReconcileKey,
   type ReconciliationDifference,
-  type ResponseErrorDetails,
   type ValidationIssue,
 } from './errors/index.js';
 export type { GatewayApiErrorReason } from './errors/index.js';
@@ -64,7 +62,6 @@ export type { GatewayApiErrorReason } from './errors/index.js';
 export { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './notify/verify.js';
 export { NOTIFICATION_ACK, notificationAckResponse } from './notify/acknowledge.js';
 export type {
-  ClientNotificationOptions,
   NotificationOptions,
   PayOrderExpectation,
   SettlementExpectation,
@@ -72,19 +69,16 @@ export type {
   VerifySettlementNotificationOptions,
 } from './notify/options.js';
 export type { NotificationInput } from './notify/input.js';
-export type { IdempotentNotification } from './notify/verify-received.js';
 export {
   createNotificationProcessor,
   type NotificationProcessor,
   type PaymentExpectation,
   type PaymentNotificationProcessor,
   type PaymentProcessorOptions,
-  type ProcessorExpectation,
-  type ProcessorOptions,
   type SettlementProcessorOptions,
 } from './notify/processor.js';
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
-export { memoryStore, type MemoryStoreOptions } from './notify/memory-store.js';
+export { memoryStore } from './notify/memory-store.js';
 export type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './notify/store.js';
 // Tracking and sweeping orders: no paid order left behind
 export type { OrderTracking, TrackedOrder } from './notify/tracking.js';
@@ -103,14 +97,10 @@ export type {
 // Parameters, results and the values merchants branch on
 export {
   DivisionMode,
-  isBarcodeWayCode,
   isFinalPayOrderState,
-  isFinalTransactionStatus,
-  KNOWN_WAY_CODES,
   PAY_DATA_TYPES,
   PayOrderState,
   payOrderStateName,
-  TRANSACTION_STATUSES,
   type PayDataType,
   type TransactionStatus,
   type WayCode,
@@ -119,7 +109,6 @@ export type {
   ChannelExtra,
   CreatedOrder,
   CloseParams,
-  OrderIds,
   OrderTransaction,
   PayOrder,
   QueryParams,
@@ -131,9 +120,6 @@ export type {
   SettleAddressApplyParams,
   SettlementRecord,
   SettlementResult,
-  SettleRequestFields,
   SettleRequestGetParams,
   SettleRequestParams,
 } from './protocol/schemas/settlement.js';
-export type { ResponseEnvelope } from './protocol/schemas/envelope.js';
-export type { AtLeastOne, ExactlyOne } from './protocol/schemas/one-of.js';

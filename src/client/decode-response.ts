@@ -50,10 +50,8 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from POST ${context.url}${statusAdvice(status)}.`, details);
   }
   if (!/\S/.test(body)) {
-    throw new GatewayEmptyResponseError(
-      `${operation} got an empty response body (HTTP ${status}).${operation === 'close' ? ' The gateway does this when the channel refuses the close: query the order to learn its state.' : ''}`,
-      details,
-    );
+    const { emptyAnswer } = definitionOf(operation);
+    throw new GatewayEmptyResponseError(`${operation} got an empty response body (HTTP ${status}).${emptyAnswer ? ` ${emptyAnswer}` : ''}`, details);
   }
   const parsed = parseExactly(operation, body, details);
   const { code, msg, sign, data } = readEnvelope(operation, parsed.value, details);

@@ -16,7 +16,7 @@ import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
  *
  * @example
  * ```ts
- * import type { OperationTypes } from 'payment-gateway-sdk';
+ * import type { OperationTypes } from './gateway-client.js'; // internal: not exported by the package
  *
  * type Query = OperationTypes['query']; // Operation<QueryParams, PayOrder>
  * async function auditedQuery(params: Query['params']): Promise<Query['result']> {
@@ -34,12 +34,13 @@ export interface Operation<Params, Result> {
 }
 
 /**
- * Parameters and results of each operation, by name, derived from the table {@link operations}: one place to
+ * Parameters and results of each operation, by name, derived from the SDK's operation table: one place to
  * type code that handles any operation generically (queues, audit logs, test doubles).
  *
  * @example
  * ```ts
- * import type { OperationName, OperationTypes } from 'payment-gateway-sdk';
+ * import type { OperationName } from 'payment-gateway-sdk';
+ * import type { OperationTypes } from './gateway-client.js'; // internal: not exported by the package
  *
  * // A job queued now and run later by a worker, typed by the operation it will call.
  * interface GatewayJob<Op extends OperationName> {
@@ -57,7 +58,7 @@ export type OperationTypes = { [Op in OperationName]: Operation<ParamsOf<Op>, Re
  *
  * @example
  * ```ts
- * import type { OperationMethod } from 'payment-gateway-sdk';
+ * import type { OperationMethod } from './gateway-client.js'; // internal: not exported by the package
  *
  * // Inject just the query method into a service.
  * const readOrder: OperationMethod<'query'> = client.query.bind(client);
@@ -73,7 +74,7 @@ export type OperationMethod<Op extends OperationName> =
     : (params: ParamsOf<Op>, options?: RequestOptions) => Promise<ResultOf<Op>>;
 
 /**
- * The operation methods of {@link GatewayClient}, one per entry of the table {@link operations} (its TSDoc
+ * The operation methods of {@link GatewayClient}, one per entry of the SDK's operation table (its TSDoc
  * is the method's). Each validates, signs and sends, verifies the response and resolves to its typed data.
  *
  * @example
@@ -99,7 +100,7 @@ function summarize(options: ResolvedOptions): Record<string, unknown> {
 export interface GatewayClient extends OperationMethods {}
 
 /**
- * The gateway client: one method per operation of the table {@link operations} (`unifiedOrder`, `query`,
+ * The gateway client: one method per operation of the SDK's operation table (`unifiedOrder`, `query`,
  * `close`, `settleAddressApply`, `settleRequest`, `settleRequestGet`), each validating, signing and sending
  * its request, verifying the response's signature and binding, and resolving to the typed `data`; plus
  * `waitForOrder`, notification verification and `withResponse`. One instance per merchant application; it

@@ -7,7 +7,8 @@ import type { OperationName } from '../operations/table.js';
  *
  * @example
  * ```ts
- * import type { AttemptPurpose, RequestEvent } from 'payment-gateway-sdk';
+ * import type { RequestEvent } from 'payment-gateway-sdk';
+ * import type { AttemptPurpose } from './hooks.js'; // internal: not exported by the package
  *
  * const label = (e: RequestEvent): string => (e.purpose === 'request' ? e.operation : `${e.operation} (${e.purpose})`);
  * ```
@@ -30,7 +31,7 @@ import type { GatewayError, GatewayOutcomeUnknownError, GatewayReconciliationMis
 export interface RequestEvent {
   /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
-  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  /** Why the attempt was made: see `AttemptPurpose`. */
   readonly purpose: AttemptPurpose;
   /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
   readonly ids: Readonly<Record<string, string>>;
@@ -61,7 +62,7 @@ export interface RequestEvent {
 export interface ResponseEvent {
   /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
-  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  /** Why the attempt was made: see `AttemptPurpose`. */
   readonly purpose: AttemptPurpose;
   /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
   readonly ids: Readonly<Record<string, string>>;
@@ -92,7 +93,7 @@ export interface ResponseEvent {
 export interface RetryEvent {
   /** The operation of the HTTP request (for a lookup: the read, e.g. `query`). */
   readonly operation: OperationName;
-  /** Why the attempt was made: see {@link AttemptPurpose}. */
+  /** Why the attempt was made: see `AttemptPurpose`. */
   readonly purpose: AttemptPurpose;
   /** The record's keys the request carries (`mchOrderNo`, `payOrderId`, `requestId`), for logs. */
   readonly ids: Readonly<Record<string, string>>;

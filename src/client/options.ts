@@ -43,7 +43,7 @@ export const CLIENT_DEFAULTS = {
 } as const;
 
 /**
- * The defaults of {@link RetryOptions}.
+ * The defaults of the `retry` option.
  *
  * @example
  * ```ts
@@ -80,7 +80,8 @@ const retrySchema = z.strictObject({
  * @interface
  * @example
  * ```ts
- * import { GatewayClient, type RetryOptions } from 'payment-gateway-sdk';
+ * import { GatewayClient } from 'payment-gateway-sdk';
+ * import { type RetryOptions } from './options.js'; // internal: not exported by the package
  *
  * // A nightly reconciliation job can wait longer than a payer at checkout.
  * const patient: RetryOptions = { maxRetries: 5, maxDelayMs: 30_000 };
@@ -90,11 +91,12 @@ const retrySchema = z.strictObject({
 export type RetryOptions = z.input<typeof retrySchema>;
 
 /**
- * {@link RetryOptions} with every default applied.
+ * The `retry` option with every default applied.
  *
  * @example
  * ```ts
- * import { RETRY_DEFAULTS, type RetryPolicy } from 'payment-gateway-sdk';
+ * import { RETRY_DEFAULTS } from 'payment-gateway-sdk';
+ * import { type RetryPolicy } from './options.js'; // internal: not exported by the package
  *
  * // The most each retry waits when the gateway sends no Retry-After: doubling from initialDelayMs up to maxDelayMs.
  * const backoffCeilings = (policy: RetryPolicy): number[] =>
@@ -140,7 +142,7 @@ export const gatewayClientOptionsSchema = z.strictObject({
   timeout: timeoutOption(),
   /** Milliseconds for a whole call: attempts, backoff and reconciliation. Default `60000`. */
   totalTimeout: timeoutOption(),
-  /** How transient failures are retried; see {@link RetryOptions} and {@link RETRY_DEFAULTS}. */
+  /** How transient failures are retried; defaults in {@link RETRY_DEFAULTS}. */
   retry: z.optional(retrySchema),
   /** Observers of requests, responses, retries and reconciliations ({@link GatewayHooks}); they cannot change an outcome. */
   hooks: z.optional(hooksSchema),

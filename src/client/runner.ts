@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ConfirmDefinition, ReconcileDefinition } from '../operations/define.js';
-import { definitionOf, type OperationName } from '../operations/table.js';
+import { pickFields, type ConfirmDefinition, type ReconcileDefinition } from '../operations/define.js';
+import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import {
   GatewayAbortError,
@@ -19,7 +19,6 @@ import {
   type ReconcileKey,
 } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { Telemetry, TelemetrySpan } from '../telemetry/telemetry.js';
 import type { HttpExchange, Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
@@ -164,7 +163,7 @@ export class OperationRunner {
     const s = this.#settings;
     const parsed = parseInput(callOptionsSchema, options ?? {}, `Invalid ${operation} options, nothing was sent`, 'options', operation);
     if (parsed.confirm === true && !definitionOf(operation).confirm) {
-      const message = `${operation} has no confirm: only close and settleRequest answer too little to prove the record`;
+      const message = `${operation} has no confirm: only ${OPERATION_NAMES.filter((name) => definitionOf(name).confirm).join(' and ')} answer too little to prove the record`;
       throw new GatewayValidationError(`Invalid ${operation} options, nothing was sent`, [{ path: ['confirm'], message }], { operation });
     }
     const totalTimeout = parsed.totalTimeout ?? s.totalTimeout;
@@ -185,7 +184,7 @@ export class OperationRunner {
   }
 
   /**
-   * Close: repeatable; a refusal whose check finds the order already closed is a success. The check reads
+   * Close: repeatable; a refusal whose check finds the order already closed (the row's `confirm.done`) is a success. The check reads
    * the order as `confirm` would, so the call keeps the read (`readBack`) instead of reading it again.
    */
   async #close<T>(call: Call, params: ValidParams): Promise<GatewayResponse<T>> {
@@ -197,14 +196,14 @@ export class OperationRunner {
       const order = await this.#readBack(call, confirm, params, 'fallback').catch(() => undefined);
       if (order === undefined) throw error;
       call.readBack.response = order;
-      if (order.data.state !== PayOrderState.Closed) throw error;
+      if (!confirm.done?.(order.data)) throw error;
       return { ...order, data: {} as T };
     }
   }
 
   /** The record of a call, read by a lookup of the table (its `confirm` or `reconcile`) with the ids it was sent. */
   async #readBack(call: Call, by: ConfirmDefinition<OperationName> | ReconcileDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
-    const read = (span?: TelemetrySpan) => this.#send<Record<string, unknown>>(call, by.lookup, validateParams(by.lookup, by.params(params)), { purpose, span });
+    const read = (span?: TelemetrySpan) => this.#send<Record<string, unknown>>(call, by.lookup, validateParams(by.lookup, pickFields(params, by.by)), { purpose, span });
     return call.span ? call.span.lookup(by.lookup, purpose, read) : read();
   }
 
@@ -256,7 +255,7 @@ export class OperationRunner {
       this.#reconciled(call, key, 'found');
       return { ...found, data: reconcile.toResult(found.data) as T, reconciled: true };
     } catch (error) {
-      const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : isNotFound(error) ? 'absent' : 'unknown';
+      const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : isNotFound(error, reconcile.lookup) ? 'absent' : 'unknown';
       this.#reconciled(call, key, outcome);
       if (outcome === 'mismatch') throw error;
       if (outcome === 'absent') return outcome;
@@ -279,7 +278,7 @@ export class OperationRunner {
     } catch (error) {
       if (!(error instanceof GatewayError) || !key) throw error;
       const keyValue = String(params[key]);
-      if (isNotFound(error)) {
+      if (isNotFound(error, confirm.lookup)) {
         throw new GatewayResponseMismatchError(
           `${call.operation} was answered as done, but ${confirm.lookup} finds no record under ${key} '${keyValue}': the answer was not this request's (a replayed response?). Nothing is recorded under that ${key} now, so sending it again with the same ${key} is safe.`,
           { field: key, expected: keyValue, found: undefined },
@@ -401,6 +400,7 @@ export class OperationRunner {
   }
 }
 
-function isNotFound(error: unknown): boolean {
-  return error instanceof GatewayApiError && (error.reason === 'order_not_found' || error.reason === 'record_not_found');
+/** Whether a lookup's refusal proves its record absent, as the lookup's row says (`notFound`). */
+function isNotFound(error: unknown, lookup: OperationName): boolean {
+  return error instanceof GatewayApiError && (definitionOf(lookup).notFound?.includes(error.reason) ?? false);
 }

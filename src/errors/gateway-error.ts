@@ -16,7 +16,8 @@ type Branded = { [BRAND]?: readonly string[] };
  *
  * @example
  * ```ts
- * import { GatewayConnectionError, type GatewayErrorOptions } from 'payment-gateway-sdk';
+ * import { GatewayConnectionError } from 'payment-gateway-sdk';
+ * import { type GatewayErrorOptions } from './gateway-error.js'; // internal: not exported by the package
  *
  * // A test double of your payment service fails the way the real client would.
  * const options: GatewayErrorOptions = { operation: 'query', cause: new Error('socket hang up') };

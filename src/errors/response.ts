@@ -9,7 +9,8 @@ export const BODY_EXCERPT_LIMIT = 512;
  *
  * @example
  * ```ts
- * import { GatewayHttpStatusError, type ResponseErrorDetails } from 'payment-gateway-sdk';
+ * import { GatewayHttpStatusError } from 'payment-gateway-sdk';
+ * import { type ResponseErrorDetails } from './response.js'; // internal: not exported by the package
  *
  * // A test double of your payment service answers as an overloaded gateway would.
  * const details: ResponseErrorDetails = { operation: 'query', status: 503, body: 'Service Unavailable', headers: new Headers({ 'retry-after': '2' }) };

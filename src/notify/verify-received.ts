@@ -3,6 +3,7 @@ import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } f
 import { coerceFields } from './coerce.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import type { Keys } from '../protocol/schemas/keys.js';
 import { findAmbiguity } from '../protocol/signing/one-reading.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
@@ -21,9 +22,9 @@ export interface NotificationKind<Schema extends z.ZodMiniObject> {
   /** The key under which the event is processed once. */
   readonly idempotencyKey: (notification: z.output<Schema>) => string;
   /** The one field that may carry a URL with a query string (its `&name=` is judged by the sort). */
-  readonly urlField?: string | undefined;
+  readonly urlField?: Keys<Schema> | undefined;
   /** What every notification of this kind must match unless the caller's `expect` says otherwise. */
-  readonly defaultExpect?: Readonly<Record<string, Expected>> | undefined;
+  readonly defaultExpect?: Readonly<Partial<Record<Keys<Schema>, Expected>>> | undefined;
 }
 
 /** A value a field must have, or a list of the values it may have. */

@@ -6,6 +6,10 @@
  * @module
  */
 import type * as z from 'zod/mini';
+import type { GatewayApiErrorReason } from '../errors/index.js';
+import type { Keys, KnownKeys } from '../protocol/schemas/keys.js';
+
+export type { Keys, KnownKeys };
 
 /**
  * How an operation may be repeated after a failure whose outcome is unknown:
@@ -15,7 +19,7 @@ import type * as z from 'zod/mini';
  *
  * @example
  * ```ts
- * import { operations, type RetryClass } from 'payment-gateway-sdk';
+ * import { operations } from './table.js';
  *
  * // What an operator may do after a failure whose outcome is unknown.
  * function afterUnknownOutcome(retry: RetryClass): string {
@@ -30,70 +34,60 @@ import type * as z from 'zod/mini';
  */
 export type RetryClass = 'read' | 'idempotent' | 'create';
 
+/** The named fields of a record that are present (`undefined` ones are left out), each name checked against the record's type. */
+export function pick<T extends object, const K extends KnownKeys<T>>(record: T, keys: readonly K[]): Pick<T, K> {
+  return pickFields(record as Readonly<Record<string, unknown>>, keys) as Pick<T, K>;
+}
+
+/** {@link pick} for generic code, which reads the names from a declaration (where the compiler checked them). */
+export function pickFields(record: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (record[key] !== undefined) out[key] = record[key];
+  return out;
+}
+
 /**
  * How a create's record is looked up by the merchant's key after an ambiguous failure, and turned into the
  * create's result. The record is the result only if every field the create sent that the record's schema
  * has is equal; a `decisive` field that the record cannot show leaves the outcome unknown.
- *
- * @example
- * ```ts
- * import { operations, type ReconcileDefinition } from 'payment-gateway-sdk';
- *
- * const reconcile: ReconcileDefinition | undefined = operations.unifiedOrder.reconcile;
- * reconcile?.lookup;                                             // 'query'
- * reconcile?.params({ mchOrderNo: 'order-1001', amount: 1999 }); // { mchOrderNo: 'order-1001' }
- * reconcile?.decisive;                                           // ['amount', 'currency', 'wayCode']
- * ```
  */
-export interface ReconcileDefinition<Lookup extends string = string> {
+export interface ReconcileDefinition<Lookup extends string = string, Param extends string = string> {
   /** The read operation that finds the record. */
   readonly lookup: Lookup;
-  /** The lookup's parameters, from the create's parameters. */
-  readonly params: (createParams: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+  /** The create's parameters that are the lookup's parameters (the merchant's key). */
+  readonly by: readonly Param[];
   /** The create's result, from the record found. */
-  readonly toResult: (record: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+  toResult(record: Readonly<Record<string, unknown>>): Record<string, unknown>;
   /** The fields that decide the payment: sent but not shown by the record, the outcome stays unknown. */
-  readonly decisive: readonly string[];
+  readonly decisive: readonly Param[];
 }
 
 /**
  * How the `confirm` option reads back the record of a call whose answer binds nothing of the request
  * (close answers `{}`, settleRequest `{ serverRequestId, status }`).
- *
- * @example
- * ```ts
- * import { operations, type ConfirmDefinition } from 'payment-gateway-sdk';
- *
- * const confirm: ConfirmDefinition | undefined = operations.settleRequest.confirm;
- * confirm?.lookup;   // 'settleRequestGet'
- * confirm?.answered; // ['serverRequestId']: the record must repeat what the answer said
- * ```
  */
-export interface ConfirmDefinition<Lookup extends string = string> {
+export interface ConfirmDefinition<Lookup extends string = string, Param extends string = string, Answered extends string = string> {
   /** The read operation that finds the record. */
   readonly lookup: Lookup;
-  /** Its parameters, from the call's parameters. */
-  readonly params: (params: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+  /** The call's parameters that are the lookup's parameters. */
+  readonly by: readonly Param[];
   /** Fields of the call's answer that the record read back must repeat. */
-  readonly answered?: readonly string[];
+  readonly answered?: readonly Answered[];
+  /**
+   * For a repeatable call the gateway refused: whether the record read back shows the call already took
+   * effect (a close refused because the order is closed already), so the refusal is a success.
+   */
+  done?(record: Readonly<Record<string, unknown>>): boolean;
   /**
    * Whether the record read back shows the call done (close: the order left states 0 and 1). A record that
    * does not is no confirmation, whatever the answer said: `confirm` throws `GatewayOrderNotFinalError`.
    */
-  readonly settled?: (record: Readonly<Record<string, unknown>>) => boolean;
+  settled?(record: Readonly<Record<string, unknown>>): boolean;
 }
 
 /**
- * One operation of the gateway, as the table {@link operations} declares it.
- *
- * @example
- * ```ts
- * import { operations, type OperationDefinition } from 'payment-gateway-sdk';
- *
- * // One line per operation, e.g. for a runbook or an allow-list of the gateway's paths.
- * const line = (name: string, op: OperationDefinition) => `${name}: POST ${op.path} (${op.retry}) ${op.summary}`;
- * for (const [name, op] of Object.entries(operations)) console.log(line(name, op));
- * ```
+ * One operation of the gateway, as the operation table declares it, and as generic code (the runner,
+ * the mock) reads it. `defineOperation` checks every field name against the operation's schemas.
  */
 export interface OperationDefinition<Lookup extends string = string> {
   /** Path below `baseUrl`. */
@@ -116,6 +110,10 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly urlParams?: readonly string[];
   /** The one field of the response's `data` that may carry a URL with a query string. */
   readonly resultUrlField?: string;
+  /** For reads: the gateway's refusals that prove the record absent (a lookup that finds nothing). */
+  readonly notFound?: readonly GatewayApiErrorReason[];
+  /** Why the gateway answers this operation with an empty body, and what to do (close: the channel refused). */
+  readonly emptyAnswer?: string;
   /** For creates with a lookup: how to settle an ambiguous failure. Absent: no lookup, the outcome stays unknown. */
   readonly reconcile?: ReconcileDefinition<Lookup>;
   /** For answers that bind nothing: how `confirm: true` reads the record back. */
@@ -124,17 +122,22 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly summary: string;
 }
 
-/** Declares how a create is reconciled, keeping the lookup's name as a literal type. */
-export function reconcileBy<const Lookup extends string>(definition: ReconcileDefinition<Lookup>): ReconcileDefinition<Lookup> {
-  return definition;
+/**
+ * What `defineOperation` checks of a declaration beyond its shape: every field name it holds is one
+ * its schemas declare (a misspelled name does not compile).
+ */
+interface CheckedFields<P extends z.ZodMiniObject, R extends z.ZodMiniObject> {
+  readonly key?: Keys<P>;
+  readonly binds: readonly (Keys<P> & Keys<R>)[];
+  readonly urlParams?: readonly Keys<P>[];
+  readonly resultUrlField?: Keys<R>;
+  readonly reconcile?: ReconcileDefinition<string, Keys<P>>;
+  readonly confirm?: ConfirmDefinition<string, Keys<P>, Keys<R>>;
 }
 
-/** Declares how `confirm: true` reads a record back, keeping the lookup's name as a literal type. */
-export function confirmBy<const Lookup extends string>(definition: ConfirmDefinition<Lookup>): ConfirmDefinition<Lookup> {
-  return definition;
-}
-
-/** Declares an operation: checks its shape and keeps its literal types for the derived ones. */
-export function defineOperation<const Definition extends OperationDefinition>(definition: Definition): Definition {
+/** Declares an operation: checks its shape and every field name in it, and keeps its literal types for the derived ones. */
+export function defineOperation<P extends z.ZodMiniObject, R extends z.ZodMiniObject, const Definition extends OperationDefinition & CheckedFields<P, R>>(
+  definition: Definition & { readonly params: P; readonly result: R },
+): Definition {
   return definition;
 }

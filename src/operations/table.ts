@@ -7,7 +7,8 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { confirmBy, defineOperation, reconcileBy, type OperationDefinition } from './define.js';
+import { defineOperation, pick, type OperationDefinition } from './define.js';
+import { PayOrderState } from '../protocol/schemas/enums.js';
 import {
   closeParamsSchema,
   closeResultSchema,
@@ -23,21 +24,16 @@ import {
   settleRequestGetParamsSchema,
   settleRequestParamsSchema,
 } from '../protocol/schemas/settlement.js';
-import type { UnifiedOrderResult } from '../protocol/schemas/order.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
-
-function pick(record: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) if (record[key] !== undefined) out[key] = record[key];
-  return out;
-}
+import type { NamedInput, NamedOutput } from '../protocol/schemas/fields.js';
+import type { PayOrder, UnifiedOrderResult } from '../protocol/schemas/order.js';
+import type { SettlementRecord } from '../protocol/schemas/settlement.js';
 
 /**
  * The operation table: each operation's path, schemas, retry class, key, binding and reconciliation.
  *
  * @example
  * ```ts
- * import { operations } from 'payment-gateway-sdk';
+ * import { operations } from '../operations/table.js'; // internal: the SDK's own code, scripts and the mock
  * operations.query.path;          // '/api/pay/query'
  * operations.unifiedOrder.retry;  // 'create'
  * operations.unifiedOrder.key;    // 'mchOrderNo'
@@ -82,12 +78,12 @@ export const operations = {
     urlParams: ['notifyUrl', 'returnUrl', 'channelExtra'],
     resultUrlField: 'payData',
     // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
-    reconcile: reconcileBy({
+    reconcile: {
       lookup: 'query',
-      params: (p) => ({ mchOrderNo: p.mchOrderNo }),
-      toResult: (order) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state, recovered: true }),
+      by: ['mchOrderNo'],
+      toResult: (order: PayOrder) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state, recovered: true }),
       decisive: ['amount', 'currency', 'wayCode'],
-    }),
+    },
     summary: 'Creates a payment order. Resolves to a `CreatedOrder` (`recovered: false`, with `payData`) or, after a lost answer, the `RecoveredOrder` found by `mchOrderNo` (no `payData`: see `reissueOrder`).',
   }),
 
@@ -118,6 +114,7 @@ export const operations = {
     result: payOrderSchema,
     retry: 'read',
     binds: ['payOrderId', 'mchOrderNo'],
+    notFound: ['order_not_found'],
     summary: 'Reads an order by `payOrderId` or `mchOrderNo`. Resolves to the `PayOrder` asked for, with its on-chain transactions (amounts as exact decimal strings).',
   }),
 
@@ -153,8 +150,15 @@ export const operations = {
     resolves: 'nothing',
     // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
     binds: [],
-    // Its success answer is no proof: the reference answers it when a payer moved the order to 1 meanwhile.
-    confirm: confirmBy({ lookup: 'query', params: (p) => p, settled: (order) => order.state !== PayOrderState.Generated && order.state !== PayOrderState.Paying }),
+    emptyAnswer: 'The gateway does this when the channel refuses the close: query the order to learn its state.',
+    // A refused close of an order already closed is a repeat that already took effect. Its success answer is
+    // no proof: the reference answers it when a payer moved the order to 1 meanwhile, so confirm asks a final state.
+    confirm: {
+      lookup: 'query',
+      by: ['payOrderId', 'mchOrderNo'],
+      done: (order: PayOrder) => order.state === PayOrderState.Closed,
+      settled: (order: PayOrder) => order.state !== PayOrderState.Generated && order.state !== PayOrderState.Paying,
+    },
     summary: 'Closes an unpaid order (state 0 or 1). Resolves to nothing; with `{ confirm: true }`, to the `PayOrder` queried afterwards, which must be final (not 0 or 1).',
   }),
 
@@ -225,13 +229,13 @@ export const operations = {
     // The answer is { serverRequestId, status }: nothing to bind; confirm reads the record by requestId.
     binds: [],
     urlParams: ['notifyUrl'],
-    reconcile: reconcileBy({
+    reconcile: {
       lookup: 'settleRequestGet',
-      params: (p) => ({ requestId: p.requestId }),
-      toResult: (record) => pick(record, ['serverRequestId', 'status']),
+      by: ['requestId'],
+      toResult: (record: SettlementRecord) => pick(record, ['serverRequestId', 'status']),
       decisive: ['amount', 'tokenId', 'currency', 'address', 'addrServerRequestId'],
-    }),
-    confirm: confirmBy({ lookup: 'settleRequestGet', params: (p) => ({ requestId: p.requestId }), answered: ['serverRequestId'] }),
+    },
+    confirm: { lookup: 'settleRequestGet', by: ['requestId'], answered: ['serverRequestId'] },
     summary: 'Settles available balance to a declared or given crypto address. Resolves to `{ serverRequestId, status }`; with `{ confirm: true }`, to the `SettlementRecord` read back and checked.',
   }),
 
@@ -260,20 +264,22 @@ export const operations = {
     retry: 'read',
     binds: ['requestId'],
     resultUrlField: 'notifyUrl',
+    notFound: ['record_not_found'],
     summary: 'Reads a settlement by your `requestId`. Resolves to the `SettlementRecord` asked for.',
   }),
 };
 
 /**
- * The name of an operation: a key of {@link operations} and the name of its {@link GatewayClient} method.
+ * The name of an operation: a key of the SDK's operation table and the name of its {@link GatewayClient} method.
  *
  * @example
  * ```ts
- * import { operations, type OperationName } from 'payment-gateway-sdk';
+ * import type { OperationName } from 'payment-gateway-sdk';
  *
- * // A failed create may still have made a record: page someone instead of retrying it blindly.
- * const isCreate = (operation: OperationName): boolean => operations[operation].retry === 'create';
- * isCreate('unifiedOrder'); // true
+ * // Every call's outcome, counted by operation (e.g. from a GatewayError's `operation`).
+ * const outcomes = new Map<OperationName, number>();
+ * const count = (operation: OperationName) => outcomes.set(operation, (outcomes.get(operation) ?? 0) + 1);
+ * count('unifiedOrder');
  * ```
  */
 export type OperationName = keyof typeof operations;
@@ -283,19 +289,19 @@ export type OperationName = keyof typeof operations;
  *
  * @example
  * ```ts
- * import type { ParamsOf } from 'payment-gateway-sdk';
+ * import type { ParamsOf } from './table.js'; // internal: not exported by the package
  *
  * const lookup: ParamsOf<'query'> = { mchOrderNo: 'order-1001' }; // the same as QueryParams
  * ```
  */
-export type ParamsOf<Op extends OperationName> = z.input<(typeof operations)[Op]['params']>;
+export type ParamsOf<Op extends OperationName> = NamedInput<(typeof operations)[Op]['params']>;
 
 /**
  * What an operation's method resolves to: its response's typed `data`, or nothing where the table says so (close).
  *
  * @example
  * ```ts
- * import type { ResultOf } from 'payment-gateway-sdk';
+ * import type { ResultOf } from './table.js'; // internal: not exported by the package
  *
  * const keep = (order: ResultOf<'query'>) => order.state; // the same as PayOrder
  * ```
@@ -307,19 +313,19 @@ export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends
         readonly answer: (data: never) => infer Result;
       }
     ? Result
-    : z.output<(typeof operations)[Op]['result']>;
+    : NamedOutput<(typeof operations)[Op]['result']>;
 
 /**
  * The record `confirm: true` resolves to: the data of the operation's confirming lookup.
  *
  * @example
  * ```ts
- * import type { ConfirmedOf } from 'payment-gateway-sdk';
+ * import type { ConfirmedOf } from './table.js'; // internal: not exported by the package
  *
  * const closed = (order: ConfirmedOf<'close'>) => order.state === PayOrderState.Closed; // a PayOrder
  * ```
  */
-export type ConfirmedOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly confirm: { readonly lookup: infer Lookup extends OperationName } } ? z.output<(typeof operations)[Lookup]['result']> : never;
+export type ConfirmedOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly confirm: { readonly lookup: infer Lookup extends OperationName } } ? NamedOutput<(typeof operations)[Lookup]['result']> : never;
 
 /** The names of the operations, in the table's order. */
 export const OPERATION_NAMES = Object.keys(operations) as OperationName[];

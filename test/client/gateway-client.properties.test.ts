@@ -4,10 +4,21 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayError, GatewayValidationError, type OperationName } from '../../src/index.js';
+import { OPERATION_NAMES, type ParamsOf } from '../../src/operations/table.js';
+import { wireFields } from '../../src/operations/wire.js';
 import { propertyRuns } from '../support/property-runs.js';
 import { Raw, signedEnvelope, toJsonText } from '../support/wire.js';
 
-const OPERATIONS: OperationName[] = ['unifiedOrder', 'query', 'close', 'settleAddressApply', 'settleRequest', 'settleRequestGet'];
+// Every operation of the table; a new one must add its valid parameters below (the record's type requires them).
+const OPERATIONS = OPERATION_NAMES;
+const VALID_PARAMS: { readonly [Op in OperationName]: ParamsOf<Op> } = {
+  unifiedOrder: { mchOrderNo: 'o', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' },
+  query: { mchOrderNo: 'o' },
+  close: { mchOrderNo: 'o' },
+  settleAddressApply: { requestId: 'r', tokenId: 'T', address: 'a' },
+  settleRequest: { requestId: 'r', amount: 1, tokenId: 'T', payoutChannel: 'Crypto', currency: 'USD', address: 'a' },
+  settleRequestGet: { requestId: 'r' },
+};
 const secretArb = fc.stringMatching(/^[A-Za-z0-9]{24,40}$/);
 const base = { baseUrl: 'https://gateway.test', mchNo: 'M1', appId: 'A1', retry: { maxRetries: 0 } } as const;
 
@@ -27,7 +38,8 @@ const hostileValue = fc.oneof(
   fc.constantFrom(Number.NaN, Infinity, -1, 0, 1.5, 2 ** 53, -(2 ** 53), '', ' ', '\u0000', '😀', 'Crypto', 'USD', 'QR_CASHIER'),
 );
 const hostileParams = fc.oneof(
-  fc.dictionary(fc.constantFrom('mchOrderNo', 'payOrderId', 'amount', 'wayCode', 'requestId', 'address', 'channelExtra', 'notifyUrl', 'payoutChannel', 'currency', '__proto__', 'constructor', 'sign', 'x'), hostileValue),
+  // Every field any operation sends, and names that attack an object.
+  fc.dictionary(fc.constantFrom(...new Set(OPERATIONS.flatMap(wireFields)), '__proto__', 'constructor', 'x'), hostileValue),
   hostileValue,
 );
 
@@ -84,20 +96,12 @@ const hostileBody = fc.oneof(
 describe('property: any gateway response yields a result or a GatewayError, never a raw TypeError/SyntaxError', () => {
   for (const { label, parameters } of propertyRuns(500, 2)) {
     it(`for every operation (${label})`, async () => {
-      const params: Record<OperationName, object> = {
-        unifiedOrder: { mchOrderNo: 'o', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' },
-        query: { mchOrderNo: 'o' },
-        close: { mchOrderNo: 'o' },
-        settleAddressApply: { requestId: 'r', tokenId: 'T', address: 'a' },
-        settleRequest: { requestId: 'r', amount: 1, tokenId: 'T', payoutChannel: 'Crypto', currency: 'USD', address: 'a' },
-        settleRequestGet: { requestId: 'r' },
-      };
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...OPERATIONS), hostileBody, secretArb, async (operation, body, secret) => {
           const text = typeof body === 'string' ? body : signedEnvelope(body.data as Record<string, unknown>, secret);
           const { fetch } = recordingFetch(() => text);
           const client = new GatewayClient({ ...base, secret, fetch, totalTimeout: 2_000 });
-          const outcome = await (client[operation] as (p: unknown) => Promise<unknown>)(params[operation]).then(() => undefined, (error: unknown) => error);
+          const outcome = await (client[operation] as (p: unknown) => Promise<unknown>)(VALID_PARAMS[operation]).then(() => undefined, (error: unknown) => error);
           if (outcome !== undefined) {
             expect(outcome).toBeInstanceOf(GatewayError);
             expect(inspect(outcome, { depth: 10 })).not.toContain(secret);

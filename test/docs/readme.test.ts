@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withOperationsTable } from '../../scripts/operations-table.js';
-import { CLIENT_DEFAULTS, operations, RETRY_DEFAULTS, type OperationName } from '../../src/index.js';
+import { CLIENT_DEFAULTS, RETRY_DEFAULTS } from '../../src/index.js';
+import { operations, type OperationName } from '../../src/operations/table.js';
 
 // The README's operation table is generated from the operation table (npm run docs:operations); the
 // defaults table is written by hand and checked here: the docs cannot drift from the code.

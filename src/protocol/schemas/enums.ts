@@ -65,7 +65,7 @@ export function isFinalPayOrderState(state: PayOrderState): boolean {
  *
  * @example
  * ```ts
- * import { TRANSACTION_STATUSES } from 'payment-gateway-sdk';
+ * import { TRANSACTION_STATUSES } from './enums.js'; // internal: not exported by the package
  *
  * // Count an unknown status apart, so a new upstream status shows up on a dashboard.
  * const known = new Set<string>(TRANSACTION_STATUSES);
@@ -90,7 +90,8 @@ export const TRANSACTION_STATUSES = [
  *
  * @example
  * ```ts
- * import { isFinalTransactionStatus, type TransactionStatus } from 'payment-gateway-sdk';
+ * import { type TransactionStatus } from 'payment-gateway-sdk';
+ * import { isFinalTransactionStatus } from './enums.js'; // internal: not exported by the package
  *
  * function describeTransfer(status: TransactionStatus): string {
  *   if (status === 'Completed') return 'funds available';
@@ -192,7 +193,7 @@ export const requestedPayDataTypeSchema = z.enum(PAY_DATA_TYPES, { error: `must 
  *
  * @example
  * ```ts
- * import { KNOWN_WAY_CODES } from 'payment-gateway-sdk';
+ * import { KNOWN_WAY_CODES } from './enums.js'; // internal: not exported by the package
  *
  * // The WeChat and Alipay ways for a payment picker; coin way codes come from your gateway account.
  * const walletWays = KNOWN_WAY_CODES.filter((way) => way.startsWith('WX_') || way.startsWith('ALI_'));
@@ -208,7 +209,8 @@ export const KNOWN_WAY_CODES = [
  *
  * @example
  * ```ts
- * import { isBarcodeWayCode, type WayCode } from 'payment-gateway-sdk';
+ * import { type WayCode } from 'payment-gateway-sdk';
+ * import { isBarcodeWayCode } from './enums.js'; // internal: not exported by the package
  *
  * const wayCode: WayCode = 'WX_BAR';
  * const needsAuthCode = isBarcodeWayCode(wayCode); // true: send channelExtra.authCode

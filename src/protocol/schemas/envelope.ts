@@ -22,7 +22,8 @@ export const responseEnvelopeSchema = z.looseObject({
  * @example
  * ```ts
  * import { expect } from 'vitest';
- * import { GatewayApiError, GatewayClient, type ResponseEnvelope } from 'payment-gateway-sdk';
+ * import { GatewayApiError, GatewayClient } from 'payment-gateway-sdk';
+ * import { type ResponseEnvelope } from './envelope.js'; // internal: not exported by the package
  *
  * // A test of your refusal handling: the gateway refuses unsigned, with no data.
  * const refusal: ResponseEnvelope = { code: 9999, msg: 'duplicate mchOrderNo' };

@@ -102,11 +102,33 @@ export const decimalText = () =>
     }),
   );
 
+declare const names: unique symbol;
+
 /**
- * The schema with its input type narrowed to `Input`: a rule its refinement checks at run time (one id of
- * two, exactly one address) becomes a rule of the derived parameter type, so a wrong call does not compile.
+ * A schema that carries the named types of what it takes and gives (type-level only): the operation
+ * table derives the client's parameter and result types from them, so compile errors name them
+ * (`UnifiedOrderParams`, `PayOrder`) instead of spelling out the schema's structure.
  */
+export type Named<S extends z.ZodMiniType, Input, Output> = S & { readonly [names]: { readonly input: Input; readonly output: Output } };
+
+/** What a schema takes: its named input type, else its own input type. */
+export type NamedInput<S> = S extends { readonly [names]: { readonly input: infer Input } } ? Input : z.input<S>;
+
+/** What a schema gives: its named output type, else its own output type. */
+export type NamedOutput<S> = S extends { readonly [names]: { readonly output: infer Output } } ? Output : z.output<S>;
+
+/**
+ * The schema with the named types of what it takes and gives, each declared from the schema itself
+ * (an interface extending its `z.input`/`z.output`), or for the input narrower: a rule its refinement
+ * checks at run time (one id of two, exactly one address) becomes a rule of the type.
+ */
+export const named =
+  <Input, Output>() =>
+  <S extends z.ZodMiniType>(schema: S): Named<S, Input, Output> =>
+    schema as Named<S, Input, Output>;
+
+/** {@link named} for the input alone: the output stays the schema's. */
 export const withInput =
   <Input>() =>
-  <S extends z.ZodMiniType>(schema: S): S & { readonly _zod: { readonly input: Input } } =>
-    schema as S & { readonly _zod: { readonly input: Input } };
+  <S extends z.ZodMiniType>(schema: S): Named<S, Input, z.output<S>> =>
+    schema as Named<S, Input, z.output<S>>;

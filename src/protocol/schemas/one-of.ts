@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts
- * import type { AtLeastOne } from 'payment-gateway-sdk';
+ * import type { AtLeastOne } from './one-of.js'; // internal: not exported by the package
  *
  * type CustomerLookup = AtLeastOne<{ email?: string; phone?: string }, 'email' | 'phone'>;
  * const byEmail: CustomerLookup = { email: 'payer@example.com' };
@@ -18,7 +18,7 @@ export type AtLeastOne<T, K extends keyof T> = { [P in K]-?: Omit<T, P> & { [Q i
  *
  * @example
  * ```ts
- * import type { ExactlyOne } from 'payment-gateway-sdk';
+ * import type { ExactlyOne } from './one-of.js'; // internal: not exported by the package
  *
  * type Payout = ExactlyOne<{ amount: number; addrServerRequestId?: string; address?: string }, 'addrServerRequestId' | 'address'>;
  * const toDeclared: Payout = { amount: 150000, addrServerRequestId: 'SRV-ADDR-1' };

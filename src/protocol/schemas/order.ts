@@ -16,6 +16,7 @@ import {
   requiredText,
   safeInteger,
   wireInteger,
+  named,
   withInput,
 } from './fields.js';
 import {
@@ -63,7 +64,7 @@ export const channelExtraSchema = z.looseObject({
 export type ChannelExtra = z.input<typeof channelExtraSchema>;
 
 /** Checks {@link UnifiedOrderParams}; unknown keys are an error. */
-export const unifiedOrderParamsSchema = z
+const unifiedOrderParamsObject = z
   .strictObject({
     /** Your order number: unique per merchant; the gateway refuses a duplicate (your idempotency key). */
     mchOrderNo: requiredText(),
@@ -100,6 +101,8 @@ export const unifiedOrderParamsSchema = z
       path: ['channelExtra'],
     }),
   );
+/** The schema typed by {@link UnifiedOrderParams}, so compile errors name it. */
+export const unifiedOrderParamsSchema = named<UnifiedOrderParams, z.output<typeof unifiedOrderParamsObject>>()(unifiedOrderParamsObject);
 
 function hasAuthCode(channelExtra: string | undefined): boolean {
   if (!channelExtra) return false;
@@ -114,7 +117,6 @@ function hasAuthCode(channelExtra: string | undefined): boolean {
 /**
  * Parameters of {@link GatewayClient.unifiedOrder}. `amount` is in integer minor units (1999 is 19.99).
  *
- * @interface
  * @example
  * ```ts
  * import type { UnifiedOrderParams } from 'payment-gateway-sdk';
@@ -127,7 +129,7 @@ function hasAuthCode(channelExtra: string | undefined): boolean {
  * }
  * ```
  */
-export type UnifiedOrderParams = z.input<typeof unifiedOrderParamsSchema>;
+export interface UnifiedOrderParams extends z.input<typeof unifiedOrderParamsObject> {}
 
 /** Checks the `data` of a unified-order response (spec 2.5); unknown extra fields are kept. */
 export const unifiedOrderResultSchema = z.looseObject({
@@ -227,10 +229,9 @@ const orderIdsSchema = z.strictObject(orderIdsShape);
 /**
  * The ids an order is found by; {@link QueryParams} and {@link CloseParams} need at least one of them.
  *
- * @interface
  * @example
  * ```ts
- * import type { OrderIds } from 'payment-gateway-sdk';
+ * import type { OrderIds } from './order.js'; // internal: not exported by the package
  *
  * // What your order table keeps: your number always, the gateway's id once unifiedOrder answered.
  * const ids = (row: { number: string; gatewayId?: string }): OrderIds => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });
@@ -244,7 +245,7 @@ export const queryParamsSchema = withInput<QueryParams>()(
 );
 
 /**
- * Parameters of {@link GatewayClient.query}: `payOrderId`, `mchOrderNo`, or both ({@link OrderIds}).
+ * Parameters of {@link GatewayClient.query}: `payOrderId`, `mchOrderNo`, or both (`OrderIds`).
  *
  * @example
  * ```ts
@@ -261,7 +262,7 @@ export type QueryParams = AtLeastOne<OrderIds, 'payOrderId' | 'mchOrderNo'>;
 export const closeParamsSchema = queryParamsSchema;
 
 /**
- * Parameters of {@link GatewayClient.close}: `payOrderId`, `mchOrderNo`, or both ({@link OrderIds}).
+ * Parameters of {@link GatewayClient.close}: `payOrderId`, `mchOrderNo`, or both (`OrderIds`).
  *
  * @example
  * ```ts
@@ -277,7 +278,7 @@ export const closeParamsSchema = queryParamsSchema;
 export type CloseParams = QueryParams;
 
 /** Checks one on-chain transaction of an order (spec 2.4); unknown extra fields are kept. */
-export const orderTransactionSchema = z.looseObject({
+const orderTransactionObject = z.looseObject({
   /** Payment transaction serial number. */
   txId: z.optional(z.string()),
   /** The order this transaction pays. */
@@ -299,12 +300,13 @@ export const orderTransactionSchema = z.looseObject({
   /** Update time as received (a date-time string). */
   updatedAt: z.optional(z.string()),
 });
+/** The schema typed by {@link OrderTransaction}, so compile errors name it. */
+export const orderTransactionSchema = named<z.input<typeof orderTransactionObject>, OrderTransaction>()(orderTransactionObject);
 
 /**
  * One on-chain transaction of an order (spec 2.4). `amount` is exact decimal text in token units: add
  * amounts with a decimal library, never with `parseFloat`.
  *
- * @interface
  * @example
  * ```ts
  * import type { OrderTransaction, PayOrder } from 'payment-gateway-sdk';
@@ -313,10 +315,10 @@ export const orderTransactionSchema = z.looseObject({
  *   (order.orderTransactionList ?? []).filter((tx) => tx.status === 'Completed');
  * ```
  */
-export type OrderTransaction = z.output<typeof orderTransactionSchema>;
+export interface OrderTransaction extends z.output<typeof orderTransactionObject> {}
 
 /** Checks a pay order (spec 2.3); unknown extra fields are kept. */
-export const payOrderSchema = z.looseObject({
+const payOrderObject = z.looseObject({
   /** The gateway's order id. */
   payOrderId: z.string(),
   /** Merchant number. */
@@ -356,11 +358,12 @@ export const payOrderSchema = z.looseObject({
   /** On-chain transactions of the order (coin channel). */
   orderTransactionList: z.optional(z.array(orderTransactionSchema)),
 });
+/** The schema typed by {@link PayOrder}, so compile errors name it. */
+export const payOrderSchema = named<z.input<typeof payOrderObject>, PayOrder>()(payOrderObject);
 
 /**
  * A pay order, as {@link GatewayClient.query} returns it (spec 2.3).
  *
- * @interface
  * @example
  * ```ts
  * import { PayOrderState, type PayOrder } from 'payment-gateway-sdk';
@@ -371,7 +374,7 @@ export const payOrderSchema = z.looseObject({
  * }
  * ```
  */
-export type PayOrder = z.output<typeof payOrderSchema>;
+export interface PayOrder extends z.output<typeof payOrderObject> {}
 
 /** Checks the close response's `data`: an empty object (extra fields are tolerated). */
 export const closeResultSchema = z.looseObject({});

@@ -4,11 +4,11 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, withInput } from './fields.js';
+import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, named, withInput } from './fields.js';
 import type { ExactlyOne } from './one-of.js';
 
 /** Checks {@link SettleAddressApplyParams}. */
-export const settleAddressApplyParamsSchema = z.strictObject({
+const settleAddressApplyParamsObject = z.strictObject({
   /** Your request id for this declaration (the gateway refuses a duplicate). */
   requestId: requiredText(),
   /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
@@ -18,11 +18,12 @@ export const settleAddressApplyParamsSchema = z.strictObject({
   /** A remark for the reviewer. */
   remark: optionalText(),
 });
+/** The schema typed by {@link SettleAddressApplyParams}, so compile errors name it. */
+export const settleAddressApplyParamsSchema = named<SettleAddressApplyParams, z.output<typeof settleAddressApplyParamsObject>>()(settleAddressApplyParamsObject);
 
 /**
  * Parameters of {@link GatewayClient.settleAddressApply}.
  *
- * @interface
  * @example
  * ```ts
  * import type { SettleAddressApplyParams } from 'payment-gateway-sdk';
@@ -33,7 +34,7 @@ export const settleAddressApplyParamsSchema = z.strictObject({
  * const { serverRequestId } = await client.settleAddressApply(declaration); // settle to it once approved
  * ```
  */
-export type SettleAddressApplyParams = z.input<typeof settleAddressApplyParamsSchema>;
+export interface SettleAddressApplyParams extends z.input<typeof settleAddressApplyParamsObject> {}
 
 const settleRequestShape = {
   /** Your request id: the idempotency key of the settlement (the gateway refuses a duplicate). */
@@ -60,10 +61,9 @@ const settleRequestFieldsSchema = z.strictObject(settleRequestShape);
  * The fields of {@link SettleRequestParams}, each documented; the parameter type itself also requires
  * exactly one of `addrServerRequestId` and `address`.
  *
- * @interface
  * @example
  * ```ts
- * import type { SettleRequestFields } from 'payment-gateway-sdk';
+ * import type { SettleRequestFields } from './settlement.js'; // internal: not exported by the package
  *
  * // The part of a settlement that a monthly payout job fixes in its configuration.
  * const monthlyDefaults: Pick<SettleRequestFields, 'tokenId' | 'payoutChannel' | 'currency'> = {
@@ -84,7 +84,7 @@ export const settleRequestParamsSchema = withInput<SettleRequestParams>()(
 
 /**
  * Parameters of {@link GatewayClient.settleRequest}: exactly one of `addrServerRequestId` and `address`
- * ({@link SettleRequestFields}). `amount` is in integer minor units of `currency` (150000 is 1,500.00 USD).
+ * (`SettleRequestFields`). `amount` is in integer minor units of `currency` (150000 is 1,500.00 USD).
  *
  * @example
  * ```ts
@@ -100,15 +100,16 @@ export const settleRequestParamsSchema = withInput<SettleRequestParams>()(
 export type SettleRequestParams = ExactlyOne<SettleRequestFields, 'addrServerRequestId' | 'address'>;
 
 /** Checks {@link SettleRequestGetParams}. */
-export const settleRequestGetParamsSchema = z.strictObject({
+const settleRequestGetParamsObject = z.strictObject({
   /** The `requestId` you gave the settlement. */
   requestId: requiredText(),
 });
+/** The schema typed by {@link SettleRequestGetParams}, so compile errors name it. */
+export const settleRequestGetParamsSchema = named<SettleRequestGetParams, z.output<typeof settleRequestGetParamsObject>>()(settleRequestGetParamsObject);
 
 /**
  * Parameters of {@link GatewayClient.settleRequestGet}.
  *
- * @interface
  * @example
  * ```ts
  * import type { SettleRequestGetParams } from 'payment-gateway-sdk';
@@ -117,10 +118,10 @@ export const settleRequestGetParamsSchema = z.strictObject({
  * const record = await client.settleRequestGet(lookup);
  * ```
  */
-export type SettleRequestGetParams = z.input<typeof settleRequestGetParamsSchema>;
+export interface SettleRequestGetParams extends z.input<typeof settleRequestGetParamsObject> {}
 
 /** Checks a settlement result (spec 2.6); unknown extra fields are kept. */
-export const settlementResultSchema = z.looseObject({
+const settlementResultObject = z.looseObject({
   /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
   serverRequestId: z.string(),
   /**
@@ -130,11 +131,12 @@ export const settlementResultSchema = z.looseObject({
    */
   status: wireInteger(),
 });
+/** The schema typed by {@link SettlementResult}, so compile errors name it. */
+export const settlementResultSchema = named<z.input<typeof settlementResultObject>, SettlementResult>()(settlementResultObject);
 
 /**
  * The result of {@link GatewayClient.settleAddressApply} and {@link GatewayClient.settleRequest} (spec 2.6).
  *
- * @interface
  * @example
  * ```ts
  * import type { SettlementResult } from 'payment-gateway-sdk';
@@ -145,10 +147,10 @@ export const settlementResultSchema = z.looseObject({
  * }
  * ```
  */
-export type SettlementResult = z.output<typeof settlementResultSchema>;
+export interface SettlementResult extends z.output<typeof settlementResultObject> {}
 
 /** Checks a settlement record (spec 2.7); unknown extra fields are kept. */
-export const settlementRecordSchema = z.looseObject({
+const settlementRecordObject = z.looseObject({
   /** The gateway's id of the settlement request. */
   serverRequestId: z.string(),
   /** Your request id. */
@@ -166,11 +168,12 @@ export const settlementRecordSchema = z.looseObject({
   /** Callback address. */
   notifyUrl: z.optional(z.string()),
 });
+/** The schema typed by {@link SettlementRecord}, so compile errors name it. */
+export const settlementRecordSchema = named<z.input<typeof settlementRecordObject>, SettlementRecord>()(settlementRecordObject);
 
 /**
  * A settlement record, as {@link GatewayClient.settleRequestGet} returns it (spec 2.7).
  *
- * @interface
  * @example
  * ```ts
  * import type { SettlementRecord } from 'payment-gateway-sdk';
@@ -179,4 +182,4 @@ export const settlementRecordSchema = z.looseObject({
  * const settledAsAsked = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
  * ```
  */
-export type SettlementRecord = z.output<typeof settlementRecordSchema>;
+export interface SettlementRecord extends z.output<typeof settlementRecordObject> {}

@@ -8,7 +8,8 @@ import { md5Hex } from './md5.js';
  *
  * @example
  * ```ts
- * import { sign, type SignableValue } from 'payment-gateway-sdk';
+ * import { sign } from 'payment-gateway-sdk';
+ * import { type SignableValue } from './sign.js'; // internal: not exported by the package
  *
  * const clientIp: SignableValue = request.headers.get('x-real-ip'); // null when absent: not signed
  * const signature = sign({ mchOrderNo: 'order-1001', amount: 1999, clientIp }, process.env.GATEWAY_SECRET!);
@@ -22,7 +23,8 @@ export type SignableValue = string | number | boolean | bigint | null | undefine
  *
  * @example
  * ```ts
- * import { sign, type SignableParams } from 'payment-gateway-sdk';
+ * import { sign } from 'payment-gateway-sdk';
+ * import { type SignableParams } from './sign.js'; // internal: not exported by the package
  *
  * // A request of an operation this SDK has no method for, signed by the gateway's rule.
  * const params: SignableParams = { mchNo, appId, mchOrderNo: 'order-1001', reqTime: Date.now(), version: '1.0', signType: 'MD5' };

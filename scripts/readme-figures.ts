@@ -1,0 +1,101 @@
+/**
+ * The README's figures, generated from the last recorded bench (bench/results.json, written by `npm run bench`),
+ * never typed by hand: `npm run docs:bench` (and every `npm run bench`) writes them between the README's
+ * `bench:` markers; test/docs/readme-figures.test.ts fails when the README and bench/results.json disagree.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+type Side = 'ours' | 'rawFetch' | 'rawNodeHttp' | 'stripe' | 'openai' | 'ky';
+type ColdSdk = 'ours' | 'stripe' | 'openai' | 'fetch' | 'nodeHttp';
+
+/** What `npm run bench` records of one run (bench/results.json). */
+export interface BenchResults {
+  readonly date: string;
+  readonly machine: { readonly cpu: string; readonly cores: number; readonly node: string; readonly loadBefore: string };
+  readonly budgets: readonly { readonly id: string; readonly name: string; readonly measured: string; readonly target: string; readonly met: boolean }[];
+  /** SDK against its raw baseline, in process: sign, stub (a full call on a stub fetch), notification. */
+  readonly inProcess: Readonly<Record<string, number>>;
+  readonly peers: Readonly<Record<Side, { readonly callsPerSec: number; readonly cpuUsPerCall: number; readonly vsRawFetch: number }>>;
+  readonly cpuVsOpenai: number;
+  readonly coldStart: Readonly<Record<ColdSdk, { readonly importMs: number; readonly firstCallMs: number }>>;
+  readonly size: { readonly gzipBytes: number; readonly stripeGzipBytes: number; readonly byPackageGzipBytes: Readonly<Record<string, number>> };
+  /** `openTelemetry()` on the real SDK against the same client without it (absent from runs before it was measured). */
+  readonly telemetry?: { readonly ownCpuUs: number; readonly cpuRatio: number; readonly plainCpuUs: number; readonly tracedCpuUs: number };
+}
+
+const RESULTS = new URL('../bench/results.json', import.meta.url);
+const README = new URL('../README.md', import.meta.url);
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const ms = (n: number) => `${Math.round(n)} ms`;
+const x = (n: number, digits = 2) => `${n.toFixed(digits)}x`;
+
+function verdict(results: BenchResults, id: string): string {
+  const budget = results.budgets.find((b) => b.id === id);
+  if (!budget) throw new Error(`bench/results.json has no budget ${id}`);
+  return budget.met ? 'met' : '**missed**';
+}
+
+/** The intro's one line of figures. */
+export function introFigures(r: BenchResults): string {
+  return `${kb(r.size.gzipBytes)} min+gz with zod and ky bundled in (stripe-node: ${kb(r.size.stripeGzipBytes)}), a cold import and first call in ${ms(r.coldStart.ours.firstCallMs)} (stripe-node: ${ms(r.coldStart.stripe.firstCallMs)})`;
+}
+
+/** The "Performance and size" section's paragraph and table. */
+export function performanceSection(r: BenchResults): string {
+  const p = r.peers;
+  const missed = r.budgets.filter((b) => !b.met).length;
+  const packages = Object.entries(r.size.byPackageGzipBytes).map(([name, bytes]) => `${name === 'payment-gateway-sdk' ? 'ours' : name} ${kb(bytes)}`).join(', ');
+  const cold = r.coldStart;
+  return [
+    `Measured by one run of \`npm run bench\` (${r.date}, ${r.machine.cpu}, ${r.machine.cores} cores, Node ${r.machine.node.replace(/^v/, '')}, load average ${r.machine.loadBefore} before the run), each figure next to its peers in the same run; \`bench/RESULTS.md\` has the whole run, and why each missed budget is missed. ${missed === 0 ? 'Every budget is met.' : `${missed} of the ${r.budgets.length} budgets ${missed === 1 ? 'is' : 'are'} missed.`} stripe-node stays ahead on throughput and CPU because it uses \`node:http\`, not fetch: the same signed query costs ${int(p.rawNodeHttp.cpuUsPerCall)} µs of CPU over \`node:http\` and ${int(p.rawFetch.cpuUsPerCall)} µs over fetch with no SDK at all; ours runs on ky, so on fetch, as the owner's design says.`,
+    '',
+    '| | payment-gateway-sdk | peers, same run | budget |',
+    '|---|---|---|---|',
+    `| client CPU per call, same POST to one loopback server, 16 in flight | **${int(p.ours.cpuUsPerCall)} µs** | openai-node ${int(p.openai.cpuUsPerCall)} µs, plain ky ${int(p.ky.cpuUsPerCall)}, raw fetch ${int(p.rawFetch.cpuUsPerCall)}; stripe-node ${int(p.stripe.cpuUsPerCall)} (node:http) | <= openai-node: ${verdict(r, 'cpu')} (${x(r.cpuVsOpenai)}) |`,
+    `| calls/s, same server | **${int(p.ours.callsPerSec)}** (${x(p.ours.vsRawFetch)} raw fetch) | openai-node ${int(p.openai.callsPerSec)}, plain ky ${int(p.ky.callsPerSec)}, raw fetch ${int(p.rawFetch.callsPerSec)}; stripe-node ${int(p.stripe.callsPerSec)} | >= 0.7x raw fetch: ${verdict(r, 'loopback')} |`,
+    `| full call on a stub fetch (validate, sign, send, parse, verify) | ${x(r.inProcess.stub ?? Number.NaN)} a baseline that signs, sorts case-insensitively and verifies the response | | >= 0.4x: ${verdict(r, 'stub')} |`,
+    `| bundle, min+gz (client, six operations, notification verification; esbuild, worker/browser conditions) | **${int(r.size.gzipBytes)} B** (${packages}) | stripe-node ${int(r.size.stripeGzipBytes)} B, the same calls bundled the same way | <= stripe-node: ${verdict(r, 'bundle')} (${x(r.size.gzipBytes / r.size.stripeGzipBytes, 3)}) |`,
+    `| cold \`import\` + first call, fresh Node process (median of 21) | **${ms(cold.ours.firstCallMs)}** (\`import\` ${ms(cold.ours.importMs)}) | stripe-node ${ms(cold.stripe.firstCallMs)}, openai-node ${ms(cold.openai.firstCallMs)}; one bare fetch POST ${ms(cold.fetch.firstCallMs)} | <= 0.5x stripe-node: ${verdict(r, 'coldStart')} (${x(cold.ours.firstCallMs / cold.stripe.firstCallMs)}); <= 1.3x a bare fetch: ${verdict(r, 'coldStartFetch')} (${x(cold.ours.firstCallMs / cold.fetch.firstCallMs)}) |`,
+    `| \`sign()\` | ${x(r.inProcess.sign ?? Number.NaN)} a bare sort + MD5 baseline | | >= 0.8x: ${verdict(r, 'sign')} |`,
+    `| \`verifyNotification\` on a form body | ${x(r.inProcess.notification ?? Number.NaN)} a bare split-sort-hash baseline | | >= 0.7x: ${verdict(r, 'notification')} |`,
+    r.telemetry
+      ? `| client CPU per call with \`openTelemetry()\` on the real OpenTelemetry SDK | **${int(r.telemetry.tracedCpuUs)} µs** (the telemetry alone ${r.telemetry.ownCpuUs.toFixed(1)} µs: two spans, two histogram points) | the same client without telemetry ${int(r.telemetry.plainCpuUs)} µs | <= 1.10x: ${verdict(r, 'telemetry')} (${x(r.telemetry.cpuRatio)}) |`
+      : '| client CPU per call with `openTelemetry()` on the real OpenTelemetry SDK | not in this run (measured from 2026-11-26 on) | the same client without telemetry | <= 1.10x |',
+  ].join('\n');
+}
+
+const REGIONS = { intro: introFigures, performance: performanceSection } as const;
+
+/** The marker pair of a region: `<!-- bench:name -->` ... `<!-- /bench:name -->`. */
+export const markers = (name: keyof typeof REGIONS) => [`<!-- bench:${name} (npm run docs:bench writes this from bench/results.json) -->`, `<!-- /bench:${name} -->`] as const;
+
+/** `readme` with every generated region replaced by the figures of `results`. */
+export function withReadmeFigures(readme: string, results: BenchResults): string {
+  let out = readme;
+  for (const [name, generate] of Object.entries(REGIONS) as [keyof typeof REGIONS, (r: BenchResults) => string][]) {
+    const [start, end] = markers(name);
+    const from = out.indexOf(start);
+    const to = out.indexOf(end);
+    if (from === -1 || to < from) throw new Error(`README.md has no ${start} ... ${end} region`);
+    const body = generate(results);
+    // An inline region (inside a sentence) stays inline; a block region keeps its blank lines.
+    const block = out.slice(from + start.length, to).startsWith('\n');
+    out = `${out.slice(0, from + start.length)}${block ? `\n${body}\n` : body}${out.slice(to)}`;
+  }
+  return out;
+}
+
+/** The last recorded bench. */
+export function readResults(): BenchResults {
+  return JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchResults;
+}
+
+/** Writes the figures of `results` into README.md. */
+export function writeReadmeFigures(results: BenchResults): void {
+  writeFileSync(README, withReadmeFigures(readFileSync(README, 'utf8'), results));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeReadmeFigures(readResults());
