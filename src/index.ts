@@ -26,7 +26,6 @@ export type { GatewayResponse } from './client/runner.js';
 export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
-export type { Telemetry, TelemetryAttempt, TelemetryNotificationOutcome, TelemetrySpan } from './telemetry/telemetry.js';
 export type { OperationName } from './operations/table.js';
 export { sign } from './protocol/signing/sign.js';
 export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js';
@@ -81,18 +80,7 @@ export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
 export { memoryStore } from './notify/memory-store.js';
 export type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './notify/store.js';
 // Tracking and sweeping orders: no paid order left behind
-export type { OrderTracking, TrackedOrder } from './notify/tracking.js';
-export type {
-  OrderSweeper,
-  PaidOrder,
-  SweepClient,
-  SweepOptions,
-  SweepProblem,
-  SweepReport,
-  SweptPayOrder,
-  TrackableOrder,
-  TrackOptions,
-} from './notify/sweep.js';
+export type { PaidOrder, SweepOptions, SweepReport, SweptPayOrder } from './notify/sweep.js';
 
 // Parameters, results and the values merchants branch on
 export {

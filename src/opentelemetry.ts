@@ -14,3 +14,5 @@
  * @module payment-gateway-sdk/opentelemetry
  */
 export { openTelemetry, type OpenTelemetryOptions } from './telemetry/opentelemetry.js';
+// The SDK's own telemetry interface, for bridging another tracing system (the root entry's `telemetry` option takes it).
+export type { Telemetry, TelemetryAttempt, TelemetryNotificationOutcome, TelemetrySpan } from './telemetry/telemetry.js';

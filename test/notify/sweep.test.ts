@@ -13,11 +13,11 @@ import {
   type PaidOrder,
   type PayOrder,
   type PaymentProcessorOptions,
-  type SweepClient,
   type SweepReport,
   type UnifiedOrderParams,
 } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
+import type { SweepClient } from '../../src/notify/sweep.js';
 
 const merchant = { mchNo: 'M1700000026', appId: 'app-sweep', secret: 'sweep-secret-0123456789' };
 
