@@ -7,9 +7,9 @@ const merchant = { mchNo: 'M1700000001', appId: 'app-first-week', secret: 'first
 const received = [];
 const gateway = createMockGateway({
   merchants: [merchant],
-  // The shop's notify endpoint, in this process: the body is what the gateway POSTs.
-  notifyFetch: async (request) => {
-    received.push(await verifyNotification(await request.text(), { ...merchant, expect: { mchOrderNo: 'first-1', amount: 1999, currency: 'USD' } }));
+  // The shop's notify endpoint, in this process: the body is the form the gateway POSTs.
+  notifyFetch: async (_url, init) => {
+    received.push(await verifyNotification(String(init?.body), { ...merchant, expect: { mchOrderNo: 'first-1', amount: 1999, currency: 'USD' } }));
     return new Response('SUCCESS');
   },
 });
