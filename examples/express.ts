@@ -51,11 +51,13 @@ export function createApp({ client, notifyUrl, ...shop }: ShopAppOptions): expre
     }
   });
 
-  // A flat form parser (extended: false) keeps every value the text the gateway signed.
+  // #region readme
+  // Express: a flat form parser (extended: false) keeps every value the text the gateway signed.
   app.post('/pay/notify', express.urlencoded({ extended: false }), async (req, res) => {
     const reply = await processor.handle(req.body); // 200 SUCCESS, 400/413, 409 or 500
     logOutcome(reply);
     res.status(reply.status).set(reply.headers).send(reply.body);
   });
+  // #endregion readme
   return app;
 }

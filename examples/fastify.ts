@@ -15,7 +15,8 @@ export function createServer(shop: ShopOptions): FastifyInstance {
   const app = Fastify();
   const processor = shopProcessor(shop);
 
-  // Hand the form body over as the bytes received (no form plugin needed): the SDK decodes and verifies them.
+  // #region readme
+  // Fastify: hand the form body over as the bytes received (no form plugin needed); the SDK decodes and verifies them.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.post('/pay/notify', async (request, reply) => {
@@ -23,5 +24,6 @@ export function createServer(shop: ShopOptions): FastifyInstance {
     logOutcome(answer);
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
+  // #endregion readme
   return app;
 }

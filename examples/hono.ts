@@ -15,11 +15,13 @@ export function createApp(shop: ShopOptions): Hono {
   const app = new Hono();
   const processor = shopProcessor(shop);
 
+  // #region readme
+  // Hono: the Request is read from a clone, so c.req.text() and other middleware still work afterwards.
   app.post('/pay/notify', async (c) => {
-    // The Request is read from a clone: c.req.text() and other middleware still work afterwards.
     const reply = await processor.handle(c.req.raw);
     logOutcome(reply);
     return c.body(reply.body, reply.status, reply.headers);
   });
+  // #endregion readme
   return app;
 }

@@ -33,11 +33,14 @@ export function createApp(shop: ShopOptions): Koa {
       ctx.body = 'FAIL';
       return;
     }
+    // #region readme
+    // Koa: the raw bytes, read with a size limit (readBody, in examples/koa.ts)
     const reply = await processor.handle(body);
     logOutcome(reply);
     ctx.status = reply.status;
     ctx.set(reply.headers);
     ctx.body = reply.body;
+    // #endregion readme
   });
   return app;
 }

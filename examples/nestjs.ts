@@ -21,13 +21,16 @@ export function createNotifyModule(shop: ShopOptions): Type {
 
   @Controller('pay')
   class NotifyController {
+    // #region readme
+    // NestJS: NestFactory.create(module, { rawBody: true }); rawBody, not body: Nest's default form parser is
+    // the extended one, which turns a[b]=1 into objects.
     @Post('notify')
     async notify(@Req() request: RawBodyRequest<Request>, @Res() response: Response): Promise<void> {
-      // rawBody, not body: Nest's default form parser is the extended one, which turns a[b]=1 into objects.
       const reply = await processor.handle(request.rawBody ?? '');
       logOutcome(reply);
       response.status(reply.status).set(reply.headers).send(reply.body);
     }
+    // #endregion readme
   }
 
   @Module({ controllers: [NotifyController] })

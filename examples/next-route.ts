@@ -16,9 +16,12 @@ import { logOutcome, shopProcessor, type ShopOptions } from './shop.js';
 export function createNotifyRoute(shop: ShopOptions): (request: Request) => Promise<Response> {
   const processor = shopProcessor(shop);
 
+  // #region readme
+  // Next.js route handler (app/pay/notify/route.ts), Bun, Deno, Workers: processor.handleRequest does the same
   return async function POST(request: Request): Promise<Response> {
     const reply = await processor.handle(request);
     logOutcome(reply);
     return new Response(reply.body, { status: reply.status, headers: reply.headers });
   };
+  // #endregion readme
 }
