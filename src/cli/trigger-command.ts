@@ -75,8 +75,9 @@ export async function runTrigger(trigger: Trigger, args: readonly string[], io: 
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    return failed(`cannot reach a mock at ${request.url.origin} (${cause}): start one with payment-gateway-sdk mock, or give its URL with --url or ${MOCK_URL_ENV}`);
+    const { cause } = error as { cause?: { code?: string; message?: string } };
+    if (cause?.message?.includes('redirect')) return failed(`${request.url.origin} answered with a redirect, which is not followed: is it a payment-gateway-sdk mock? (check --url)`);
+    return failed(`cannot reach a mock at ${request.url.origin} (${cause?.code ?? (error as Error).name}): start one with payment-gateway-sdk mock, or give its URL with --url or ${MOCK_URL_ENV}`);
   }
   const read = response.body ? await readCappedStream(response.body, MAX_ANSWER_BYTES) : { bytes: new Uint8Array(), complete: true };
   let answer: { error?: unknown; payOrderId?: unknown; mchOrderNo?: unknown; state?: unknown; errCode?: unknown; errMsg?: unknown } | undefined;

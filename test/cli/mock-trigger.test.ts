@@ -70,6 +70,28 @@ describe('payment-gateway-sdk mock pay|fail|expire', () => {
     }
   });
 
+  it('reads a hostile answer safely: escape sequences printed escaped, a huge body cut off, a redirect not followed', async () => {
+    const answers: ((res: import('node:http').ServerResponse) => void)[] = [
+      (res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: '\u001b]0;pwned\u0007\u001b[2J\nvalid' })),
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"error":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+      },
+      (res) => res.writeHead(307, { location: 'http://127.0.0.1:9/_mock/orders/o-1/pay' }).end(),
+    ];
+    const hostile: Running = await listenOnLoopback(createServer((_req, res) => answers.shift()?.(res)));
+    try {
+      const url = new URL(hostile.url).origin;
+      const escaped = await runInProcess(['mock', 'pay', 'o-1', '--url', url]);
+      expect(escaped.code).toBe(1);
+      expect(escaped.stderr).toBe('payment-gateway-sdk mock pay: the mock refused: \\u001b]0;pwned\\u0007\\u001b[2J\\nvalid\n');
+      expect((await runInProcess(['mock', 'pay', 'o-1', '--url', url])).stderr).toMatch(/answered HTTP 200 without the mock's JSON/);
+      expect((await runInProcess(['mock', 'pay', 'o-1', '--url', url])).stderr).toMatch(/answered with a redirect, which is not followed/);
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it.each([
     [['mock', 'pay'], /give one order: its payOrderId or your mchOrderNo/],
     [['mock', 'pay', 'a', 'b'], /give one order/],
