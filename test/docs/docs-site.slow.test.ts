@@ -10,7 +10,7 @@ import { npm, repoRoot, scratchDir } from '../../scripts/lib/shipped-package.mjs
 import { listenOnLoopback, type Running } from '../support/loopback-server.js';
 
 const SITE = join(repoRoot, 'docs', 'api');
-const TYPES: Readonly<Record<string, string>> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
+const TYPES: Readonly<Record<string, string>> = { '.ts': 'text/plain; charset=utf-8', '.md': 'text/plain; charset=utf-8', '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
 
 let build: string;
 let server: Running;
@@ -80,6 +80,11 @@ async function crawlSite(context: BrowserContext, start: string): Promise<Crawl>
   let navigation: string[] = [];
   while (queue.length > 0) {
     current = queue.shift()!;
+    if (!/\.html$|\/$/.test(new URL(current).pathname)) {
+      // A file the pages link to (an example's source, an image): it must be there; it is not a page to crawl.
+      if ((await fetch(current)).ok) anchors.set(current, new Set());
+      continue;
+    }
     const response = await page.goto(current, { waitUntil: 'load' });
     if (!response?.ok()) continue;
     // The sidebar is drawn by the site's script: wait for it, so that its links are crawled too.
@@ -107,8 +112,8 @@ async function crawlSite(context: BrowserContext, start: string): Promise<Crawl>
   const broken = links.flatMap(([from, to]) => {
     const [target, fragment] = to.split('#') as [string, string | undefined];
     const ids = anchors.get(target);
-    if (!ids) return [`${from} -> ${to}: the page did not load`];
-    return fragment && !ids.has(decodeURIComponent(fragment)) ? [`${from} -> ${to}: no such anchor`] : [];
+    if (!ids) return [`${from} -> ${to}: not found`];
+    return fragment && ids.size > 0 && !ids.has(decodeURIComponent(fragment)) ? [`${from} -> ${to}: no such anchor`] : [];
   });
   return { pages: [...anchors.keys()], broken, errors, navigation };
 }
