@@ -29,4 +29,7 @@ export default defineConfig([
   // build each: a shared build would put the store types they share in a declaration chunk that exports nothing.
   { ...shared, entry: { 'stores/postgres': 'src/stores/postgres.ts' }, clean: false, external: ['pg'] },
   { ...shared, entry: { 'stores/redis': 'src/stores/redis.ts' }, clean: false, external: ['ioredis'] },
+  // payment-gateway-sdk/stores/sqlite: apart, so that only its importers need node:sqlite (Node 22.13+). It keeps
+  // the node: prefix, which tsup strips by default: node:sqlite exists only under that name.
+  { ...shared, entry: { 'stores/sqlite': 'src/stores/sqlite.ts' }, clean: false, removeNodeProtocol: false },
 ]);

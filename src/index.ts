@@ -20,6 +20,7 @@ export { GatewayClient, type Operation, type OperationMethod, type OperationMeth
 export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type RetryOptions, type RetryPolicy } from './client/options.js';
 export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
 export { GatewayOrderPaidError } from './client/reissue.js';
+export { GatewayOrderNotFinalError } from './client/order-not-final.js';
 export type { GatewayResponse } from './client/runner.js';
 export type { AttemptPurpose, GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
@@ -82,7 +83,7 @@ export {
 } from './notify/processor.js';
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
 export { memoryStore, type MemoryStoreOptions } from './notify/memory-store.js';
-export type { NotificationStore, ProcessingContext, RunOnceResult } from './notify/store.js';
+export type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './notify/store.js';
 
 // Parameters, results and the values merchants branch on
 export {

@@ -16,7 +16,7 @@ const store = postgresStore({ pool });
 await store.migrate();                         // creates its table (idempotent): without it, every notification fails
 const processor = createNotificationProcessor({
   secret, mchNo, appId,                        // or the client's own options object: the rest is ignored
-  store,                                       // shared by your instances; memoryStore() holds in one process only
+  store,                                       // required outside tests; one machine: sqliteStore({ path })
   // The payment must be the one YOUR order record asks for (and, by default, a paid one: state 2).
   expect: async (n) => {
     const order = await orders.findByNumber(n.mchOrderNo);

@@ -73,7 +73,7 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
     throw new UsageError(argumentMistake(error));
   }
   const flags = parsed.values;
-  const config = flags.config === undefined ? {} : check(readConfig(flags.config), (path) => `--config ${flags.config}: ${path}`);
+  const config = flags.config === undefined ? {} : check(readConfig(flags.config), (path) => `--config file: ${path}`);
   const given = check(
     {
       merchants: flags.merchant?.map((text, i) => parseMerchant(text, i, flags.merchant?.length ?? 1)),
@@ -119,12 +119,13 @@ function readConfig(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`--config: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(`--config: cannot read the file it names (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}; the path is not repeated here: no error repeats an option's value)`);
   }
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--config: ${file} is not JSON: ${(error as Error).message}`);
+  } catch {
+    // JSON.parse's message quotes the text around the mistake, which holds the merchants' secrets.
+    throw new UsageError('--config: the file it names is not JSON (its text is not repeated here, as it holds the merchants\' secrets): check it with a JSON validator');
   }
 }
 

@@ -74,6 +74,8 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+// An option's value is never printed: --secret-env and --secret-file mixed up would print the secret.
+const NOT_REPEATED = 'its value is not repeated here, in case the secret was given in its place: --secret-file takes a file path, --secret-env a variable name';
 const SECRET_ELSEWHERE = `put it in the ${DEFAULT_SECRET_ENV} environment variable (or the one --secret-env NAME names) or in a file given with --secret-file FILE`;
 
 /** The options of `sign` or `verify` from their arguments (after the command's name). */
@@ -105,14 +107,18 @@ function readSecret(options: SigningOptions, env: SigningCommandInput['env']): s
     try {
       text = readFileSync(options.secretFile, 'utf8');
     } catch (error) {
-      throw new UsageError(`--secret-file: cannot read ${options.secretFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new UsageError(`--secret-file: cannot read the file it names (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}; ${NOT_REPEATED}); ${SECRET_ELSEWHERE}`);
     }
     const secret = text.replace(/\r?\n$/, '');
-    if (secret === '') throw new UsageError(`--secret-file: ${options.secretFile} is empty`);
+    if (secret === '') throw new UsageError(`--secret-file: the file it names is empty (${NOT_REPEATED})`);
     return secret;
   }
   const secret = env[options.secretEnv];
-  if (secret === undefined || secret === '') throw new UsageError(`no secret: ${options.secretEnv} is not set; ${SECRET_ELSEWHERE}`);
+  if (secret === undefined || secret === '') {
+    // The default name is ours to print; a name given with --secret-env is the caller's value, maybe the secret itself.
+    const which = options.secretEnv === DEFAULT_SECRET_ENV ? DEFAULT_SECRET_ENV : `the environment variable --secret-env names (${NOT_REPEATED})`;
+    throw new UsageError(`no secret: ${which} is not set; ${SECRET_ELSEWHERE}`);
+  }
   return secret;
 }
 

@@ -16,7 +16,6 @@ import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js'
 import { findAmbiguity } from '../protocol/signing/one-reading.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
-import { baseUrlEndsInApi } from './base-url.js';
 import type { HttpExchange } from '../transport/http.js';
 
 /** How responses are judged. */
@@ -48,7 +47,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   const { status, body, headers } = exchange;
   const details = { operation, status, body, headers };
   if (status < 200 || status > 299) {
-    throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from POST ${context.url}${statusAdvice(status, context.url.slice(0, -definitionOf(operation).path.length))}.`, details);
+    throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from POST ${context.url}${statusAdvice(status)}.`, details);
   }
   if (!/\S/.test(body)) {
     throw new GatewayEmptyResponseError(
@@ -145,11 +144,10 @@ function describe(value: unknown): string {
   return value === undefined ? '(none)' : JSON.stringify(typeof value === 'string' ? value.slice(0, 80) : value);
 }
 
-function statusAdvice(status: number, baseUrl: string): string {
+function statusAdvice(status: number): string {
   if (status >= 500) return ' (the gateway or a proxy in front of it failed)';
   if (status !== 404 && status !== 405) return '';
-  const doubled = baseUrlEndsInApi(baseUrl) ? "; the path holds /api/api: baseUrl ends in /api, and every operation's path starts with it, so leave /api out of baseUrl" : '';
-  return ` (check baseUrl: the path was not found${doubled})`;
+  return ' (check baseUrl: the path was not found)';
 }
 
 function parseExactly(operation: OperationName, body: string, details: ResponseErrorDetails): LosslessParse {

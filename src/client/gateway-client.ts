@@ -201,13 +201,16 @@ export class GatewayClient {
   /**
    * The way out of a recovered create: a {@link RecoveredOrder} exists at the gateway but has no `payData`
    * (the lookup after a lost answer cannot return it). Closes it (`close` with `confirm: true`), unless it
-   * is already past paying (failed, closed, refunded); refuses with {@link GatewayOrderPaidError} if it
-   * was paid; then creates `params` under their new `mchOrderNo` and resolves to that result. Store the new
+   * is already past paying; refuses with {@link GatewayOrderPaidError} if it was paid (or paid and
+   * refunded); then, only when a signed query after the close shows the old order closed, failed or revoked
+   * (6, 3, 4), creates `params` under their new `mchOrderNo` and resolves to that result. The gateway's
+   * answer to a close proves nothing (it answers success when a payer moved the order to paying meanwhile):
+   * an old order still 0 or 1 is a {@link GatewayOrderNotFinalError}, never a second order. Store the new
    * `mchOrderNo` with your order. The new create can itself be recovered (rarely): loop while `recovered`.
    *
    * @throws {@link GatewayOrderPaidError} when the recovered order was paid: fulfil it instead
+   * @throws {@link GatewayOrderNotFinalError} when the recovered order is still open after the close (the payer may be paying): wait for its final state with {@link GatewayClient.waitForOrder}
    * @throws {@link GatewayValidationError} when `params.mchOrderNo` is the recovered order's own, or `recovered` is not a recovered result
-   * @throws {@link GatewayApiError} when the order cannot be closed while still payable (the channel refused)
    * @throws any error of {@link GatewayClient.close}, {@link GatewayClient.query} and {@link GatewayClient.unifiedOrder}
    *
    * @example
@@ -235,7 +238,7 @@ export class GatewayClient {
    *
    * @example
    * ```ts
-   * const notification = await client.verifyNotification(request, { expect: { mchOrderNo: 'order-1001', amount: 1999 } });
+   * const notification = await client.verifyNotification(request, { expect: { mchOrderNo: 'order-1001', amount: 1999, currency: 'USD' } });
    * await fulfilOnce(notification.idempotencyKey); // a paid order: the default expect.state
    * return notificationAckResponse();
    * ```

@@ -1,5 +1,4 @@
 import { definitionOf } from '../operations/table.js';
-import { baseUrlEndsInApi } from './base-url.js';
 import { observe, type AttemptPurpose, type GatewayHooks, type ReconcileEvent, type ResponseEvent, type RetryEvent } from './hooks.js';
 
 /**
@@ -113,13 +112,10 @@ export class LogObserver {
   }
 
   /** Once, when the client is created: settings that are unsafe or likely wrong. */
-  created(settings: { readonly verifyResponses: boolean; readonly baseUrl: string }): void {
+  created(settings: { readonly verifyResponses: boolean }): void {
     if (!this.#enabled('warn')) return;
     if (!settings.verifyResponses) {
       this.#write('warn', 'verifyResponses is false: response signatures are not checked, so a forged or corrupted response would be accepted', { verifyResponses: false });
-    }
-    if (baseUrlEndsInApi(settings.baseUrl)) {
-      this.#write('warn', `baseUrl ${quote(settings.baseUrl)} ends in /api, and every operation's path starts with /api: requests would go to .../api/api/...; leave /api out of baseUrl`, { baseUrl: settings.baseUrl });
     }
   }
 

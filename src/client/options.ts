@@ -5,9 +5,10 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { httpUrl, requiredText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
+import { httpUrl, requiredText, secretText, safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { FetchLike } from '../transport/http.js';
+import { baseUrlMistake } from './base-url.js';
 import type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './hooks.js';
 import { consoleLogger, LOG_LEVELS, logLevelFromEnvironment, type GatewayLogger } from './logging.js';
 
@@ -114,14 +115,21 @@ const hooksSchema = z.strictObject({
 
 /** Checks {@link GatewayClientOptions}; unknown options are an error. */
 export const gatewayClientOptionsSchema = z.strictObject({
-  /** The gateway's base URL, e.g. `https://pay.example.com`; each operation's path is appended to it. */
-  baseUrl: httpUrl('https://pay.example.com').check(z.minLength(1, { error: 'is required, e.g. https://pay.example.com' })),
+  /**
+   * The gateway's root URL, e.g. `https://pay.example.com`; each operation's path (`/api/pay/...`) is appended
+   * to it. Refused: credentials (`user:password@`), a query or a fragment, and a path ending in the
+   * operations' own prefix (`/api`, `/api/pay`, ...), which would double it.
+   */
+  baseUrl: httpUrl('https://pay.example.com').check(
+    z.minLength(1, { error: 'is required, e.g. https://pay.example.com' }),
+    z.refine((value) => !URL.canParse(value) || baseUrlMistake(value) === undefined, { error: (issue) => baseUrlMistake(issue.input as string) }),
+  ),
   /** Merchant number. */
   mchNo: requiredText(),
   /** Merchant application id. */
   appId: requiredText(),
   /** The application's signing secret; never logged, serialized or put in an error. */
-  secret: requiredText(),
+  secret: secretText(),
   /** API version sent with every request. Default `'1.0.1'`. */
   version: z.optional(requiredText()),
   /** The envelope `code` that means success. Default `200`; open-source Jeepay uses `0`. */

@@ -27,7 +27,9 @@ import { fromTransport, unexpectedFailure } from './failures.js';
 import { observe, recordIds, type AttemptPurpose, type GatewayHooks, type ReconcileEvent } from './hooks.js';
 import { callOptionsSchema, type ConfirmOptions, type RetryPolicy } from './options.js';
 import { classify, failureReason, mayHaveCreated, mayRepeat, retryDelay, sleep, type FailureKind } from './policy.js';
+import { GatewayOrderNotFinalError } from './order-not-final.js';
 import { compareRecord } from './reconciliation.js';
+import type { PayOrder } from '../protocol/schemas/order.js';
 
 /**
  * A result with what the SDK saw on the wire, from {@link GatewayClient.withResponse}.
@@ -263,6 +265,8 @@ export class OperationRunner {
       throw this.#unknown(call, { name: key, value: keyValue }, error, 'its record could not be read back to confirm it');
     }
     if (key) compareRecord(call.operation, key, reconcile?.decisive ?? [], resultFields(confirm.lookup), params, found.data);
+    // A success answer (close's constant `data: {}`, maybe replayed) proves nothing: the record read back must.
+    if (confirm.settled && !confirm.settled(found.data)) throw new GatewayOrderNotFinalError(found.data as unknown as PayOrder, { operation: call.operation });
     for (const field of confirm.answered ?? []) {
       const answered = (response.data as Record<string, unknown>)[field];
       if (found.data[field] !== answered) {

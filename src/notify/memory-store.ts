@@ -1,77 +1,114 @@
 import * as z from 'zod/mini';
-import { safeInteger } from '../protocol/schemas/fields.js';
+import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
-import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
+import { claimLostWarning, claimTimedOut, DEFAULT_CLAIM_TIMEOUT_MS } from './claim.js';
+import type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './store.js';
 
 /**
  * Options of {@link memoryStore}.
  *
  * @example
  * ```ts
- * const store = memoryStore({ maxKeys: 10_000 });
+ * const store = memoryStore({ maxKeys: 10_000, claimTimeoutMs: 30_000 });
  * ```
  */
 export interface MemoryStoreOptions {
   /**
-   * The most keys remembered as done; past it the oldest are forgotten (a re-delivery of a forgotten key runs
-   * its effect again). Default `100000`. Only verified notifications ever add a key.
+   * The most keys remembered as done; past it the oldest are forgotten, and the store's horizon rises to the
+   * newest forgotten event's `reqTime`: a re-delivery of a forgotten event is refused (outcome `stale`), never
+   * run again. Default `100000`. Only verified notifications ever add a key.
    */
   maxKeys?: number | undefined;
+  /**
+   * The oldest event time (`reqTime`, milliseconds since the epoch) the store vouches for; older events are
+   * refused (outcome `stale`). Default: when the store was created, since it knows nothing from before (a
+   * payer replaying an old paid message after a restart is refused). `0` only in tests that replay recorded
+   * notifications: with it, a restart lets every old event run its effect again.
+   */
+  since?: number | undefined;
+  /**
+   * How long one run of the effect may hold its claim, in milliseconds. Past it the claim is released and
+   * the run's `signal` aborted: a later delivery may run the effect (at least once, not at most once, for an
+   * effect that hangs and then finishes). Default `60000` (the gateway stops waiting for an answer after 20 s).
+   */
+  claimTimeoutMs?: number | undefined;
 }
 
-const optionsSchema = z.strictObject({ maxKeys: z.optional(safeInteger(1)) });
+const optionsSchema = z.strictObject({ maxKeys: z.optional(safeInteger(1)), since: z.optional(safeInteger(0)), claimTimeoutMs: z.optional(timerDelayMs(1)) });
 
 /** The default {@link MemoryStoreOptions.maxKeys}. */
 const DEFAULT_MAX_KEYS = 100_000;
 
-/** The signal of a memory-store run: nothing can take the claim away, so it is never aborted. */
-const NEVER_ABORTED = new AbortController().signal;
+type Entry = { readonly kind: 'running'; readonly lost: AbortController } | { readonly kind: 'done'; readonly eventTime: number | undefined };
 
 /**
- * A store in this process's memory, and **only this process's**: the default of `createNotificationProcessor`,
- * for development, tests and a merchant who runs exactly one instance.
+ * A store in this process's memory, and **only this process's**: for tests and development. It forgets
+ * everything on a restart, so it refuses (outcome `stale`) every event older than its creation rather than
+ * run it again; outside tests pass it explicitly, to say you accept that.
  *
- * **Not for a fleet.** Two instances behind a load balancer each have their own memory, so the same
- * notification delivered to both runs `onPaid` twice, and a restart forgets everything. With more than one
- * process (or any restart you cannot afford to repeat an effect after), use `postgresStore` from
- * `payment-gateway-sdk/stores/postgres`, whose claim commits in the transaction of your own writes.
+ * **Not for production.** Two instances behind a load balancer each have their own memory, so the same
+ * notification delivered to both runs `onPaid` twice; after a restart, genuine re-deliveries of events paid
+ * before it are refused and must be fulfilled by querying the order. Use `sqliteStore` from
+ * `payment-gateway-sdk/stores/sqlite` on one machine, `postgresStore` or `redisStore` for a fleet.
+ *
+ * Its horizon compares the gateway's clock (`reqTime`) with this machine's: a gateway clock ahead of yours by
+ * more than a restart takes would let a replay of an event processed just before the restart through.
  *
  * Within one process it is exact: a key is claimed before the first `await`, so concurrent deliveries never run
- * the effect twice; a failed effect releases the key.
+ * the effect twice; a failed effect releases the key; an effect that runs longer than `claimTimeoutMs` loses
+ * its claim (its `signal` aborts).
  *
  * @example
  * ```ts
  * import { createNotificationProcessor, memoryStore } from 'payment-gateway-sdk';
  *
- * // One process only: fine for a single instance or a test, wrong behind a load balancer.
+ * // One process, forgets on restart: fine for a test, wrong in production.
  * const processor = createNotificationProcessor({ ...credentials, store: memoryStore(), onPaid });
  * ```
  */
 export function memoryStore(options: MemoryStoreOptions = {}): NotificationStore {
-  const maxKeys = parseInput(optionsSchema, options ?? {}, 'Invalid memoryStore options', 'options').maxKeys ?? DEFAULT_MAX_KEYS;
+  const checked = parseInput(optionsSchema, options ?? {}, 'Invalid memoryStore options', 'options');
+  const { maxKeys = DEFAULT_MAX_KEYS, claimTimeoutMs = DEFAULT_CLAIM_TIMEOUT_MS } = checked;
+  let horizon = checked.since ?? Date.now();
   // Insertion order is the order to forget done keys in; a running key is never forgotten.
-  const keys = new Map<string, 'running' | 'done'>();
+  const keys = new Map<string, Entry>();
   const forgetOldest = () => {
-    for (const [key, state] of keys) {
+    for (const [key, entry] of keys) {
       if (keys.size <= maxKeys) return;
-      if (state === 'done') keys.delete(key);
+      if (entry.kind !== 'done') continue;
+      keys.delete(key);
+      // Events up to the forgotten one's time can no longer be vouched for (without its time: up to now).
+      horizon = Math.max(horizon, entry.eventTime === undefined ? Date.now() : entry.eventTime + 1);
     }
   };
   return {
-    async runOnce(key: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
-      const state = keys.get(key);
-      if (state !== undefined) return { status: state === 'done' ? 'done' : 'busy' };
-      keys.set(key, 'running');
+    horizon: () => horizon,
+    async runOnce(key: string, effect: (context: ProcessingContext) => Promise<void>, event: RunOnceEvent = {}): Promise<RunOnceResult> {
+      const found = keys.get(key);
+      if (found !== undefined) return { status: found.kind === 'done' ? 'done' : 'busy' };
+      const claim: Entry = { kind: 'running', lost: new AbortController() };
+      keys.set(key, claim);
+      const timer = setTimeout(() => {
+        if (keys.get(key) === claim) keys.delete(key);
+        claim.lost.abort(claimTimedOut(claimTimeoutMs));
+      }, claimTimeoutMs);
       try {
-        await effect({ signal: NEVER_ABORTED });
+        await effect({ signal: claim.lost.signal });
       } catch (error) {
-        keys.delete(key);
+        if (keys.get(key) === claim) keys.delete(key);
         throw error;
+      } finally {
+        clearTimeout(timer);
       }
-      keys.delete(key);
-      keys.set(key, 'done');
-      forgetOldest();
-      return { status: 'ran' };
+      const current = keys.get(key);
+      // The effect happened: record it unless another run holds or finished the key meanwhile.
+      if (current === claim || current === undefined) {
+        keys.delete(key);
+        keys.set(key, { kind: 'done', eventTime: event.eventTime });
+        forgetOldest();
+      }
+      const warning = claim.lost.signal.aborted ? claimLostWarning(current === claim || current === undefined ? 'free' : current.kind) : undefined;
+      return { status: 'ran', warning };
     },
   };
 }

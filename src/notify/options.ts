@@ -4,8 +4,8 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { GatewayValidationError } from '../errors/index.js';
-import { minorUnits, requiredText, safeInteger } from '../protocol/schemas/fields.js';
+import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
+import { minorUnits, requiredText, secretText, safeInteger } from '../protocol/schemas/fields.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 
@@ -33,7 +33,7 @@ const ignored = Object.fromEntries(CLIENT_ONLY_OPTIONS.map((name) => [name, z.op
 
 const notificationOptionsShape = {
   /** The merchant application's signing secret. */
-  secret: requiredText(),
+  secret: secretText(),
   /** The merchant number the notification must be addressed to. */
   mchNo: requiredText(),
   /** The application id the notification must be addressed to. */
@@ -73,7 +73,7 @@ const notificationOptionsSchema = z.strictObject({ ...ignored, ...notificationOp
  * // One configuration for the client and the notification endpoint.
  * const config: GatewayClientOptions = { baseUrl: 'https://pay.example.com', mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: process.env.GATEWAY_SECRET! };
  * const client = new GatewayClient(config);
- * await verifyNotification(body, { ...config, expect: { amount: 1999 } });
+ * await verifyNotification(body, { ...config, expect: { amount: 1999, currency: 'USD' } });
  * ```
  */
 export type NotificationOptions = z.input<typeof notificationOptionsSchema>;
@@ -174,7 +174,7 @@ export const verifySettlementNotificationOptionsSchema = optionsExpecting(settle
  * ```ts
  * const options: VerifySettlementNotificationOptions = {
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
- *   expect: { requestId: 'settle-2024-07', amount: 150000 },
+ *   expect: { requestId: 'settle-2024-07', amount: 150000, currency: 'USD' },
  * };
  * ```
  */
@@ -185,11 +185,40 @@ export type VerifySettlementNotificationOptions = z.input<typeof verifySettlemen
  *
  * @example
  * ```ts
- * const checks: ClientNotificationOptions<VerifyNotificationOptions> = { expect: { amount: 1999 } };
+ * const checks: ClientNotificationOptions<VerifyNotificationOptions> = { expect: { amount: 1999, currency: 'USD' } };
  * await client.verifyNotification(body, checks);
  * ```
  */
 export type ClientNotificationOptions<Options> = Omit<Options, 'secret' | 'mchNo' | 'appId'>;
+
+/**
+ * What an expectation must be to check anything (a check with nothing to compare fails closed): every field
+ * it names holds a value (`undefined` and `null` are what a record read under another name gives), an amount
+ * comes with its currency, and it names at least one field. The schema judges each value's type; these are
+ * the issues it cannot see, with paths under `path`.
+ */
+export function expectationIssues(expected: unknown, path: readonly string[]): ValidationIssue[] {
+  if (expected === null) return [{ path: [...path], message: 'is null: give the fields the notification must match, or leave expect out' }];
+  if (typeof expected !== 'object' || Array.isArray(expected)) return [];
+  const fields = expected as Readonly<Record<string, unknown>>;
+  const issues: ValidationIssue[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) {
+      issues.push({ path: [...path, key], message: `is ${value}, so it would check nothing: give the value to compare (a record column read under another name, e.g. total_minor as totalMinor, is undefined), or leave ${key} out` });
+    }
+  }
+  if (fields.amount !== undefined && fields.amount !== null && (fields.currency === undefined || fields.currency === null)) {
+    issues.push({ path: [...path, 'currency'], message: 'is missing: an amount is checked only with its currency (1000 USD is not 1000 JPY), so give currency with amount' });
+  }
+  if (Object.keys(fields).length === 0) issues.push({ path: [...path], message: 'checks nothing: give the fields the notification must match (e.g. mchOrderNo, amount and currency)' });
+  return issues;
+}
+
+/** Throws a configuration error when a fixed expectation would check nothing or too little ({@link expectationIssues}). */
+export function assertExpectation(expected: unknown, summary: string): void {
+  const issues = expectationIssues(expected, ['expect']);
+  if (issues.length > 0) throw new GatewayValidationError(summary, issues);
+}
 
 /**
  * Parses options once, never echoing the secret. `signedFields` are the fields the notification's schema
@@ -197,6 +226,8 @@ export type ClientNotificationOptions<Options> = Omit<Options, 'secret' | 'mchNo
  */
 export function resolveNotificationOptions<Schema extends z.ZodMiniObject>(schema: Schema, options: unknown, signedFields: readonly string[]): z.output<Schema> {
   const parsed = parseInput(schema, options ?? {}, 'Invalid notification options', 'options');
+  const { expect } = parsed as { expect?: unknown };
+  if (expect !== undefined) assertExpectation((options as { expect?: unknown }).expect, 'Invalid notification options');
   const ignoredKeys = (parsed as { ignoreKeys?: readonly string[] }).ignoreKeys ?? [];
   const refused = ignoredKeys.filter((key) => key === 'sign' || signedFields.includes(key));
   if (refused.length > 0) {

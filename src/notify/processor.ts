@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { GatewayValidationError, isGatewayError } from '../errors/index.js';
+import { GatewayError, GatewayValidationError, isGatewayError } from '../errors/index.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
@@ -7,6 +7,8 @@ import { parseInput } from '../protocol/schemas/parse.js';
 import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
 import {
+  assertExpectation,
+  expectationIssues,
   verifyNotificationOptionsSchema,
   verifySettlementNotificationOptionsSchema,
   type NotificationOptions,
@@ -23,6 +25,9 @@ import { paymentVerifier, settlementVerifier, type PayOrderNotification, type Se
  * reads your order record and returns them. A function that returns `null` or `undefined` (no such order)
  * refuses the notification; one that throws a {@link GatewayError} refuses it too; any other error, or a result
  * that is not an expectation (an unknown field, an amount as a string), answers 500, so that the gateway retries.
+ * A result that would check nothing fails closed the same way (500, the handler never runs): a field without a
+ * value (`undefined` or `null`, e.g. `order.totalMinor` read from a row whose column is `total_minor`), an
+ * amount without its currency, or `{}`. A fixed `expect` with any of these is refused when the processor is created.
  *
  * @example
  * ```ts
@@ -57,8 +62,10 @@ export type PaymentExpectation = Omit<PayOrderExpectation, 'state'>;
  */
 export interface ProcessorOptions<Context extends ProcessingContext> extends NotificationOptions {
   /**
-   * Where processed notifications are recorded. Default: a new {@link memoryStore}, **which holds in one
-   * process only**: with several instances use `postgresStore` (`payment-gateway-sdk/stores/postgres`).
+   * Where processed notifications are recorded: `sqliteStore({ path })` (`payment-gateway-sdk/stores/sqlite`)
+   * on one machine, `postgresStore({ pool })` or `redisStore({ client })` for a fleet, or {@link memoryStore}
+   * to accept forgetting on every restart. **Required** outside tests: without it the processor throws unless
+   * `process.env.NODE_ENV` is `'test'`, where it uses a new `memoryStore()`.
    */
   store?: NotificationStore<Context> | undefined;
   /**
@@ -116,7 +123,7 @@ export interface SettlementProcessorOptions<Context extends ProcessingContext = 
  *
  * @example
  * ```ts
- * const processor: NotificationProcessor<PayOrderNotification> = createNotificationProcessor({ ...credentials, onPaid });
+ * const processor: NotificationProcessor<PayOrderNotification> = createNotificationProcessor({ ...credentials, store, onPaid });
  * export const POST = processor.handleRequest; // Next.js route handler
  * ```
  */
@@ -129,10 +136,12 @@ export interface NotificationProcessor<Notification> {
 
 const MAX_BUSY_WAIT_MS = 15_000;
 const DEFAULT_BUSY_WAIT_MS = 5_000;
+/** What a processor's `store` can be, as its errors name them. */
+const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
 
 const processorSchema = z.object({
   store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
-    error: 'must be a store: memoryStore(), postgresStore({ pool }) or redisStore({ client })',
+    error: `must be a store: ${STORE_CHOICES}`,
   })),
   busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
   onPaid: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
@@ -162,12 +171,19 @@ interface ProcessedKind<Notification> {
  * 3. runs the handler, records the key done and answers `SUCCESS`; a handler that throws releases the claim
  *    and answers 500, so that the gateway delivers the notification again.
  *
- * The default store is {@link memoryStore}, which holds in **one process only**. With several instances,
- * use `postgresStore` from `payment-gateway-sdk/stores/postgres`: the claim, your writes and the done mark
- * commit in one transaction, so each event's effect happens exactly once. See the guide
- * "Notifications in production".
+ * Pass a `store`: `sqliteStore` from `payment-gateway-sdk/stores/sqlite` on one machine; with several
+ * machines `postgresStore` from `payment-gateway-sdk/stores/postgres` (the claim, your writes and the done mark
+ * commit in one transaction, so each event's effect happens exactly once) or `redisStore`. Without one the
+ * processor throws, except in tests (`NODE_ENV=test`), where it uses a {@link memoryStore}. A store that
+ * forgets (memory, Redis after `doneTtlMs`) refuses events older than what it remembers: outcome `stale`,
+ * answered 400, `onPaid` not run. See the guide "Notifications in production".
  *
- * @throws {@link GatewayValidationError} for invalid options (when called, not on the first notification)
+ * Pass `expect`: without it the handler runs for any genuine notification of your merchant application,
+ * whatever its order, amount or currency, so a processor created without it warns once per process
+ * (`process.emitWarning`, code `PGSDK_NO_EXPECT`).
+ *
+ * @throws {@link GatewayValidationError} for invalid options, or no `store` outside tests (when called, not
+ * on the first notification)
  *
  * @example
  * ```ts
@@ -178,7 +194,7 @@ interface ProcessedKind<Notification> {
  * const processor = createNotificationProcessor({
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
  *   store: postgresStore({ pool }),
- *   expect: async (n) => (await pool.query('SELECT total AS amount FROM orders WHERE number = $1', [n.mchOrderNo])).rows[0],
+ *   expect: async (n) => (await pool.query('SELECT total::int AS amount, currency FROM orders WHERE number = $1', [n.mchOrderNo])).rows[0],
  *   onPaid: async (notification, { db }) => {
  *     await db.query("UPDATE orders SET status = 'paid' WHERE number = $1", [notification.mchOrderNo]);
  *   },
@@ -201,9 +217,12 @@ export function createNotificationProcessor(
       { path: [], message: 'pass exactly one handler: onPaid for payment notifications, or onSettlement for settlement notifications (one processor per notifyUrl)' },
     ]);
   }
-  const { store = memoryStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
+  const { store = defaultStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, ...credentials } = options;
+  if (expect === undefined) warnWithoutExpect();
   const expectFunction = typeof expect === 'function' ? expect : undefined;
-  const fixedExpect = typeof expect === 'function' ? {} : expect;
+  const fixedExpect = typeof expect === 'function' ? undefined : expect;
+  // Checked as given: the payment processor adds its own state below, which would make `{}` look like a check.
+  if (fixedExpect !== undefined) assertExpectation(fixedExpect, 'Invalid createNotificationProcessor options');
   const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined };
   if (onPaid !== undefined) {
     // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
@@ -218,6 +237,32 @@ export function createNotificationProcessor(
     { label: 'settlement notification', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
     settings,
   );
+}
+
+/** The code of the warning a processor without `expect` gives, once per process (for `--disable-warning`). */
+const NO_EXPECT_WARNING = 'PGSDK_NO_EXPECT';
+// Once per process: a processor made per request (serverless handlers) must not flood the log.
+let warnedWithoutExpect = false;
+
+function warnWithoutExpect(): void {
+  if (warnedWithoutExpect) return;
+  warnedWithoutExpect = true;
+  const message =
+    'createNotificationProcessor was created without expect: its handler will run for any genuine notification of this merchant application, ' +
+    'whatever its order, amount or currency. A signature proves the gateway sent it, not that it is the payment your order asks for ' +
+    '(an order created with a price taken from the browser is paid genuinely too). Pass expect: a function that returns your order record\'s ' +
+    '{ mchOrderNo, amount, currency } (docs/guides/notifications-in-production.md, "expect").';
+  const { process } = globalThis as { process?: { emitWarning?: (message: string, options: { code: string }) => void } };
+  if (typeof process?.emitWarning === 'function') process.emitWarning(message, { code: NO_EXPECT_WARNING });
+  else console.warn(`Warning: ${message}`);
+}
+
+/** A memory store in tests; elsewhere the merchant must choose, since the memory store forgets on a restart. */
+function defaultStore(): NotificationStore<ProcessingContext> {
+  if ((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV === 'test') return memoryStore();
+  throw new GatewayValidationError('Invalid createNotificationProcessor options', [
+    { path: ['store'], message: `is required outside tests (NODE_ENV=test), so that a restart cannot forget which notifications ran onPaid: pass ${STORE_CHOICES}` },
+  ]);
 }
 
 type Handler<Notification> = (notification: Notification, context: ProcessingContext) => unknown;
@@ -242,9 +287,11 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
       if (refusal) return refusal;
     }
     try {
-      const result = await runWaiting(settings, notification.idempotencyKey, async (context) => {
+      const eventTime = (notification as { reqTime?: unknown }).reqTime;
+      const result = await runWaiting(settings, notification.idempotencyKey, typeof eventTime === 'number' ? eventTime : undefined, async (context) => {
         await kind.handler(notification, context);
       });
+      if (result.status === 'stale') return { kind: 'stale', notification, error: staleError(kind.label, eventTime, result.horizon) };
       if (result.status === 'ran') return { kind: 'processed', notification, warning: result.warning };
       return { kind: result.status === 'done' ? 'duplicate' : 'busy', notification };
     } catch (error) {
@@ -279,9 +326,11 @@ async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification
     return { kind: 'refused', error: new GatewayValidationError(`The ${kind.label} is genuine but your expect function found no record for it, so it was not processed`, [issue]) };
   }
   const parsed = kind.expectSchema.safeParse(expected, REPORT_INPUT);
-  if (!parsed.success) {
-    const issues = toValidationIssues(parsed.error.issues);
-    return { kind: 'failed', notification, error: new GatewayValidationError('Your expect function returned something that is not an expectation (return only the fields to match, amounts as integers)', issues) };
+  // A field it names without a value, an amount without its currency, or nothing to check is no check: fail closed.
+  const issues = [...expectationIssues(expected, []), ...(parsed.success ? [] : toValidationIssues(parsed.error.issues))];
+  if (issues.length > 0 || !parsed.success) {
+    const summary = 'Your expect function returned something that is not an expectation, so the notification was not processed (return the fields to match, each with a value, an amount as an integer with its currency)';
+    return { kind: 'failed', notification, error: new GatewayValidationError(summary, issues) };
   }
   try {
     checkExpected(kind.label, notification as Record<string, unknown>, parsed.data as Parameters<typeof checkExpected>[2]);
@@ -291,13 +340,42 @@ async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification
   return undefined;
 }
 
-/** Runs once through the store, asking again (more slowly each time) while another delivery holds the key. */
-async function runWaiting(settings: ProcessorSettings, key: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
+/**
+ * Runs once through the store, asking again (more slowly each time) while another delivery holds the key. An
+ * event older than the store's horizon is `stale`: checked before every ask, in the same tick as the memory
+ * store's claim, since a key may be forgotten while this delivery waits.
+ */
+async function runWaiting(
+  settings: ProcessorSettings,
+  key: string,
+  eventTime: number | undefined,
+  effect: (context: ProcessingContext) => Promise<void>,
+): Promise<RunOnceResult | { readonly status: 'stale'; readonly horizon: number }> {
   const deadline = performance.now() + settings.busyWaitMs;
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
-    const result = await settings.store.runOnce(key, effect);
+    const horizon = settings.store.horizon?.();
+    // An event without a time cannot be placed after the horizon: refused (fail closed).
+    if (horizon !== undefined && (eventTime === undefined || eventTime < horizon)) return { status: 'stale', horizon };
+    const result = await settings.store.runOnce(key, effect, { eventTime });
     const left = deadline - performance.now();
     if (result.status !== 'busy' || left <= 0) return result;
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
   }
+}
+
+/** Why a verified event older than the store's horizon did not run the handler, and what to do instead. */
+function staleError(label: string, eventTime: unknown, horizon: number): GatewayError {
+  const when = typeof eventTime === 'number' ? `was signed at ${isoTime(eventTime)} (reqTime ${eventTime})` : 'carries no reqTime';
+  const recover = label.startsWith('settlement') ? 'Read the settlement (client.settleRequestGet) and record it' : 'Query the order (client.query) and fulfil it';
+  return new GatewayError(
+    `The ${label} is genuine but ${when}, before ${isoTime(horizon)}, the oldest event your store still remembers (memoryStore: its creation or maxKeys; redisStore: doneTtlMs). ` +
+      'It may have been processed before and forgotten since, so the handler did not run: a replay must not fulfil twice. ' +
+      `${recover} only if you have not already; use a store that does not forget (sqliteStore, postgresStore) to avoid this.`,
+  );
+}
+
+/** A time as ISO 8601, or as its number when no Date can hold it. */
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }

@@ -8,7 +8,10 @@ import { NOTIFICATION_ACK } from './acknowledge.js';
  * - `busy`: verified, but another delivery of the same event was still being processed when the wait ended;
  * - `failed`: the handler, the store or your `expect` function threw, or that function returned something that
  *   is not an expectation (the claim, if any, was released);
- * - `refused`: not verified, or not what `expect` says: nothing was claimed and nothing ran.
+ * - `refused`: not verified, or not what `expect` says: nothing was claimed and nothing ran;
+ * - `stale`: verified, but older (its `reqTime`) than the oldest event the store still remembers (a
+ *   `memoryStore` after a restart or past `maxKeys`, a `redisStore` past `doneTtlMs`): it may have been
+ *   processed and forgotten, so the handler did not run. Query the order and fulfil it if not already done.
  *
  * @example
  * ```ts
@@ -16,6 +19,7 @@ import { NOTIFICATION_ACK } from './acknowledge.js';
  * if (outcome.kind === 'refused') log.warn('notification refused', outcome.error.message);
  * if (outcome.kind === 'failed') log.error('notification processing failed', outcome.error);
  * if (outcome.kind === 'processed' && outcome.warning) log.warn(outcome.warning);
+ * if (outcome.kind === 'stale') await fulfilIfPaid(outcome.notification.mchOrderNo); // after client.query
  * ```
  */
 export type NotificationOutcome<Notification> =
@@ -23,7 +27,8 @@ export type NotificationOutcome<Notification> =
   | { readonly kind: 'duplicate'; readonly notification: Notification }
   | { readonly kind: 'busy'; readonly notification: Notification }
   | { readonly kind: 'failed'; readonly notification: Notification | undefined; readonly error: unknown }
-  | { readonly kind: 'refused'; readonly error: GatewayError };
+  | { readonly kind: 'refused'; readonly error: GatewayError }
+  | { readonly kind: 'stale'; readonly notification: Notification; readonly error: GatewayError };
 
 /**
  * The answer to send the gateway for one delivery, and what happened. `SUCCESS` (status 200) only for a
@@ -33,10 +38,13 @@ export type NotificationOutcome<Notification> =
  * |---|---|---|
  * | `processed`, `duplicate` | 200 | `SUCCESS` |
  * | `refused` | 400 (413 when over `maxBodyBytes`) | `FAIL: refused` / `FAIL: too large` |
+ * | `stale` | 400 | `FAIL: stale` |
  * | `busy` | 409 | `FAIL: in progress` |
  * | `failed` | 500 | `FAIL: processing failed` |
  *
- * The body never contains an error message: log `outcome` instead.
+ * The body never contains an error message: log `outcome` instead. The gateway repeats every answer but
+ * `SUCCESS` (up to 6 attempts); a `stale` event is answered 400 on each, never `SUCCESS`, so the gateway's
+ * console shows it as not delivered while you fulfil it from a query.
  *
  * @example
  * ```ts
@@ -71,6 +79,8 @@ function answerFor(outcome: NotificationOutcome<unknown>): [NotificationReply<un
       return [200, NOTIFICATION_ACK];
     case 'refused':
       return outcome.error instanceof GatewayPayloadTooLargeError ? [413, 'FAIL: too large'] : [400, 'FAIL: refused'];
+    case 'stale':
+      return [400, 'FAIL: stale'];
     case 'busy':
       return [409, 'FAIL: in progress'];
     case 'failed':

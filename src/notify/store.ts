@@ -20,8 +20,10 @@
  */
 export interface ProcessingContext {
   /**
-   * Aborted when the store can no longer promise that this run is the only one: the Redis store's lease was
-   * lost or may have expired, the Postgres store's connection failed. The memory store never aborts it.
+   * Aborted when the store can no longer promise that this run is the only one: the run held its claim past
+   * the store's bound (`claimTimeoutMs` of the memory, Redis and SQLite stores, `idleTimeoutMs` of Postgres),
+   * the Redis store's lease was lost, the Postgres store's connection failed. A later delivery may run the
+   * effect from then on: stop before any step that cannot be undone.
    */
   readonly signal: AbortSignal;
 }
@@ -43,12 +45,34 @@ export interface RunOnceResult {
 }
 
 /**
- * Where a notification processor records which notifications it has processed: {@link memoryStore} (one
- * process only), `postgresStore` from `payment-gateway-sdk/stores/postgres` (exactly once, with your effects in
- * the same transaction) or `redisStore` from `payment-gateway-sdk/stores/redis` (a lease and a done marker).
+ * What a store may know of the event it claims a key for. Stores that forget keys use it (the memory store
+ * remembers the time of the newest key it forgot).
+ *
+ * @example
+ * ```ts
+ * await store.runOnce(notification.idempotencyKey, effect, { eventTime: notification.reqTime });
+ * ```
+ */
+export interface RunOnceEvent {
+  /** When the gateway signed the event (`reqTime`, milliseconds since the epoch), when known. */
+  readonly eventTime?: number | undefined;
+}
+
+/**
+ * Where a notification processor records which notifications it has processed: `sqliteStore` from
+ * `payment-gateway-sdk/stores/sqlite` (a file on one machine, any number of processes), `postgresStore` from
+ * `payment-gateway-sdk/stores/postgres` (exactly once, with your effects in the same transaction),
+ * `redisStore` from `payment-gateway-sdk/stores/redis` (a lease and a done marker), or {@link memoryStore}
+ * (one process, forgets on restart: tests and development).
  *
  * A store claims a key without waiting: a key claimed by a run that has not finished is `busy` at once, and
- * the processor decides whether to ask again.
+ * the processor decides whether to ask again. Every claim is bounded in time: a run that hangs loses its claim
+ * (its `signal` aborts) and a later delivery may run the effect.
+ *
+ * **Writing your own store.** Implement `runOnce`; implement `horizon` if the store forgets done keys after
+ * some time or count, so that the processor refuses events older than what it still remembers instead of
+ * running their effect a second time. Both optional members (the third argument of `runOnce`, `horizon`)
+ * can be left out by a store that never forgets.
  *
  * @example
  * ```ts
@@ -63,5 +87,12 @@ export interface NotificationStore<Context extends ProcessingContext = Processin
    * Claims `key`; if it was neither done nor claimed, runs `effect`, then records the key done (or, when
    * `effect` throws, releases the claim and rethrows, so that a later delivery runs it again).
    */
-  runOnce(key: string, effect: (context: Context) => Promise<void>): Promise<RunOnceResult>;
+  runOnce(key: string, effect: (context: Context) => Promise<void>, event?: RunOnceEvent): Promise<RunOnceResult>;
+  /**
+   * The oldest event time (milliseconds since the epoch, compared with a notification's signed `reqTime`) the
+   * store can still vouch for: a done key of an older event may have been forgotten. The processor refuses
+   * such an event (outcome `stale`) instead of running its effect. Absent, or `undefined`, for a store that
+   * never forgets (Postgres, SQLite).
+   */
+  horizon?(): number | undefined;
 }

@@ -28,7 +28,8 @@ export type PayOrderNotification = z.output<typeof payOrderNotificationSchema> &
 
 /**
  * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
- * `mchNo`, `appId` and `reqTime` when sent, unknown extra fields kept, and `idempotencyKey`
+ * `mchNo`, `appId` and `reqTime` (required: a signed `settleRequestGet` answer lacks them), unknown extra
+ * fields kept, and `idempotencyKey`
  * (`${serverRequestId}:${status}`).
  *
  * @interface
@@ -54,7 +55,8 @@ const settlement: NotificationKind<typeof settlementNotificationSchema> = {
   label: 'settlement notification',
   schema: settlementNotificationSchema,
   optionsSchema: verifySettlementNotificationOptionsSchema,
-  merchantRequired: false,
+  // Required as in a payment notification: a settleRequestGet answer, signed alike, carries neither.
+  merchantRequired: true,
   idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,
   urlField: 'notifyUrl',
 };
@@ -99,7 +101,8 @@ export function verifyNotification(input: NotificationInput, options: VerifyNoti
  * Verifies a settlement notification (the gateway's call to a settlement's `notifyUrl`) and returns it as
  * a settlement record. The gateway does not publish this callback's format: it is taken to be signed like
  * a payment notification and accepted as a form or a JSON body. The rules are those of
- * {@link verifyNotification}; `mchNo`/`appId` are checked when the callback carries them.
+ * {@link verifyNotification}: it must carry `reqTime`, `mchNo` and `appId`, the client's own, as every
+ * notification does, so a signed `settleRequestGet` answer (the same record without them) is refused.
  *
  * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
  * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,

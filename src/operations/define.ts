@@ -76,6 +76,11 @@ export interface ConfirmDefinition<Lookup extends string = string> {
   readonly params: (params: Readonly<Record<string, unknown>>) => Record<string, unknown>;
   /** Fields of the call's answer that the record read back must repeat. */
   readonly answered?: readonly string[];
+  /**
+   * Whether the record read back shows the call done (close: the order left states 0 and 1). A record that
+   * does not is no confirmation, whatever the answer said: `confirm` throws `GatewayOrderNotFinalError`.
+   */
+  readonly settled?: (record: Readonly<Record<string, unknown>>) => boolean;
 }
 
 /**

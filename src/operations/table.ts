@@ -24,6 +24,7 @@ import {
   settleRequestParamsSchema,
 } from '../protocol/schemas/settlement.js';
 import type { UnifiedOrderResult } from '../protocol/schemas/order.js';
+import { PayOrderState } from '../protocol/schemas/enums.js';
 
 function pick(record: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -123,10 +124,12 @@ export const operations = {
   /**
    * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close. Only states
    * 0 and 1 can be closed; a paying order may still become paid. The gateway answers an empty `data`, which
-   * proves nothing about the order: with `{ confirm: true }` the order is queried by the same ids afterwards
-   * and the call resolves to it (state 6, or 2 when the payer paid first). A repeat that finds the order
-   * already closed is a success.
+   * proves nothing about the order (the reference answers it even when a payer moved the order to 1 meanwhile
+   * and nothing was closed): with `{ confirm: true }` the order is queried by the same ids afterwards and the
+   * call resolves to it only in a final state (6, or 2 when the payer paid first); an order still 0 or 1 is
+   * a {@link GatewayOrderNotFinalError}. A repeat that finds the order already closed is a success.
    *
+   * @throws {@link GatewayOrderNotFinalError} with `confirm`, when the order read back is still 0 or 1: wait for its final state
    * @throws {@link GatewayApiError} when the order cannot be closed (`order_not_closable`, `order_not_found`)
    * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
    * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
@@ -150,8 +153,9 @@ export const operations = {
     resolves: 'nothing',
     // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
     binds: [],
-    confirm: confirmBy({ lookup: 'query', params: (p) => p }),
-    summary: 'Closes an unpaid order (state 0 or 1). Resolves to nothing; with `{ confirm: true }`, to the `PayOrder` queried afterwards.',
+    // Its success answer is no proof: the reference answers it when a payer moved the order to 1 meanwhile.
+    confirm: confirmBy({ lookup: 'query', params: (p) => p, settled: (order) => order.state !== PayOrderState.Generated && order.state !== PayOrderState.Paying }),
+    summary: 'Closes an unpaid order (state 0 or 1). Resolves to nothing; with `{ confirm: true }`, to the `PayOrder` queried afterwards, which must be final (not 0 or 1).',
   }),
 
   /**

@@ -150,7 +150,9 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     let broken: Error | undefined;
     try {
       // Committed on its own, so that the row exists to be locked; a refused notification never gets here.
-      await db.query(sql.insert, [key]);
+      await db.query(sql.insert, [key]).catch((error: unknown) => {
+        throw (error as { code?: unknown } | null)?.code === UNDEFINED_TABLE ? notMigrated(table, error) : error;
+      });
       await db.query('BEGIN');
       try {
         const { rows } = await db.query<{ done: boolean; xid: string }>(sql.lock, [key, `${idleTimeoutMs}ms`]);
@@ -204,6 +206,16 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       }
     },
   };
+}
+
+/** PostgreSQL's SQLSTATE for a table that does not exist. */
+const UNDEFINED_TABLE = '42P01';
+
+function notMigrated(table: string, cause: unknown): GatewayError {
+  return new GatewayError(
+    `The notification was not recorded: the store's table "${table}" does not exist. Call \`await store.migrate()\` once at start-up (or put its CREATE TABLE in your migrations) before processing notifications; the gateway will retry this one.`,
+    { cause },
+  );
 }
 
 function misuse(): GatewayError {

@@ -26,6 +26,7 @@ import * as z from 'zod/mini';
 import { GatewayError } from '../errors/index.js';
 import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { claimLostWarning, claimTimedOut, DEFAULT_CLAIM_TIMEOUT_MS } from '../notify/claim.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
 
 /**
@@ -48,9 +49,16 @@ export interface RedisStoreOptions {
    */
   leaseMs?: number | undefined;
   /**
-   * How long the done marker is kept, in milliseconds: a delivery of the same event later than this runs
-   * `onPaid` again. Keep it longer than any re-send you expect (an operator can re-send at any time).
-   * Default 30 days.
+   * How long one run of `onPaid` may hold the claim, in milliseconds, however alive its process is. Past it
+   * the holder stops extending the lease, deletes it and aborts `context.signal`: a later delivery may run
+   * `onPaid` (at least once, not at most once, for an `onPaid` that hangs and then finishes). Default `60000`.
+   */
+  claimTimeoutMs?: number | undefined;
+  /**
+   * How long a processed event is remembered, in milliseconds. The store's horizon is `now - doneTtlMs`: a
+   * delivery of an event whose `reqTime` is older is refused (outcome `stale`, `onPaid` not run), since its
+   * done marker may be gone. Keep it longer than any re-send you expect (an operator can re-send at any time).
+   * Default 30 days. The marker itself is kept a day longer, for clock differences with the gateway.
    */
   doneTtlMs?: number | undefined;
 }
@@ -63,16 +71,27 @@ export interface RedisStoreOptions {
  * const store: RedisStore = redisStore({ client });
  * ```
  */
-export type RedisStore = NotificationStore<ProcessingContext>;
+export type RedisStore = NotificationStore<ProcessingContext> & {
+  /** `Date.now() - doneTtlMs`: events signed before it may have been forgotten, and are refused. */
+  horizon(): number;
+};
 
 const optionsSchema = z.strictObject({
   client: z.custom<Redis | Cluster>((v) => typeof (v as { eval?: unknown } | null)?.eval === 'function', { error: 'must be an ioredis client (Redis or Cluster)' }),
   prefix: z.optional(z.string({ error: 'must be a string' })),
   leaseMs: z.optional(timerDelayMs(10)),
+  claimTimeoutMs: z.optional(timerDelayMs(1)),
   doneTtlMs: z.optional(safeInteger(1)),
 });
 
-const DEFAULTS = { prefix: 'payment-gateway-sdk:notification:', leaseMs: 30_000, doneTtlMs: 30 * 24 * 3_600_000 } as const;
+const DEFAULTS = { prefix: 'payment-gateway-sdk:notification:', leaseMs: 30_000, claimTimeoutMs: DEFAULT_CLAIM_TIMEOUT_MS, doneTtlMs: 30 * 24 * 3_600_000 } as const;
+
+/**
+ * How much longer than `doneTtlMs` a done marker is kept. The horizon compares the gateway's `reqTime` with
+ * this machine's clock, the marker's expiry runs on Redis's: the margin covers the gateway's clock running
+ * this much ahead, and the moment between the horizon check and the claim.
+ */
+const DONE_MARGIN_MS = 24 * 3_600_000;
 
 const DONE = 'done';
 
@@ -98,6 +117,9 @@ return 'claimed-elsewhere'`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+/** What FINISH found, for a run that gave its lease up at `claimTimeoutMs`. */
+const FOUND_AFTER_TIMEOUT: Readonly<Record<string, 'free' | 'running' | 'done'>> = { expired: 'free', 'done-elsewhere': 'done', 'claimed-elsewhere': 'running' };
+
 /** What a finished run that did not hold its lease to the end reports. */
 const LEASE_WARNINGS: Readonly<Record<string, string>> = {
   expired: 'the lease expired while onPaid ran (it ran longer than leaseMs without an extension reaching Redis); no other delivery had claimed it meanwhile',
@@ -118,9 +140,13 @@ const LEASE_WARNINGS: Readonly<Record<string, string>> = {
  * effect but before the done marker leaves the lease to expire, and the next delivery runs `onPaid` again
  * (make `onPaid` idempotent, or use the Postgres store). A holder that stalls or loses Redis for longer than
  * `leaseMs` (a long GC pause, a suspended VM, a partition) loses the lease: `context.signal` is aborted, and if
- * `onPaid` goes on anyway a second run may overlap it (the outcome's `warning` says so). Redis must keep its
- * keys: a failover to a replica that had not received the lease, or an eviction policy other than
- * `noeviction`, can lose a lease or a done marker.
+ * `onPaid` goes on anyway a second run may overlap it (the outcome's `warning` says so). So does a run that
+ * outlasts `claimTimeoutMs`: its holder gives the lease up, so that a hung `onPaid` cannot hold the event
+ * forever. Redis must keep its keys: a failover to a replica that had not received the lease, or an eviction
+ * policy other than `noeviction`, can lose a lease or a done marker.
+ *
+ * **Its horizon.** A done marker is kept `doneTtlMs` (and a day more, for the gateway's clock): an event signed
+ * (`reqTime`) more than `doneTtlMs` ago is refused by the processor as `stale`, never run again.
  *
  * @example
  * ```ts
@@ -131,10 +157,12 @@ const LEASE_WARNINGS: Readonly<Record<string, string>> = {
  * ```
  */
 export function redisStore(options: RedisStoreOptions): RedisStore {
-  const { client, prefix = DEFAULTS.prefix, leaseMs = DEFAULTS.leaseMs, doneTtlMs = DEFAULTS.doneTtlMs } = parseInput(optionsSchema, options ?? {}, 'Invalid redisStore options', 'options');
+  const checked = parseInput(optionsSchema, options ?? {}, 'Invalid redisStore options', 'options');
+  const { client, prefix = DEFAULTS.prefix, leaseMs = DEFAULTS.leaseMs, claimTimeoutMs = DEFAULTS.claimTimeoutMs, doneTtlMs = DEFAULTS.doneTtlMs } = checked;
   const run = (script: string, key: string, ...args: (string | number)[]) => client.eval(script, 1, key, ...args) as Promise<unknown>;
 
   return {
+    horizon: () => Date.now() - doneTtlMs,
     async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
       const key = prefix + idempotencyKey;
       const lease = `lease:${globalThis.crypto.randomUUID()}`;
@@ -142,6 +170,13 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       const claim = await run(CLAIM, key, lease, leaseMs);
       if (claim !== 'claimed') return { status: claim === 'done' ? 'done' : 'busy' };
       const holder = holdLease(() => run(EXTEND, key, lease, leaseMs).then((extended) => extended === 1), leaseMs, claimSentAt);
+      // The claim's bound: past it the lease is given up (deleted, so that the next delivery need not wait it out).
+      let timedOut = false;
+      const timeout = setTimeout(() => {
+        timedOut = true;
+        holder.stop(claimTimedOut(claimTimeoutMs));
+        run(RELEASE, key, lease).catch(() => undefined);
+      }, claimTimeoutMs);
       try {
         await effect({ signal: holder.signal });
       } catch (error) {
@@ -149,11 +184,18 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         // If Redis cannot be reached now, the lease expires by itself; the caller needs onPaid's error.
         await run(RELEASE, key, lease).catch(() => undefined);
         throw error;
+      } finally {
+        clearTimeout(timeout);
       }
       holder.stop();
       // onPaid's effect happened: answer SUCCESS even if the marker cannot be written, rather than invite a retry.
-      const finished = await run(FINISH, key, lease, doneTtlMs).then(String, (error: unknown) => error);
-      const warning = typeof finished === 'string' ? LEASE_WARNINGS[finished] : `onPaid ran but the done marker could not be written (${String(finished)}): a later delivery will run onPaid again`;
+      const finished = await run(FINISH, key, lease, doneTtlMs + DONE_MARGIN_MS).then(String, (error: unknown) => error);
+      const warning =
+        typeof finished !== 'string'
+          ? `onPaid ran but the done marker could not be written (${String(finished)}): a later delivery will run onPaid again`
+          : timedOut
+            ? claimLostWarning(FOUND_AFTER_TIMEOUT[finished] ?? 'running')
+            : LEASE_WARNINGS[finished];
       return { status: 'ran', warning };
     },
   };
@@ -164,7 +206,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
  * lease gone, or when `leaseMs` has passed since the claim or the last successful extension was sent (the
  * lease may have expired then, whatever happened to the answers).
  */
-function holdLease(extend: () => Promise<boolean>, leaseMs: number, claimSentAt: number): { signal: AbortSignal; stop(): void } {
+function holdLease(extend: () => Promise<boolean>, leaseMs: number, claimSentAt: number): { signal: AbortSignal; stop(reason?: GatewayError): void } {
   const lost = new AbortController();
   const abort = (why: string) => lost.abort(new GatewayError(`The Redis lease of this notification ${why}: another delivery may run onPaid now. Stop before any step that cannot be undone.`));
   const expireAt = (sentAt: number) => setTimeout(() => abort(`may have expired (no extension reached Redis for ${leaseMs} ms)`), Math.max(0, sentAt + leaseMs - performance.now()));
@@ -190,10 +232,12 @@ function holdLease(extend: () => Promise<boolean>, leaseMs: number, claimSentAt:
   }, Math.max(1, Math.floor(leaseMs / 3)));
   return {
     signal: lost.signal,
-    stop() {
+    /** Stops extending; with a reason, also aborts the signal (the holder gave the lease up). */
+    stop(reason?: GatewayError) {
       stopped = true;
       clearInterval(renew);
       clearTimeout(expiry);
+      if (reason !== undefined && !lost.signal.aborted) lost.abort(reason);
     },
   };
 }

@@ -1,5 +1,8 @@
 // `payment-gateway-sdk mock` options refused in this process (src/cli/mock-options.ts): each mistake is named,
 // exit code 2, and no part of a value that may hold the secret is printed.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../support/cli-in-process.js';
 
@@ -19,5 +22,31 @@ describe('--merchant mistakes name the missing part without repeating the value'
     expect(result.stderr).toMatch(/Run payment-gateway-sdk --help for every option/);
     // No fragment of the secret: neither its start, its end, nor the text after the last colon.
     for (const part of [SECRET, SECRET.slice(0, 6), SECRET.slice(6), SECRET.slice(-4), 'M2:', 'M1::']) expect(result.stderr).not.toContain(part);
+  });
+});
+
+describe('--config mistakes repeat neither the path nor the text of the file', () => {
+  it('a missing file, a broken JSON file holding a secret, and a wrong member: named, exit code 2, no value printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), `pgsdk-${SECRET}-`));
+    try {
+      const broken = join(dir, 'broken.json');
+      writeFileSync(broken, `{"merchants": [{"mchNo": "M1", "appId": "app-1", "secret": "${SECRET}"}],, }`);
+      const wrong = join(dir, 'wrong.json');
+      writeFileSync(wrong, `{"merchants": [{"mchNo": "M1", "secret": "${SECRET}"}]}`);
+      const cases = [
+        [join(dir, 'missing.json'), /--config: cannot read the file it names \(ENOENT; the path is not repeated here/],
+        [broken, /--config: the file it names is not JSON \(its text is not repeated here/],
+        [wrong, /--config file: merchants\.0\.appId: is required/],
+      ] as const;
+      for (const [file, message] of cases) {
+        const result = await runInProcess(['mock', '--config', file]);
+        expect(result).toMatchObject({ code: 2, stdout: '' });
+        expect(result.stderr).toMatch(message);
+        expect(result.stderr).not.toContain(SECRET);
+        expect(result.stderr).not.toContain(dir);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

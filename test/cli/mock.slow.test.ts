@@ -123,11 +123,13 @@ describe('payment-gateway-sdk mock', () => {
     expect(unknown.json.error).toContain('POST /_mock/orders/{payOrderId}/pay');
   });
 
-  it('a client whose baseUrl has an extra /api fails as in production (framework 404)', async () => {
-    const wrong = new GatewayClient({ baseUrl: `${mock.url}/api`, ...MERCHANT });
+  it('a client whose baseUrl has a wrong path fails as in production (framework 404); an extra /api is refused when created', async () => {
+    const wrong = new GatewayClient({ baseUrl: `${mock.url}/gateway`, ...MERCHANT });
     const error = await wrong.query({ mchOrderNo: 'cli-1' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayHttpStatusError);
     expect((error as GatewayHttpStatusError).status).toBe(404);
+    expect((error as GatewayHttpStatusError).message).toContain(`from POST ${mock.url}/gateway/api/pay/query (check baseUrl`);
+    expect(() => new GatewayClient({ baseUrl: `${mock.url}/api`, ...MERCHANT })).toThrow(/baseUrl: ends in \/api, which the operations' paths already start with/);
   });
 
   it('--forward-to delivers every notification there, keeping the notifyUrl query string', async () => {
@@ -175,7 +177,7 @@ describe('payment-gateway-sdk mock', () => {
     }
     writeFileSync(join(tmpdir(), 'pgs-bad-config.json'), '{"merchants": [{"mchNo": "M1"}]}');
     const badConfig = (await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-bad-config.json')])).stderr;
-    expect(badConfig).toContain(`--config ${join(tmpdir(), 'pgs-bad-config.json')}: merchants.0.appId: is required`);
+    expect(badConfig).toContain('--config file: merchants.0.appId: is required');
     expect(badConfig).toContain('merchants.0.secret: is required');
     writeFileSync(join(tmpdir(), 'pgs-typo-config.json'), '{"merchant": []}');
     expect((await runToEnd(['mock', '--config', join(tmpdir(), 'pgs-typo-config.json')])).stderr).toMatch(/unknown option 'merchant'\. The options are: merchants, port, host, publicUrl, forwardTo, clock, notifyRetryMs, quiet/);

@@ -40,7 +40,27 @@ describe('the secret comes from the environment or a file, never from an argumen
     const result = await runInProcess(['sign'], JSON.stringify(ORDER), {});
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toMatch(/no secret: GATEWAY_SECRET is not set; put it in the GATEWAY_SECRET environment variable .* or in a file given with --secret-file FILE/);
-    expect((await runInProcess(['sign', '--secret-file', join(dir, 'missing')], '{}', {})).stderr).toMatch(/--secret-file: cannot read .*ENOENT/);
+    expect((await runInProcess(['sign', '--secret-file', join(dir, 'missing')], '{}', {})).stderr).toMatch(/--secret-file: cannot read the file it names \(ENOENT;/);
+  });
+
+  it.each([
+    ['--secret-env', 'SECRET_NOT_A_FILE_7d2a'],
+    ['--secret-file', 'SECRET_NOT_A_FILE_7d2a'],
+    ['--secret-env', 'cli-Secret-5e1f'],
+    ['--secret-file', 'cli Secret with spaces'],
+  ])('%s given the secret instead of a name or a path: refused, exit code 2, the value repeated nowhere', async (flag, value) => {
+    for (const command of ['sign', 'verify']) {
+      const result = await runInProcess([command, flag, value], JSON.stringify(ORDER), {});
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(/not repeated here|must name an environment variable/);
+      expect(result.stderr).not.toContain(value);
+      for (const part of [value.slice(0, 8), value.slice(-8)]) expect(result.stderr).not.toContain(part);
+    }
+    const empty = join(dir, 'empty-secret');
+    writeFileSync(empty, '');
+    const result = await runInProcess(['sign', '--secret-file', empty], '{}', {});
+    expect(result.stderr).toMatch(/--secret-file: the file it names is empty/);
+    expect(result.stderr).not.toContain(empty);
   });
 
   it('prints the secret nowhere: not in the canonical string, a mistake found, or an error', async () => {

@@ -5,7 +5,7 @@
 // order runs against the mock there. Uncommitted changes are not in the clone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPack, installTarball, npm, readJson, repoRoot, run, scratchDir, writeJson } from '../../scripts/lib/shipped-package.mjs';
@@ -65,6 +65,21 @@ describe('npm pack in a clean clone', () => {
       expect(report['payment-gateway-sdk'].exports).toContain('GatewayClient');
       expect(report['payment-gateway-sdk'].exercised).toEqual(['sign', 'new GatewayClient', 'GatewayValidationError']);
       expect(report['payment-gateway-sdk/testing'].exports).toContain('createMockGateway');
+    }
+  });
+
+  it('payment-gateway-sdk/stores/sqlite runs from the tarball, by import and by require (node:sqlite named as such)', async () => {
+    const body = (load: string) => `${load}
+const store = sqliteStore({ path: process.argv[2] });
+const first = await store.runOnce('k', async () => {});
+const again = await store.runOnce('k', async () => {});
+store.close();
+console.log(JSON.stringify([first.status, again.status]));`;
+    await writeFile(join(consumer, 'sqlite.mjs'), body("import { sqliteStore } from 'payment-gateway-sdk/stores/sqlite';"));
+    await writeFile(join(consumer, 'sqlite.cjs'), `(async () => {\n${body("const { sqliteStore } = require('payment-gateway-sdk/stores/sqlite');")}\n})();`);
+    for (const script of ['sqlite.mjs', 'sqlite.cjs']) {
+      const { stdout } = await run(process.execPath, [script, join(consumer, `${script}.sqlite`)], { cwd: consumer });
+      expect(JSON.parse(stdout), script).toEqual(['ran', 'done']);
     }
   });
 

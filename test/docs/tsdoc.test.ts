@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../../scripts/typedoc-topics.mjs';
 
 // The typedoc site is part of the product: every public export carries TSDoc with an @example.
-const entries = ['../../src/index.ts', '../../src/testing/index.ts', '../../src/testing/msw.ts', '../../src/stores/postgres.ts', '../../src/stores/redis.ts'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const entries = ['../../src/index.ts', '../../src/testing/index.ts', '../../src/testing/msw.ts', '../../src/stores/postgres.ts', '../../src/stores/redis.ts', '../../src/stores/sqlite.ts'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 function exportedSymbols(entry: string): { name: string; symbol: ts.Symbol; checker: ts.TypeChecker }[] {
   const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true, skipLibCheck: true });
@@ -37,7 +37,7 @@ describe('documentation', () => {
     const filed = (exports.get(entry) ?? []).map(({ name, symbol }) => [name, topicOf(symbol.declarations?.[0]?.getSourceFile().fileName ?? '')]);
     expect(filed.filter(([, topic]) => topic === undefined)).toEqual([]);
     const topics = new Set(filed.map(([, topic]) => topic));
-    const expected = entry.includes('/testing/') ? ['Testing'] : entry.includes('/stores/') ? ['Notifications'] : ['Client', 'Errors', 'Notifications', 'Schemas'];
+    const expected = entry.includes('/src/testing/') ? ['Testing'] : entry.includes('/src/stores/') ? ['Notifications'] : ['Client', 'Errors', 'Notifications', 'Schemas'];
     expect([...topics].sort()).toEqual(expected);
   });
 });

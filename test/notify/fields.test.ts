@@ -96,7 +96,7 @@ describe('expect: a genuine notification for the wrong payment is still wrong', 
 
   it.each([
     ['mchOrderNo', { mchOrderNo: 'mho-other' }],
-    ['amount', { amount: 5800 }],
+    ['amount', { amount: 5800, currency: 'CNY' }],
     ['currency', { currency: 'USD' }],
   ])('a different %s is a GatewayValidationError', async (key, expectation) => {
     const issues = await issuesOf(verifyNotification(formBody(signedFields()), { ...MERCHANT, expect: expectation }));
@@ -167,9 +167,11 @@ describe('settlement notifications', () => {
     await expect(verifySettlementNotification(request, merchant)).resolves.toMatchObject({ amount: 150000, status: 1, fee: '10.50' });
   });
 
-  it('need not carry mchNo and appId, but are checked when they do', async () => {
-    const bare = signedFields({ mchNo: undefined, appId: undefined }, SETTLEMENT_FIELDS);
-    await expect(verifySettlementNotification(bare, merchant)).resolves.toMatchObject({ requestId: 'settle-2024-07' });
+  it('must carry mchNo, appId and reqTime, the verifier\'s own, as every notification does', async () => {
+    for (const missing of ['mchNo', 'appId', 'reqTime']) {
+      const bare = signedFields({ [missing]: undefined }, SETTLEMENT_FIELDS);
+      expect((await issuesOf(verifySettlementNotification(bare, merchant))).map((i) => i.path)).toEqual([[missing]]);
+    }
     const other = signedFields({ appId: 'another-app' }, SETTLEMENT_FIELDS);
     await expect(verifySettlementNotification(other, merchant)).rejects.toThrow(/appId: is "another-app"/);
   });
@@ -200,8 +202,8 @@ describe('GatewayClient', () => {
   const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT });
 
   it('verifies notifications with its own credentials and passes the checks on', async () => {
-    await expect(client.verifyNotification(formBody(signedFields()), { expect: { amount: 58 } })).resolves.toMatchObject({ idempotencyKey: 'P202106181104177050002:2' });
-    await expect(client.verifyNotification(formBody(signedFields()), { expect: { amount: 59 } })).rejects.toThrow(GatewayValidationError);
+    await expect(client.verifyNotification(formBody(signedFields()), { expect: { amount: 58, currency: 'CNY' } })).resolves.toMatchObject({ idempotencyKey: 'P202106181104177050002:2' });
+    await expect(client.verifyNotification(formBody(signedFields()), { expect: { amount: 59, currency: 'CNY' } })).rejects.toThrow(GatewayValidationError);
     await expect(client.verifySettlementNotification(signedFields({}, SETTLEMENT_FIELDS))).resolves.toMatchObject({ status: 1 });
   });
 

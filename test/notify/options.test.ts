@@ -9,7 +9,7 @@ describe('notification options', () => {
   it("accept a client's whole options object: its transport options are ignored", async () => {
     const config: GatewayClientOptions = { baseUrl: 'https://pay.example.com', ...MERCHANT, timeout: 5_000, retry: { maxRetries: 1 }, logLevel: 'off', hooks: {} };
     await expect(verifyNotification(formBody(signedFields()), config)).resolves.toMatchObject({ state: 2 });
-    await expect(verifyNotification(formBody(signedFields()), { ...config, expect: { amount: 58 } })).resolves.toMatchObject({ amount: 58 });
+    await expect(verifyNotification(formBody(signedFields()), { ...config, expect: { amount: 58, currency: 'CNY' } })).resolves.toMatchObject({ amount: 58 });
   });
 
   it('ignore exactly the options a client takes beyond the credentials and the clock', () => {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createNotificationProcessor, type NotificationProcessor, type PayOrderNotification } from '../../src/index.js';
 import { restoreFetchGlobalsAfterAll } from '../support/fetch-globals.js';
 import { listenOnLoopback, type Running } from '../support/loopback-server.js';
-import { formBody, MERCHANT, signedFields } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT } from '../support/notification.js';
 
 restoreFetchGlobalsAfterAll();
 
@@ -81,31 +81,31 @@ describe.each(adapters)('the processor behind %s', (_name, start) => {
   });
 
   it('runs onPaid once for three concurrent deliveries and one later, each answered exactly SUCCESS', async () => {
-    const deliveries = [post(running.url, signedFields()), post(running.url, signedFields()), post(running.url, signedFields())];
+    const deliveries = [post(running.url, freshFields()), post(running.url, freshFields()), post(running.url, freshFields())];
     await vi.waitFor(() => expect(onPaid).toHaveBeenCalled());
     release();
     const responses = await Promise.all(deliveries);
     expect(await Promise.all(responses.map((r) => r.text()))).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
     expect(responses.map((r) => [r.status, r.headers.get('content-type')])).toEqual(Array(3).fill([200, 'text/plain; charset=utf-8']));
-    const later = await post(running.url, signedFields());
+    const later = await post(running.url, freshFields());
     expect([later.status, await later.text()]).toEqual([200, 'SUCCESS']);
     expect(onPaid).toHaveBeenCalledTimes(1);
   });
 
   it('answers 400 to a forgery and 413 to an oversized body, running nothing', async () => {
-    const forged = await post(running.url, { ...signedFields(), amount: '1' });
+    const forged = await post(running.url, { ...freshFields(), amount: '1' });
     expect([forged.status, await forged.text()]).toEqual([400, 'FAIL: refused']);
-    const oversized = await post(running.url, signedFields({ body: 'x'.repeat(8_000) }));
+    const oversized = await post(running.url, freshFields({ body: 'x'.repeat(8_000) }));
     expect([oversized.status, await oversized.text()]).toEqual([413, 'FAIL: too large']);
     expect(onPaid).not.toHaveBeenCalled();
   });
 
   it('answers 500 when onPaid fails, and the retry runs it again', async () => {
     onPaid.mockRejectedValueOnce(new Error('warehouse API down'));
-    const failed = await post(running.url, signedFields());
+    const failed = await post(running.url, freshFields());
     expect([failed.status, await failed.text()]).toEqual([500, 'FAIL: processing failed']);
     onPaid.mockResolvedValueOnce(undefined);
-    const retried = await post(running.url, signedFields());
+    const retried = await post(running.url, freshFields());
     expect(await retried.text()).toBe('SUCCESS');
     expect(onPaid).toHaveBeenCalledTimes(2);
   });

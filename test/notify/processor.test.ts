@@ -11,7 +11,7 @@ import {
   PayOrderState,
   type SettlementNotification,
 } from '../../src/index.js';
-import { formBody, formRequest, MERCHANT, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
+import { formBody, formRequest, freshFields, MERCHANT, SETTLEMENT_FIELDS } from '../support/notification.js';
 
 type OnPaid = (notification: PayOrderNotification) => Promise<void>;
 
@@ -19,7 +19,7 @@ describe('createNotificationProcessor: payment notifications', () => {
   it('verifies, runs onPaid once with the typed notification and answers exactly SUCCESS', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
-    const reply = await processor.handle(formBody(signedFields()));
+    const reply = await processor.handle(formBody(freshFields()));
     expect(reply).toMatchObject({ status: 200, body: 'SUCCESS', headers: { 'content-type': 'text/plain; charset=utf-8' }, outcome: { kind: 'processed' } });
     expect(onPaid).toHaveBeenCalledTimes(1);
     expect(onPaid.mock.calls[0]?.[0]).toMatchObject({ mchOrderNo: 'mho1623985457320', amount: 58, state: 2, idempotencyKey: 'P202106181104177050002:2' });
@@ -30,7 +30,7 @@ describe('createNotificationProcessor: payment notifications', () => {
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
     const kinds = [];
     for (let delivery = 0; delivery < 3; delivery++) {
-      const reply = await processor.handle(formBody(signedFields()));
+      const reply = await processor.handle(formBody(freshFields()));
       expect(reply.body).toBe('SUCCESS');
       kinds.push(reply.outcome.kind);
     }
@@ -42,7 +42,7 @@ describe('createNotificationProcessor: payment notifications', () => {
     const gate = Promise.withResolvers<void>();
     const onPaid = vi.fn<OnPaid>(() => gate.promise);
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
-    const replies = Array.from({ length: 5 }, () => processor.handle(formBody(signedFields())));
+    const replies = Array.from({ length: 5 }, () => processor.handle(formBody(freshFields())));
     await vi.waitFor(() => expect(onPaid).toHaveBeenCalled());
     gate.resolve();
     const settled = await Promise.all(replies);
@@ -55,9 +55,9 @@ describe('createNotificationProcessor: payment notifications', () => {
     const gate = Promise.withResolvers<void>();
     const onPaid = vi.fn<OnPaid>(() => gate.promise);
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid, busyWaitMs: 50 });
-    const first = processor.handle(formBody(signedFields()));
+    const first = processor.handle(formBody(freshFields()));
     await vi.waitFor(() => expect(onPaid).toHaveBeenCalled());
-    const second = await processor.handle(formBody(signedFields()));
+    const second = await processor.handle(formBody(freshFields()));
     expect(second).toMatchObject({ status: 409, body: 'FAIL: in progress', outcome: { kind: 'busy' } });
     gate.resolve();
     expect((await first).body).toBe('SUCCESS');
@@ -67,10 +67,10 @@ describe('createNotificationProcessor: payment notifications', () => {
   it('a failing onPaid answers 500 and releases the claim: the retry runs onPaid again', async () => {
     const onPaid = vi.fn<OnPaid>().mockRejectedValueOnce(new Error('database down')).mockResolvedValue(undefined);
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
-    const failed = await processor.handle(formBody(signedFields()));
+    const failed = await processor.handle(formBody(freshFields()));
     expect(failed).toMatchObject({ status: 500, body: 'FAIL: processing failed', outcome: { kind: 'failed', error: new Error('database down') } });
     expect(failed.body).not.toContain('database');
-    const retried = await processor.handle(formBody(signedFields()));
+    const retried = await processor.handle(formBody(freshFields()));
     expect(retried).toMatchObject({ status: 200, body: 'SUCCESS', outcome: { kind: 'processed' } });
     expect(onPaid).toHaveBeenCalledTimes(2);
   });
@@ -78,27 +78,27 @@ describe('createNotificationProcessor: payment notifications', () => {
   it('refuses a tampered notification with 400 and claims nothing: the genuine one is processed after it', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
-    const refused = await processor.handle(formBody({ ...signedFields(), amount: '1' }));
+    const refused = await processor.handle(formBody({ ...freshFields(), amount: '1' }));
     expect(refused).toMatchObject({ status: 400, body: 'FAIL: refused' });
     expect(refused.outcome.kind === 'refused' && refused.outcome.error).toBeInstanceOf(GatewaySignatureError);
     expect(onPaid).not.toHaveBeenCalled();
-    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields()))).outcome.kind).toBe('processed');
   });
 
   it('refuses an oversized body with 413 and claims nothing', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid, maxBodyBytes: 1024 });
-    const refused = await processor.handle(formBody(signedFields({ body: 'x'.repeat(2048) })));
+    const refused = await processor.handle(formBody(freshFields({ body: 'x'.repeat(2048) })));
     expect(refused).toMatchObject({ status: 413, body: 'FAIL: too large' });
     expect(refused.outcome.kind === 'refused' && refused.outcome.error).toBeInstanceOf(GatewayPayloadTooLargeError);
-    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields()))).outcome.kind).toBe('processed');
     expect(onPaid).toHaveBeenCalledTimes(1);
   });
 
   it.each([PayOrderState.Paying, PayOrderState.Failed, PayOrderState.Closed])('refuses a genuine notification of state %i: onPaid is for paid orders only', async (state) => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
-    const reply = await processor.handle(formBody(signedFields({ state: String(state) })));
+    const reply = await processor.handle(formBody(freshFields({ state: String(state) })));
     expect(reply.status).toBe(400);
     expect(reply.outcome.kind === 'refused' && (reply.outcome.error as GatewayValidationError).issues).toEqual([{ path: ['state'], message: expect.stringContaining('2') }]);
     expect(onPaid).not.toHaveBeenCalled();
@@ -106,8 +106,8 @@ describe('createNotificationProcessor: payment notifications', () => {
 
   it('refuses a notification that differs from a fixed expect', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
-    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: { amount: 59 } });
-    const reply = await processor.handle(formBody(signedFields()));
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: { amount: 59, currency: 'USD' } });
+    const reply = await processor.handle(formBody(freshFields()));
     expect(reply.status).toBe(400);
     expect(onPaid).not.toHaveBeenCalled();
   });
@@ -124,20 +124,20 @@ describe('an expect function (reading the order record)', () => {
     const expectFn = vi.fn(fromOrderRecord);
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: expectFn });
-    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields()))).outcome.kind).toBe('processed');
     expect(expectFn).toHaveBeenCalledWith(expect.objectContaining({ mchOrderNo: 'mho1623985457320', idempotencyKey: 'P202106181104177050002:2' }));
   });
 
   it('refuses a mismatch with the record, and a notification with no record, claiming nothing', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: fromOrderRecord });
-    const cheaper = await processor.handle(formBody(signedFields({ payOrderId: 'P-other', amount: '1' })));
+    const cheaper = await processor.handle(formBody(freshFields({ payOrderId: 'P-other', amount: '1' })));
     expect(cheaper.status).toBe(400);
     expect(cheaper.outcome.kind === 'refused' && (cheaper.outcome.error as GatewayValidationError).issues).toEqual([{ path: ['amount'], message: 'is 1, but 58 was expected' }]);
-    const unknown = await processor.handle(formBody(signedFields({ mchOrderNo: 'not-ours' })));
+    const unknown = await processor.handle(formBody(freshFields({ mchOrderNo: 'not-ours' })));
     expect(unknown).toMatchObject({ status: 400, outcome: { kind: 'refused', error: expect.any(GatewayValidationError) } });
     expect(onPaid).not.toHaveBeenCalled();
-    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields()))).outcome.kind).toBe('processed');
   });
 
   it('that throws answers 500 (the gateway retries) and claims nothing', async () => {
@@ -151,21 +151,21 @@ describe('an expect function (reading the order record)', () => {
         return fromOrderRecord(n);
       },
     });
-    expect(await processor.handle(formBody(signedFields()))).toMatchObject({ status: 500, outcome: { kind: 'failed', error: new Error('orders database unreachable') } });
+    expect(await processor.handle(formBody(freshFields()))).toMatchObject({ status: 500, outcome: { kind: 'failed', error: new Error('orders database unreachable') } });
     down = false;
-    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields()))).outcome.kind).toBe('processed');
     expect(onPaid).toHaveBeenCalledTimes(1);
   });
 });
 
 describe('an expect function that returns what is not an expectation', () => {
   it.each([
-    ['an amount as text (a bigint column, as pg returns it)', { amount: '58' }, ['amount']],
-    ['a whole row, with fields that are not expectations', { id: 7, amount: 58 }, ['id']],
+    ['an amount as text (a bigint column, as pg returns it)', { amount: '58', currency: 'CNY' }, ['amount']],
+    ['a whole row, with fields that are not expectations', { id: 7, amount: 58, currency: 'USD' }, ['id']],
   ])('answers 500 (ours to fix) and runs nothing: %s', async (_name, returned, path) => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid, expect: async () => returned as never });
-    const reply = await processor.handle(formBody(signedFields()));
+    const reply = await processor.handle(formBody(freshFields()));
     expect(reply).toMatchObject({ status: 500, outcome: { kind: 'failed', notification: { mchOrderNo: 'mho1623985457320' } } });
     const error = reply.outcome.kind === 'failed' ? (reply.outcome.error as GatewayValidationError) : undefined;
     expect(error).toBeInstanceOf(GatewayValidationError);
@@ -181,7 +181,7 @@ describe('an expect function that returns what is not an expectation', () => {
         throw new GatewayValidationError('order archived', [{ path: ['mchOrderNo'], message: 'is archived' }]);
       },
     });
-    expect((await processor.handle(formBody(signedFields()))).status).toBe(400);
+    expect((await processor.handle(formBody(freshFields()))).status).toBe(400);
   });
 });
 
@@ -189,13 +189,13 @@ describe('createNotificationProcessor: settlement notifications', () => {
   it('runs onSettlement once per settlement event (serverRequestId:status)', async () => {
     const onSettlement = vi.fn<(s: SettlementNotification) => Promise<void>>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onSettlement, expect: { requestId: 'settle-2024-07' } });
-    const processing = formBody(signedFields({}, SETTLEMENT_FIELDS));
-    const settled = formBody(signedFields({ status: '2' }, SETTLEMENT_FIELDS));
+    const processing = formBody(freshFields({}, SETTLEMENT_FIELDS));
+    const settled = formBody(freshFields({ status: '2' }, SETTLEMENT_FIELDS));
     const kinds = [];
     for (const body of [processing, processing, settled, settled]) kinds.push((await processor.handle(body)).outcome.kind);
     expect(kinds).toEqual(['processed', 'duplicate', 'processed', 'duplicate']);
     expect(onSettlement.mock.calls.map(([s]) => s.idempotencyKey)).toEqual(['SRV-SETTLE-1:1', 'SRV-SETTLE-1:2']);
-    expect((await processor.handle(formBody(signedFields({ requestId: 'settle-other' }, SETTLEMENT_FIELDS)))).status).toBe(400);
+    expect((await processor.handle(formBody(freshFields({ requestId: 'settle-other' }, SETTLEMENT_FIELDS)))).status).toBe(400);
   });
 });
 
@@ -203,11 +203,11 @@ describe('handleRequest: a Web Request in, a Web Response out', () => {
   it('answers SUCCESS once processed and 400 to a forgery', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const { handleRequest } = createNotificationProcessor({ ...MERCHANT, onPaid });
-    const response = await handleRequest(formRequest(signedFields()));
+    const response = await handleRequest(formRequest(freshFields()));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await response.text()).toBe('SUCCESS');
-    const forged = await handleRequest(formRequest(signedFields({}, undefined, 'not-the-secret')));
+    const forged = await handleRequest(formRequest(freshFields({}, undefined, 'not-the-secret')));
     expect([forged.status, await forged.text()]).toEqual([400, 'FAIL: refused']);
     expect(onPaid).toHaveBeenCalledTimes(1);
   });
@@ -249,8 +249,8 @@ describe('memoryStore', () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const one = createNotificationProcessor({ ...MERCHANT, onPaid });
     const other = createNotificationProcessor({ ...MERCHANT, onPaid });
-    await one.handle(formBody(signedFields()));
-    await other.handle(formBody(signedFields()));
+    await one.handle(formBody(freshFields()));
+    await other.handle(formBody(freshFields()));
     expect(onPaid).toHaveBeenCalledTimes(2); // two processes' worth of memory: why a fleet needs postgresStore
   });
 
@@ -266,10 +266,10 @@ describe('a custom store sees only verified keys', () => {
       return { status: 'ran' };
     });
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid: async () => {}, store: { runOnce } });
-    await processor.handle(formBody({ ...signedFields(), sign: 'F'.repeat(32) }));
+    await processor.handle(formBody({ ...freshFields(), sign: 'F'.repeat(32) }));
     await processor.handle('not a form at all');
     expect(runOnce).not.toHaveBeenCalled();
-    await processor.handle(formBody(signedFields()));
-    expect(runOnce).toHaveBeenCalledWith('P202106181104177050002:2', expect.any(Function));
+    await processor.handle(formBody(freshFields()));
+    expect(runOnce).toHaveBeenCalledWith('P202106181104177050002:2', expect.any(Function), { eventTime: expect.any(Number) });
   });
 });

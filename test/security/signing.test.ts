@@ -47,7 +47,7 @@ describe('cache poisoning through the notify endpoint (issue 9, defect 1)', () =
     expect(poisoned.ok).toBe(false);
     expect((poisoned as { error: unknown }).error).toBeInstanceOf(GatewayValidationError);
     expect(String((poisoned as { error: Error }).error.message)).toMatch(/control character/);
-    const attack = await outcome(forged, { mchOrderNo: 'victim-order', amount: 500000 });
+    const attack = await outcome(forged, { mchOrderNo: 'victim-order', amount: 500000, currency: 'USD' });
     expect(attack.ok).toBe(false);
     expect((attack as { error: unknown }).error).toBeInstanceOf(GatewaySignatureError);
   });

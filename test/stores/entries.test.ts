@@ -1,11 +1,12 @@
-// The stores are entries of their own: the main entry never loads pg or ioredis (a merchant on the memory
-// store, or on Workers, installs neither), and each store entry exports exactly its store.
+// The stores are entries of their own: the main entry never loads pg, ioredis or node:sqlite (a merchant on
+// Workers, or on another store, needs none of them), and each store entry exports exactly its store.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as postgres from '../../src/stores/postgres.js';
 import * as redis from '../../src/stores/redis.js';
+import * as sqlite from '../../src/stores/sqlite.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -27,9 +28,9 @@ function packagesImportedFrom(entry: string): Set<string> {
 }
 
 describe('the store entries', () => {
-  it('the main entry imports neither pg nor ioredis, by any path', () => {
+  it('the main entry imports neither pg nor ioredis nor node:sqlite, by any path', () => {
     const imported = [...packagesImportedFrom('src/index.ts')];
-    expect(imported.filter((name) => /^(?:pg|ioredis|redis)(?:\/|$)/.test(name))).toEqual([]);
+    expect(imported.filter((name) => /^(?:pg|ioredis|redis|node:sqlite)(?:\/|$)/.test(name))).toEqual([]);
     expect(imported.length).toBeGreaterThan(0); // the walk did see the imports (zod, at least)
   });
 
@@ -41,14 +42,16 @@ describe('the store entries', () => {
     }
   });
 
-  it('payment-gateway-sdk/stores/postgres exports postgresStore, and /stores/redis exports redisStore', () => {
+  it('payment-gateway-sdk/stores/postgres exports postgresStore, /stores/redis redisStore, /stores/sqlite sqliteStore', () => {
     expect(Object.keys(postgres)).toEqual(['postgresStore']);
     expect(Object.keys(redis)).toEqual(['redisStore']);
+    expect(Object.keys(sqlite)).toEqual(['sqliteStore']);
   });
 
-  it('package.json maps both entries, and declares pg and ioredis as optional peers', () => {
+  it('package.json maps the three entries, declares pg and ioredis as optional peers, and needs node:sqlite\'s Node', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    for (const name of ['postgres', 'redis']) {
+    expect(manifest.engines.node).toBe('>=22.13'); // node:sqlite is unflagged from 22.13
+    for (const name of ['postgres', 'redis', 'sqlite']) {
       expect(manifest.exports[`./stores/${name}`].import.default).toBe(`./dist/stores/${name}.js`);
       expect(manifest.typesVersions['*'][`stores/${name}`]).toEqual([`./dist/stores/${name}.d.ts`]);
     }

@@ -1,10 +1,11 @@
 // The fleet test: several worker processes (each an HTTP server on 127.0.0.1 running a notification processor on
 // a shared store), a few hundred paid orders, each notification delivered 3-5 times at once to random workers,
 // onPaid failing now and then, workers killing themselves mid-onPaid (and restarted, but not every time), and a
-// coordinator that re-delivers whatever was not answered SUCCESS. Real PostgreSQL and Redis, no mocks.
+// coordinator that re-delivers whatever was not answered SUCCESS. Real PostgreSQL and Redis, and a SQLite file
+// the worker processes share (one machine), no mocks.
 //
-// Postgres: every order's effect row exists exactly once. Redis: no two runs of one key ever overlap in time, and
-// a key runs again only after a failed or crashed run (whose partial effect stays: Redis is not transactional).
+// Postgres: every order's effect row exists exactly once. Redis and SQLite: no two runs of one key ever overlap in
+// time, and a key runs again only after a failed or crashed run (whose partial effect stays: not transactional).
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../src/stores/postgres.js';
 import { deliver, eachLimited, Fleet, overlaps, readRuns, seededRandom, type DeliveryResult, type Run } from '../support/fleet/fleet.js';
-import { formBody, MERCHANT, signedFields } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT } from '../support/notification.js';
 import { removeDir } from '../support/servers/process.js';
 import { startPostgres, type TestPostgres } from '../support/servers/postgres.js';
 import { startRedis, type TestRedis } from '../support/servers/redis.js';
@@ -66,13 +67,13 @@ interface FleetFigures {
   readonly deliveryMs: number;
 }
 
-async function runFleet(store: 'postgres' | 'redis'): Promise<FleetFigures> {
-  const random = seededRandom(SEED + (store === 'redis' ? 1 : 0));
+async function runFleet(store: 'postgres' | 'redis' | 'sqlite'): Promise<FleetFigures> {
+  const random = seededRandom(SEED + ['postgres', 'redis', 'sqlite'].indexOf(store));
   const dir = join(scratch, store);
   mkdirSync(join(dir, 'crash'), { recursive: true });
   const orders = Array.from({ length: ORDERS }, (_, i) => {
     const payOrderId = `P-${store}-${SEED}-${i}`;
-    const fields = signedFields({ payOrderId, mchOrderNo: `${store}-order-${i}`, amount: String(100 + Math.floor(random() * 100_000)) });
+    const fields = freshFields({ payOrderId, mchOrderNo: `${store}-order-${i}`, amount: String(100 + Math.floor(random() * 100_000)) });
     return { key: `${payOrderId}:2`, body: formBody(fields) };
   });
   const crashKeys = new Set<string>();
@@ -83,6 +84,7 @@ async function runFleet(store: 'postgres' | 'redis'): Promise<FleetFigures> {
       store,
       postgresUrl: postgres.url,
       redisUrl: redis.url,
+      sqlitePath: join(dir, 'notifications.sqlite'),
       leaseMs: LEASE_MS,
       merchant: MERCHANT,
       log: join(dir, `worker-${worker}.log`),
@@ -196,12 +198,13 @@ describe('a fleet of notification processors', () => {
     expect(overlaps(figures.runs)).toEqual([]);
   });
 
-  it(`on Redis: ${ORDERS} orders, never two runs of one key at once, a re-run only after a failed or crashed run`, async () => {
-    const figures = await runFleet('redis');
-    const effects = await effectRows('redis');
+  it.each(['Redis', 'SQLite'])(`on %s: ${ORDERS} orders, never two runs of one key at once, a re-run only after a failed or crashed run`, async (name) => {
+    const store = name === 'Redis' ? 'redis' : 'sqlite';
+    const figures = await runFleet(store);
+    const effects = await effectRows(store);
     const runs = tally(figures.runs);
     const ordersWithAnEffect = new Set(effects.map(({ key }) => key)).size;
-    report('redis', figures, { effectRows: effects.length, ordersWithAnEffect });
+    report(store, figures, { effectRows: effects.length, ordersWithAnEffect });
 
     expect(figures.acknowledged).toBe(ORDERS);
     expect(overlaps(figures.runs)).toEqual([]);

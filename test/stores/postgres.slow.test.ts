@@ -67,6 +67,25 @@ describe('migrate', () => {
   });
 });
 
+describe('before migrate', () => {
+  it('a notification answers 500 with a GatewayError that says to call store.migrate(), not pg\'s raw error', async () => {
+    const unmigrated = postgresStore({ pool, table: 'never_migrated' });
+    let runs = 0;
+    const processor = createNotificationProcessor({ ...MERCHANT, store: unmigrated, onPaid: async () => void runs++ });
+    const reply = await processor.handle(formBody(signedFields()));
+    expect(reply).toMatchObject({ status: 500, body: 'FAIL: processing failed', outcome: { kind: 'failed' } });
+    const error = reply.outcome.kind === 'failed' ? reply.outcome.error : undefined;
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).message).toMatch(/table "never_migrated" does not exist\. Call `await store\.migrate\(\)` once at start-up/);
+    expect(((error as GatewayError).cause as { code?: string }).code).toBe('42P01');
+    expect(runs).toBe(0);
+    await unmigrated.migrate();
+    expect((await processor.handle(formBody(signedFields()))).outcome.kind).toBe('processed');
+    expect(runs).toBe(1);
+    await pool.query('DROP TABLE never_migrated');
+  });
+});
+
 describe('runOnce', () => {
   it('runs the effect and marks the key processed in the same commit; a second call finds it done', async () => {
     expect(await store.runOnce('k1', ship('k1'))).toEqual({ status: 'ran' });
@@ -176,6 +195,23 @@ describe('runOnce', () => {
     const error = await store.runOnce('k8', async ({ db }) => void (await db.query('ROLLBACK'))).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as Error).message).toMatch(/Write through context.db without ending the transaction/);
+  });
+});
+
+describe("a payer's replay of their own paid message", () => {
+  it('after a restart (a new pool, store and processor on the same database) is a duplicate, however old: onPaid runs once', async () => {
+    let runs = 0;
+    const paid = formBody(signedFields()); // signed in 2021: Postgres never forgets, so it has no horizon
+    for (let instance = 0; instance < 3; instance++) {
+      const restarted = new pg.Pool({ connectionString: server.url, max: 2 });
+      try {
+        const processor = createNotificationProcessor({ ...MERCHANT, store: postgresStore({ pool: restarted }), onPaid: async () => void runs++ });
+        expect((await processor.handle(paid)).outcome.kind).toBe(instance === 0 ? 'processed' : 'duplicate');
+      } finally {
+        await restarted.end();
+      }
+    }
+    expect(runs).toBe(1);
   });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNotificationProcessor, GatewayValidationError } from '../../src/index.js';
 import { redisStore } from '../../src/stores/redis.js';
 import { noteArrivals } from '../support/arrivals.js';
-import { formBody, MERCHANT, signedFields } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT } from '../support/notification.js';
 import { startRedis, type TestRedis } from '../support/servers/redis.js';
 
 const PREFIX = 'payment-gateway-sdk:notification:';
@@ -137,11 +137,67 @@ describe('runOnce', () => {
     [{ client: null }, /client/],
     [{ client: 'redis', leaseMs: 5 }, /leaseMs: must be at least 10/],
     [{ client: 'redis', doneTtlMs: 0.5 }, /doneTtlMs/],
+    [{ client: 'redis', claimTimeoutMs: 0 }, /claimTimeoutMs: must be at least 1/],
     [{ client: 'redis', lease: 1000 }, /lease/],
   ])('refuses %j', (options, message) => {
     const withClient = options.client === 'redis' ? { ...options, client: redis } : options;
     expect(() => redisStore(withClient as never)).toThrow(GatewayValidationError);
     expect(() => redisStore(withClient as never)).toThrow(message);
+  });
+});
+
+describe('a bounded claim and a horizon (issue 23)', () => {
+  it('a hung onPaid gives its lease up after claimTimeoutMs: its signal aborts, the lease is deleted, a later delivery runs, the late finish says it ran twice', async () => {
+    const store = redisStore({ client: redis, leaseMs: 90, claimTimeoutMs: 300 });
+    const hung = Promise.withResolvers<void>();
+    let signal: AbortSignal | undefined;
+    const first = store.runOnce('k8', async (context) => {
+      signal = context.signal;
+      await hung.promise; // alive (the lease is extended) but never done
+    });
+    await expect.poll(() => signal !== undefined).toBe(true);
+    await sleep(200); // past leaseMs: the holder kept extending, so the lease still holds
+    expect((await store.runOnce('k8', async () => {})).status).toBe('busy');
+    await expect.poll(() => signal?.aborted, { timeout: 2_000 }).toBe(true);
+    expect(String(signal?.reason)).toMatch(/claimTimeoutMs \(300 ms\)/);
+    await expect.poll(() => redis.exists(`${PREFIX}k8`)).toBe(0);
+    let ran = false;
+    expect(await store.runOnce('k8', async () => void (ran = true))).toEqual({ status: 'ran', warning: undefined });
+    expect(ran).toBe(true);
+    hung.resolve();
+    expect(await first).toEqual({ status: 'ran', warning: expect.stringMatching(/claim was released.*the effect ran twice/) });
+    expect(await redis.get(`${PREFIX}k8`)).toBe('done');
+  });
+
+  it("refuses a payer's replay of their own paid message once it is older than doneTtlMs: stale, onPaid not run", async () => {
+    const store = redisStore({ client: redis, doneTtlMs: 400 });
+    let runs = 0;
+    const processor = createNotificationProcessor({ ...MERCHANT, store, onPaid: async () => void runs++ });
+    const paid = formBody(freshFields());
+    expect((await processor.handle(paid)).outcome.kind).toBe('processed');
+    expect((await processor.handle(paid)).outcome.kind).toBe('duplicate');
+    await sleep(500);
+    // A new processor and store on the same Redis (a restart, a deploy): the same answer.
+    const afterDeploy = createNotificationProcessor({ ...MERCHANT, store: redisStore({ client: redis, doneTtlMs: 400 }), onPaid: async () => void runs++ });
+    for (const p of [processor, afterDeploy]) {
+      const replay = await p.handle(paid);
+      expect(replay).toMatchObject({ status: 400, body: 'FAIL: stale', outcome: { kind: 'stale' } });
+      expect(replay.outcome.kind === 'stale' && replay.outcome.error.message).toMatch(/doneTtlMs.*Query the order/);
+    }
+    expect(runs).toBe(1);
+    // The marker outlives doneTtlMs by a margin for clock differences with the gateway.
+    expect(await redis.get(`${PREFIX}P202106181104177050002:2`)).toBe('done');
+    expect(await redis.pttl(`${PREFIX}P202106181104177050002:2`)).toBeGreaterThan(23 * 3_600_000);
+  });
+
+  it('a new processor and store on the same Redis answer a replay within doneTtlMs as a duplicate', async () => {
+    let runs = 0;
+    const paid = formBody(freshFields());
+    for (let instance = 0; instance < 3; instance++) {
+      const processor = createNotificationProcessor({ ...MERCHANT, store: redisStore({ client: redis }), onPaid: async () => void runs++ });
+      expect((await processor.handle(paid)).outcome.kind).toBe(instance === 0 ? 'processed' : 'duplicate');
+    }
+    expect(runs).toBe(1);
   });
 });
 
@@ -157,9 +213,9 @@ describe('the processor on the Redis store', () => {
         await arrived; // every delivery has reached the store while this one runs
       },
     });
-    expect((await processor.handle(formBody({ ...signedFields(), amount: '1' }))).status).toBe(400);
+    expect((await processor.handle(formBody({ ...freshFields(), amount: '1' }))).status).toBe(400);
     expect(await redis.dbsize()).toBe(0);
-    const replies = await Promise.all(Array.from({ length: 12 }, () => processor.handle(formBody(signedFields()))));
+    const replies = await Promise.all(Array.from({ length: 12 }, () => processor.handle(formBody(freshFields()))));
     expect(replies.map((r) => r.body)).toEqual(Array(12).fill('SUCCESS'));
     expect(runs).toBe(1);
     expect(await redis.keys('*')).toEqual([`${PREFIX}P202106181104177050002:2`]);

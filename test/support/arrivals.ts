@@ -10,11 +10,12 @@ export function noteArrivals<C extends ProcessingContext>(store: NotificationSto
   const arrived = Promise.withResolvers<void>();
   return {
     store: {
-      runOnce(key, effect) {
+      runOnce(key, effect, event) {
         effects.add(effect);
         if (effects.size >= count) arrived.resolve();
-        return store.runOnce(key, effect);
+        return store.runOnce(key, effect, event);
       },
+      ...(store.horizon && { horizon: () => store.horizon!() }),
     },
     arrived: arrived.promise,
   };

@@ -24,6 +24,14 @@ export function signedFields(changes: Record<string, string | undefined> = {}, b
   return { ...fields, sign: sign(fields, secret) };
 }
 
+/**
+ * {@link signedFields} signed now (`reqTime` is the current time): an event a processor's store can vouch
+ * for, since a store refuses events older than its horizon (a new memory store's is its creation).
+ */
+export function freshFields(changes: Record<string, string | undefined> = {}, base: Readonly<Record<string, string>> = PAY_FIELDS, secret = MERCHANT.secret): Record<string, string> {
+  return signedFields({ reqTime: String(Date.now()), ...changes }, base, secret);
+}
+
 /** A form body of `fields`, encoded as browsers and Java's URLEncoder do (space as `+`). */
 export function formBody(fields: Readonly<Record<string, string>>): string {
   return new URLSearchParams(fields).toString();

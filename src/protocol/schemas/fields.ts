@@ -6,6 +6,17 @@ import { REPORT_INPUT } from './issues.js';
 export const requiredText = (): z.ZodMiniString<string> =>
   z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }));
 
+/**
+ * The merchant's signing secret (the client's and the notification options' one rule): non-empty, with no
+ * whitespace at either end and no line break, which every signature would include. The value is never echoed.
+ */
+export const secretText = (): z.ZodMiniString<string> =>
+  requiredText().check(
+    z.refine((value) => value.trim() === value && !/[\r\n]/.test(value), {
+      error: "must not start or end with whitespace or hold a line break, which every signature would include (a secret read from a file keeps the file's final newline: trim it, e.g. readFileSync(file, 'utf8').trim())",
+    }),
+  );
+
 /** An optional string field; `""` is allowed and means "not sent" (the signer drops it). */
 export const optionalText = () => z.optional(z.string({ error: 'must be a string' }));
 

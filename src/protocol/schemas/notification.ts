@@ -15,15 +15,17 @@ export const payOrderNotificationSchema = z.looseObject({
 });
 
 /**
- * Checks a settlement notification: the settlement-record fields (spec 2.7), plus the merchant fields and
- * `reqTime` when the gateway sends them (its callback format is not published).
+ * Checks a settlement notification: the settlement-record fields (spec 2.7), plus what every notification
+ * carries (its callback format is not published): the merchant fields and `reqTime`. Required, so that a
+ * signed `settleRequestGet` answer (the same record, signed with the same secret, but without them) is not
+ * taken for a notification.
  */
 export const settlementNotificationSchema = z.looseObject({
   ...settlementRecordSchema.def.shape,
-  /** The merchant number, when the callback carries it. */
-  mchNo: z.optional(z.string()),
-  /** The application id, when the callback carries it. */
-  appId: z.optional(z.string()),
-  /** When the gateway first sent the callback, milliseconds since the epoch, when it carries it. */
-  reqTime: z.optional(wireInteger()),
+  /** The merchant number (checked against the verifier's). */
+  mchNo: z.string(),
+  /** The application id (checked against the verifier's). */
+  appId: z.string(),
+  /** When the gateway first sent the callback, milliseconds since the epoch (kept on every retry). */
+  reqTime: wireInteger(),
 });

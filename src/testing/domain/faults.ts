@@ -16,14 +16,17 @@ import { parseInput } from '../../protocol/schemas/parse.js';
  * - `emptyBody`: HTTP 200 with no body (what `close` answers when the channel refuses);
  * - `truncatedJson`: the JSON answer cut in the middle (after processing only);
  * - `connectionReset`: no answer at all: the real server destroys the socket; `fetch` and the msw
- *   handlers fail with a network error (`TypeError`).
+ *   handlers fail with a network error (`TypeError`);
+ * - `closeRacesPayer` (`close` only): a payer reaches the channel while the close runs, as the reference
+ *   gateway allows: the order moves to 1 (paying) and stays open, and the close is answered as done
+ *   (`data: {}`) all the same. Only a read after the close tells.
  *
  * @example
  * ```ts
  * const kind: FaultKind = 'connectionReset';
  * ```
  */
-export type FaultKind = 'wrongSign' | 'html502' | 'emptyBody' | 'truncatedJson' | 'connectionReset';
+export type FaultKind = 'wrongSign' | 'html502' | 'emptyBody' | 'truncatedJson' | 'connectionReset' | 'closeRacesPayer';
 
 /**
  * A fault to inject with {@link MockGateway.injectFault}.
@@ -70,8 +73,10 @@ export interface InjectedFault {
   cancel(): void;
 }
 
-const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset'] as const satisfies readonly FaultKind[];
+const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset', 'closeRacesPayer'] as const satisfies readonly FaultKind[];
 const AFTER_ONLY: readonly FaultKind[] = ['wrongSign', 'truncatedJson'];
+// Faults that change what the gateway does, not its answer: they strike while processing.
+const PROCESSING: readonly FaultKind[] = ['closeRacesPayer'];
 const quoted = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
 /** Checks {@link FaultOptions}; the control route `POST /_mock/faults` reads its body with it too. */
@@ -87,6 +92,11 @@ export const faultOptionsSchema = z
       error: (issue) => `${(issue.input as FaultOptions).kind} corrupts a real response, so it can only strike 'after' processing`,
       path: ['when'],
     }),
+    z.refine((o) => o.when !== 'before' || !PROCESSING.includes(o.kind), {
+      error: (issue) => `${(issue.input as FaultOptions).kind} changes what the gateway does while processing, so it cannot strike 'before'`,
+      path: ['when'],
+    }),
+    z.refine((o) => o.kind !== 'closeRacesPayer' || o.operation === 'close', { error: "closeRacesPayer races a close: give operation: 'close'", path: ['operation'] }),
   );
 
 class ArmedFault implements InjectedFault {

@@ -13,14 +13,16 @@ export interface OperationContext extends AcceptedRequest {
   readonly settlements: SettlementDesk;
   /** The origin (and base path) the gateway is reached by, for the cashier links in `payData`. */
   readonly origin: string;
+  /** The `closeRacesPayer` fault struck this request. */
+  readonly payerFirst?: boolean;
 }
 
 /** The `data` of each operation's success answer, or a {@link Refusal} thrown. */
 export const OPERATIONS: { readonly [Op in OperationName]: (context: OperationContext) => Readonly<Record<string, unknown>> } = {
   unifiedOrder: ({ orders, origin, ...request }) => orders.create(request, origin),
   query: ({ orders, app, params }) => orders.queryData(orders.find(app, params)),
-  close: ({ orders, app, params }) => {
-    orders.close(orders.find(app, params));
+  close: ({ orders, app, params, payerFirst }) => {
+    orders.close(orders.find(app, params), payerFirst);
     return {};
   },
   settleAddressApply: ({ settlements, app, params }) => settlements.declareAddress(app, params),

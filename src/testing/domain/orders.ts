@@ -179,10 +179,15 @@ export class OrderBook {
     return order;
   }
 
-  /** close: 0/1 -> 6, refused from every other state. */
-  close(order: MockPayOrder): void {
+  /**
+   * close: 0/1 -> 6, refused from every other state. `payerFirst` (the `closeRacesPayer` fault): a payer
+   * reaches the channel between the reference's check and its `UPDATE ... WHERE state = 0`, so the order
+   * becomes 1 and stays open, and the close is answered as done all the same.
+   */
+  close(order: MockPayOrder, payerFirst = false): void {
     if (order.state !== PayOrderState.Generated && order.state !== PayOrderState.Paying) throw refuse(MESSAGES.cannotClose);
-    order.state = PayOrderState.Closed;
+    if (payerFirst) this.#handToChannel(order);
+    else order.state = PayOrderState.Closed;
   }
 
   /** Closes unpaid orders whose validity ended on the simulated clock. */

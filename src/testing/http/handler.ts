@@ -99,7 +99,8 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     record.keys = keysOf(body);
     const accepted = acceptRequest(route, body, setup.merchants);
     setup.orders.expire();
-    const data = OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, ...accepted, origin: base });
+    const payerFirst = fault?.kind === 'closeRacesPayer';
+    const data = OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, ...accepted, origin: base, payerFirst });
     result = { kind: 'success', data, secret: accepted.app.secret };
   } catch (error) {
     if (error instanceof BodyTooLarge) {

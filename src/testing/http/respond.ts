@@ -32,6 +32,7 @@ export function render(answer: Answer, successCode: number, fault?: FaultKind): 
     case 'truncatedJson':
       return respond(truncate(envelopeText(answer, successCode)));
     case undefined:
+    case 'closeRacesPayer': // the answer is the gateway's own; the fault changed what the close did
       return respond(envelopeText(answer, successCode));
     default:
       return faultOutcome(fault);

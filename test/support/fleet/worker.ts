@@ -10,12 +10,16 @@ import pg from 'pg';
 import { createNotificationProcessor, type NotificationStore, type PayOrderNotification, type ProcessingContext } from '../../../src/index.js';
 import { postgresStore } from '../../../src/stores/postgres.js';
 import { redisStore } from '../../../src/stores/redis.js';
+import { sqliteStore } from '../../../src/stores/sqlite.js';
 
 export interface WorkerSettings {
   readonly worker: number;
-  readonly store: 'postgres' | 'redis';
+  readonly store: 'postgres' | 'redis' | 'sqlite';
   readonly postgresUrl: string;
   readonly redisUrl: string;
+  /** The SQLite file every worker of the machine shares. */
+  readonly sqlitePath: string;
+  /** Redis's leaseMs, and the SQLite store's claimTimeoutMs. */
   readonly leaseMs: number;
   readonly merchant: { readonly secret: string; readonly mchNo: string; readonly appId: string };
   /** Where this process appends its run events, one JSON object a line. */
@@ -68,14 +72,18 @@ function firstToCrash(key: string): boolean {
 
 const pool = new pg.Pool({ connectionString: settings.postgresUrl, max: 10 });
 const store: NotificationStore<ProcessingContext & { db?: pg.PoolClient }> =
-  settings.store === 'postgres' ? postgresStore({ pool }) : redisStore({ client: new Redis(settings.redisUrl), leaseMs: settings.leaseMs });
+  settings.store === 'postgres'
+    ? postgresStore({ pool })
+    : settings.store === 'redis'
+      ? redisStore({ client: new Redis(settings.redisUrl), leaseMs: settings.leaseMs })
+      : sqliteStore({ path: settings.sqlitePath, claimTimeoutMs: settings.leaseMs });
 
 async function onPaid(notification: PayOrderNotification, context: ProcessingContext & { db?: pg.PoolClient }): Promise<void> {
   const key = notification.idempotencyKey;
   const run = `${process.pid}-${Math.random().toString(36).slice(2)}`;
   log({ e: 'start', key, run });
   try {
-    // The merchant's effect: with Postgres, in the store's transaction; with Redis, in the merchant's own database.
+    // The merchant's effect: with Postgres, in the store's transaction; with Redis or SQLite, in the merchant's own database.
     const db = context.db ?? pool;
     await db.query('INSERT INTO fulfilments (order_no, idempotency_key, run) VALUES ($1, $2, $3)', [notification.mchOrderNo, key, run]);
     await sleep(Math.random() * settings!.workMs);
