@@ -7,6 +7,7 @@ import { GatewayClient, memoryStore } from 'payment-gateway-sdk';
 import { createMockGateway } from 'payment-gateway-sdk/testing';
 
 const merchant = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret' };
+const store = memoryStore();                                 // first: it refuses events from before it existed
 const gateway = createMockGateway({
   merchants: [merchant],
   // deliver notifications straight into your handler (or leave this out to POST to notifyUrl)
@@ -14,7 +15,7 @@ const gateway = createMockGateway({
 });
 const server = await gateway.listen();                       // a real HTTP server on 127.0.0.1
 const client = new GatewayClient({ baseUrl: server.url, ...merchant });
-const checkout = createCheckout({ client, merchant, notifyUrl: 'https://shop.example.com/pay/notify', store: memoryStore() });
+const checkout = createCheckout({ client, merchant, notifyUrl: 'https://shop.example.com/pay/notify', store });
 
 await checkout.pay('cart-42', 1999);
 gateway.payOrder('cart-42');                                 // the payer pays

@@ -8,6 +8,8 @@ const merchant = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret' }
 let checkout: ReturnType<typeof createCheckout>;
 const signFor = (fields: Record<string, string>) => sign(fields, merchant.secret);
 
+// Before the mock: a memory store refuses events older than itself, and the mock's clock (manual) stays at its start.
+const store = memoryStore();
 const gateway = createMockGateway({
   merchants: [merchant],
   // Deliver notifications straight into the code under test (or leave this out to POST to notifyUrl).
@@ -18,7 +20,7 @@ let server: MockGatewayServer;
 beforeAll(async () => {
   server = await gateway.listen();
   const client = new GatewayClient({ baseUrl: server.url, ...merchant });
-  checkout = createCheckout({ client, merchant, notifyUrl: 'https://shop.example.com/pay/notify', store: memoryStore() });
+  checkout = createCheckout({ client, merchant, notifyUrl: 'https://shop.example.com/pay/notify', store });
 });
 afterAll(() => server.close());
 

@@ -17,7 +17,7 @@ import { GatewayClient, memoryStore, PayOrderState, type PayOrderNotification } 
 import { createMockGateway } from '../../src/testing/index.js';
 import { restoreFetchGlobalsAfterAll } from '../support/fetch-globals.js';
 import { listenOnLoopback, type Running } from '../support/loopback-server.js';
-import { formBody, MERCHANT, PAY_FIELDS, signedFields } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT, PAY_FIELDS } from '../support/notification.js';
 
 restoreFetchGlobalsAfterAll();
 
@@ -87,7 +87,7 @@ describe.each(examples)('the %s example', (_name, start) => {
   });
 
   it('verifies a signed form POST, runs onPaid with the typed notification and answers exactly SUCCESS', async () => {
-    const response = await post(running.url, signedFields());
+    const response = await post(running.url, freshFields());
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await response.text()).toBe('SUCCESS');
@@ -97,7 +97,7 @@ describe.each(examples)('the %s example', (_name, start) => {
 
   it('acknowledges a re-delivery without fulfilling again', async () => {
     for (let delivery = 0; delivery < 3; delivery++) {
-      const response = await post(running.url, signedFields());
+      const response = await post(running.url, freshFields());
       expect(await response.text()).toBe('SUCCESS');
     }
     expect(fulfil).toHaveBeenCalledTimes(1);
@@ -106,7 +106,7 @@ describe.each(examples)('the %s example', (_name, start) => {
   it('fulfils once when deliveries of one event arrive at the same time', async () => {
     let release = () => {};
     fulfil.mockImplementation(() => new Promise<void>((resolve) => (release = resolve)));
-    const deliveries = [post(running.url, signedFields()), post(running.url, signedFields())];
+    const deliveries = [post(running.url, freshFields()), post(running.url, freshFields())];
     await vi.waitFor(() => expect(fulfil).toHaveBeenCalled());
     release();
     const bodies = await Promise.all(deliveries.map(async (d) => (await d).text()));
@@ -115,16 +115,16 @@ describe.each(examples)('the %s example', (_name, start) => {
   });
 
   it('rejects a tampered notification without fulfilling it', async () => {
-    const response = await post(running.url, { ...signedFields(), amount: '1' });
+    const response = await post(running.url, { ...freshFields(), amount: '1' });
     expect(response.status).toBe(400);
     expect(await response.text()).not.toBe('SUCCESS');
     expect(fulfil).not.toHaveBeenCalled();
   });
 
   it('refuses a genuine notification for another amount, or for an order the shop does not have, without running onPaid', async () => {
-    const cheaper = await post(running.url, signedFields({ amount: '1' }));
+    const cheaper = await post(running.url, freshFields({ amount: '1' }));
     expect(cheaper.status).toBe(400);
-    const stranger = await post(running.url, signedFields({ mchOrderNo: 'not-our-order' }));
+    const stranger = await post(running.url, freshFields({ mchOrderNo: 'not-our-order' }));
     expect(stranger.status).toBe(400);
     expect(fulfil).not.toHaveBeenCalled();
     expect(console.warn).toHaveBeenCalledWith('payment notification refused:', expect.stringMatching(/amount/));
@@ -132,10 +132,10 @@ describe.each(examples)('the %s example', (_name, start) => {
 
   it('answers an error when onPaid fails, and runs it on the gateway\'s retry', async () => {
     fulfil.mockRejectedValueOnce(new Error('database down'));
-    const failed = await post(running.url, signedFields());
+    const failed = await post(running.url, freshFields());
     expect(failed.status).toBe(500);
     expect(await failed.text()).not.toBe('SUCCESS');
-    const retried = await post(running.url, signedFields());
+    const retried = await post(running.url, freshFields());
     expect(await retried.text()).toBe('SUCCESS');
     expect(fulfil).toHaveBeenCalledTimes(2);
   });
@@ -147,7 +147,7 @@ describe('the Koa example reads a bounded body', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const running = await listenOnLoopback(createHttpServer(createKoaApp(shop(fulfil)).callback()));
     try {
-      const response = await post(running.url, { ...signedFields(), extra: 'x'.repeat(70 * 1024) });
+      const response = await post(running.url, { ...freshFields(), extra: 'x'.repeat(70 * 1024) });
       expect(response.status).toBe(413);
       expect(fulfil).not.toHaveBeenCalled();
       expect(console.warn).toHaveBeenCalledWith('payment notification refused:', 'body over 65536 bytes');
@@ -195,7 +195,7 @@ describe('the Express checkout route', () => {
       expect(gateway.order('cart-9')?.state).toBe(PayOrderState.Closed);
       // The replacement's notification names cart-9-2: the shop recorded that number with its order.
       const notify = running.url.replace('/checkout', '/pay/notify');
-      const delivered = await post(notify, signedFields({ mchOrderNo: 'cart-9-2', payOrderId: gateway.order('cart-9-2')!.payOrderId, amount: '1999', currency: 'USD' }));
+      const delivered = await post(notify, freshFields({ mchOrderNo: 'cart-9-2', payOrderId: gateway.order('cart-9-2')!.payOrderId, amount: '1999', currency: 'USD' }));
       expect(await delivered.text()).toBe('SUCCESS');
       expect(paid).toHaveBeenCalledTimes(1);
       // The recovered order cannot be closed (every close is cut off): no second order, an error answer.
