@@ -1,8 +1,7 @@
 /**
  * `payment-gateway-sdk mock`: the mock gateway as a server until SIGINT, SIGTERM or SIGHUP, or until the
- * process that started it exits. The first line printed
- * is the base URL alone (scripts read it); then a summary for people, then one log line per request and
- * per notification attempt unless `--quiet`.
+ * process that started it exits. The first line printed is the base URL alone (scripts read it); then a
+ * summary for people, then one log line per request and per notification attempt unless `--quiet`.
  *
  * @module
  */

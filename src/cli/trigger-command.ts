@@ -48,7 +48,7 @@ export interface TriggerIo {
 
 /** Runs `mock <trigger> ...args`; resolves to the exit code. */
 export async function runTrigger(trigger: Trigger, args: readonly string[], io: TriggerIo): Promise<number> {
-  let request: { url: URL; body: Record<string, string> | undefined; order: string };
+  let request: { url: URL; body: Record<string, string> | undefined };
   try {
     const options = readTriggerOptions(trigger, args, io.env);
     if (options === 'help') {
@@ -97,7 +97,7 @@ export async function runTrigger(trigger: Trigger, args: readonly string[], io: 
   return 0;
 }
 
-function readTriggerOptions(trigger: Trigger, args: readonly string[], env: TriggerIo['env']): { url: URL; body: Record<string, string> | undefined; order: string } | 'help' {
+function readTriggerOptions(trigger: Trigger, args: readonly string[], env: TriggerIo['env']): { url: URL; body: Record<string, string> | undefined } | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -121,8 +121,7 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
     throw new UsageError(`--url must be the mock's base URL, the first line the mock prints, e.g. ${DEFAULT_URL}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be an http(s) URL, e.g. ${DEFAULT_URL}`);
-  const order = positionals[0]!;
-  const target = new URL(`${url.pathname.replace(/\/$/, '')}/_mock/orders/${encodeURIComponent(order)}/${trigger}`, url);
+  const target = new URL(`${url.pathname.replace(/\/$/, '')}/_mock/orders/${encodeURIComponent(positionals[0]!)}/${trigger}`, url);
   const failure = { ...(values['err-code'] === undefined ? {} : { errCode: values['err-code'] }), ...(values['err-msg'] === undefined ? {} : { errMsg: values['err-msg'] }) };
-  return { url: target, body: trigger === 'fail' ? failure : undefined, order };
+  return { url: target, body: trigger === 'fail' ? failure : undefined };
 }
