@@ -56,5 +56,7 @@ describe('installing', () => {
     expect(readme).toContain(`npm install ${manifest.repository.url}`);
     expect(read('docs/guides/getting-started.md')).toContain(`npm install ${manifest.repository.url}`);
     expect(readme.indexOf('## Install')).toBeLessThan(readme.indexOf('## Quick start'));
+    // The first lines say how to install today.
+    expect(readme.split('\n').slice(0, 10).join('\n')).toContain(`\`npm install ${manifest.repository.url}\``);
   });
 });
