@@ -1,38 +1,48 @@
 /**
- * Express: start a payment for a cart (a recovered create replaced by a new order number), verify the
- * gateway's payment notification, fulfil the order once, answer SUCCESS.
+ * Express: start a payment for one of the shop's orders, priced on the server from the order record (a
+ * recovered create replaced by a new order number), and process the gateway's payment notification once.
  *
  * ```ts
- * const client = new GatewayClient({ baseUrl, mchNo, appId, secret });
- * createApp({ client, fulfil: markOrderPaid, notifyUrl: 'https://shop.example.com/pay/notify' }).listen(3000);
+ * const store = postgresStore({ pool });
+ * await store.migrate();
+ * const client = new GatewayClient({ baseUrl, ...merchant });
+ * createApp({ client, merchant, orders, store, onPaid: markOrderPaid, notifyUrl: 'https://shop.example.com/pay/notify' }).listen(3000);
  * ```
  */
 import express from 'express';
-import { type GatewayClient, GatewayOrderPaidError, isGatewayError, NOTIFICATION_ACK, type PayOrderNotification, type UnifiedOrderParams } from 'payment-gateway-sdk';
-import { oncePerEvent } from './once-per-event.js';
+import { type GatewayClient, GatewayOrderPaidError, isGatewayError, type UnifiedOrderParams } from 'payment-gateway-sdk';
+import { logOutcome, shopProcessor, type ShopOptions } from './shop.js';
 
-export interface NotifyAppOptions {
+export interface ShopAppOptions extends ShopOptions {
   client: GatewayClient;
-  /** Your business step, e.g. mark the order paid and ship it. */
-  fulfil: (notification: PayOrderNotification) => Promise<void>;
   /** Where the gateway POSTs the payment notification (this app's /pay/notify, as the world reaches it). */
   notifyUrl?: string;
 }
 
-export function createApp({ client, fulfil, notifyUrl }: NotifyAppOptions): express.Express {
+export function createApp({ client, notifyUrl, ...shop }: ShopAppOptions): express.Express {
   const app = express();
-  const fulfilOnce = oncePerEvent(fulfil);
+  const processor = shopProcessor(shop);
 
-  // Starts paying a cart and answers the payment data to show (a QR code, a URL to redirect to).
+  // Starts paying one of the shop's orders and answers the payment data to show (a QR code, a URL to redirect to).
   app.post('/checkout', express.json(), async (req, res) => {
-    const { cartId, amount } = req.body as { cartId: string; amount: number };
-    const params: UnifiedOrderParams = { mchOrderNo: cartId, wayCode: 'QR_CASHIER', amount, currency: 'USD', subject: `Cart ${cartId}`, body: 'Shop order', notifyUrl };
+    const { orderNumber } = req.body as { orderNumber?: unknown };
+    // The price comes from the order record, never from the browser's request.
+    const order = typeof orderNumber === 'string' ? await shop.orders.find(orderNumber) : undefined;
+    if (!order) return void res.status(404).json({ error: 'no such order' });
+    const params: UnifiedOrderParams = {
+      mchOrderNo: order.number, wayCode: 'QR_CASHIER', amount: order.totalMinor, currency: order.currency, subject: order.subject, body: `Order ${order.number}`, notifyUrl,
+    };
     try {
-      let order = await client.unifiedOrder(params);
-      // The answer was lost and the order found by its number: it has no payData, so pay under a new number
-      // (keep it with your cart: the notification will name it).
-      for (let attempt = 2; order.recovered; attempt++) order = await client.reissueOrder(order, { ...params, mchOrderNo: `${cartId}-${attempt}` });
-      res.json({ mchOrderNo: order.mchOrderNo, payDataType: order.payDataType, payData: order.payData });
+      let created = await client.unifiedOrder(params);
+      // The answer was lost and the order found by its number: it has no payData, so pay under a new number,
+      // recorded with the order first (the notification will name it).
+      for (let attempt = 2; created.recovered; attempt++) {
+        const mchOrderNo = `${order.number}-${attempt}`;
+        await shop.orders.addPaymentNumber(order.number, mchOrderNo);
+        created = await client.reissueOrder(created, { ...params, mchOrderNo });
+      }
+      // TODO(issue 26): processor.track(created) here, so that sweep() finds a payment whose notification never came.
+      res.json({ mchOrderNo: created.mchOrderNo, payDataType: created.payDataType, payData: created.payData });
     } catch (error) {
       if (error instanceof GatewayOrderPaidError) return void res.status(409).json({ paid: error.order.mchOrderNo });
       if (!isGatewayError(error)) throw error;
@@ -41,19 +51,13 @@ export function createApp({ client, fulfil, notifyUrl }: NotifyAppOptions): expr
     }
   });
 
-  // A flat form parser (extended: false) keeps every value the text the gateway signed.
+  // #region readme
+  // Express: a flat form parser (extended: false) keeps every value the text the gateway signed.
   app.post('/pay/notify', express.urlencoded({ extended: false }), async (req, res) => {
-    let notification: PayOrderNotification;
-    try {
-      notification = await client.verifyNotification(req.body); // a paid order's, or refused
-    } catch (error) {
-      if (!isGatewayError(error)) throw error;
-      console.warn('payment notification rejected:', error.message); // never contains the secret
-      res.status(400).type('text/plain').send('FAIL');
-      return;
-    }
-    await fulfilOnce(notification); // a failure answers 500: the gateway retries
-    res.type('text/plain').send(NOTIFICATION_ACK);
+    const reply = await processor.handle(req.body); // 200 SUCCESS, 400/413, 409 or 500
+    logOutcome(reply);
+    res.status(reply.status).set(reply.headers).send(reply.body);
   });
+  // #endregion readme
   return app;
 }

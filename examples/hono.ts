@@ -1,38 +1,27 @@
 /**
- * Hono: verify the gateway's payment notification from the Web Request, fulfil the order once, answer SUCCESS.
- * Runs wherever Hono runs (Node with @hono/node-server, Bun, Deno, Cloudflare Workers).
+ * Hono: process the gateway's payment notification once, from the Web Request, checked against the shop's
+ * own order record. Runs wherever Hono runs (Node with @hono/node-server, Bun, Deno, Cloudflare Workers).
  *
  * ```ts
- * const client = new GatewayClient({ baseUrl, mchNo, appId, secret });
- * serve({ fetch: createApp({ client, fulfil: markOrderPaid }).fetch, port: 3000 }); // @hono/node-server
+ * const store = postgresStore({ pool });
+ * await store.migrate();
+ * serve({ fetch: createApp({ merchant, orders, store, onPaid: markOrderPaid }).fetch, port: 3000 }); // @hono/node-server
  * ```
  */
 import { Hono } from 'hono';
-import { type GatewayClient, isGatewayError, notificationAckResponse, type PayOrderNotification, PayOrderState } from 'payment-gateway-sdk';
-import { oncePerEvent } from './once-per-event.js';
+import { logOutcome, shopProcessor, type ShopOptions } from './shop.js';
 
-export interface NotifyAppOptions {
-  client: GatewayClient;
-  /** Your business step, e.g. mark the order paid and ship it. */
-  fulfil: (notification: PayOrderNotification) => Promise<void>;
-}
-
-export function createApp({ client, fulfil }: NotifyAppOptions): Hono {
+export function createApp(shop: ShopOptions): Hono {
   const app = new Hono();
-  const fulfilOnce = oncePerEvent(fulfil);
+  const processor = shopProcessor(shop);
 
+  // #region readme
+  // Hono: the Request is read from a clone, so c.req.text() and other middleware still work afterwards.
   app.post('/pay/notify', async (c) => {
-    let notification: PayOrderNotification;
-    try {
-      // The Request is read from a clone: c.req.text() and other middleware still work afterwards.
-      notification = await client.verifyNotification(c.req.raw);
-    } catch (error) {
-      if (!isGatewayError(error)) throw error;
-      console.warn('payment notification rejected:', error.message); // never contains the secret
-      return c.text('FAIL', 400);
-    }
-    if (notification.state === PayOrderState.Succeeded) await fulfilOnce(notification); // a failure answers 500: the gateway retries
-    return notificationAckResponse();
+    const reply = await processor.handle(c.req.raw);
+    logOutcome(reply);
+    return c.body(reply.body, reply.status, reply.headers);
   });
+  // #endregion readme
   return app;
 }

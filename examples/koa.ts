@@ -1,46 +1,46 @@
 /**
- * Koa: verify the gateway's payment notification from the raw body, fulfil the order once, answer SUCCESS.
+ * Koa: process the gateway's payment notification once, from the raw body read with a size limit, checked
+ * against the shop's own order record.
  *
  * ```ts
- * const client = new GatewayClient({ baseUrl, mchNo, appId, secret });
- * createApp({ client, fulfil: markOrderPaid }).listen(3000);
+ * const store = postgresStore({ pool });
+ * await store.migrate();
+ * createApp({ merchant, orders, store, onPaid: markOrderPaid }).listen(3000);
  * ```
  */
 import type { IncomingMessage } from 'node:http';
 import Koa from 'koa';
-import { type GatewayClient, isGatewayError, NOTIFICATION_ACK, type PayOrderNotification, PayOrderState } from 'payment-gateway-sdk';
-import { oncePerEvent } from './once-per-event.js';
-
-export interface NotifyAppOptions {
-  client: GatewayClient;
-  /** Your business step, e.g. mark the order paid and ship it. */
-  fulfil: (notification: PayOrderNotification) => Promise<void>;
-}
+import { logOutcome, shopProcessor, type ShopOptions } from './shop.js';
 
 /** A notification is a small form: anything larger is not the gateway's. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-export function createApp({ client, fulfil }: NotifyAppOptions): Koa {
+export function createApp(shop: ShopOptions): Koa {
   const app = new Koa();
-  const fulfilOnce = oncePerEvent(fulfil);
+  const processor = shopProcessor(shop);
 
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/pay/notify') return next();
-    let notification: PayOrderNotification;
+    let body: Buffer;
     try {
       // The bytes as received (no body parser needed): the SDK decodes the form and verifies it.
-      notification = await client.verifyNotification(await readBody(ctx.req));
+      body = await readBody(ctx.req);
     } catch (error) {
-      if (!isGatewayError(error) && !(error instanceof BodyTooLarge)) throw error;
-      console.warn('payment notification rejected:', error.message); // never contains the secret
-      ctx.status = 400;
+      if (!(error instanceof BodyTooLarge)) throw error;
+      console.warn('payment notification refused:', error.message);
+      ctx.status = 413;
       ctx.type = 'text/plain';
       ctx.body = 'FAIL';
       return;
     }
-    if (notification.state === PayOrderState.Succeeded) await fulfilOnce(notification); // a failure answers 500: the gateway retries
-    ctx.type = 'text/plain';
-    ctx.body = NOTIFICATION_ACK;
+    // #region readme
+    // Koa: the raw bytes, read with a size limit (readBody, in examples/koa.ts)
+    const reply = await processor.handle(body);
+    logOutcome(reply);
+    ctx.status = reply.status;
+    ctx.set(reply.headers);
+    ctx.body = reply.body;
+    // #endregion readme
   });
   return app;
 }

@@ -1,48 +1,36 @@
 /**
- * NestJS (Express platform): verify the gateway's payment notification from the raw body, fulfil the
- * order once, answer SUCCESS. Needs `experimentalDecorators` in tsconfig.json; no dependency injection
- * metadata, since the controller takes what it needs from the module factory.
+ * NestJS (Express platform): process the gateway's payment notification once, from the raw body, checked
+ * against the shop's own order record. Needs `experimentalDecorators` in tsconfig.json; no dependency
+ * injection metadata, since the controller takes what it needs from the module factory.
  *
  * ```ts
- * const client = new GatewayClient({ baseUrl, mchNo, appId, secret });
- * const app = await NestFactory.create(createNotifyModule({ client, fulfil: markOrderPaid }), { rawBody: true });
+ * const store = postgresStore({ pool });
+ * await store.migrate();
+ * const app = await NestFactory.create(createNotifyModule({ merchant, orders, store, onPaid: markOrderPaid }), { rawBody: true });
  * await app.listen(3000);
  * ```
  */
 import 'reflect-metadata';
-import { BadRequestException, Controller, Header, HttpCode, Module, Post, Req, type RawBodyRequest, type Type } from '@nestjs/common';
-import type { Request } from 'express';
-import { type GatewayClient, isGatewayError, NOTIFICATION_ACK, type PayOrderNotification, PayOrderState } from 'payment-gateway-sdk';
-import { oncePerEvent } from './once-per-event.js';
-
-export interface NotifyModuleOptions {
-  client: GatewayClient;
-  /** Your business step, e.g. mark the order paid and ship it. */
-  fulfil: (notification: PayOrderNotification) => Promise<void>;
-}
+import { Controller, Module, Post, Req, Res, type RawBodyRequest, type Type } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { logOutcome, shopProcessor, type ShopOptions } from './shop.js';
 
 /** A module with `POST /pay/notify`. Create the app with `{ rawBody: true }`: the SDK verifies the bytes received. */
-export function createNotifyModule({ client, fulfil }: NotifyModuleOptions): Type {
-  const fulfilOnce = oncePerEvent(fulfil);
+export function createNotifyModule(shop: ShopOptions): Type {
+  const processor = shopProcessor(shop);
 
   @Controller('pay')
   class NotifyController {
+    // #region readme
+    // NestJS: NestFactory.create(module, { rawBody: true }); rawBody, not body: Nest's default form parser is
+    // the extended one, which turns a[b]=1 into objects.
     @Post('notify')
-    @HttpCode(200)
-    @Header('content-type', 'text/plain')
-    async notify(@Req() request: RawBodyRequest<Request>): Promise<string> {
-      let notification: PayOrderNotification;
-      try {
-        // rawBody, not body: Nest's default form parser is the extended one, which turns a[b]=1 into objects.
-        notification = await client.verifyNotification(request.rawBody ?? '');
-      } catch (error) {
-        if (!isGatewayError(error)) throw error;
-        console.warn('payment notification rejected:', error.message); // never contains the secret
-        throw new BadRequestException('FAIL');
-      }
-      if (notification.state === PayOrderState.Succeeded) await fulfilOnce(notification); // a failure answers 500: the gateway retries
-      return NOTIFICATION_ACK;
+    async notify(@Req() request: RawBodyRequest<Request>, @Res() response: Response): Promise<void> {
+      const reply = await processor.handle(request.rawBody ?? '');
+      logOutcome(reply);
+      response.status(reply.status).set(reply.headers).send(reply.body);
     }
+    // #endregion readme
   }
 
   @Module({ controllers: [NotifyController] })

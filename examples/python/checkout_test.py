@@ -140,6 +140,8 @@ def main():
             time.sleep(0.05)
         ok, fields = received[0]
         assert ok and fields["payOrderId"] == pay_order_id and fields["state"] == "2", fields
+        # Signed is not enough: the payment must be for this order, at the price the shop set.
+        assert (fields["mchOrderNo"], fields["amount"], fields["currency"]) == (order["mchOrderNo"], str(order["amount"]), order["currency"]), fields
         print("notification verified: order", fields["mchOrderNo"], "paid,", fields["amount"], fields["currency"])
 
         state = json.loads(urllib.request.urlopen(f"{base}/_mock/state", timeout=10).read())

@@ -1,12 +1,15 @@
 // Testing a checkout against the mock gateway: a real HTTP server on 127.0.0.1, no account, no network.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { GatewayClient, PayOrderState } from 'payment-gateway-sdk';
+import { GatewayClient, memoryStore, PayOrderState, sign } from 'payment-gateway-sdk';
 import { createMockGateway, type MockGatewayServer } from 'payment-gateway-sdk/testing';
 import { createCheckout } from './checkout.js';
 
 const merchant = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret' };
 let checkout: ReturnType<typeof createCheckout>;
+const signFor = (fields: Record<string, string>) => sign(fields, merchant.secret);
 
+// Before the mock: a memory store refuses events older than itself, and the mock's clock (manual) stays at its start.
+const store = memoryStore();
 const gateway = createMockGateway({
   merchants: [merchant],
   // Deliver notifications straight into the code under test (or leave this out to POST to notifyUrl).
@@ -17,7 +20,7 @@ let server: MockGatewayServer;
 beforeAll(async () => {
   server = await gateway.listen();
   const client = new GatewayClient({ baseUrl: server.url, ...merchant });
-  checkout = createCheckout({ client, notifyUrl: 'https://shop.example.com/pay/notify' });
+  checkout = createCheckout({ client, merchant, notifyUrl: 'https://shop.example.com/pay/notify', store });
 });
 afterAll(() => server.close());
 
@@ -37,8 +40,19 @@ it('refuses a forged notification', async () => {
   gateway.payOrder('cart-45');
   const [genuine] = gateway.notifications.slice(-1);
   const forged = new URLSearchParams({ ...genuine?.fields, mchOrderNo: 'cart-46' });
-  expect(await checkout.onNotification(forged)).toBe('FAIL');
+  expect(await checkout.onNotification(forged)).toMatch(/^FAIL/);
   expect(checkout.isPaid('cart-46')).toBe(false);
+});
+
+it('refuses a genuine notification for a price other than the cart\'s', async () => {
+  await checkout.pay('cart-47', 1200);
+  gateway.payOrder('cart-47');
+  const [genuine] = gateway.notifications.slice(-1);
+  // Signed by the gateway, but for 1 cent: a payment the shop did not ask for.
+  const { sign: _sign, ...fields } = genuine!.fields;
+  const cheap = new URLSearchParams({ ...fields, amount: '1', sign: signFor({ ...fields, amount: '1' }) });
+  expect(await checkout.onNotification(cheap)).toMatch(/^FAIL/);
+  expect(checkout.isPaid('cart-47')).toBe(false);
 });
 
 it('does not mark a failed payment paid', async () => {

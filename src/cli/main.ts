@@ -9,12 +9,14 @@
 import { controlApiUsage, runMock, type MockCommandIo } from './mock-command.js';
 import { readMockOptions } from './mock-options.js';
 import { runSign } from './sign-command.js';
+import { runTrigger, TRIGGERS, type Trigger } from './trigger-command.js';
 import type { SigningCommandInput } from './signing-input.js';
 import { UsageError } from './usage-error.js';
 import { runVerify } from './verify-command.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const USAGE = `Usage: payment-gateway-sdk mock [options]
+       payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]
        payment-gateway-sdk sign [options] < body
        payment-gateway-sdk verify [options] < message
        payment-gateway-sdk --help | --version
@@ -40,6 +42,9 @@ Options of mock:
                                outcome or refusal reason, ms, why a signature was refused) and each
                                notification attempt (URL, HTTP status, accepted or why not) is printed
   -h, --help                   this text
+
+mock pay|fail|expire ORDER drives a running mock over the control API below: the order (payOrderId or
+mchOrderNo) is paid (its notification goes out), fails, or expires. payment-gateway-sdk mock pay --help: its options.
 
 ${controlApiUsage()}
 Web pages on this machine cannot use it: a Host other than the listen address, localhost or the public
@@ -76,6 +81,7 @@ export async function main(
     err.write(`payment-gateway-sdk: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;
   }
+  if ((TRIGGERS as readonly string[]).includes(rest[0] ?? '')) return runTrigger(rest[0] as Trigger, rest.slice(1), { out, err, env: input.env });
   let options: ReturnType<typeof readMockOptions>;
   try {
     options = readMockOptions(rest);

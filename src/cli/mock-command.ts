@@ -1,7 +1,7 @@
 /**
- * `payment-gateway-sdk mock`: the mock gateway as a server until SIGINT or SIGTERM. The first line printed
- * is the base URL alone (scripts read it); then a summary for people, then one log line per request and
- * per notification attempt unless `--quiet`.
+ * `payment-gateway-sdk mock`: the mock gateway as a server until SIGINT, SIGTERM or SIGHUP, or until the
+ * process that started it exits. The first line printed is the base URL alone (scripts read it); then a
+ * summary for people, then one log line per request and per notification attempt unless `--quiet`.
  *
  * @module
  */
@@ -50,10 +50,30 @@ export async function runMock(options: MockCommandOptions, io: MockCommandIo): P
   return 0;
 }
 
+/** How often the mock checks that whoever started it is still there. */
+const PARENT_CHECK_MS = 200;
+
+/**
+ * The first of SIGINT, SIGTERM, SIGHUP (the terminal closed), or the end of the launching process: a
+ * launcher that dies without passing its signal on (`npx` on SIGTERM, a killed script) leaves the mock
+ * re-parented, and an orphan holding its port is what nobody wants.
+ */
 function firstSignal(): Promise<string> {
   return new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) stop('the process that started the mock exited');
+    }, PARENT_CHECK_MS).unref();
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const handlers = signals.map((signal) => [signal, () => stop(signal)] as const);
+    function stop(why: string): void {
+      clearInterval(watch);
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+      // A second Ctrl-C while closing ends the process at once, as people expect.
+      for (const signal of signals) process.once(signal, () => process.exit(130));
+      resolve(why);
+    }
+    for (const [signal, handler] of handlers) process.once(signal, handler);
   });
 }
 

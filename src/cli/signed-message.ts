@@ -26,6 +26,8 @@ export interface SignedMessage {
   readonly sign: unknown;
   /** Fields of a `fields` message whose JSON value is an object or array (a request sends them as JSON text). */
   readonly nested: readonly string[];
+  /** A form body's bare `+` characters, which form decoding reads as spaces (the gateway too). */
+  readonly plusAsSpace?: number;
 }
 
 /** Reads a body: JSON when it starts with `{`, a form otherwise (a final line break, as `echo` adds, is dropped). */
@@ -44,7 +46,7 @@ function readForm(text: string): SignedMessage {
     if (!(error instanceof GatewayValidationError)) throw error;
     throw new BodyError(`the form body cannot be read: ${error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`.trim()).join('; ')}`);
   }
-  return { kind: 'fields', format: 'form', fields, unsigned: new Map(), sign: fields.get('sign'), nested: [] };
+  return { kind: 'fields', format: 'form', fields, unsigned: new Map(), sign: fields.get('sign'), nested: [], plusAsSpace: text.split('+').length - 1 };
 }
 
 function readJson(text: string): SignedMessage {

@@ -45,6 +45,7 @@ export async function runVerify(args: readonly string[], io: SigningCommandIo): 
   switch (diagnosis.verdict) {
     case 'valid':
       if (diagnosis.note) lines.push(`note:      ${diagnosis.note}`);
+      if (message.plusAsSpace) lines.push(`note:      the form body's ${message.plusAsSpace} "+" were read as spaces, as the gateway reads them (form encoding); a literal + travels as %2B`);
       break;
     case 'missing-sign':
     case 'unsignable':

@@ -21,7 +21,7 @@ import type { MockRequestRecord, MockSignatureRefusal } from './domain/request-l
  *   merchants: [{ mchNo: 'M1', appId: 'app-1', secret: 'test-secret' }],
  *   log: (event: MockGatewayEvent) => console.log(event.line),
  * });
- * // 06:50:43.512Z  unifiedOrder   mchOrderNo=order-1  SUCCESS payOrderId=P17953…0001 orderState=0  3 ms
+ * // 06:50:43.512Z  unifiedOrder   mchOrderNo=order-1  SUCCESS payOrderId=P17953…0001 orderState=0 (Generated)  3 ms
  * ```
  */
 export type MockGatewayEvent =

@@ -247,6 +247,19 @@ export class MockGateway {
   }
 
   /**
+   * The order's validity ends now (state 0/1 -> 6, closed as expired), as if its `expiredTime` had passed; other orders are untouched. No notification.
+   *
+   * @example
+   * ```ts
+   * gateway.expireOrder('order-1');
+   * expect(gateway.order('order-1')?.state).toBe(PayOrderState.Closed);
+   * ```
+   */
+  expireOrder(ref: string): MockPayOrder {
+    return this.#orders.expireNow(ref);
+  }
+
+  /**
    * The next order (or the one with `failure.mchOrderNo`) fails at the channel when created: `orderState` 3.
    *
    * @example

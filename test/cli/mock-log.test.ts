@@ -59,9 +59,9 @@ describe('payment-gateway-sdk mock: the log', () => {
     const lines = command.log().trimEnd().split('\n');
     expect(lines).toHaveLength(5);
     const time = String.raw`\d\d:\d\d:\d\d\.\d{3}Z`;
-    expect(lines[0]).toMatch(new RegExp(`^${time}  unifiedOrder +mchOrderNo=log-1001  SUCCESS payOrderId=${order.payOrderId} orderState=0  \\d+ ms$`));
+    expect(lines[0]).toMatch(new RegExp(`^${time}  unifiedOrder +mchOrderNo=log-1001  SUCCESS payOrderId=${order.payOrderId} orderState=0 \\(Generated\\)  \\d+ ms$`));
     expect(lines[1]).toMatch(new RegExp(`^${time}  notify N1 #1 +payOrderId=${order.payOrderId}  POST ${endpoint.url}/pay/notify -> accepted: the body was "SUCCESS" \\(HTTP 200\\)  \\d+ ms$`));
-    expect(lines[2]).toMatch(new RegExp(`^${time}  query +mchOrderNo=log-1001  SUCCESS payOrderId=${order.payOrderId} state=2  \\d+ ms$`));
+    expect(lines[2]).toMatch(new RegExp(`^${time}  query +mchOrderNo=log-1001  SUCCESS payOrderId=${order.payOrderId} state=2 \\(Succeeded\\)  \\d+ ms$`));
     expect(lines[3]).toBe('');
     expect(lines[4]).toBe('SIGTERM: stopping the mock gateway');
     expect(command.err.text).toBe('');

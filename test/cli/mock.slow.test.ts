@@ -73,6 +73,22 @@ describe('payment-gateway-sdk mock', () => {
     expect(notification?.attemptLog[0]?.reason).toBe('accepted: the body was "SUCCESS" (HTTP 200)');
   });
 
+  it('mock pay|expire ORDER, a second process, drives the running mock: the payment is notified, the other order expires', async () => {
+    endpoint.received.length = 0;
+    endpoint.answerWith(() => 'SUCCESS');
+    const paid = await createdOrder(client.unifiedOrder(order('cli-trigger-1', `${endpoint.url}/pay/notify`)));
+    await client.unifiedOrder(order('cli-trigger-2'));
+    const pay = await runToEnd(['mock', 'pay', 'cli-trigger-1', '--url', mock.url]);
+    expect(pay, pay.stderr).toMatchObject({ code: 0, stderr: '' });
+    expect(pay.stdout).toMatch(new RegExp(`^payOrderId ${paid.payOrderId}  mchOrderNo cli-trigger-1  state 2 \\(Succeeded\\)`));
+    const got = await eventually(() => endpoint.received[0]);
+    expect(await verifyNotification(got.body, MERCHANT)).toMatchObject({ payOrderId: paid.payOrderId, state: PayOrderState.Succeeded });
+    const expire = await runToEnd(['mock', 'expire', 'cli-trigger-2', '--url', mock.url]);
+    expect(expire.stdout).toContain('state 6 (Closed)');
+    expect((await client.query({ mchOrderNo: 'cli-trigger-2' })).state).toBe(PayOrderState.Closed);
+    expect((await runToEnd(['mock', 'fail', 'cli-trigger-2', '--url', mock.url])).code).toBe(1);
+  }, 20_000);
+
   it('retries on the real clock at the short interval, recording why each answer was not accepted', async () => {
     endpoint.received.length = 0;
     endpoint.answerWith((n) => (n === 1 ? '"SUCCESS"' : n === 2 ? 'SUCCESS\n' : 'success'));

@@ -139,6 +139,26 @@ describe('verify', () => {
     expect(notIgnored.stdout).toContain(`expected:  ${sign({ ...fields, shop: 'eu' }, SECRET)}\nreceived:  ${sign(fields, SECRET)}\n`);
   });
 
+  it('explains a +-encoded form body: valid with + read as spaces; a signer that signed a bare + or a body whose spaces stayed +', async () => {
+    const fields = { payOrderId: 'P1', amount: '58', subject: 'Blue T-shirt size M' };
+    const plusEncoded = `${new URLSearchParams({ ...fields, sign: sign(fields, SECRET) })}`;
+    expect(plusEncoded).toContain('subject=Blue+T-shirt+size+M');
+    const valid = await runInProcess(['verify'], plusEncoded, env);
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toContain('note:      the form body\'s 3 "+" were read as spaces, as the gateway reads them (form encoding); a literal + travels as %2B\n');
+
+    // The signer signed "C++" and sent it unencoded: the gateway reads "C" and two spaces.
+    const literal = `payOrderId=P1&amount=58&subject=C++&sign=${sign({ ...fields, subject: 'C++' }, SECRET)}`;
+    const bare = await runInProcess(['verify'], literal, env);
+    expect(bare.code).toBe(1);
+    expect(bare.stdout).toMatch(/mistake: {3}the signer signed "\+" where the body holds a space \(subject: .*\): in a form body a bare \+ means a space\nit signed: .*subject=C\+\+&key=\*\*\*\nfix: {7}send a literal \+ as %2B/);
+
+    // A form logged decoded with decodeURIComponent, pasted as JSON: its spaces are still +.
+    const logged = await runInProcess(['verify'], JSON.stringify({ ...fields, subject: 'Blue+T-shirt+size+M', sign: sign(fields, SECRET) }), env);
+    expect(logged.code).toBe(1);
+    expect(logged.stdout).toMatch(/mistake: {3}spaces arrived as "\+" \(subject: .*\): the body was form-encoded and then read without form decoding\n/);
+  });
+
   it('verifies a response over data; finds code and msg signed too; an error response has no sign', async () => {
     const data = { payOrderId: 'P1', state: 6 };
     const envelope = (s: string) => JSON.stringify({ code: 200, msg: 'SUCCESS', data, sign: s });

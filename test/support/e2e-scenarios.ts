@@ -52,7 +52,7 @@ export function describeEndToEnd(name: string, transport: Transport): void {
       it('unifiedOrder, payOrder, query: the paid order with its success time', async () => {
         const mchOrderNo = id('o');
         const created = await order(mchOrderNo, { channelExtra: { payDataType: 'codeImgUrl' }, extParam: { cart: 7 } });
-        expect(created).toMatchObject({ mchOrderNo, orderState: PayOrderState.Generated, payDataType: 'codeImgUrl', payData: expect.stringMatching(/\/cashier\/P\d+$/) });
+        expect(created).toMatchObject({ mchOrderNo, orderState: PayOrderState.Generated, payDataType: 'codeImgUrl', payData: expect.stringMatching(/\/cashier\/P\d+\/qr\.svg$/) });
         gateway.payOrder(created.payOrderId);
         const paid = await client.query({ payOrderId: created.payOrderId });
         expect(paid).toMatchObject({ mchOrderNo, state: PayOrderState.Succeeded, amount: 1999, extParam: '{"cart":7}', successTime: gateway.now() });

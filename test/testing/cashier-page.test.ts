@@ -1,4 +1,5 @@
 // The cashier page a payer sees at payData, through gateway.fetch.
+import { encode } from 'uqr';
 import { describe, expect, it } from 'vitest';
 import { verifyNotification } from '../../src/index.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
@@ -16,6 +17,32 @@ describe('cashier page', () => {
     expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('id="pay"');
+  });
+
+  it('codeImgUrl pay data is an SVG image of the QR code of the cashier URL', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    const created = (await call(gateway, 'unifiedOrder', orderFields({ channelExtra: '{"payDataType":"codeImgUrl"}' }))).json.data as { payOrderId: string; payDataType: string; payData: string };
+    const cashier = `${ORIGIN}/cashier/${created.payOrderId}`;
+    expect(created).toMatchObject({ payDataType: 'codeImgUrl', payData: `${cashier}/qr.svg` });
+    const image = await gateway.fetch(created.payData);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/svg+xml');
+    const svg = await image.text();
+    // A standalone SVG document: its root element, the namespace, a square viewBox, nothing but rectangles.
+    const root = /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) (\d+)">([\s\S]*)<\/svg>$/.exec(svg);
+    expect(root, svg.slice(0, 120)).not.toBeNull();
+    const [, width, height, body] = root!;
+    expect(width).toBe(height);
+    expect(body).not.toMatch(/<script|on\w+=/i);
+    // Its dark modules, read back from the drawing, are exactly the QR code of the cashier URL.
+    const { data } = encode(cashier, { ecc: 'M', border: 4 });
+    const module = Number(width) / data.length;
+    const drawn = new Set([...svg.matchAll(/M(\d+),(\d+)h/g)].map(([, x, y]) => `${Number(x) / module},${Number(y) / module}`));
+    const dark = new Set(data.flatMap((row, y) => row.flatMap((on, x) => (on ? [`${x},${y}`] : []))));
+    expect(dark.size).toBeGreaterThan(100);
+    expect(drawn).toEqual(dark);
+    expect(encode(`${cashier}x`, { ecc: 'M', border: 4 }).data).not.toEqual(data); // the comparison tells URLs apart
+    expect((await gateway.fetch(`${ORIGIN}/cashier/P404/qr.svg`)).status).toBe(404);
   });
 
   it('Pay redirects to returnUrl with the signed fields; without returnUrl it shows the result', async () => {

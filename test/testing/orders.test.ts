@@ -45,7 +45,7 @@ describe('unifiedOrder', () => {
 
   it.each([
     ['QR_CASHIER', {}, 0, 'codeUrl', /^https:\/\/gateway\.test\/cashier\/P\d+$/],
-    ['QR_CASHIER', { payDataType: 'codeImgUrl' }, 0, 'codeImgUrl', /^https:\/\/gateway\.test\/cashier\/P\d+$/],
+    ['QR_CASHIER', { payDataType: 'codeImgUrl' }, 0, 'codeImgUrl', /^https:\/\/gateway\.test\/cashier\/P\d+\/qr\.svg$/],
     ['WX_NATIVE', { payDataType: 'payUrl' }, 1, 'payurl', /^https:\/\/gateway\.test\/cashier\/P\d+$/],
     ['ALI_PC', { payDataType: 'form' }, 1, 'form', /^<form /],
     ['ALI_WAP', {}, 1, 'payurl', /^https:\/\/gateway\.test\/cashier\/P\d+$/],

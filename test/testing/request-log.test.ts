@@ -49,12 +49,23 @@ describe('the log option', () => {
     await call(gateway, 'settleAddressApply', { requestId: 'addr-1', tokenId: 'TRON_USDT', address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb' });
     expect(events.map((e) => e.type)).toEqual(['request', 'request', 'request', 'request']);
     const [created, duplicate, missing, declared] = lines();
-    expect(created).toMatch(new RegExp(`^${time}  unifiedOrder +mchOrderNo=log-1  SUCCESS payOrderId=P\\d+ orderState=0  \\d+ ms$`));
+    expect(created).toMatch(new RegExp(`^${time}  unifiedOrder +mchOrderNo=log-1  SUCCESS payOrderId=P\\d+ orderState=0 \\(Generated\\)  \\d+ ms$`));
     expect(duplicate).toMatch(/mchOrderNo=log-1  9999 商户订单\[log-1\]已存在 \(duplicate_order\)  \d+ ms$/);
     expect(missing).toMatch(/ query +mchOrderNo=nope  9999 订单不存在 \(order_not_found\)  \d+ ms$/);
-    expect(declared).toMatch(/ settleAddressApply +requestId=addr-1  SUCCESS serverRequestId=SA\d+ status=0  \d+ ms$/);
+    expect(declared).toMatch(/ settleAddressApply +requestId=addr-1  SUCCESS serverRequestId=SA\d+ status=0 \(under review\)  \d+ ms$/);
     expect(gateway.requests[2]).toMatchObject({ operation: 'query', keys: { mchOrderNo: 'nope' }, code: 9999, msg: '订单不存在', reason: 'order_not_found' });
     expect(gateway.requests[0]?.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('prints settlement statuses by name beside their number', async () => {
+    const { gateway, lines } = loggedGateway();
+    const address = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
+    await call(gateway, 'settleRequest', { requestId: 'settle-1', amount: 1500, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address });
+    gateway.progressSettlement('settle-1', 'completed');
+    await call(gateway, 'settleRequestGet', { requestId: 'settle-1' });
+    expect(lines()[0]).toMatch(/ settleRequest +requestId=settle-1  SUCCESS serverRequestId=\S+ status=0 \(pending\)  \d+ ms$/);
+    expect(lines()[1]).toMatch(/ settleRequestGet +requestId=settle-1  SUCCESS serverRequestId=\S+ status=2 \(completed\)  \d+ ms$/);
+    expect(() => gateway.progressSettlement('settle-1')).toThrow('settlement settle-1 is already final (status 2, completed)');
   });
 
   it('says what a fault did', async () => {
@@ -65,7 +76,7 @@ describe('the log option', () => {
     await call(gateway, 'unifiedOrder', orderFields()).catch(() => undefined);
     expect(lines()[0]).toMatch(new RegExp(`^${time}  unifiedOrder +html502 before processing: the gateway did nothing  \\d+ ms$`));
     expect(gateway.requests[0]).toMatchObject({ fault: 'html502', outcome: 'html502 before processing: the gateway did nothing', keys: {} });
-    expect(gateway.requests[1]?.outcome).toMatch(/^SUCCESS payOrderId=P\d+ orderState=0, then the fault connectionReset$/);
+    expect(gateway.requests[1]?.outcome).toMatch(/^SUCCESS payOrderId=P\d+ orderState=0 \(Generated\), then the fault connectionReset$/);
   });
 
   it('gets one event per notification attempt: URL, HTTP status, accepted or why not', async () => {

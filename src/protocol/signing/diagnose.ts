@@ -70,6 +70,8 @@ export type SignatureMistakeId =
   | 'json-reformatted'
   | 'values-trimmed'
   | 'values-url-encoded'
+  | 'plus-read-as-space'
+  | 'space-arrived-as-plus'
   | 'unsigned-field-signed'
   | 'field-left-out';
 
@@ -341,6 +343,26 @@ function* valueRewrites(signed: readonly Entry[]): Generator<Attempt> {
   const trimmed = rewrite((text) => text.trim());
   if (trimmed.changed.length > 0) {
     yield { id: 'values-trimmed', summary: `values were trimmed before signing (${trimmed.changed.join('; ')})`, fix: 'sign values as sent: whitespace is kept, nothing is trimmed', entries: trimmed.entries };
+  }
+  // A form body reads + as a space: a signer's literal + sent unencoded arrives as a space, and a body read
+  // without form decoding (decodeURIComponent, a JSON copy of a logged form) keeps its spaces as +.
+  const pluses = rewrite((text) => text.replaceAll(' ', '+'));
+  if (pluses.changed.length > 0) {
+    yield {
+      id: 'plus-read-as-space',
+      summary: `the signer signed "+" where the body holds a space (${pluses.changed.join('; ')}): in a form body a bare + means a space`,
+      fix: 'send a literal + as %2B (encode every form value, e.g. with URLSearchParams or encodeURIComponent), or sign the value you send as the receiver decodes it',
+      entries: pluses.entries,
+    };
+  }
+  const spaces = rewrite((text) => text.replaceAll('+', ' '));
+  if (spaces.changed.length > 0) {
+    yield {
+      id: 'space-arrived-as-plus',
+      summary: `spaces arrived as "+" (${spaces.changed.join('; ')}): the body was form-encoded and then read without form decoding`,
+      fix: 'decode a form body with + as a space (URLSearchParams, not decodeURIComponent), or verify the body exactly as received',
+      entries: spaces.entries,
+    };
   }
   const encoded = rewrite((text) => encodeURIComponent(text));
   if (encoded.changed.length > 0) {

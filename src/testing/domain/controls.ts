@@ -41,6 +41,7 @@ export interface GatewayControls {
   order(ref: string): MockPayOrder | undefined;
   payOrder(ref: string): MockPayOrder;
   failOrder(ref: string, failure?: ChannelFailure): MockPayOrder;
+  expireOrder(ref: string): MockPayOrder;
   payerReturnUrl(ref: string): string | undefined;
   deliverNotifications(): Promise<NotificationAttempt[]>;
   resendNotification(id: string): Promise<NotificationAttempt>;

@@ -232,6 +232,14 @@ export class OrderBook {
     return this.#fail(this.#unpaid(ref, 'failOrder'), checked);
   }
 
+  /** Test control: the order's validity ends now, so it closes as expired (state 6). */
+  expireNow(ref: string): MockPayOrder {
+    const order = this.#unpaid(ref, 'expireOrder');
+    order.expiresAt = Math.min(order.expiresAt, this.clock.now());
+    this.expire();
+    return copy(order);
+  }
+
   /** Test control: a coming order fails at the channel. */
   declineNext(failure: ChannelFailure = {}): void {
     this.#declines.push(parseInput(channelFailureSchema, failure, 'Invalid declineNextPayment failure', 'options'));

@@ -1,7 +1,8 @@
 /**
  * `payDataType`/`payData` by way code and `channelExtra`, as docs/reference/protocol.md section 4 describes them, plus
- * the `channelExtra` members each way code requires. Pay URLs, QR texts and QR image URLs all lead to the
- * mock's own cashier page, `{base}/cashier/{payOrderId}`, where a person can pay or fail the order.
+ * the `channelExtra` members each way code requires. Pay URLs and QR texts lead to the mock's own cashier
+ * page, `{base}/cashier/{payOrderId}`, where a person can pay or fail the order; a QR image URL
+ * (`codeImgUrl`) to an SVG QR code of that page's URL, `{base}/cashier/{payOrderId}/qr.svg`.
  *
  * @module
  */
@@ -97,16 +98,23 @@ export function payDataFor(wayCode: string, payOrderId: string, extra: Readonly<
     type = SELECTABLE_TYPES.find((t) => t.toLowerCase() === requested.toLowerCase()) ?? '';
     if (type === '') throw refuse(MESSAGES.payDataTypeUnsupported(requested));
   }
-  const cashier = `${origin}/cashier/${payOrderId}`;
+  const cashier = cashierUrl(origin, payOrderId);
   switch (type) {
     case 'form':
       return { payDataType: 'form', payData: `<form id="pay" method="GET" action="${cashier}"></form><script>document.getElementById('pay').submit()</script>` };
     case 'codeUrl':
-    case 'codeImgUrl':
       return { payDataType: type, payData: cashier };
+    case 'codeImgUrl':
+      // An image of the QR code of the cashier URL (src/testing/pages/qr-image.ts serves it).
+      return { payDataType: type, payData: `${cashier}/qr.svg` };
     default:
       return { payDataType: 'payurl', payData: cashier };
   }
+}
+
+/** The cashier page of an order: what `payurl` and `codeUrl` pay data give, and what the `codeImgUrl` image encodes. */
+export function cashierUrl(origin: string, payOrderId: string): string {
+  return `${origin}/cashier/${payOrderId}`;
 }
 
 function walletPayData(wayCode: string, payOrderId: string): string {

@@ -57,7 +57,7 @@ export interface MockRequestRecord {
   readonly msg?: string | undefined;
   /** What a refusal means, as the SDK's `GatewayApiError.reason` reads it. */
   readonly reason?: GatewayApiErrorReason | undefined;
-  /** What happened, in one line: `SUCCESS payOrderId=P… orderState=0`, `9999 订单不存在 (order_not_found)`, `connectionReset before processing`. */
+  /** What happened, in one line: `SUCCESS payOrderId=P… orderState=0 (Generated)`, `9999 订单不存在 (order_not_found)`, `connectionReset before processing`. */
   readonly outcome: string;
   /** The fault that struck this request, if any. */
   readonly fault?: FaultKind | undefined;

@@ -38,6 +38,11 @@ export const MockSettlementStatus = { Pending: 0, Processing: 1, Completed: 2, F
 /** A settlement state in the mock (see the constant of the same name). */
 export type MockSettlementStatus = (typeof MockSettlementStatus)[keyof typeof MockSettlementStatus];
 
+/** Each address status's name, for the log and the dashboard. */
+export const ADDRESS_STATUS_NAMES: Readonly<Record<MockAddressStatus, string>> = ['under review', 'approved', 'rejected'];
+/** Each settlement status's name, for the log and the dashboard. */
+export const SETTLEMENT_STATUS_NAMES: Readonly<Record<MockSettlementStatus, string>> = ['pending', 'processing', 'completed', 'failed'];
+
 /**
  * What the mock records of every coinpay request: the gateway's id, the merchant's id, whose it is and
  * for which token. Test controls find a record by either id.
@@ -174,7 +179,7 @@ export class SettlementDesk {
     const to = parseInput(settlementProgressSchema, requested, 'Invalid progressSettlement to', 'options');
     const record = this.#find(this.#settlements.values(), ref, 'progressSettlement');
     if (record.status === MockSettlementStatus.Completed || record.status === MockSettlementStatus.Failed) {
-      throw new Error(`progressSettlement: settlement ${record.requestId} is already final (status ${record.status})`);
+      throw new Error(`progressSettlement: settlement ${record.requestId} is already final (status ${record.status}, ${SETTLEMENT_STATUS_NAMES[record.status]})`);
     }
     const target = to ?? (record.status === MockSettlementStatus.Pending ? 'processing' : 'completed');
     record.status = { processing: MockSettlementStatus.Processing, completed: MockSettlementStatus.Completed, failed: MockSettlementStatus.Failed }[target];

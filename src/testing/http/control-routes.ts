@@ -48,6 +48,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     bodySchema: channelFailureSchema,
     run: (gateway, ref, failure) => gateway.failOrder(ref, failure),
   }),
+  route({ method: 'POST', path: '/_mock/orders/{payOrderId}/expire', calls: 'expireOrder(ref)', does: 'the order expires now (state 6, closed); no notification', run: (gateway, ref) => gateway.expireOrder(ref) }),
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
   route({
     method: 'POST', path: '/_mock/notifications/{id}/resend', calls: 'resendNotification(id)',

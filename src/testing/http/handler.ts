@@ -6,6 +6,8 @@
  * @module
  */
 import { apiErrorReason } from '../../errors/index.js';
+import type { OperationName } from '../../operations/table.js';
+import { PayOrderState, payOrderStateName } from '../../protocol/schemas/enums.js';
 import type { SimulatedClock } from '../domain/clock.js';
 import type { GatewayControls } from '../domain/controls.js';
 import type { FaultPlan } from '../domain/faults.js';
@@ -14,7 +16,7 @@ import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../domain/orders.js';
 import { Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
-import type { SettlementDesk } from '../domain/settlements.js';
+import { ADDRESS_STATUS_NAMES, SETTLEMENT_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';
 import { handleCashier } from '../pages/cashier-page.js';
 import { handleDashboard } from '../pages/dashboard-page.js';
 import { handleControl } from './control-routes.js';
@@ -118,7 +120,7 @@ function describe(record: Recording, result: Answer, successCode: number): void 
   if (result.kind === 'success') {
     record.code = successCode;
     record.msg = 'SUCCESS';
-    const shown = RESULT_FIELDS.filter((name) => result.data[name] !== undefined && !(name in record.keys)).map((name) => ` ${name}=${String(result.data[name])}`);
+    const shown = RESULT_FIELDS.filter((name) => result.data[name] !== undefined && !(name in record.keys)).map((name) => ` ${name}=${String(result.data[name])}${stateName(record.operation, name, result.data[name])}`);
     record.outcome = `SUCCESS${shown.join('')}`;
     return;
   }
@@ -127,6 +129,16 @@ function describe(record: Recording, result: Answer, successCode: number): void 
   record.reason = apiErrorReason(result.code, result.msg);
   record.outcome = `${result.code} ${record.msg} (${record.reason})`;
 }
+
+/** A state's name beside its number in the log (` (Succeeded)`, ` (completed)`): the wire has only numbers. */
+function stateName(operation: OperationName, field: string, value: unknown): string {
+  if (typeof value !== 'number') return '';
+  const names: Readonly<Record<number, string | undefined>> = field !== 'status' ? PAY_ORDER_STATE_NAMES : operation === 'settleAddressApply' ? ADDRESS_STATUS_NAMES : SETTLEMENT_STATUS_NAMES;
+  const name = names[value];
+  return name === undefined ? '' : ` (${name})`;
+}
+
+const PAY_ORDER_STATE_NAMES: Readonly<Record<number, string>> = Object.fromEntries(Object.values(PayOrderState).map((state) => [state, payOrderStateName(state)]));
 
 function keysOf(body: Readonly<Record<string, unknown>>): Record<string, string> {
   const keys: Record<string, string> = {};

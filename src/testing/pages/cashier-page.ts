@@ -7,14 +7,19 @@
 import { PayOrderState } from '../../protocol/schemas/enums.js';
 import type { GatewayControls } from '../domain/controls.js';
 import type { MockPayOrder } from '../domain/orders.js';
+import { cashierUrl } from '../domain/pay-data.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
+import { QR_IMAGE, qrImageResponse } from './qr-image.js';
 
 const ACTIONS = ['pay', 'fail', 'leave'] as const;
 
-/** Answers `GET /cashier/{id}` and `POST /cashier/{id}/{pay|fail|leave}` (`segments`: the path's, decoded), or `undefined` for other paths. */
+/**
+ * Answers `GET /cashier/{id}`, `GET /cashier/{id}/qr.svg` (the `codeImgUrl` image) and `POST /cashier/{id}/{pay|fail|leave}`
+ * (`segments`: the path's, decoded), or `undefined` for other paths.
+ */
 export function handleCashier(gateway: GatewayControls, request: Request, segments: readonly string[], base: string): Response | undefined {
   const [root, page, id, action, ...rest] = segments;
-  if (root !== '' || page !== 'cashier' || !id || rest.length > 0 || (action !== undefined && !isAction(action))) return undefined;
+  if (root !== '' || page !== 'cashier' || !id || rest.length > 0 || (action !== undefined && action !== QR_IMAGE && !isAction(action))) return undefined;
   let order: MockPayOrder | undefined;
   try {
     order = gateway.order(id);
@@ -23,6 +28,7 @@ export function handleCashier(gateway: GatewayControls, request: Request, segmen
   }
   if (!order) return layout('Order not found', base, html`<div class="card"><h1>Order not found</h1><p class="muted">The mock has no order ${id}.</p></div>`, '', 404);
   if (action === undefined && request.method === 'GET') return renderCashier(order, base, gateway.now());
+  if (action === QR_IMAGE) return request.method === 'GET' ? qrImageResponse(cashierUrl(base, order.payOrderId)) : undefined;
   if (action === undefined || request.method !== 'POST') return undefined;
   if (isOpen(order)) {
     if (action === 'pay') gateway.payOrder(order.payOrderId);

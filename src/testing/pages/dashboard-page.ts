@@ -9,7 +9,7 @@ import { describeFields } from '../../protocol/signing/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
-import { MockAddressStatus, MockSettlementStatus } from '../domain/settlements.js';
+import { ADDRESS_STATUS_NAMES, MockAddressStatus, MockSettlementStatus, SETTLEMENT_STATUS_NAMES } from '../domain/settlements.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };
@@ -69,11 +69,11 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
     ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>
       ${addresses.map((a) => html`<tr data-address="${a.serverRequestId}"><td><code>${a.serverRequestId}</code></td><td><code>${a.requestId}</code></td><td>${a.tokenId}</td><td><code>${a.address}</code></td>
-        <td>${['under review', 'approved', 'rejected'][a.status]}</td>
+        <td>${ADDRESS_STATUS_NAMES[a.status]}</td>
         <td>${a.status === MockAddressStatus.UnderReview ? [control(path, `addresses/${encodeURIComponent(a.serverRequestId)}/approve`, 'Approve', 'primary'), html` `, control(path, `addresses/${encodeURIComponent(a.serverRequestId)}/reject`, 'Reject', 'danger')] : ''}</td></tr>`)}</table>`)}
     ${section('Settlements', settlements.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Amount</th><th>Token</th><th>Status</th><th></th></tr>
       ${settlements.map((s) => html`<tr data-settlement="${s.serverRequestId}"><td><code>${s.serverRequestId}</code></td><td><code>${s.requestId}</code></td><td>${formatAmount(s.amount, s.currency)}</td><td>${s.tokenId}</td>
-        <td>${['pending', 'processing', 'completed', 'failed'][s.status]}</td>
+        <td>${SETTLEMENT_STATUS_NAMES[s.status]}</td>
         <td>${s.status === MockSettlementStatus.Pending || s.status === MockSettlementStatus.Processing ? control(path, `settlements/${encodeURIComponent(s.serverRequestId)}/progress`, 'Progress') : ''}</td></tr>`)}</table>`)}
     ${section('Latest requests', state.requests.length, html`<table id="requests"><tr><th>Time</th><th>Operation</th><th>Keys</th><th>Outcome</th><th>Took</th></tr>
       ${state.requests.map(requestRows)}</table>`)}`;

@@ -49,6 +49,8 @@ const CASES: Record<string, Case> = {
   'nested JSON reformatted after signing': { mistake: 'json-reformatted', fields: fields({ list: '[ { "a b": 1 } ]' }), received: md5(`list=[{"a b":1}]&key=${SECRET}`) },
   'values trimmed': { mistake: 'values-trimmed', fields: fields({ memo: ' gift ', amount: '1' }), received: md5(`amount=1&memo=gift&key=${SECRET}`) },
   'values URL-encoded': { mistake: 'values-url-encoded', fields: fields({ notifyUrl: 'https://shop.example/n?a=1', amount: '1' }), received: md5(`amount=1&notifyUrl=${encodeURIComponent('https://shop.example/n?a=1')}&key=${SECRET}`) },
+  'a literal + sent unencoded in a form (read as a space)': { mistake: 'plus-read-as-space', fields: fields({ subject: 'C++'.replaceAll('+', ' '), amount: '1' }), received: md5(`amount=1&subject=C++&key=${SECRET}`) },
+  'spaces that arrived as + (a form read without form decoding)': { mistake: 'space-arrived-as-plus', fields: fields({ subject: 'Blue+T-shirt', amount: '1' }), received: md5(`amount=1&subject=Blue T-shirt&key=${SECRET}`) },
   'a field the gateway does not sign, signed': { mistake: 'unsigned-field-signed', fields: ORDER, unsignedFields: fields({ shop: 'eu' }), received: md5(canonical(new Map([...ORDER, ['shop', 'eu']]))) },
   'a field left out': { mistake: 'field-left-out', fields: ORDER, received: md5(canonical(new Map([...ORDER].filter(([k]) => k !== 'mchOrderNo')))) },
 };

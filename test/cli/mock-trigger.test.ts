@@ -1,0 +1,112 @@
+// `payment-gateway-sdk mock pay|fail|expire ORDER` in this process, against a mock listening on loopback:
+// each drives the control API and prints the order's new state; mistakes get exit code 2, refusals 1.
+// test/cli/mock.slow.test.ts runs it as a child process against the mock command.
+import { createServer } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayClient, PayOrderState } from '../../src/index.js';
+import { createMockGateway, type MockGatewayServer } from '../../src/testing/index.js';
+import { runInProcess } from '../support/cli-in-process.js';
+import { listenOnLoopback, type Running } from '../support/loopback-server.js';
+
+const MERCHANT = { mchNo: 'M1700000001', appId: 'app-trigger', secret: 'trigger-secret' };
+const gateway = createMockGateway({ merchants: [MERCHANT], clock: 'manual' });
+let server: MockGatewayServer;
+let client: GatewayClient;
+
+beforeAll(async () => {
+  server = await gateway.listen({ port: 0 });
+  client = new GatewayClient({ baseUrl: server.url, ...MERCHANT });
+});
+afterAll(() => server.close());
+
+const create = (mchOrderNo: string) => client.unifiedOrder({ mchOrderNo, wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue, M', notifyUrl: 'http://127.0.0.1:9/pay/notify' });
+
+describe('payment-gateway-sdk mock pay|fail|expire', () => {
+  it('pay: by mchOrderNo, the order is paid and its notification queued; prints the state by name', async () => {
+    const order = await create('trigger-pay');
+    const result = await runInProcess(['mock', 'pay', 'trigger-pay', '--url', server.url]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(new RegExp(`^payOrderId ${order.payOrderId}  mchOrderNo trigger-pay  state 2 \\(Succeeded\\); its notification goes out`));
+    expect(gateway.order('trigger-pay')?.state).toBe(PayOrderState.Succeeded);
+    expect(gateway.notifications.map((n) => n.payOrderId)).toContain(order.payOrderId);
+  });
+
+  it('fail: by payOrderId, with the channel error given; expire: closes the order; the URL from PAYMENT_GATEWAY_MOCK_URL', async () => {
+    const failing = await create('trigger-fail');
+    const failed = await runInProcess(['mock', 'fail', failing.payOrderId, '--err-code', 'CARD_DECLINED', '--err-msg', 'insufficient funds'], '', { PAYMENT_GATEWAY_MOCK_URL: server.url });
+    expect(failed.code).toBe(0);
+    expect(failed.stdout).toContain('state 3 (Failed)  errCode CARD_DECLINED  errMsg insufficient funds\n');
+    expect(gateway.order('trigger-fail')).toMatchObject({ state: PayOrderState.Failed, errCode: 'CARD_DECLINED', errMsg: 'insufficient funds' });
+
+    await create('trigger-expire');
+    await create('trigger-other');
+    const expired = await runInProcess(['mock', 'expire', 'trigger-expire'], '', { PAYMENT_GATEWAY_MOCK_URL: `${server.url}/` });
+    expect(expired.stdout).toContain('state 6 (Closed)\n');
+    expect((await client.query({ mchOrderNo: 'trigger-expire' })).state).toBe(PayOrderState.Closed);
+    expect(gateway.order('trigger-other')?.state).toBe(PayOrderState.Generated); // only the order named
+  });
+
+  it('says what the mock refused (an unknown order, one already paid): exit code 1', async () => {
+    const unknown = await runInProcess(['mock', 'pay', 'no-such-order', '--url', server.url]);
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toBe('payment-gateway-sdk mock pay: the mock refused: payOrder: no order with payOrderId or mchOrderNo "no-such-order"\n');
+    const twice = await runInProcess(['mock', 'expire', 'trigger-pay', '--url', server.url]);
+    expect(twice.stderr).toMatch(/the mock refused: expireOrder: order P\d+ is Succeeded \(state 2\); only orders in state 0 or 1 can change/);
+  });
+
+  it('says when nothing (or something else) answers at the URL: exit code 1', async () => {
+    const closed = createMockGateway({ merchants: [MERCHANT] });
+    const gone = await closed.listen({ port: 0 });
+    await gone.close();
+    const unreachable = await runInProcess(['mock', 'pay', 'o-1', '--url', gone.url]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/cannot reach a mock at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): start one with payment-gateway-sdk mock, or give its URL with --url or PAYMENT_GATEWAY_MOCK_URL/);
+    const other: Running = await listenOnLoopback(createServer((_req, res) => res.end('<html>not a mock</html>')));
+    try {
+      const stranger = await runInProcess(['mock', 'pay', 'o-1', '--url', new URL(other.url).origin]);
+      expect(stranger.stderr).toMatch(/answered HTTP 200 without the mock's JSON: is it a payment-gateway-sdk mock\? \(check --url\)/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reads a hostile answer safely: escape sequences printed escaped, a huge body cut off, a redirect not followed', async () => {
+    const answers: ((res: import('node:http').ServerResponse) => void)[] = [
+      (res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: '\u001b]0;pwned\u0007\u001b[2J\nvalid' })),
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"error":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+      },
+      (res) => res.writeHead(307, { location: 'http://127.0.0.1:9/_mock/orders/o-1/pay' }).end(),
+    ];
+    const hostile: Running = await listenOnLoopback(createServer((_req, res) => answers.shift()?.(res)));
+    try {
+      const url = new URL(hostile.url).origin;
+      const escaped = await runInProcess(['mock', 'pay', 'o-1', '--url', url]);
+      expect(escaped.code).toBe(1);
+      expect(escaped.stderr).toBe('payment-gateway-sdk mock pay: the mock refused: \\u001b]0;pwned\\u0007\\u001b[2J\\nvalid\n');
+      expect((await runInProcess(['mock', 'pay', 'o-1', '--url', url])).stderr).toMatch(/answered HTTP 200 without the mock's JSON/);
+      expect((await runInProcess(['mock', 'pay', 'o-1', '--url', url])).stderr).toMatch(/answered with a redirect, which is not followed/);
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  it.each([
+    [['mock', 'pay'], /give one order: its payOrderId or your mchOrderNo/],
+    [['mock', 'pay', 'a', 'b'], /give one order/],
+    [['mock', 'expire', 'a', '--err-code', 'X'], /--err-code and --err-msg are options of fail/],
+    [['mock', 'pay', 'a', '--url', 'not a url'], /--url must be the mock's base URL/],
+    [['mock', 'pay', 'a', '--url', 'ftp://127.0.0.1'], /--url must be an http\(s\) URL/],
+    [['mock', 'fail', 'a', '--bogus'], /Unknown option '--bogus'/],
+  ])('%j is a usage mistake: exit code 2', async (args, message) => {
+    const result = await runInProcess(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('--help prints its usage; the main usage lists it', async () => {
+    expect((await runInProcess(['mock', 'pay', '--help'])).stdout).toMatch(/^Usage: payment-gateway-sdk mock pay\|fail\|expire ORDER/);
+    expect((await runInProcess(['--help'])).stdout).toContain('payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]');
+  });
+});

@@ -1,0 +1,18 @@
+// The README's code blocks compile (strict, as the rest of the project): each comes from one of these files
+// (scripts/readme-snippets.ts), and vitest's type check fails on an error in any of them.
+import { expectTypeOf, test } from 'vitest';
+import '../../examples/readme/quick-start.js';
+import '../../examples/readme/unified-order.js';
+import '../../examples/readme/wait-for-order.js';
+import '../../examples/readme/query-and-close.js';
+import '../../examples/readme/settlement.js';
+import '../../examples/readme/sign.js';
+import '../../examples/readme/processor.js';
+import '../../examples/readme/verify-notification.js';
+import type { client } from '../../examples/readme/logger.js';
+import '../../examples/readme/testing.js';
+import type { GatewayClient } from '../../src/index.js';
+
+test('the README blocks compile; the logging one builds a client', () => {
+  expectTypeOf<typeof client>().toEqualTypeOf<GatewayClient>();
+});
