@@ -6,11 +6,14 @@
  * const store = postgresStore({ pool });
  * await store.migrate();
  * const client = new GatewayClient({ baseUrl, ...merchant });
- * createApp({ client, merchant, orders, store, onPaid: markOrderPaid, notifyUrl: 'https://shop.example.com/pay/notify' }).listen(3000);
+ * const app = createApp({ client, merchant, orders, store, onPaid: markOrderPaid, notifyUrl: 'https://shop.example.com/pay/notify' });
+ * app.listen(3000);
+ * // Every order the checkout creates is tracked: a sweep fulfils one whose notifications were all lost, once.
+ * const sweeping = sweepEvery(app.locals.processor, { everyMs: 60_000 }); // examples/sweep.ts
  * ```
  */
 import express from 'express';
-import { type GatewayClient, GatewayOrderPaidError, isGatewayError, type UnifiedOrderParams } from 'payment-gateway-sdk';
+import { type GatewayClient, GatewayOrderPaidError, isGatewayError, type PaymentNotificationProcessor, type UnifiedOrderParams } from 'payment-gateway-sdk';
 import { logOutcome, shopProcessor, type ShopOptions } from './shop.js';
 
 export interface ShopAppOptions extends ShopOptions {
@@ -19,9 +22,13 @@ export interface ShopAppOptions extends ShopOptions {
   notifyUrl?: string;
 }
 
-export function createApp({ client, notifyUrl, ...shop }: ShopAppOptions): express.Express {
-  const app = express();
-  const processor = shopProcessor(shop);
+/** The app, with the processor it answers notifications with (`app.locals.processor`: sweep it on a schedule). */
+export type ShopApp = express.Express & { locals: { processor: PaymentNotificationProcessor } };
+
+export function createApp({ client, notifyUrl, ...shop }: ShopAppOptions): ShopApp {
+  const app = express() as ShopApp;
+  const processor = shopProcessor(shop, client);
+  app.locals.processor = processor;
 
   // Starts paying one of the shop's orders and answers the payment data to show (a QR code, a URL to redirect to).
   app.post('/checkout', express.json(), async (req, res) => {
@@ -41,7 +48,8 @@ export function createApp({ client, notifyUrl, ...shop }: ShopAppOptions): expre
         await shop.orders.addPaymentNumber(order.number, mchOrderNo);
         created = await client.reissueOrder(created, { ...params, mchOrderNo });
       }
-      // TODO(issue 26): processor.track(created) here, so that sweep() finds a payment whose notification never came.
+      // Tracked until final: a sweep fulfils it if every notification is lost (once, whatever races).
+      await processor.track(created);
       res.json({ mchOrderNo: created.mchOrderNo, payDataType: created.payDataType, payData: created.payData });
     } catch (error) {
       if (error instanceof GatewayOrderPaidError) return void res.status(409).json({ paid: error.order.mchOrderNo });

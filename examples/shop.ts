@@ -13,7 +13,17 @@
  * // or redisStore({ client }) from payment-gateway-sdk/stores/redis
  * ```
  */
-import { createNotificationProcessor, type NotificationOptions, type NotificationProcessor, type NotificationReply, type NotificationStore, type PaymentExpectation, type PayOrderNotification } from 'payment-gateway-sdk';
+import {
+  createNotificationProcessor,
+  type GatewayClient,
+  type NotificationOptions,
+  type NotificationReply,
+  type NotificationStore,
+  type PaidOrder,
+  type PaymentExpectation,
+  type PaymentNotificationProcessor,
+  type PayOrderNotification,
+} from 'payment-gateway-sdk';
 
 /** One of the shop's orders, as the shop priced it. */
 export interface ShopOrder {
@@ -38,15 +48,20 @@ export interface ShopOptions {
   orders: ShopOrders;
   /** Where processed notifications are kept: postgresStore (migrated) or redisStore in production, see above. */
   store: NotificationStore;
-  /** Your business step for a paid order, e.g. mark it paid and ship it: runs once per payment. */
-  onPaid: (notification: PayOrderNotification) => Promise<void>;
+  /** Your business step for a paid order, e.g. mark it paid and ship it: runs once per payment (notified or swept). */
+  onPaid: (paid: PaidOrder) => Promise<void>;
 }
 
-/** The processor of the shop's payment notifications: verified, matched against the shop's order, processed once. */
-export function shopProcessor({ merchant, orders, store, onPaid }: ShopOptions): NotificationProcessor<PayOrderNotification> {
+/**
+ * The processor of the shop's payment notifications: verified, matched against the shop's order, processed once.
+ * With the shop's `client` it also sweeps: `processor.track(order)` after each create, and `processor.sweep()` on a
+ * schedule (examples/sweep.ts `sweepEvery`) fulfils a paid order whose notifications were all lost, once.
+ */
+export function shopProcessor({ merchant, orders, store, onPaid }: ShopOptions, client?: GatewayClient): PaymentNotificationProcessor {
   return createNotificationProcessor({
     ...merchant,
     store,
+    client,
     // The payment must be for one of our orders, for the total and currency we recorded: no such order, refused (400).
     expect: async (notification): Promise<PaymentExpectation | undefined> => {
       const order = await orders.find(notification.mchOrderNo);
@@ -54,8 +69,6 @@ export function shopProcessor({ merchant, orders, store, onPaid }: ShopOptions):
     },
     onPaid,
   });
-  // TODO(issue 26): once processor.track(order) and processor.sweep() exist, the checkout calls track after
-  // each create, and a timer runs sweep (see the sweep guide); both belong here and in examples/express.ts.
 }
 
 /** Logs what the merchant should see of a notification that was not processed; never contains the secret. */

@@ -35,6 +35,15 @@ it('marks the cart paid when the gateway notifies', async () => {
   expect(gateway.deliveries.at(-1)?.delivered).toBe(true);
 });
 
+it('marks the cart paid by a sweep when every notification is lost, once', async () => {
+  expect(await checkout.pay('cart-lost-1', 1500)).toMatch(/^http/);
+  gateway.payOrder('cart-lost-1');           // paid, and no deliverNotifications: the notifications are lost
+  expect(await checkout.sweep({ olderThanMs: 0 })).toMatchObject({ paid: 1 });
+  expect(checkout.isPaid('cart-lost-1')).toBe(true);
+  await gateway.deliverNotifications();      // a late notification finds it done: SUCCESS, nothing run twice
+  expect(gateway.deliveries.at(-1)?.delivered).toBe(true);
+});
+
 it('refuses a forged notification', async () => {
   await checkout.pay('cart-45', 900);
   gateway.payOrder('cart-45');

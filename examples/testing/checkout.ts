@@ -23,6 +23,7 @@ export function createCheckout({ client, merchant, notifyUrl, store }: CheckoutS
   const processor = createNotificationProcessor({
     ...merchant,
     store,
+    client, // so it can sweep the orders it tracks
     // A genuine notification must still be for one of our orders, at its price: otherwise refused.
     expect: (notification) => {
       const order = orders.get(notification.mchOrderNo);
@@ -47,6 +48,7 @@ export function createCheckout({ client, merchant, notifyUrl, store }: CheckoutS
         orders.set(mchOrderNo, { cartId, amount: priceCents, currency: params.currency });
         order = await client.reissueOrder(order, { ...params, mchOrderNo });
       }
+      await processor.track(order); // a sweep fulfils it if its notifications are lost
       return order.payData ?? '';
     },
 
@@ -54,6 +56,9 @@ export function createCheckout({ client, merchant, notifyUrl, store }: CheckoutS
     async onNotification(body: NotificationInput): Promise<string> {
       return (await processor.handle(body)).body;
     },
+
+    /** Run on a schedule (every minute): fulfils a paid order whose notifications were all lost, once. */
+    sweep: ({ olderThanMs = 60_000 } = {}) => processor.sweep({ olderThanMs }),
 
     isPaid: (cartId: string): boolean => paid.has(cartId),
   };

@@ -13,7 +13,7 @@ import { createApp as createKoaApp } from '../../examples/koa.js';
 import { createNotifyModule } from '../../examples/nestjs.js';
 import { createNotifyRoute } from '../../examples/next-route.js';
 import type { ShopOptions, ShopOrder, ShopOrders } from '../../examples/shop.js';
-import { GatewayClient, memoryStore, PayOrderState, type PayOrderNotification } from '../../src/index.js';
+import { GatewayClient, memoryStore, PayOrderState, type PaidOrder } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import { restoreFetchGlobalsAfterAll } from '../support/fetch-globals.js';
 import { listenOnLoopback, type Running } from '../support/loopback-server.js';
@@ -21,7 +21,7 @@ import { formBody, freshFields, MERCHANT, PAY_FIELDS } from '../support/notifica
 
 restoreFetchGlobalsAfterAll();
 
-type OnPaid = (notification: PayOrderNotification) => Promise<void>;
+type OnPaid = (paid: PaidOrder) => Promise<void>;
 
 /** The shop's order table, in memory. */
 function memoryOrders(list: readonly ShopOrder[]): ShopOrders {
@@ -182,11 +182,31 @@ describe('the Express checkout route', () => {
     }
   });
 
+  it('tracks each order it creates: with every notification lost, a sweep fulfils the paid order once', async () => {
+    const store = memoryStore(); // before the mock, whose clock stands at its creation
+    const gateway = createMockGateway({ merchants: [MERCHANT] });
+    const shopClient = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch });
+    const paid = vi.fn<OnPaid>().mockResolvedValue(undefined);
+    const app = createExpressApp({ client: shopClient, ...shop(paid, orders), store });
+    const running = await listenOnLoopback(createHttpServer(app), '/checkout');
+    try {
+      expect((await checkout(running.url, { orderNumber: 'cart-10' })).status).toBe(200);
+      gateway.payOrder(gateway.order('cart-10')!.payOrderId); // no notifyUrl: no notification ever comes
+      expect(await app.locals.processor.sweep({ olderThanMs: 0 })).toMatchObject({ checked: 1, paid: 1 });
+      expect(await app.locals.processor.sweep({ olderThanMs: 0 })).toMatchObject({ checked: 0, paid: 0 });
+      expect(paid).toHaveBeenCalledTimes(1);
+      expect(paid.mock.calls[0]![0]).toMatchObject({ mchOrderNo: 'cart-10', amount: 500, currency: 'USD' });
+    } finally {
+      await running.close();
+    }
+  });
+
   it('answers payData even when the answer to the create was lost: the recovered order is replaced under a new number, whose payment is accepted', async () => {
     const gateway = createMockGateway({ merchants: [MERCHANT] });
     const shopClient = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch });
     const paid = vi.fn<OnPaid>().mockResolvedValue(undefined);
-    const running = await listenOnLoopback(createHttpServer(createExpressApp({ client: shopClient, ...shop(paid, orders), notifyUrl: 'https://shop.example/pay/notify' })), '/checkout');
+    const app = createExpressApp({ client: shopClient, ...shop(paid, orders), notifyUrl: 'https://shop.example/pay/notify' });
+    const running = await listenOnLoopback(createHttpServer(app), '/checkout');
     try {
       gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });
       const answer = await checkout(running.url, { orderNumber: 'cart-9' });
@@ -197,6 +217,10 @@ describe('the Express checkout route', () => {
       const notify = running.url.replace('/checkout', '/pay/notify');
       const delivered = await post(notify, freshFields({ mchOrderNo: 'cart-9-2', payOrderId: gateway.order('cart-9-2')!.payOrderId, amount: '1999', currency: 'USD' }));
       expect(await delivered.text()).toBe('SUCCESS');
+      expect(paid).toHaveBeenCalledTimes(1);
+      // The checkout tracked the order it created: a sweep finds it fulfilled already, and runs nothing again.
+      const afterNotification = await app.locals.processor.sweep({ olderThanMs: 0 });
+      expect(afterNotification).toMatchObject({ paid: 0 });
       expect(paid).toHaveBeenCalledTimes(1);
       // The recovered order cannot be closed (every close is cut off): no second order, an error answer.
       gateway.injectFault({ kind: 'connectionReset', operation: 'unifiedOrder', when: 'after' });

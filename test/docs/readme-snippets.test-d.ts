@@ -11,6 +11,8 @@ import '../../examples/readme/processor.js';
 import '../../examples/readme/verify-notification.js';
 import type { client } from '../../examples/readme/logger.js';
 import '../../examples/readme/testing.js';
+import '../../examples/readme/sweep.js';
+import '../../examples/readme/opentelemetry.js';
 import type { GatewayClient } from '../../src/index.js';
 
 test('the README blocks compile; the logging one builds a client', () => {
