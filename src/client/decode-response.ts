@@ -13,7 +13,10 @@ import {
 } from '../errors/index.js';
 import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, presentMemberTexts, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import { findAmbiguity } from '../protocol/signing/one-reading.js';
+import { judgeReadings, type ReadingRefusal } from '../protocol/signing/one-reading.js';
+import { FREE_TEXT_FIELDS, markAmbiguous } from '../protocol/schemas/free-text.js';
+import { coerceFields } from '../notify/coerce.js';
+import { objectFields } from '../protocol/schemas/introspect.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
 import { baseUrlEndsInApi } from './base-url.js';
@@ -72,13 +75,37 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     signatureVerified = true;
   }
-  checkOneReading(operation, signed, details);
+  const { names, required } = objectFields(definitionOf(operation).result);
+  const verdict = judgeReadings(signed, {
+    known: names,
+    required,
+    freeText: FREE_TEXT_FIELDS,
+    // Another reading must pass what this one must: the shape, and the binding to the request and the client.
+    accepts: (reading) => acceptsReading(operation, reading, context, details),
+  });
+  if ('refused' in verdict) throw ambiguityError(operation, verdict.refused, details);
   const result = definitionOf(operation).result.safeParse(onlySigned(data ?? {}, signed), REPORT_INPUT);
   if (!result.success) {
     throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
   }
   checkBinding(operation, result.data as Readonly<Record<string, unknown>>, context, details);
-  return { data: result.data as T, signatureVerified };
+  return { data: markAmbiguous(result.data, verdict.ambiguous) as T, signatureVerified };
+}
+
+/** Whether a reading of the signed members, typed as a notification's fields are, is a record this call would return. */
+function acceptsReading(operation: OperationName, reading: ReadonlyMap<string, string>, context: ResponseContext, details: ResponseErrorDetails): boolean {
+  const { result } = definitionOf(operation);
+  const coerced = coerceFields(result.def.shape, reading);
+  if (coerced.issues.length > 0) return false;
+  const parsed = result.safeParse(coerced.value);
+  if (!parsed.success) return false;
+  try {
+    checkBinding(operation, parsed.data as Readonly<Record<string, unknown>>, context, details);
+    return true;
+  } catch (error) {
+    if (error instanceof GatewayResponseMismatchError) return false;
+    throw error;
+  }
 }
 
 /**
@@ -105,17 +132,21 @@ function onlySigned(data: unknown, signed: ReadonlyMap<string, string>): unknown
   return copy;
 }
 
-// The signature covers the members joined into one text: names must be identifiers and no value may
-// hold `&name=`, or the same signed text reads as other members (a payOrderId swallowing `&state=0&…`).
-function checkOneReading(operation: OperationName, signed: ReadonlyMap<string, string>, details: ResponseErrorDetails): void {
-  const ambiguity = findAmbiguity(signed, definitionOf(operation).resultUrlField);
-  if (!ambiguity) return;
-  if (ambiguity.name === undefined) {
-    throw new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', ambiguity.field.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
+// The signature covers the members joined into one text: names must be identifiers and no value may hold
+// `&name=` where the text can have that member, or the same signed text reads as other members (a
+// payOrderId swallowing `&state=0&…`).
+function ambiguityError(operation: OperationName, refusal: ReadingRefusal, details: ResponseErrorDetails): GatewayResponseValidationError {
+  const { field, name, problem } = refusal;
+  if (problem === 'name') {
+    return new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', field.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
   }
-  throw new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
-    { path: ['data', ambiguity.field], message: `contains '&${ambiguity.name}=': the signature cannot tell where this field ends and a field '${ambiguity.name}' begins` },
-  ], details);
+  const message =
+    problem === 'boundary'
+      ? `contains '&${name}=': the signature cannot tell where this field ends and a field '${name}' begins`
+      : problem === 'differs'
+        ? 'has another value in another reading of the signed text that would pass the same checks'
+        : "holds more '&name=' than the SDK checks every reading of (32 places, 256 readings)";
+  return new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [{ path: ['data', field], message }], details);
 }
 
 // A signature proves who signed, not what for: the record must be the one asked for, of this client.

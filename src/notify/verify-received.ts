@@ -2,8 +2,10 @@ import type * as z from 'zod/mini';
 import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { coerceFields } from './coerce.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
+import { objectFields } from '../protocol/schemas/introspect.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import { findAmbiguity } from '../protocol/signing/one-reading.js';
+import { FREE_TEXT_FIELDS, markAmbiguous, type NotUniquelySigned } from '../protocol/schemas/free-text.js';
+import { judgeReadings, type ReadingRefusal, type ReadingRules } from '../protocol/signing/one-reading.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
@@ -20,8 +22,6 @@ export interface NotificationKind<Schema extends z.ZodMiniObject> {
   readonly merchantRequired: boolean;
   /** The key under which the event is processed once. */
   readonly idempotencyKey: (notification: z.output<Schema>) => string;
-  /** The one field that may carry a URL with a query string (its `&name=` is judged by the sort). */
-  readonly urlField?: string | undefined;
   /** What every notification of this kind must match unless the caller's `expect` says otherwise. */
   readonly defaultExpect?: Readonly<Record<string, Expected>> | undefined;
 }
@@ -30,14 +30,15 @@ export interface NotificationKind<Schema extends z.ZodMiniObject> {
 type Expected = string | number | readonly (string | number)[] | undefined;
 
 /**
- * What every verified notification carries besides its fields: the key to process its event once by.
+ * What every verified notification carries besides its fields: the key to process its event once by,
+ * and (see {@link NotUniquelySigned}) any free text its signature does not pin down.
  *
  * @example
  * ```ts
  * const { idempotencyKey } = await verifyNotification(body, credentials); // 'P202106181104177050002:2'
  * ```
  */
-export interface IdempotentNotification {
+export interface IdempotentNotification extends NotUniquelySigned {
   /** The same for every delivery of the same event (retries, manual re-sends): process each key once. */
   readonly idempotencyKey: string;
 }
@@ -82,12 +83,41 @@ async function verifyResolved<Schema extends z.ZodMiniObject>(kind: Notification
   for (const key of options.ignoreKeys ?? []) fields.delete(key);
   for (const [key, value] of fields) if (value === '') fields.delete(key);
   checkSignature(kind.label, signature, fields, options);
-  checkOneReading(kind, fields);
+  const verdict = judgeReadings(fields, readingRules(kind, options));
+  if ('refused' in verdict) throw ambiguityError(kind, verdict.refused);
+  const notification = checkRecord(kind, fields, options);
+  checkAge(kind.label, notification.reqTime, options);
+  return Object.assign(markAmbiguous(notification, verdict.ambiguous), { idempotencyKey: kind.idempotencyKey(notification) });
+}
+
+/** The checks that make a field map this kind's record for this merchant application: merchant, shape, expectations. */
+function checkRecord<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReadonlyMap<string, string>, options: CheckOptions): z.output<Schema> {
   checkMerchant(kind, fields, options);
   const notification = parseTyped(kind, fields);
   checkExpected(kind.label, notification, { ...kind.defaultExpect, ...withoutUndefined(options.expect) });
-  checkAge(kind.label, notification.reqTime, options);
-  return Object.assign(notification, { idempotencyKey: kind.idempotencyKey(notification) });
+  return notification;
+}
+
+/**
+ * Which readings of a signed text this verifier accepts (`protocol/signing/one-reading.ts`): the kind's
+ * field names, the protocol's free text, and the checks of {@link checkRecord}.
+ */
+function readingRules(kind: NotificationKind<z.ZodMiniObject>, options: CheckOptions): ReadingRules {
+  const { names, required } = objectFields(kind.schema);
+  return {
+    known: names,
+    required,
+    freeText: FREE_TEXT_FIELDS,
+    accepts: (reading) => {
+      try {
+        checkRecord(kind, reading, options);
+        return true;
+      } catch (error) {
+        if (error instanceof GatewayValidationError) return false;
+        throw error;
+      }
+    },
+  };
 }
 
 // The gateway's field names are plain identifiers; a control character in one is hostile (a NUL in a name
@@ -104,19 +134,21 @@ function checkReceivedText(fields: ReceivedFields): void {
 }
 
 // The signature covers the fields joined into one text: a name that is no identifier, or a value holding
-// `&name=`, lets that text be read as other fields (a gift message `x&state=2&subject=x` turns an unpaid
-// order's message into a paid one).
-function checkOneReading(kind: NotificationKind<z.ZodMiniObject>, fields: ReceivedFields): void {
-  const ambiguity = findAmbiguity(fields, kind.urlField);
-  if (!ambiguity) return;
-  if (ambiguity.name === undefined) {
-    throw unreadable(`a field name is ${JSON.stringify(ambiguity.field.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${kind.label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
+// `&name=` where the text can have that field, lets that text be read as other fields (a gift message
+// `x&state=2&subject=x` turns an unpaid order's message into a paid one).
+function ambiguityError(kind: NotificationKind<z.ZodMiniObject>, refusal: ReadingRefusal): GatewayValidationError {
+  const { field, name, problem } = refusal;
+  if (problem === 'name') {
+    return unreadable(`a field name is ${JSON.stringify(field.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${kind.label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
   }
-  throw new GatewayValidationError(`The ${kind.label} is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
-    {
-      path: [ambiguity.field],
-      message: `contains '&${ambiguity.name}=': the gateway's signature cannot tell where this field ends and a field '${ambiguity.name}' begins. Do not act on it; query the record instead`,
-    },
+  const message =
+    problem === 'boundary'
+      ? `contains '&${name}=': the gateway's signature cannot tell where this field ends and a field '${name}' begins`
+      : problem === 'differs'
+        ? 'has another value in another reading of the signed text that would pass the same checks'
+        : "holds more '&name=' than the SDK checks every reading of (32 places, 256 readings)";
+  return new GatewayValidationError(`The ${kind.label} is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
+    { path: [field], message: `${message}. Do not act on it; query the record instead` },
   ]);
 }
 
@@ -132,7 +164,7 @@ function checkSignature(label: string, received: string | undefined, fields: Rec
   }
 }
 
-function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: ReceivedFields, options: CheckOptions): void {
+function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: ReadonlyMap<string, string>, options: CheckOptions): void {
   const issues: ValidationIssue[] = [];
   for (const key of ['mchNo', 'appId'] as const) {
     const value = fields.get(key);
@@ -145,7 +177,7 @@ function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: Received
   if (issues.length > 0) throw new GatewayValidationError(`The ${kind.label} is not addressed to this merchant application`, issues);
 }
 
-function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReceivedFields): z.output<Schema> {
+function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReadonlyMap<string, string>): z.output<Schema> {
   const summary = `The ${kind.label} is signed but not the documented shape`;
   const coerced = coerceFields(kind.schema.def.shape, fields);
   if (coerced.issues.length > 0) throw new GatewayValidationError(summary, coerced.issues);

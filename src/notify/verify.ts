@@ -56,7 +56,6 @@ const settlement: NotificationKind<typeof settlementNotificationSchema> = {
   optionsSchema: verifySettlementNotificationOptionsSchema,
   merchantRequired: false,
   idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,
-  urlField: 'notifyUrl',
 };
 
 /**

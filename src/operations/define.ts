@@ -107,10 +107,6 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly key?: string;
   /** The parameters the response's `data` must echo: another record (a replayed answer) is refused. */
   readonly binds: readonly string[];
-  /** Parameters that may carry URLs with query strings: only a field name of this request may not follow an `&`. */
-  readonly urlParams?: readonly string[];
-  /** The one field of the response's `data` that may carry a URL with a query string. */
-  readonly resultUrlField?: string;
   /** For creates with a lookup: how to settle an ambiguous failure. Absent: no lookup, the outcome stays unknown. */
   readonly reconcile?: ReconcileDefinition<Lookup>;
   /** For answers that bind nothing: how `confirm: true` reads the record back. */

@@ -24,6 +24,7 @@ import {
   settleRequestParamsSchema,
 } from '../protocol/schemas/settlement.js';
 import type { UnifiedOrderResult } from '../protocol/schemas/order.js';
+import type { NotUniquelySigned } from '../protocol/schemas/free-text.js';
 
 function pick(record: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -78,8 +79,6 @@ export const operations = {
     retry: 'create',
     key: 'mchOrderNo',
     binds: ['mchOrderNo'],
-    urlParams: ['notifyUrl', 'returnUrl', 'channelExtra'],
-    resultUrlField: 'payData',
     // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
     reconcile: reconcileBy({
       lookup: 'query',
@@ -220,7 +219,6 @@ export const operations = {
     key: 'requestId',
     // The answer is { serverRequestId, status }: nothing to bind; confirm reads the record by requestId.
     binds: [],
-    urlParams: ['notifyUrl'],
     reconcile: reconcileBy({
       lookup: 'settleRequestGet',
       params: (p) => ({ requestId: p.requestId }),
@@ -255,7 +253,6 @@ export const operations = {
     result: settlementRecordSchema,
     retry: 'read',
     binds: ['requestId'],
-    resultUrlField: 'notifyUrl',
     summary: 'Reads a settlement by your `requestId`. Resolves to the `SettlementRecord` asked for.',
   }),
 };
@@ -303,7 +300,7 @@ export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends
         readonly answer: (data: never) => infer Result;
       }
     ? Result
-    : z.output<(typeof operations)[Op]['result']>;
+    : z.output<(typeof operations)[Op]['result']> & NotUniquelySigned;
 
 /**
  * The record `confirm: true` resolves to: the data of the operation's confirming lookup.
@@ -315,7 +312,7 @@ export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends
  * const closed = (order: ConfirmedOf<'close'>) => order.state === PayOrderState.Closed; // a PayOrder
  * ```
  */
-export type ConfirmedOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly confirm: { readonly lookup: infer Lookup extends OperationName } } ? z.output<(typeof operations)[Lookup]['result']> : never;
+export type ConfirmedOf<Op extends OperationName> = (typeof operations)[Op] extends { readonly confirm: { readonly lookup: infer Lookup extends OperationName } } ? z.output<(typeof operations)[Lookup]['result']> & NotUniquelySigned : never;
 
 /** The names of the operations, in the table's order. */
 export const OPERATION_NAMES = Object.keys(operations) as OperationName[];

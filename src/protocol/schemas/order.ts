@@ -27,6 +27,7 @@ import {
   requestedPayDataTypeSchema,
   transactionStatusSchema,
 } from './enums.js';
+import type { NotUniquelySigned } from './free-text.js';
 import type { AtLeastOne } from './one-of.js';
 
 /** Checks {@link ChannelExtra} given as an object, before it is serialized. */
@@ -162,7 +163,7 @@ export const unifiedOrderResultSchema = z.looseObject({
  * }
  * ```
  */
-export type CreatedOrder = z.output<typeof unifiedOrderResultSchema> & {
+export type CreatedOrder = z.output<typeof unifiedOrderResultSchema> & NotUniquelySigned & {
   /** `false`: the gateway's own answer, with the payment data. */
   readonly recovered: false;
 };
@@ -337,17 +338,20 @@ export const payOrderSchema = z.looseObject({
   state: payOrderStateSchema,
   /** The payer's IP address. */
   clientIp: z.optional(z.string()),
-  /** Goods title. */
-  subject: z.string(),
-  /** Goods description. */
-  body: z.string(),
+  /**
+   * Goods title. Absent from a verified record when its signed text could also be read with another title
+   * (it holds `&name=`): the values the signature allows are then in `ambiguousFields` ({@link NotUniquelySigned}).
+   */
+  subject: z.optional(z.string()),
+  /** Goods description; absent, like `subject`, when the signature cannot pin it down (see `ambiguousFields`). */
+  body: z.optional(z.string()),
   /** The order number at the channel. */
   channelOrderNo: z.optional(z.string()),
   /** The channel's payment error code. */
   errCode: z.optional(z.string()),
   /** The channel's payment error description. */
   errMsg: z.optional(z.string()),
-  /** Your extension parameter, as sent. */
+  /** Your extension parameter, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
   extParam: z.optional(z.string()),
   /** Payment success time, milliseconds since the epoch. */
   successTime: z.optional(wireInteger()),
@@ -371,7 +375,7 @@ export const payOrderSchema = z.looseObject({
  * }
  * ```
  */
-export type PayOrder = z.output<typeof payOrderSchema>;
+export type PayOrder = z.output<typeof payOrderSchema> & NotUniquelySigned;
 
 /** Checks the close response's `data`: an empty object (extra fields are tolerated). */
 export const closeResultSchema = z.looseObject({});

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, withInput } from './fields.js';
+import type { NotUniquelySigned } from './free-text.js';
 import type { ExactlyOne } from './one-of.js';
 
 /** Checks {@link SettleAddressApplyParams}. */
@@ -145,7 +146,7 @@ export const settlementResultSchema = z.looseObject({
  * }
  * ```
  */
-export type SettlementResult = z.output<typeof settlementResultSchema>;
+export type SettlementResult = z.output<typeof settlementResultSchema> & NotUniquelySigned;
 
 /** Checks a settlement record (spec 2.7); unknown extra fields are kept. */
 export const settlementRecordSchema = z.looseObject({
@@ -179,4 +180,4 @@ export const settlementRecordSchema = z.looseObject({
  * const settledAsAsked = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
  * ```
  */
-export type SettlementRecord = z.output<typeof settlementRecordSchema>;
+export type SettlementRecord = z.output<typeof settlementRecordSchema> & NotUniquelySigned;
