@@ -119,5 +119,6 @@ export type {
   SettleRequestGetParams,
   SettleRequestParams,
 } from './protocol/schemas/settlement.js';
+export type { NotUniquelySigned } from './protocol/schemas/free-text.js';
 export type { ResponseEnvelope } from './protocol/schemas/envelope.js';
 export type { AtLeastOne, ExactlyOne } from './protocol/schemas/one-of.js';

@@ -98,7 +98,7 @@ export const operations = {
    * @throws {@link GatewayApiError} when the gateway refuses, e.g. `order_not_found`
    * @throws {@link GatewayResponseMismatchError} when the signed answer is another order's (a replayed or substituted response)
    * @throws {@link GatewaySignatureError} when the answer's `sign` is missing or wrong
-   * @throws {@link GatewayResponseValidationError} when the answer is not the documented shape, or its signed text has two readings
+   * @throws {@link GatewayResponseValidationError} when the answer is not the documented shape, or readings of its signed text differ in a field that is not free text
    * @throws {@link GatewayResponseError} when the answer is unusable after the retries (an HTTP error status, empty, truncated, not JSON, too large)
    * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
    * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time (`timeout`, `totalTimeout`)

@@ -89,6 +89,7 @@ const TYPE_ONLY_EXPORTS = [
   'NotificationProcessor',
   'NotificationReply',
   'NotificationStore',
+  'NotUniquelySigned',
   'Operation',
   'OperationName',
   'OperationTypes',

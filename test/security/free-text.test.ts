@@ -122,3 +122,27 @@ describe('unifiedOrder sends URLs whose query no reading can cut (finding 3)', (
     expect(gateway.orders()[0]).toMatchObject(urls);
   });
 });
+
+describe('what a reading cannot prove, and what the search costs', () => {
+  it('a create whose record shows its body only as ambiguous is not reconciled: the outcome stays unknown', async () => {
+    // The request reads one way (channelExtra sorts between body and cm); the record, without clientIp or
+    // channelOrderNo, has body followed by createdAt, and cm sorts between them.
+    const params = { mchOrderNo: 'o-9', wayCode: 'QR_CASHIER', amount: 500, currency: 'USD', subject: 'Sofa', body: 'Size=M&cm=1', channelExtra: { payDataType: 'codeImgUrl' } } as const;
+    const record = { payOrderId: 'P9', mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, mchOrderNo: 'o-9', ifCode: 'mock', wayCode: 'QR_CASHIER', amount: 500, currency: 'USD', state: 0, subject: 'Sofa', body: 'Size=M&cm=1', createdAt: START };
+    const sign = referenceSign(new Map(Object.entries(record).map(([k, v]) => [k, String(v)])), MERCHANT.secret)!;
+    const client = new GatewayClient({
+      baseUrl: ORIGIN, ...MERCHANT, retry: { maxRetries: 0 },
+      fetch: async (url) => (String(url).endsWith('/unifiedOrder') ? new Response('bad gateway', { status: 502 }) : Response.json({ code: 200, msg: 'SUCCESS', data: record, sign })),
+    });
+    await expect(client.query({ mchOrderNo: 'o-9' })).resolves.toMatchObject({ ambiguousFields: { body: ['Size=M', 'Size=M&cm=1'], cm: ['1'] } });
+    const error = await rejection(client.unifiedOrder(params));
+    expect(error.name).toBe('GatewayOutcomeUnknownError');
+    expect(error.message).toMatch(/does not show body/);
+  });
+
+  it('free text with more "&name=" than the search checks is refused, naming the field', async () => {
+    const crowded = signedFields({ body: Array.from({ length: 40 }, (_, i) => `&w${i}=x`).join('') });
+    const error = (await rejection(verifyNotification(formBody(crowded), PAY_MERCHANT))) as GatewayValidationError;
+    expect(error.issues).toEqual([{ path: ['body'], message: expect.stringMatching(/^holds more '&name=' than the SDK checks every reading of/) }]);
+  });
+});

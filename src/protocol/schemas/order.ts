@@ -74,7 +74,7 @@ export const unifiedOrderParamsSchema = z
     amount: minorUnits(),
     /** Currency code, e.g. `USD`. */
     currency: requiredText(),
-    /** Goods title. Text holding `&name=` is refused (the signature could not tell it from a field). */
+    /** Goods title. Text holding `&name=` is refused where the gateway's signature could read it as another field. */
     subject: requiredText(),
     /** Goods description. */
     body: requiredText(),
