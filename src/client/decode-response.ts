@@ -13,7 +13,7 @@ import {
 } from '../errors/index.js';
 import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, presentMemberTexts, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import { judgeReadings, type ReadingRefusal } from '../protocol/signing/one-reading.js';
+import { judgeReadings, refusalMessage, type ReadingRefusal } from '../protocol/signing/one-reading.js';
 import { FREE_TEXT_FIELDS, markAmbiguous } from '../protocol/schemas/free-text.js';
 import { coerceFields } from '../notify/coerce.js';
 import { objectFields } from '../protocol/schemas/introspect.js';
@@ -136,17 +136,11 @@ function onlySigned(data: unknown, signed: ReadonlyMap<string, string>): unknown
 // `&name=` where the text can have that member, or the same signed text reads as other members (a
 // payOrderId swallowing `&state=0&…`).
 function ambiguityError(operation: OperationName, refusal: ReadingRefusal, details: ResponseErrorDetails): GatewayResponseValidationError {
-  const { field, name, problem } = refusal;
+  const { field, problem } = refusal;
   if (problem === 'name') {
     return new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', field.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
   }
-  const message =
-    problem === 'boundary'
-      ? `contains '&${name}=': the signature cannot tell where this field ends and a field '${name}' begins`
-      : problem === 'differs'
-        ? 'has another value in another reading of the signed text that would pass the same checks'
-        : "holds more '&name=' than the SDK checks every reading of (32 places, 256 readings)";
-  return new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [{ path: ['data', field], message }], details);
+  return new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [{ path: ['data', field], message: refusalMessage(refusal) }], details);
 }
 
 // A signature proves who signed, not what for: the record must be the one asked for, of this client.

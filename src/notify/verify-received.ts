@@ -5,7 +5,7 @@ import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 import { objectFields } from '../protocol/schemas/introspect.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { FREE_TEXT_FIELDS, markAmbiguous, type NotUniquelySigned } from '../protocol/schemas/free-text.js';
-import { judgeReadings, type ReadingRefusal, type ReadingRules } from '../protocol/signing/one-reading.js';
+import { judgeReadings, refusalMessage, type ReadingRefusal, type ReadingRules } from '../protocol/signing/one-reading.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
@@ -137,18 +137,12 @@ function checkReceivedText(fields: ReceivedFields): void {
 // `&name=` where the text can have that field, lets that text be read as other fields (a gift message
 // `x&state=2&subject=x` turns an unpaid order's message into a paid one).
 function ambiguityError(kind: NotificationKind<z.ZodMiniObject>, refusal: ReadingRefusal): GatewayValidationError {
-  const { field, name, problem } = refusal;
+  const { field, problem } = refusal;
   if (problem === 'name') {
     return unreadable(`a field name is ${JSON.stringify(field.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${kind.label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
   }
-  const message =
-    problem === 'boundary'
-      ? `contains '&${name}=': the gateway's signature cannot tell where this field ends and a field '${name}' begins`
-      : problem === 'differs'
-        ? 'has another value in another reading of the signed text that would pass the same checks'
-        : "holds more '&name=' than the SDK checks every reading of (32 places, 256 readings)";
   return new GatewayValidationError(`The ${kind.label} is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
-    { path: [field], message: `${message}. Do not act on it; query the record instead` },
+    { path: [field], message: `${refusalMessage(refusal)}. Do not act on it` },
   ]);
 }
 

@@ -107,11 +107,23 @@ export type ReadingVerdict = { readonly refused: ReadingRefusal } | { readonly a
 
 const NO_AMBIGUITY: ReadingVerdict = { ambiguous: new Map() };
 
+/** What is wrong with the refused field, for the issue an error lists (a name that is no identifier has its own message). */
+export function refusalMessage(refusal: ReadingRefusal): string {
+  switch (refusal.problem) {
+    case 'boundary':
+      return `contains '&${refusal.name}=': the gateway's signature cannot tell where this field ends and a field '${refusal.name}' begins`;
+    case 'differs':
+      return 'has another value in another reading of the signed text that would pass the same checks';
+    default:
+      return `holds more '&name=' than the SDK checks every reading of (${MAX_INNER_BOUNDARIES} places, ${MAX_READINGS} readings)`;
+  }
+}
+
 // Bounds on the search: a genuine message has a dozen fields and a few `&name=` in its free text.
 const MAX_INNER_BOUNDARIES = 32;
 const MAX_FIELDS = 512;
-const MAX_STEPS = 20_000;
-const MAX_READINGS = 256;
+const MAX_STEPS = 10_000;
+const MAX_READINGS = 64;
 
 const NAME_THEN_EQUALS = /[A-Za-z_$][\w$]*=/y;
 
