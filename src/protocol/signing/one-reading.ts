@@ -89,7 +89,11 @@ export interface ReadingRules {
   readonly freeText: ReadonlySet<string>;
   /** The names every reading `accepts` takes carries (the schema's required fields): the search leaves out readings without one. */
   readonly required: ReadonlySet<string>;
-  readonly accepts: (reading: ReadonlyMap<string, string>) => boolean;
+  /**
+   * Whether the verifier would accept `reading`, a reading of `received`'s signed text; called only when
+   * `received` passed the verifier's own checks, so a field `reading` shares with it needs no check again.
+   */
+  readonly accepts: (reading: ReadonlyMap<string, string>, received: ReadonlyMap<string, string>) => boolean;
 }
 
 /** Why a message is refused: its signed text can be read as another record the verifier would accept. */
@@ -180,7 +184,7 @@ function judgeAll(fields: ReadonlyMap<string, string>, rules: ReadingRules): Rea
   const own: number[] = [];
   for (let at = 0, i = 0; i < fragments.length; at += fragments[i]!.length, i++) own.push(index.get(at)!);
 
-  const readings = search(text, starts, rules);
+  const readings = search(text, starts, rules, fields);
   if (readings === undefined) return tooMany;
   // Rule 3: a free-text value may not swallow a known field it leaves out, where some reading starts one.
   const startsSomewhere = new Set(readings.flat());
@@ -233,7 +237,7 @@ function startsIn(text: string): Start[] {
  * more than the bounds allow. Depth first: a field that is not free text ends at the next start; a
  * free-text field at any later one, up to the last start of a required name.
  */
-function search(text: string, starts: readonly Start[], rules: ReadingRules): number[][] | undefined {
+function search(text: string, starts: readonly Start[], rules: ReadingRules, received: ReadonlyMap<string, string>): number[][] | undefined {
   const readings: number[][] = [];
   const path: number[] = [];
   const names = new Set<string>();
@@ -258,7 +262,7 @@ function search(text: string, starts: readonly Start[], rules: ReadingRules): nu
         const fragment = text.slice(start.at, end);
         if (compareCaseInsensitive(previous, fragment) <= 0) {
           if (next < starts.length) walk(next, fragment);
-          else if (rules.accepts(valuesOf(text, starts, path))) {
+          else if (rules.accepts(valuesOf(text, starts, path), received)) {
             readings.push([...path]);
             if (readings.length > MAX_READINGS) exhausted = true;
           }
