@@ -90,8 +90,9 @@ export interface ReadingRules {
   /** The names every reading `accepts` takes carries (the schema's required fields): the search leaves out readings without one. */
   readonly required: ReadonlySet<string>;
   /**
-   * Whether the verifier would accept `reading`, a reading of `received`'s signed text; called only when
-   * `received` passed the verifier's own checks, so a field `reading` shares with it needs no check again.
+   * Whether the verifier would accept `reading`, a reading of `received`'s signed text. The verdict counts
+   * only when `received` passes the verifier's own checks, so a field `reading` shares with it needs no
+   * check again. It may accept more than the verifier does (the search stays sound), never less.
    */
   readonly accepts: (reading: ReadonlyMap<string, string>, received: ReadonlyMap<string, string>) => boolean;
 }
@@ -168,7 +169,7 @@ export function judgeReadings(fields: ReadonlyMap<string, string>, rules: Readin
     simple = false;
   }
   // Known names, no `&name=` in any value: another reading would need a value running past a known
-  // field's start, which rules 2 and 3 refuse. This record is its only accepted reading.
+  // field's start, which rules 2 and 3 refuse (this record, accepted, starts one there). It is the only one.
   if (simple) return NO_AMBIGUITY;
   return judgeAll(fields, rules);
 }
