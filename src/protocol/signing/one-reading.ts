@@ -120,7 +120,7 @@ export function refusalMessage(refusal: ReadingRefusal): string {
     case 'differs':
       return 'has another value in another reading of the signed text that would pass the same checks';
     default:
-      return `holds more '&name=' than the SDK checks every reading of (${MAX_INNER_BOUNDARIES} places, ${MAX_READINGS} readings)`;
+      return `gives its message more readings than the SDK checks (${MAX_INNER_BOUNDARIES} '&name=' inside values, ${MAX_READINGS} readings, ${MAX_FIELDS} fields)`;
   }
 }
 
