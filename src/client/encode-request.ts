@@ -3,7 +3,7 @@ import { COMMON_REQUEST_FIELDS, requiredWireFields, wireFieldSet } from '../oper
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { FREE_TEXT_FIELDS } from '../protocol/schemas/free-text.js';
-import { judgeReadings } from '../protocol/signing/one-reading.js';
+import { judgeReadings, refusalMessage } from '../protocol/signing/one-reading.js';
 import { sign } from '../protocol/signing/sign.js';
 
 /** What the client adds to every request. */
@@ -62,18 +62,18 @@ function ambiguities(operation: OperationName, params: ValidParams): ValidationI
   // The gateway takes a reading that carries every field it requires.
   const verdict = judgeReadings(fields, { known: wireFieldSet(operation), required: requiredWireFields(operation), freeText: FREE_TEXT_FIELDS, accepts: () => true });
   if ('refused' in verdict) {
-    const { field, name } = verdict.refused;
+    const { field, name, problem } = verdict.refused;
     const message =
-      name === undefined
-        ? 'can be read as other fields in too many ways for the SDK to check each'
-        : `contains '&${name}=': the gateway signs fields joined as name=value&, so its signature could not tell this text from a field '${name}' (a record or notification of it could be re-split and forged). Remove the '&' or the '=', or encode the text (e.g. encodeURIComponent)`;
+      problem === 'boundary'
+        ? `contains '&${name}=': the gateway signs fields joined as name=value&, so its signature could not tell this text from a field '${name}' (a record or notification of it could be re-split and forged). Remove the '&' or the '=', or encode the text (e.g. encodeURIComponent)`
+        : `${refusalMessage(verdict.refused)}. Encode the text (e.g. encodeURIComponent)`;
     return [{ path: [field], message }];
   }
   return [...verdict.ambiguous.keys()]
     .filter((field) => Object.hasOwn(params, field))
     .map((field) => ({
       path: [field],
-      message: `holds '&name=' where the gateway's signature could also be read as ${describeReadings(verdict.ambiguous)}: the order could be made with other text than sent. Remove the '&' or the '=', or encode that part (e.g. encodeURIComponent)`,
+      message: `holds '&name=' where the gateway's signature could also be read as ${describeReadings(verdict.ambiguous)}: the gateway could take other text than was sent. Remove the '&' or the '=', or encode that part (e.g. encodeURIComponent)`,
     }));
 }
 
