@@ -12,7 +12,7 @@
 export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set(['subject', 'body', 'extParam', 'errMsg', 'payData', 'notifyUrl', 'returnUrl', 'channelExtra', 'remark']);
 
 /** The member of a verified record that holds its ambiguous free text; no field of the record is returned under this name. */
-export const AMBIGUOUS_FIELDS = 'ambiguousFields';
+const AMBIGUOUS_FIELDS = 'ambiguousFields';
 
 /**
  * What a verified record carries besides its fields when its signed text has several readings that the SDK
@@ -20,7 +20,7 @@ export const AMBIGUOUS_FIELDS = 'ambiguousFields';
  * currency, addresses), so the record is returned, but not on some free text. Those fields are left out of the
  * record and listed here, each with the values the readings give it (one of them is what the gateway signed;
  * the signature cannot say which). The member is absent when the record has one reading, as every record
- * whose free text holds no `&name=` has.
+ * has whose free text holds no `&name=` and whose fields are all the documented ones.
  *
  * @example
  * ```ts
