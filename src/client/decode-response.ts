@@ -13,7 +13,9 @@ import {
 } from '../errors/index.js';
 import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, presentMemberTexts, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import { findAmbiguity } from '../protocol/signing/one-reading.js';
+import { judgeReadings, refusalMessage, type ReadingRefusal } from '../protocol/signing/one-reading.js';
+import { FREE_TEXT_FIELDS, markAmbiguous } from '../protocol/schemas/free-text.js';
+import { objectFields } from '../protocol/schemas/introspect.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
@@ -69,13 +71,36 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     signatureVerified = true;
   }
-  checkOneReading(operation, signed, details);
+  const { names, required } = objectFields(definitionOf(operation).result);
+  const verdict = judgeReadings(signed, {
+    known: names,
+    required,
+    freeText: FREE_TEXT_FIELDS,
+    // Another reading counts when this call could return it: the binding to the request and the client.
+    accepts: (reading) => acceptsReading(reading, context),
+  });
+  if ('refused' in verdict) throw ambiguityError(operation, verdict.refused, details);
   const result = definitionOf(operation).result.safeParse(onlySigned(data ?? {}, signed), REPORT_INPUT);
   if (!result.success) {
     throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
   }
   checkBinding(operation, result.data as Readonly<Record<string, unknown>>, context, details);
-  return { data: result.data as T, signatureVerified };
+  return { data: markAmbiguous(result.data, verdict.ambiguous) as T, signatureVerified };
+}
+
+/**
+ * Whether this call could return a reading of the signed members: it names the ids asked for and the
+ * client's merchant. Readings differ only in free text and unknown fields (`one-reading.ts`), so the shape
+ * decides nothing between them; this check only ever accepts more than the checks of the answer itself,
+ * which keeps the search sound.
+ */
+function acceptsReading(reading: ReadonlyMap<string, string>, context: ResponseContext): boolean {
+  for (const [field, asked] of Object.entries(context.asked)) if (reading.get(field) !== asked) return false;
+  for (const field of ['mchNo', 'appId'] as const) {
+    const found = reading.get(field);
+    if (found !== undefined && found !== context[field]) return false;
+  }
+  return true;
 }
 
 /**
@@ -102,17 +127,15 @@ function onlySigned(data: unknown, signed: ReadonlyMap<string, string>): unknown
   return copy;
 }
 
-// The signature covers the members joined into one text: names must be identifiers and no value may
-// hold `&name=`, or the same signed text reads as other members (a payOrderId swallowing `&state=0&…`).
-function checkOneReading(operation: OperationName, signed: ReadonlyMap<string, string>, details: ResponseErrorDetails): void {
-  const ambiguity = findAmbiguity(signed, definitionOf(operation).resultUrlField);
-  if (!ambiguity) return;
-  if (ambiguity.name === undefined) {
-    throw new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', ambiguity.field.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
+// The signature covers the members joined into one text: names must be identifiers and no value may hold
+// `&name=` where the text can have that member, or the same signed text reads as other members (a
+// payOrderId swallowing `&state=0&…`).
+function ambiguityError(operation: OperationName, refusal: ReadingRefusal, details: ResponseErrorDetails): GatewayResponseValidationError {
+  const { field, problem } = refusal;
+  if (problem === 'name') {
+    return new GatewayResponseValidationError(`${operation} response data cannot be trusted`, [{ path: ['data', field.slice(0, 40)], message: 'is not an identifier, which no gateway field name is' }], details);
   }
-  throw new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
-    { path: ['data', ambiguity.field], message: `contains '&${ambiguity.name}=': the signature cannot tell where this field ends and a field '${ambiguity.name}' begins` },
-  ], details);
+  return new GatewayResponseValidationError(`${operation} response is signed, but its signed text can be read as other fields, so it cannot be trusted`, [{ path: ['data', field], message: refusalMessage(refusal) }], details);
 }
 
 // A signature proves who signed, not what for: the record must be the one asked for, of this client.

@@ -1,8 +1,9 @@
 import { definitionOf, type OperationName } from '../operations/table.js';
-import { resultFields, wireFields } from '../operations/wire.js';
+import { COMMON_REQUEST_FIELDS, requiredWireFields, wireFieldSet } from '../operations/wire.js';
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
-import { fieldBoundaryIn, findAmbiguity, namedBoundaryIn } from '../protocol/signing/one-reading.js';
+import { FREE_TEXT_FIELDS } from '../protocol/schemas/free-text.js';
+import { judgeReadings, refusalMessage } from '../protocol/signing/one-reading.js';
 import { sign } from '../protocol/signing/sign.js';
 
 /** What the client adds to every request. */
@@ -47,43 +48,38 @@ export function validateParams(operation: OperationName, params: unknown): Valid
 
 /**
  * Text the gateway's signature could not tell apart from a field boundary: the gateway signs fields joined
- * as `name=value&`, so a value holding `&name=` can be re-split into other fields with the same signature.
- * Refused at the source, so that no request, and no record or notification of it, has two readings.
+ * as `name=value&`, so a value holding `&name=` may let the same signature stand for other fields. The
+ * request's readings are judged as a received record's are (`protocol/signing/one-reading.ts`): a value is
+ * refused only when some reading of the request, with the gateway's field names, differs from it.
  */
 function ambiguities(operation: OperationName, params: ValidParams): ValidationIssue[] {
-  const { urlParams = [], reconcile } = definitionOf(operation);
-  const issues: ValidationIssue[] = [];
-  let names: ReadonlySet<string> | undefined;
-  for (const [key, value] of Object.entries(params)) {
-    if (typeof value !== 'string' || !value.includes('&')) continue;
-    if (urlParams.includes(key)) {
-      const name = namedBoundaryIn(value, (names ??= new Set(wireFields(operation))));
-      if (name !== undefined) issues.push({ path: [key], message: `contains '&${name}=', the name of a field of this request: the gateway could read the text after it as that field. Encode that part of the URL` });
-    } else {
-      const name = fieldBoundaryIn(value);
-      if (name !== undefined) {
-        issues.push({
-          path: [key],
-          message: `contains '&${name}=': the gateway signs fields joined as name=value&, so its signature could not tell this text from a field '${name}' (a record or notification of it could be re-split and forged). Remove the '&' or the '=', or encode the text (e.g. encodeURIComponent)`,
-        });
-      }
-    }
+  const fields = new Map<string, string>();
+  for (const [key, value] of Object.entries(params)) fields.set(key, String(value));
+  if (![...fields.values()].some((value) => value.includes('&'))) return [];
+  // The common fields never hold '&', and where a fragment sorts depends on its name alone (names differ
+  // before any value is compared): stand-in values place them exactly.
+  for (const name of COMMON_REQUEST_FIELDS) if (name !== 'sign') fields.set(name, '1');
+  // The gateway takes a reading that carries every field it requires.
+  const verdict = judgeReadings(fields, { known: wireFieldSet(operation), required: requiredWireFields(operation), freeText: FREE_TEXT_FIELDS, accepts: () => true });
+  if ('refused' in verdict) {
+    const { field, name, problem } = verdict.refused;
+    const message =
+      problem === 'boundary'
+        ? `contains '&${name}=': the gateway signs fields joined as name=value&, so its signature could not tell this text from a field '${name}' (a record or notification of it could be re-split and forged). Remove the '&' or the '=', or encode the text (e.g. encodeURIComponent)`
+        : `${refusalMessage(verdict.refused)}. Encode the text (e.g. encodeURIComponent)`;
+    return [{ path: [field], message }];
   }
-  // The record a create makes is read back (lookups, notifications) with its URL field judged by the sort.
-  const lookup = reconcile && definitionOf(reconcile.lookup);
-  if (reconcile && issues.length === 0 && lookup?.resultUrlField !== undefined && typeof params[lookup.resultUrlField] === 'string') {
-    // The record's own fields decide where the URL field's fragment sorts; values not sent stand in as '0'.
-    const record = new Map<string, string>();
-    for (const field of resultFields(reconcile.lookup)) record.set(field, String(params[field] ?? '0'));
-    const ambiguity = findAmbiguity(record, lookup.resultUrlField);
-    if (ambiguity) {
-      issues.push({
-        path: [ambiguity.field],
-        message: `contains '&${ambiguity.name}=': the record this request makes (as ${reconcile.lookup} returns it) could be read with a field '${ambiguity.name}'. Rename or encode that query parameter`,
-      });
-    }
-  }
-  return issues;
+  return [...verdict.ambiguous.keys()]
+    .filter((field) => Object.hasOwn(params, field))
+    .map((field) => ({
+      path: [field],
+      message: `holds '&name=' where the gateway's signature could also be read as ${describeReadings(verdict.ambiguous)}: the gateway could take other text than was sent. Remove the '&' or the '=', or encode that part (e.g. encodeURIComponent)`,
+    }));
+}
+
+function describeReadings(ambiguous: ReadonlyMap<string, readonly string[]>): string {
+  const extra = [...ambiguous.keys()].filter((name) => !FREE_TEXT_FIELDS.has(name));
+  return extra.length > 0 ? `another field (${extra.map((name) => `'${name}'`).join(', ')})` : 'other text';
 }
 
 /**

@@ -125,7 +125,8 @@ export class GatewayResponseTooLargeError extends GatewayResponseError {
 }
 
 /**
- * JSON of the wrong shape, or whose signed text has more than one reading; `issues` lists each problem.
+ * JSON of the wrong shape, or whose signed text has readings that differ in a field that is not free text;
+ * `issues` lists each problem.
  *
  * @example
  * ```ts

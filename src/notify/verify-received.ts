@@ -2,9 +2,11 @@ import type * as z from 'zod/mini';
 import { GatewaySignatureError, GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { coerceFields } from './coerce.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
+import { objectFields } from '../protocol/schemas/introspect.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import type { Keys } from '../protocol/schemas/keys.js';
-import { findAmbiguity } from '../protocol/signing/one-reading.js';
+import { FREE_TEXT_FIELDS, markAmbiguous, type NotUniquelySigned } from '../protocol/schemas/free-text.js';
+import { judgeReadings, refusalMessage, type ReadingRefusal, type ReadingRules } from '../protocol/signing/one-reading.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
 import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
 import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
@@ -21,8 +23,6 @@ export interface NotificationKind<Schema extends z.ZodMiniObject> {
   readonly merchantRequired: boolean;
   /** The key under which the event is processed once. */
   readonly idempotencyKey: (notification: z.output<Schema>) => string;
-  /** The one field that may carry a URL with a query string (its `&name=` is judged by the sort). */
-  readonly urlField?: Keys<Schema> | undefined;
   /** What every notification of this kind must match unless the caller's `expect` says otherwise. */
   readonly defaultExpect?: Readonly<Partial<Record<Keys<Schema>, Expected>>> | undefined;
 }
@@ -31,14 +31,15 @@ export interface NotificationKind<Schema extends z.ZodMiniObject> {
 type Expected = string | number | readonly (string | number)[] | undefined;
 
 /**
- * What every verified notification carries besides its fields: the key to process its event once by.
+ * What every verified notification carries besides its fields: the key to process its event once by,
+ * and (see {@link NotUniquelySigned}) any free text its signature does not pin down.
  *
  * @example
  * ```ts
  * const { idempotencyKey } = await verifyNotification(body, credentials); // 'P202106181104177050002:2'
  * ```
  */
-export interface IdempotentNotification {
+export interface IdempotentNotification extends NotUniquelySigned {
   /** The same for every delivery of the same event (retries, manual re-sends): process each key once. */
   readonly idempotencyKey: string;
 }
@@ -70,10 +71,11 @@ export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: Notif
 /** Parses the options once (throwing when they are invalid) and returns the verification of one input with them. */
 export function receivedVerifier<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, rawOptions: unknown): (input: NotificationInput) => Promise<Verified<Schema>> {
   const options: CheckOptions = resolveNotificationOptions(kind.optionsSchema, rawOptions, Object.keys(kind.schema.def.shape));
-  return (input) => verifyResolved(kind, input, options);
+  const rules = readingRules(kind, options);
+  return (input) => verifyResolved(kind, input, options, rules);
 }
 
-async function verifyResolved<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, options: CheckOptions): Promise<Verified<Schema>> {
+async function verifyResolved<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, options: CheckOptions, rules: ReadingRules): Promise<Verified<Schema>> {
   const fields = await readNotificationInput(input, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   checkReceivedText(fields);
   const signature = fields.get('sign');
@@ -83,12 +85,45 @@ async function verifyResolved<Schema extends z.ZodMiniObject>(kind: Notification
   for (const key of options.ignoreKeys ?? []) fields.delete(key);
   for (const [key, value] of fields) if (value === '') fields.delete(key);
   checkSignature(kind.label, signature, fields, options);
-  checkOneReading(kind, fields);
+  const verdict = judgeReadings(fields, rules);
+  if ('refused' in verdict) throw ambiguityError(kind, verdict.refused);
+  const notification = checkRecord(kind, fields, options);
+  checkAge(kind.label, notification.reqTime, options);
+  return Object.assign(markAmbiguous(notification, verdict.ambiguous), { idempotencyKey: kind.idempotencyKey(notification) });
+}
+
+/** The checks that make a field map this kind's record for this merchant application: merchant, shape, expectations. */
+function checkRecord<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReadonlyMap<string, string>, options: CheckOptions): z.output<Schema> {
   checkMerchant(kind, fields, options);
   const notification = parseTyped(kind, fields);
   checkExpected(kind.label, notification, { ...kind.defaultExpect, ...withoutUndefined(options.expect) });
-  checkAge(kind.label, notification.reqTime, options);
-  return Object.assign(notification, { idempotencyKey: kind.idempotencyKey(notification) });
+  return notification;
+}
+
+/**
+ * Which readings of a signed text this verifier accepts (`protocol/signing/one-reading.ts`): the kind's
+ * field names, the protocol's free text, and the checks of {@link checkRecord}. Readings differ from the
+ * received record only in free text, unknown fields and optional fields split off or swallowed; the schema
+ * checks each field apart, and `expect` and the required fields read fields every reading shares, so a
+ * reading passes {@link checkRecord} when each field it does not share passes (and names this merchant).
+ */
+function readingRules(kind: NotificationKind<z.ZodMiniObject>, options: CheckOptions): ReadingRules {
+  const { names, required } = objectFields(kind.schema);
+  const shape = kind.schema.def.shape as Readonly<Record<string, z.ZodMiniType>>;
+  return {
+    known: names,
+    required,
+    freeText: FREE_TEXT_FIELDS,
+    accepts: (reading, received) => {
+      for (const [name, text] of reading) {
+        if (text === received.get(name) || !Object.hasOwn(shape, name)) continue;
+        if ((name === 'mchNo' || name === 'appId') && text !== options[name]) return false;
+        const coerced = coerceFields(shape, new Map([[name, text]]));
+        if (coerced.issues.length > 0 || !shape[name]!.safeParse(coerced.value[name]).success) return false;
+      }
+      return true;
+    },
+  };
 }
 
 // The gateway's field names are plain identifiers; a control character in one is hostile (a NUL in a name
@@ -105,19 +140,15 @@ function checkReceivedText(fields: ReceivedFields): void {
 }
 
 // The signature covers the fields joined into one text: a name that is no identifier, or a value holding
-// `&name=`, lets that text be read as other fields (a gift message `x&state=2&subject=x` turns an unpaid
-// order's message into a paid one).
-function checkOneReading(kind: NotificationKind<z.ZodMiniObject>, fields: ReceivedFields): void {
-  const ambiguity = findAmbiguity(fields, kind.urlField);
-  if (!ambiguity) return;
-  if (ambiguity.name === undefined) {
-    throw unreadable(`a field name is ${JSON.stringify(ambiguity.field.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${kind.label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
+// `&name=` where the text can have that field, lets that text be read as other fields (a gift message
+// `x&state=2&subject=x` turns an unpaid order's message into a paid one).
+function ambiguityError(kind: NotificationKind<z.ZodMiniObject>, refusal: ReadingRefusal): GatewayValidationError {
+  const { field, problem } = refusal;
+  if (problem === 'name') {
+    return unreadable(`a field name is ${JSON.stringify(field.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${kind.label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
   }
-  throw new GatewayValidationError(`The ${kind.label} is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
-    {
-      path: [ambiguity.field],
-      message: `contains '&${ambiguity.name}=': the gateway's signature cannot tell where this field ends and a field '${ambiguity.name}' begins. Do not act on it; query the record instead`,
-    },
+  return new GatewayValidationError(`The ${kind.label} is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
+    { path: [field], message: `${refusalMessage(refusal)}. Do not act on it` },
   ]);
 }
 
@@ -133,7 +164,7 @@ function checkSignature(label: string, received: string | undefined, fields: Rec
   }
 }
 
-function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: ReceivedFields, options: CheckOptions): void {
+function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: ReadonlyMap<string, string>, options: CheckOptions): void {
   const issues: ValidationIssue[] = [];
   for (const key of ['mchNo', 'appId'] as const) {
     const value = fields.get(key);
@@ -146,7 +177,7 @@ function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: Received
   if (issues.length > 0) throw new GatewayValidationError(`The ${kind.label} is not addressed to this merchant application`, issues);
 }
 
-function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReceivedFields): z.output<Schema> {
+function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReadonlyMap<string, string>): z.output<Schema> {
   const summary = `The ${kind.label} is signed but not the documented shape`;
   const coerced = coerceFields(kind.schema.def.shape, fields);
   if (coerced.issues.length > 0) throw new GatewayValidationError(summary, coerced.issues);

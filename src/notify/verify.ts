@@ -58,7 +58,6 @@ const settlement: NotificationKind<typeof settlementNotificationSchema> = {
   // Required as in a payment notification: a settleRequestGet answer, signed alike, carries neither.
   merchantRequired: true,
   idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,
-  urlField: 'notifyUrl',
 };
 
 /**
@@ -68,6 +67,11 @@ const settlement: NotificationKind<typeof settlementNotificationSchema> = {
  * constant time, with the gateway's MD5 rule; then `mchNo`/`appId`, the pay-order shape and your
  * `expect`. `reqTime` is not checked for age unless you set `maxAgeMs`: the gateway re-sends a
  * notification with its original `reqTime`. Replay protection is processing each `idempotencyKey` once.
+ *
+ * Free text holding `&name=` (`body: "Size=M&Color=Red"`) may let the signed text be read as other fields:
+ * every reading the SDK would accept must agree on the ids, merchant, state, amount and currency, or the
+ * notification is refused; free text they disagree on is left out and listed under `ambiguousFields`
+ * ({@link NotUniquelySigned}). Every reading gets the same result.
  *
  * Answer a verified notification with {@link NOTIFICATION_ACK} (`SUCCESS`) once you have processed it;
  * anything else makes the gateway try again (up to 6 attempts).

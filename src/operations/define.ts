@@ -106,10 +106,6 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly key?: string;
   /** The parameters the response's `data` must echo: another record (a replayed answer) is refused. */
   readonly binds: readonly string[];
-  /** Parameters that may carry URLs with query strings: only a field name of this request may not follow an `&`. */
-  readonly urlParams?: readonly string[];
-  /** The one field of the response's `data` that may carry a URL with a query string. */
-  readonly resultUrlField?: string;
   /** For reads: the gateway's refusals that prove the record absent (a lookup that finds nothing). */
   readonly notFound?: readonly GatewayApiErrorReason[];
   /** Why the gateway answers this operation with an empty body, and what to do (close: the channel refused). */
@@ -129,8 +125,6 @@ export interface OperationDefinition<Lookup extends string = string> {
 interface CheckedFields<P extends z.ZodMiniObject, R extends z.ZodMiniObject> {
   readonly key?: Keys<P>;
   readonly binds: readonly (Keys<P> & Keys<R>)[];
-  readonly urlParams?: readonly Keys<P>[];
-  readonly resultUrlField?: Keys<R>;
   readonly reconcile?: ReconcileDefinition<string, Keys<P>>;
   readonly confirm?: ConfirmDefinition<string, Keys<P>, Keys<R>>;
 }

@@ -75,8 +75,6 @@ export const operations = {
     retry: 'create',
     key: 'mchOrderNo',
     binds: ['mchOrderNo'],
-    urlParams: ['notifyUrl', 'returnUrl', 'channelExtra'],
-    resultUrlField: 'payData',
     // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
     reconcile: {
       lookup: 'query',
@@ -96,7 +94,7 @@ export const operations = {
    * @throws {@link GatewayApiError} when the gateway refuses, e.g. `order_not_found`
    * @throws {@link GatewayResponseMismatchError} when the signed answer is another order's (a replayed or substituted response)
    * @throws {@link GatewaySignatureError} when the answer's `sign` is missing or wrong
-   * @throws {@link GatewayResponseValidationError} when the answer is not the documented shape, or its signed text has two readings
+   * @throws {@link GatewayResponseValidationError} when the answer is not the documented shape, or readings of its signed text differ in a field that is not free text
    * @throws {@link GatewayResponseError} when the answer is unusable after the retries (an HTTP error status, empty, truncated, not JSON, too large)
    * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
    * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time (`timeout`, `totalTimeout`)
@@ -228,7 +226,6 @@ export const operations = {
     key: 'requestId',
     // The answer is { serverRequestId, status }: nothing to bind; confirm reads the record by requestId.
     binds: [],
-    urlParams: ['notifyUrl'],
     reconcile: {
       lookup: 'settleRequestGet',
       by: ['requestId'],
@@ -263,7 +260,6 @@ export const operations = {
     result: settlementRecordSchema,
     retry: 'read',
     binds: ['requestId'],
-    resultUrlField: 'notifyUrl',
     notFound: ['record_not_found'],
     summary: 'Reads a settlement by your `requestId`. Resolves to the `SettlementRecord` asked for.',
   }),
@@ -313,7 +309,7 @@ export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends
         readonly answer: (data: never) => infer Result;
       }
     ? Result
-    : NamedOutput<(typeof operations)[Op]['result']>;
+    : NamedOutput<(typeof operations)[Op]['result']>; // the named results carry NotUniquelySigned themselves
 
 /**
  * The record `confirm: true` resolves to: the data of the operation's confirming lookup.

@@ -1,3 +1,4 @@
+import { objectFields } from '../protocol/schemas/introspect.js';
 import { OPERATION_NAMES, operations, type OperationName } from './table.js';
 
 /** The common fields every signed request carries besides the operation's own (spec 2.1). */
@@ -9,6 +10,22 @@ export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 
  */
 export function wireFields(operation: OperationName): readonly string[] {
   return [...COMMON_REQUEST_FIELDS, ...Object.keys(operations[operation].params.def.shape)];
+}
+
+const REQUIRED_WIRE_FIELDS = Object.fromEntries(
+  OPERATION_NAMES.map((operation) => [operation, new Set([...COMMON_REQUEST_FIELDS.filter((name) => name !== 'sign'), ...objectFields(operations[operation].params).required])]),
+) as unknown as Readonly<Record<OperationName, ReadonlySet<string>>>;
+
+/** The fields every request of `operation` carries: the common ones and its required parameters. */
+export function requiredWireFields(operation: OperationName): ReadonlySet<string> {
+  return REQUIRED_WIRE_FIELDS[operation];
+}
+
+const WIRE_FIELD_SETS = Object.fromEntries(OPERATION_NAMES.map((operation) => [operation, new Set(wireFields(operation))])) as unknown as Readonly<Record<OperationName, ReadonlySet<string>>>;
+
+/** {@link wireFields} as a set, read once. */
+export function wireFieldSet(operation: OperationName): ReadonlySet<string> {
+  return WIRE_FIELD_SETS[operation];
 }
 
 // Read once: the table never changes.

@@ -66,6 +66,17 @@ describe('results are typed', () => {
     expectTypeOf<PayOrder['amount']>().toBeNumber();
     expectTypeOf<NonNullable<PayOrder['orderTransactionList']>[number]['amount']>().toEqualTypeOf<string | undefined>();
   });
+
+  it('free text the signature does not pin down is absent and listed under ambiguousFields (issue 23)', async () => {
+    type Ambiguous = Readonly<Record<string, readonly string[]>> | undefined;
+    expectTypeOf<PayOrder['ambiguousFields']>().toEqualTypeOf<Ambiguous>();
+    expectTypeOf<SettlementRecord['ambiguousFields']>().toEqualTypeOf<Ambiguous>();
+    expectTypeOf<PayOrder['subject']>().toEqualTypeOf<string | undefined>();
+    const notification = await verifyNotification('', { secret: 's', mchNo: 'm', appId: 'a' });
+    expectTypeOf(notification.ambiguousFields).toEqualTypeOf<Ambiguous>();
+    expectTypeOf(notification.body).toEqualTypeOf<string | undefined>();
+    expectTypeOf(notification.state).toEqualTypeOf<PayOrderState>();
+  });
 });
 
 describe('a recovered create has no payData (issue 18)', () => {

@@ -37,10 +37,6 @@ describe('defineOperation checks every field name against the schemas', () => {
     defineOperation({ ...base, binds: ['refundN'] });
     // @ts-expect-error binds: a parameter the result does not have, so it cannot be echoed
     defineOperation({ ...base, binds: ['amount'] });
-    // @ts-expect-error urlParams: not a parameter
-    defineOperation({ ...base, binds: [], urlParams: ['notifyURL'] });
-    // @ts-expect-error resultUrlField: not a result field
-    defineOperation({ ...base, binds: [], resultUrlField: 'payDta' });
     // @ts-expect-error reconcile.by: not a parameter
     defineOperation({ ...base, binds: [], reconcile: { lookup: 'refundQuery', by: ['refundno'], toResult: (r) => r, decisive: [] } });
     // @ts-expect-error reconcile.decisive: not a parameter
@@ -75,13 +71,10 @@ describe("CONTRIBUTING.md's worked example (test/fixtures/refund/refund-operatio
 describe('a notification kind names only fields of its schema', () => {
   const kind = { label: 'payment notification', schema: payOrderNotificationSchema, optionsSchema: verifyNotificationOptionsSchema, merchantRequired: true, idempotencyKey: () => 'k' } as const;
 
-  it('its URL field and its default expectation are checked', () => {
-    const valid: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, urlField: 'subject', defaultExpect: { state: 2 } };
-    expectTypeOf(valid.urlField).toEqualTypeOf<Keys<typeof payOrderNotificationSchema> | undefined>();
-    // @ts-expect-error urlField: not a field of the notification
-    const url: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, urlField: 'subjekt' };
+  it('its default expectation is checked', () => {
+    const valid: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, defaultExpect: { state: 2 } };
     // @ts-expect-error defaultExpect: not a field of the notification
     const expected: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, defaultExpect: { stat: 2 } };
-    void [url, expected];
+    void [valid, expected];
   });
 });

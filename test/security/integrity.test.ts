@@ -64,8 +64,14 @@ describe('re-split signed fields cannot forge a paid notification (finding 1)', 
     await expect(verifyNotification(form(forgedTime, genuine.sign!), { ...MERCHANT, expect: expectFromOrder })).rejects.toThrow(/reqTime: contains '&state='/);
   });
 
-  it('the genuine message itself is refused too: its subject makes its signed text ambiguous', async () => {
-    await expect(verifyNotification(formBody(genuine), { ...MERCHANT, expect: { state: ALL_STATES } })).rejects.toThrow(/subject: contains '&state='/);
+  // Issue 23 changed this rule: the genuine message has one accepted reading (no other reading keeps payOrderId,
+  // reqTime and state free of '&name=' and the known fields where they start), so it is accepted as what it is:
+  // unpaid. Before, it was refused, and a paid order with such a subject could never be read.
+  it('the genuine message itself is read as what it is: state 0, refused as a payment by default', async () => {
+    const read = await verifyNotification(formBody(genuine), { ...MERCHANT, expect: { state: ALL_STATES } });
+    expect(read).toMatchObject({ state: 0, subject: GIFT });
+    expect(read.ambiguousFields).toBeUndefined();
+    await expect(verifyNotification(formBody(genuine), MERCHANT)).rejects.toThrow(/state: is 0, but 2 was expected/);
   });
 
   it('verifySign, the public primitive, is false for every re-split of a genuine signed message, and for the genuine ambiguous one', () => {
@@ -103,26 +109,29 @@ describe('re-split signed fields cannot forge a paid notification (finding 1)', 
     expect(error.issues).toEqual([{ path: ['data', 'payOrderId'], message: expect.stringMatching(/contains '&state='/) }]);
   });
 
-  it('the SDK refuses such text at the source: no order it creates can be re-split', async () => {
+  it('the SDK refuses such text at the source where a reading of the request would differ: no order it creates can be re-split', async () => {
     const gateway = createMockGateway({ merchants: [MERCHANT] });
     const client = new GatewayClient({ baseUrl: BASE_URL, ...MERCHANT, fetch: gateway.fetch });
     const order = { mchOrderNo: 'gift-2', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 'Gift', body: 'b' };
-    for (const [field, value] of [['subject', GIFT], ['body', 'a&amount=1'], ['extParam', { note: 'x&state=2' }], ['mchOrderNo', 'o&x=1'], ['clientIp', '1.2.3.4&y=1']] as const) {
+    // Ids and other fields that are not free text never hold '&name=' (issue 16).
+    for (const [field, value] of [['mchOrderNo', 'o&x=1'], ['clientIp', '1.2.3.4&y=1']] as const) {
       const error = (await rejection(client.unifiedOrder({ ...order, [field]: value }))) as GatewayValidationError;
       expect(error, field).toBeInstanceOf(GatewayValidationError);
       expect(error.issues[0]?.path).toEqual([field]);
       expect(error.issues[0]?.message).toMatch(/its signature could not tell this text from a field/);
     }
-    // A URL keeps its query string, unless a parameter is named like a field of the request.
-    await client.unifiedOrder({ ...order, notifyUrl: 'https://shop.example/n?shop=eu&lang=en', returnUrl: 'https://shop.example/r?a=1&b=2' });
-    await expect(client.unifiedOrder({ ...order, mchOrderNo: 'gift-3', notifyUrl: 'https://shop.example/n?x=1&amount=5' })).rejects.toThrow(/notifyUrl: contains '&amount=', the name of a field of this request/);
+    // Free text is refused where the request has another reading (issue 23): body then Color sort before currency.
+    const split = (await rejection(client.unifiedOrder({ ...order, body: 'Size=M&Color=Red' }))) as GatewayValidationError;
+    expect(split.issues).toEqual([{ path: ['body'], message: expect.stringMatching(/^holds '&name=' where the gateway's signature could also be read as another field \('Color'\)/) }]);
+    // Free text the request reads one way only is sent: its fields are all present, or sort elsewhere.
+    await client.unifiedOrder({ ...order, subject: GIFT, body: 'a&amount=1', extParam: { note: 'x&state=2' } });
+    await client.unifiedOrder({ ...order, mchOrderNo: 'gift-3', body: 'Size=M&Color=Red', clientIp: '1.2.3.4', notifyUrl: 'https://shop.example/n?x=1&amount=5' });
     // Text with '&' that starts no field is fine: "Tom & Jerry", "a&1=b".
     await client.unifiedOrder({ ...order, mchOrderNo: 'gift-4', subject: 'Tom & Jerry', body: 'x&1=2' });
-    expect(gateway.requests.filter((r) => r.operation === 'unifiedOrder')).toHaveLength(2);
-    // A settlement's notifyUrl comes back in its record, between address... and requestId in the sort: a
-    // parameter that would sort right after it ('order') could be read as a field of the record; 'shop' not.
+    expect(gateway.requests.filter((r) => r.operation === 'unifiedOrder')).toHaveLength(3);
+    // A settlement's notifyUrl sorts right before payoutChannel: a parameter between them ('order') could be read as a field.
     const payout = { requestId: 'url-1', amount: 5, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' } as const;
-    await expect(client.settleRequest({ ...payout, notifyUrl: 'https://shop.example/s?t=1&order=5' })).rejects.toThrow(/notifyUrl: contains '&order=': the record this request makes \(as settleRequestGet returns it\) could be read with a field 'order'/);
+    await expect(client.settleRequest({ ...payout, notifyUrl: 'https://shop.example/s?t=1&order=5' })).rejects.toThrow(/notifyUrl: holds '&name=' where the gateway's signature could also be read as another field \('order'\)/);
     await client.settleRequest({ ...payout, notifyUrl: 'https://shop.example/s?t=1&shop=eu' });
     await expect(client.settleRequestGet({ requestId: 'url-1' })).resolves.toMatchObject({ notifyUrl: 'https://shop.example/s?t=1&shop=eu' });
     await expect(client.settleAddressApply({ requestId: 'addr-x', tokenId: 'TRON_USDT', address: 'T1&amount=9' })).rejects.toThrow(/address: contains '&amount='/);

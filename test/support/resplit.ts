@@ -94,3 +94,66 @@ export function fieldsOf(signed: Readonly<Record<string, string>>): Map<string, 
   const { sign: _sign, ...fields } = signed;
   return new Map(Object.entries(fields));
 }
+
+/** A reading with where each of its fields starts in the signed text. */
+export interface PlacedReading {
+  readonly fields: Map<string, string>;
+  readonly starts: ReadonlyMap<string, number>;
+}
+
+/**
+ * Every reading of `text` under the first two rules of a record verifier (issue 23), enumerated from the
+ * rules' text, not from the SDK: names identifiers and unique, values non-empty, fragments in sorted order;
+ * a field not in `freeText` ends at its first `&name=` (its value never holds one), a free-text field at
+ * any. Complete: every such reading, up to `limit`.
+ */
+export function readingsByRules(text: string, freeText: ReadonlySet<string>, limit = 2000): PlacedReading[] {
+  const readings: PlacedReading[] = [];
+  const walk = (pos: number, previous: string, fields: Map<string, string>, starts: Map<string, number>) => {
+    if (readings.length >= limit) return;
+    if (pos === text.length) {
+      readings.push({ fields: new Map(fields), starts: new Map(starts) });
+      return;
+    }
+    const equals = text.indexOf('=', pos);
+    if (equals === -1) return;
+    const name = text.slice(pos, equals);
+    if (!NAME.test(name) || fields.has(name)) return;
+    for (let end = text.indexOf('&', equals + 1); end !== -1; end = text.indexOf('&', end + 1)) {
+      const boundary = end === text.length - 1 || NAME_THEN_EQUALS.test(text.slice(end + 1, end + 200));
+      if (!boundary) continue;
+      if (end > equals + 1) {
+        const fragment = text.slice(pos, end + 1);
+        if (previous === '' || compareCaseInsensitive(previous, fragment) <= 0) {
+          fields.set(name, text.slice(equals + 1, end));
+          starts.set(name, pos);
+          walk(end + 1, fragment, fields, starts);
+          fields.delete(name);
+          starts.delete(name);
+        }
+      }
+      if (!freeText.has(name)) return; // the next `&name=` ends it, or it has none
+    }
+  };
+  walk(0, '', new Map(), new Map());
+  return readings;
+}
+
+/**
+ * The third rule: drops each reading whose free-text value holds `&k=`, for a `known` name k that the
+ * reading leaves out, at a place where another of `readings` starts a field.
+ */
+export function withoutSwallowedFields(readings: readonly PlacedReading[], known: ReadonlySet<string>, freeText: ReadonlySet<string>): PlacedReading[] {
+  const startsSomewhere = new Set(readings.flatMap((reading) => [...reading.starts.values()]));
+  return readings.filter(({ fields, starts }) =>
+    [...fields].every(([name, value]) => {
+      if (!freeText.has(name)) return true;
+      const valueAt = starts.get(name)! + name.length + 1;
+      for (const match of value.matchAll(/&([A-Za-z_$][\w$]*)=/g)) {
+        const inner = match[1]!;
+        if (known.has(inner) && !fields.has(inner) && startsSomewhere.has(valueAt + match.index + 1)) return false;
+      }
+      return true;
+    }),
+  );
+}

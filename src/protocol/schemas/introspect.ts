@@ -36,3 +36,23 @@ export function fieldForm(schema: z.core.$ZodType): FieldForm {
   }
   return { optional, kind: def.type === 'array' || def.type === 'object' ? 'json' : 'text' };
 }
+
+/** The field names of an object schema, and those it requires (neither optional, nullable nor defaulted). */
+export interface ObjectFields {
+  readonly names: ReadonlySet<string>;
+  readonly required: ReadonlySet<string>;
+}
+
+// Read once per schema: keyed by the SDK's own schema objects, never by received data.
+const fieldsCache = new WeakMap<object, ObjectFields>();
+
+/** The names and required names of an object schema's fields, read once per schema. */
+export function objectFields(schema: z.ZodMiniObject): ObjectFields {
+  let fields = fieldsCache.get(schema);
+  if (!fields) {
+    const shape = Object.entries(schema.def.shape as Readonly<Record<string, z.core.$ZodType>>);
+    fields = { names: new Set(shape.map(([name]) => name)), required: new Set(shape.filter(([, field]) => !fieldForm(field).optional).map(([name]) => name)) };
+    fieldsCache.set(schema, fields);
+  }
+  return fields;
+}

@@ -28,6 +28,7 @@ import {
   requestedPayDataTypeSchema,
   transactionStatusSchema,
 } from './enums.js';
+import type { NotUniquelySigned } from './free-text.js';
 import type { AtLeastOne } from './one-of.js';
 
 /** Checks {@link ChannelExtra} given as an object, before it is serialized. */
@@ -74,7 +75,7 @@ const unifiedOrderParamsObject = z
     amount: minorUnits(),
     /** Currency code, e.g. `USD`. */
     currency: requiredText(),
-    /** Goods title. Text holding `&name=` is refused (the signature could not tell it from a field). */
+    /** Goods title. Text holding `&name=` is refused where the gateway's signature could read it as another field. */
     subject: requiredText(),
     /** Goods description. */
     body: requiredText(),
@@ -164,7 +165,7 @@ export const unifiedOrderResultSchema = z.looseObject({
  * }
  * ```
  */
-export type CreatedOrder = z.output<typeof unifiedOrderResultSchema> & {
+export type CreatedOrder = z.output<typeof unifiedOrderResultSchema> & NotUniquelySigned & {
   /** `false`: the gateway's own answer, with the payment data. */
   readonly recovered: false;
 };
@@ -339,17 +340,20 @@ const payOrderObject = z.looseObject({
   state: payOrderStateSchema,
   /** The payer's IP address. */
   clientIp: z.optional(z.string()),
-  /** Goods title. */
-  subject: z.string(),
-  /** Goods description. */
-  body: z.string(),
+  /**
+   * Goods title. Absent from a verified record when its signed text could also be read with another title
+   * (it holds `&name=`): the values the signature allows are then in `ambiguousFields` ({@link NotUniquelySigned}).
+   */
+  subject: z.optional(z.string()),
+  /** Goods description; absent, like `subject`, when the signature cannot pin it down (see `ambiguousFields`). */
+  body: z.optional(z.string()),
   /** The order number at the channel. */
   channelOrderNo: z.optional(z.string()),
   /** The channel's payment error code. */
   errCode: z.optional(z.string()),
   /** The channel's payment error description. */
   errMsg: z.optional(z.string()),
-  /** Your extension parameter, as sent. */
+  /** Your extension parameter, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
   extParam: z.optional(z.string()),
   /** Payment success time, milliseconds since the epoch. */
   successTime: z.optional(wireInteger()),
@@ -374,7 +378,7 @@ export const payOrderSchema = named<z.input<typeof payOrderObject>, PayOrder>()(
  * }
  * ```
  */
-export interface PayOrder extends z.output<typeof payOrderObject> {}
+export interface PayOrder extends z.output<typeof payOrderObject>, NotUniquelySigned {}
 
 /** Checks the close response's `data`: an empty object (extra fields are tolerated). */
 export const closeResultSchema = z.looseObject({});

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, named, withInput } from './fields.js';
+import type { NotUniquelySigned } from './free-text.js';
 import type { ExactlyOne } from './one-of.js';
 
 /** Checks {@link SettleAddressApplyParams}. */
@@ -147,7 +148,7 @@ export const settlementResultSchema = named<z.input<typeof settlementResultObjec
  * }
  * ```
  */
-export interface SettlementResult extends z.output<typeof settlementResultObject> {}
+export interface SettlementResult extends z.output<typeof settlementResultObject>, NotUniquelySigned {}
 
 /** Checks a settlement record (spec 2.7); unknown extra fields are kept. */
 const settlementRecordObject = z.looseObject({
@@ -182,4 +183,4 @@ export const settlementRecordSchema = named<z.input<typeof settlementRecordObjec
  * const settledAsAsked = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
  * ```
  */
-export interface SettlementRecord extends z.output<typeof settlementRecordObject> {}
+export interface SettlementRecord extends z.output<typeof settlementRecordObject>, NotUniquelySigned {}

@@ -1,0 +1,55 @@
+/**
+ * Free text in the gateway's records: the fields whose values are titles, descriptions, the merchant's own
+ * data or URLs, and so may hold `&name=` (`body: "Size=M&Color=Red"`, a URL with a query string). Every other
+ * field (ids, the merchant, amounts, currencies, states, addresses, times) never holds it: a value that does
+ * is refused, and no other reading of a signed text may change one. SECURITY.md ("What a signature can and
+ * cannot bind") gives the argument.
+ *
+ * @module
+ */
+
+/** The free-text fields of every record, request and notification of the protocol. */
+export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set(['subject', 'body', 'extParam', 'errMsg', 'payData', 'notifyUrl', 'returnUrl', 'channelExtra', 'remark']);
+
+/** The member of a verified record that holds its ambiguous free text; no field of the record is returned under this name. */
+const AMBIGUOUS_FIELDS = 'ambiguousFields';
+
+/**
+ * What a verified record carries besides its fields when its signed text has several readings that the SDK
+ * would accept: they agree on every field the merchant acts on (ids, merchant, application, state, amount,
+ * currency, addresses), so the record is returned, but not on some free text. Those fields are left out of the
+ * record and listed here, each with the values the readings give it (one of them is what the gateway signed;
+ * the signature cannot say which). The member is absent when the record has one reading, as every record
+ * has whose free text holds no `&name=` and whose fields are all the documented ones.
+ *
+ * @example
+ * ```ts
+ * // A paid order created elsewhere with body "Size=M&Color=Red": the signature cannot tell that body from
+ * // body "Size=M" and a field Color "Red", so neither is returned as signed.
+ * const n = await verifyNotification(request, credentials);
+ * n.state;           // 2: decided by the signature
+ * n.body;            // undefined
+ * n.ambiguousFields; // { Color: ['Red'], body: ['Size=M', 'Size=M&Color=Red'] }
+ * ```
+ */
+export interface NotUniquelySigned {
+  /** Free text the signature does not pin down: field name to the values its readings give (sorted). */
+  readonly ambiguousFields?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Moves the ambiguous fields of a verified `record` (and a member named like the marker, which is never a
+ * field the SDK returns) under {@link AMBIGUOUS_FIELDS}; the record itself when there are none.
+ */
+export function markAmbiguous<T extends object>(record: T, ambiguous: ReadonlyMap<string, readonly string[]>): T & NotUniquelySigned {
+  const own = record as Record<string, unknown>;
+  if (ambiguous.size === 0 && !Object.hasOwn(own, AMBIGUOUS_FIELDS)) return record;
+  const marked: Record<string, readonly string[]> = {};
+  if (Object.hasOwn(own, AMBIGUOUS_FIELDS) && !ambiguous.has(AMBIGUOUS_FIELDS)) marked[AMBIGUOUS_FIELDS] = [String(own[AMBIGUOUS_FIELDS])];
+  for (const [name, values] of ambiguous) {
+    Object.defineProperty(marked, name, { value: Object.freeze([...values]), enumerable: true, writable: false, configurable: false });
+    delete own[name];
+  }
+  Object.defineProperty(own, AMBIGUOUS_FIELDS, { value: Object.freeze(marked), enumerable: true, writable: true, configurable: true });
+  return record;
+}
