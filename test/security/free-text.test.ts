@@ -1,10 +1,10 @@
 // Issue 23, findings 2 and 3: free text holding `&word=` no longer dead-ends a genuine paid order, and
 // unifiedOrder sends URLs no reading can cut; no re-split that changes a field the merchant acts on passes.
 import { describe, expect, it, vi } from 'vitest';
-import { createNotificationProcessor, GatewayClient, GatewayValidationError, verifyNotification, type PayOrderNotification } from '../../src/index.js';
+import { createNotificationProcessor, GatewayClient, GatewayValidationError, memoryStore, verifyNotification, type PayOrderNotification } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import { compareCaseInsensitive, referenceSign } from '../support/java-order.js';
-import { formBody, MERCHANT as PAY_MERCHANT, signedFields } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT as PAY_MERCHANT, signedFields } from '../support/notification.js';
 import { call, MERCHANT, ORIGIN, orderFields, START } from '../support/raw-gateway.js';
 import { rejection } from '../support/rejection.js';
 import { fieldsOf, form, readingsByRules, readingsOf, signedText } from '../support/resplit.js';
@@ -15,7 +15,8 @@ type OnPaid = (notification: PayOrderNotification) => Promise<void>;
 describe('a genuine paid order whose free text holds "&word=" is read (finding 2)', () => {
   it('made elsewhere with body "Size=M&Color=Red", subject "Q&A=free" and a URL in extParam: processed once, and query and waitForOrder return it', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
-    const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
+    // since: 0: the mock's clock starts at START, long before this store (which refuses older events otherwise).
+    const processor = createNotificationProcessor({ ...MERCHANT, store: memoryStore({ since: 0 }), onPaid });
     const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START, notifyFetch: (input, init) => processor.handleRequest(new Request(input, init)) });
     const text = { subject: 'Q&A=free', body: 'Size=M&Color=Red', extParam: '{"back":"https://shop.example/p?ref=1&utm_source=mail"}' };
     // Another integration of the shop made it: the SDK is not involved until the payment.
@@ -35,7 +36,7 @@ describe('a genuine paid order whose free text holds "&word=" is read (finding 2
 
   it('where the signature cannot tell body "Size=M&Color=Red" from body "Size=M" and a field Color, both readings give one record without them, processed once', async () => {
     // No channelOrderNo or clientIp: body's fragment is followed by createdAt, and Color sorts between them.
-    const genuine = signedFields({ body: 'Size=M&Color=Red', channelOrderNo: undefined, clientIp: undefined });
+    const genuine = freshFields({ body: 'Size=M&Color=Red', channelOrderNo: undefined, clientIp: undefined });
     const resplit = new Map([...fieldsOf(genuine), ['body', 'Size=M'], ['Color', 'Red']]);
     expect(signedText(resplit)).toBe(signedText(fieldsOf(genuine)));
     const onPaid = vi.fn<OnPaid>(async () => {});
