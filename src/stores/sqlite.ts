@@ -43,7 +43,10 @@ export interface SqliteStoreOptions {
    * since it forgets on a restart.
    */
   path: string;
-  /** The table of processed notifications: lowercase letters, digits and `_`. Default `payment_gateway_notifications`. */
+  /**
+   * The table of processed notifications: lowercase letters, digits and `_`. Default `payment_gateway_notifications`.
+   * Orders `processor.track` records go in `<table>_tracked`.
+   */
   table?: string | undefined;
   /**
    * How long one run of `onPaid` may hold its claim, in milliseconds. Past it `context.signal` aborts and a
