@@ -1,6 +1,7 @@
 // No paid order left behind, on real PostgreSQL and Redis, a SQLite file, and the mock gateway on loopback HTTP:
-// processors sharing one store track orders and sweep them, with notifications off, with notifications racing the sweeps,
-// with a worker process SIGKILLed mid-onPaid, and through a fault campaign (5xx, timeouts, dropped connections).
+// processors sharing one store track orders and sweep them, with notifications off, with notifications racing
+// the sweeps, with a worker process SIGKILLed mid-onPaid, and through a fault campaign (5xx, timeouts, dropped
+// connections).
 // Every paid order's effect must exist exactly once; an unpaid or mismatching order's, never.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
