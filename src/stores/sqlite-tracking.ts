@@ -47,6 +47,7 @@ export function sqliteTracking(db: DatabaseSync, table: string): OrderTracking {
         SELECT pay_order_id FROM ${name} WHERE checked_at <= $dueBy ORDER BY checked_at LIMIT $limit)
       RETURNING pay_order_id, mch_order_no, tracked_at, expires_at, not_found_since`),
     notFound: db.prepare(`UPDATE ${name} SET not_found_since = COALESCE(not_found_since, $since) WHERE pay_order_id = $id`),
+    tracked: db.prepare(`SELECT 1 FROM ${name} WHERE pay_order_id = $id`),
     forget: db.prepare(`DELETE FROM ${name} WHERE pay_order_id = $id`),
   };
   // node:sqlite is synchronous; the methods are async so that a failure is a rejection, as with the other stores.
@@ -70,7 +71,9 @@ export function sqliteTracking(db: DatabaseSync, table: string): OrderTracking {
       sql.notFound.run({ id: payOrderId, since });
     },
     async forget(payOrderId) {
-      sql.forget.run({ id: payOrderId });
+      // Read first: a notification's forget of an order never tracked, or forgotten already, then takes no write
+      // lock, whose wait (busy_timeout) would block this process's event loop while another process writes.
+      if (sql.tracked.get({ id: payOrderId }) !== undefined) sql.forget.run({ id: payOrderId });
     },
   };
 }
