@@ -301,7 +301,7 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
     const tracking = settings.store.tracking;
     if (tracking === undefined) {
       throw new GatewayValidationError(`processor.${method} needs a store that can track orders`, [
-        { path: ['store', 'tracking'], message: 'is missing: use memoryStore(), postgresStore({ pool }) or redisStore({ client }), or give your own store an OrderTracking' },
+        { path: ['store', 'tracking'], message: 'is missing: use memoryStore(), sqliteStore({ path }), postgresStore({ pool }) or redisStore({ client }), or give your own store an OrderTracking' },
       ]);
     }
     return tracking;

@@ -31,7 +31,7 @@ export interface TrackedOrder {
 
 /**
  * Where a store keeps tracked orders. Implement it to give a custom store `track` and `sweep`; the memory,
- * Postgres and Redis stores have one. Every method is safe to call from any number of processes at once.
+ * SQLite, Postgres and Redis stores have one. Every method is safe to call from any number of processes at once.
  *
  * @example
  * ```ts

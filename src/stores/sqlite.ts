@@ -26,6 +26,7 @@ import { claimLostWarning, claimTimedOut, DEFAULT_CLAIM_TIMEOUT_MS } from '../no
 import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { sqliteTracking, trackingMigration } from './sqlite-tracking.js';
 
 /**
  * Options of {@link sqliteStore}.
@@ -42,7 +43,10 @@ export interface SqliteStoreOptions {
    * since it forgets on a restart.
    */
   path: string;
-  /** The table of processed notifications: lowercase letters, digits and `_`. Default `payment_gateway_notifications`. */
+  /**
+   * The table of processed notifications: lowercase letters, digits and `_`. Default `payment_gateway_notifications`.
+   * Orders `processor.track` records go in `<table>_tracked`.
+   */
   table?: string | undefined;
   /**
    * How long one run of `onPaid` may hold its claim, in milliseconds. Past it `context.signal` aborts and a
@@ -68,8 +72,10 @@ export interface SqliteStore extends NotificationStore<ProcessingContext> {
   /** The table's name, as configured. */
   readonly table: string;
   /**
-   * Creates the table when it does not exist. The store already did when it opened the file; this is here so
-   * that start-up code written for `postgresStore` runs unchanged. Safe from several processes at once.
+   * Creates the tables when they do not exist: the processed notifications, and `<table>_tracked`, one row per
+   * order `processor.track` recorded and no sweep found final yet. The store already did when it opened the
+   * file; this is here so that start-up code written for `postgresStore` runs unchanged. Safe from several
+   * processes at once.
    */
   migrate(): Promise<void>;
   /** Closes the database file. A store used after `close()` throws. */
@@ -109,7 +115,11 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
  * `onPaid`'s effect but before the done mark leaves the claim to expire, and a later delivery runs `onPaid`
  * again (make `onPaid` idempotent). Several machines cannot share the file: use `postgresStore` or `redisStore`.
  *
- * The store creates its table when it opens the file. It holds one connection: {@link SqliteStore.close} it
+ * **Tracked orders.** `processor.track` records an order in `<table>_tracked` until a sweep finds it final. A
+ * sweep takes due orders a page at a time in one `UPDATE … RETURNING` under the write lock, so sweeps on several
+ * processes sharing the file share the work and never hand one order to two sweeps at once.
+ *
+ * The store creates its tables when it opens the file. It holds one connection: {@link SqliteStore.close} it
  * when your process stops. Requires Node 22.13 or later (`node:sqlite`).
  *
  * @throws `GatewayValidationError` for invalid options; `GatewayError` when the file cannot be opened
@@ -140,7 +150,8 @@ export function sqliteStore(options: SqliteStoreOptions): SqliteStore {
       processed_at INTEGER,
       claim_token TEXT,
       claimed_until INTEGER
-    ) STRICT`);
+    ) STRICT;
+    ${trackingMigration(table)}`);
   migrate();
   const sql = {
     // One statement: a new key, or a key neither done nor validly claimed, gets this claim; RETURNING says which.
@@ -186,6 +197,7 @@ export function sqliteStore(options: SqliteStoreOptions): SqliteStore {
   return {
     table,
     runOnce,
+    tracking: sqliteTracking(db, table),
     async migrate() {
       migrate();
     },

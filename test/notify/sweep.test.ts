@@ -1,7 +1,11 @@
-// processor.track and processor.sweep against the mock gateway, with the memory store: every paid order is
-// fulfilled once whether its notification arrives or not, an unpaid or mismatching one never, and the report
-// says what happened. The fleet, Postgres, Redis, SIGKILL and the fault campaign: test/stores/sweep.slow.test.ts.
-import { describe, expect, it, vi } from 'vitest';
+// processor.track and processor.sweep against the mock gateway, with the memory store and a SQLite file: every
+// paid order is fulfilled once whether its notification arrives or not, an unpaid or mismatching one never, and
+// the report says what happened. Two processes sweeping one SQLite file: test/stores/sqlite.test.ts. The fleet,
+// Postgres, Redis, SIGKILL and the fault campaign: test/stores/sweep.slow.test.ts.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createNotificationProcessor,
   GatewayAbortError,
@@ -16,15 +20,36 @@ import {
   type SweepReport,
   type UnifiedOrderParams,
 } from '../../src/index.js';
+import { sqliteStore, type SqliteStore } from '../../src/stores/sqlite.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import type { SweepClient } from '../../src/notify/sweep.js';
+import { removeDir } from '../support/servers/process.js';
 
 const merchant = { mchNo: 'M1700000026', appId: 'app-sweep', secret: 'sweep-secret-0123456789' };
 
+type StoreKind = 'memory' | 'sqlite';
+
+// A SQLite file of its own per test, closed and removed after it.
+let scratch: string | undefined;
+const opened: SqliteStore[] = [];
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+  if (scratch !== undefined) removeDir(scratch);
+  scratch = undefined;
+});
+
+function storeOf(kind: StoreKind): NotificationStore {
+  if (kind === 'memory') return memoryStore();
+  scratch ??= mkdtempSync(join(tmpdir(), 'pgsdk-sweep-'));
+  const store = sqliteStore({ path: join(scratch, `store-${opened.length}.sqlite`) });
+  opened.push(store);
+  return store;
+}
+
 /** A mock gateway, a client on it, a clock the processors read, and a fulfilment log. */
-function setup(options: { notify?: boolean } = {}) {
+function setup(options: { kind?: StoreKind; notify?: boolean } = {}) {
   // Made before the mock, whose clock stands at its creation: a memory store vouches only for later events.
-  const store = memoryStore();
+  const store = storeOf(options.kind ?? 'memory');
   const gateway = createMockGateway({
     merchants: [merchant],
     // Notifications go straight into the processors' handleRequest (the first processor made), or nowhere.
@@ -52,9 +77,9 @@ function setup(options: { notify?: boolean } = {}) {
 const counts = ({ problems: _p, durationMs: _d, ...rest }: SweepReport) => rest;
 const zero = { checked: 0, paid: 0, alreadyDone: 0, open: 0, closed: 0, failed: 0, busy: 0, notFound: 0, mismatched: 0, tooOld: 0 };
 
-describe('processor.sweep', () => {
+describe.each(['memory', 'sqlite'] as const)('processor.sweep on the %s store', (kind) => {
   it('with notifications off, fulfils every paid order once, forgets final ones, and a second sweep reports paid: 0', async () => {
-    const { gateway, processor, order, fulfilled } = setup();
+    const { gateway, processor, order, fulfilled } = setup({ kind });
     const orders = await Promise.all(Array.from({ length: 20 }, () => order()));
     orders.slice(0, 12).forEach((o) => gateway.payOrder(o.payOrderId));
     orders.slice(12, 14).forEach((o) => gateway.failOrder(o.payOrderId));
@@ -77,7 +102,7 @@ describe('processor.sweep', () => {
   });
 
   it('a notification and sweeps on several processors sharing the store, racing: one onPaid per order', async () => {
-    const { gateway, processor, order, fulfilled, make, onPaid } = setup({ notify: true });
+    const { gateway, processor, order, fulfilled, make, onPaid } = setup({ kind, notify: true });
     const others = [make(), make()];
     const orders = await Promise.all(Array.from({ length: 30 }, () => order()));
     orders.forEach((o) => gateway.payOrder(o.payOrderId));
@@ -102,7 +127,7 @@ describe('processor.sweep', () => {
   });
 
   it('a processed notification forgets its tracked order: no sweep reads it again', async () => {
-    const { gateway, processor, order, onPaid } = setup({ notify: true });
+    const { gateway, processor, order, onPaid } = setup({ kind, notify: true });
     const paid = await order();
     const open = await order();
     gateway.payOrder(paid.payOrderId);
@@ -113,7 +138,7 @@ describe('processor.sweep', () => {
   });
 
   it('checks only orders tracked or last checked olderThanMs ago, so a fleet shares the work; limit caps a sweep', async () => {
-    const { gateway, processor, order, clock } = setup();
+    const { gateway, processor, order, clock } = setup({ kind });
     const orders = await Promise.all(Array.from({ length: 5 }, () => order()));
     orders.forEach((o) => gateway.payOrder(o.payOrderId));
     clock.advance(30_000);
@@ -124,7 +149,7 @@ describe('processor.sweep', () => {
   });
 
   it('an expect function that checks nothing (a snake_case row: amount undefined) never fulfils a swept order: failed, still tracked', async () => {
-    const { gateway, order, make, onPaid } = setup();
+    const { gateway, order, make, onPaid } = setup({ kind });
     const careless = make({ expect: async () => ({ amount: undefined, currency: 'USD' }) });
     gateway.payOrder((await order()).payOrderId);
     for (let sweep = 0; sweep < 2; sweep++) {
@@ -136,7 +161,7 @@ describe('processor.sweep', () => {
   });
 
   it('a paid order that does not match expect is never fulfilled, stays tracked and is reported every sweep', async () => {
-    const { gateway, order, make, onPaid } = setup();
+    const { gateway, order, make, onPaid } = setup({ kind });
     const fixed = make({ expect: { currency: 'EUR' } });
     const byRecord = make({ expect: async (paid: { mchOrderNo: string }) => (paid.mchOrderNo === 'sw-2' ? null : { amount: 1, currency: 'USD' }) });
     const a = await order();
@@ -159,7 +184,7 @@ describe('processor.sweep', () => {
   });
 
   it('an expect function or onPaid that throws is a failure: the order stays tracked and the next sweep fulfils it', async () => {
-    const { gateway, order, make, fulfilled } = setup();
+    const { gateway, order, make, fulfilled } = setup({ kind });
     let down = true;
     const processor = make({ expect: async () => { if (down) throw new Error('orders database unreachable'); return { amount: 1001, currency: 'USD' }; } });
     gateway.payOrder((await order()).payOrderId);
@@ -174,7 +199,7 @@ describe('processor.sweep', () => {
   });
 
   it('closeExpired closes an open order past its expiry through a confirmed close, and only then', async () => {
-    const { gateway, processor, client, clock } = setup();
+    const { gateway, processor, client, clock } = setup({ kind });
     const params = { wayCode: 'QR_CASHIER', amount: 500, currency: 'USD', subject: 's', body: 'b' } as const;
     const expiring = await client.unifiedOrder({ ...params, mchOrderNo: 'exp-1', expiredTime: 600 });
     const paidLate = await client.unifiedOrder({ ...params, mchOrderNo: 'exp-2', expiredTime: 600 });
@@ -190,7 +215,7 @@ describe('processor.sweep', () => {
   });
 
   it('an order the gateway does not know is open for notFoundGraceMs, then reported as notFound, never fulfilled', async () => {
-    const { processor, clock, onPaid } = setup();
+    const { processor, clock, onPaid } = setup({ kind });
     await processor.track({ payOrderId: 'P-NEVER-MADE', mchOrderNo: 'ghost-1' });
     expect(counts(await processor.sweep({ olderThanMs: 0, notFoundGraceMs: 60_000 }))).toEqual({ ...zero, checked: 1, open: 1 });
     clock.advance(60_000);
@@ -201,7 +226,7 @@ describe('processor.sweep', () => {
   });
 
   it('acts only on the tracked order of this merchant application, whatever the client returns', async () => {
-    const { gateway, client, store, onPaid, order, clock } = setup();
+    const { gateway, client, store, onPaid, order, clock } = setup({ kind });
     const paid = await order();
     const other = await order();
     gateway.payOrder(paid.payOrderId);
@@ -230,7 +255,7 @@ describe('processor.sweep', () => {
   });
 
   it('a lookup failing through the retries (5xx, resets) is counted failed and the order is checked again', async () => {
-    const { gateway, processor, order, fulfilled } = setup();
+    const { gateway, processor, order, fulfilled } = setup({ kind });
     gateway.payOrder((await order()).payOrderId);
     gateway.injectFault({ kind: 'html502', operation: 'query', when: 'before', times: 3 });
     const report = await processor.sweep({ olderThanMs: 0 });
@@ -242,8 +267,8 @@ describe('processor.sweep', () => {
   });
 
   it('never fulfils a payment older than the store remembers processed events (its horizon)', async () => {
-    const { gateway, clock, client, onPaid } = setup();
-    const inner = memoryStore();
+    const { gateway, clock, client, onPaid } = setup({ kind });
+    const inner = storeOf(kind);
     // A store that remembers processed events for an hour (as Redis's doneTtlMs does).
     const store: NotificationStore = { runOnce: inner.runOnce, tracking: inner.tracking, horizon: () => clock.now() - 3_600_000 };
     const processor = createNotificationProcessor({ ...merchant, store, onPaid, client, now: clock.now, logLevel: 'off' });
@@ -257,7 +282,7 @@ describe('processor.sweep', () => {
   });
 
   it('bounds concurrency, stops on its signal, and logs one line per sweep', async () => {
-    const { gateway, client, store, onPaid, order, clock } = setup();
+    const { gateway, client, store, onPaid, order, clock } = setup({ kind });
     for (let i = 0; i < 12; i++) gateway.payOrder((await order()).payOrderId);
     let inFlight = 0;
     let most = 0;
@@ -282,7 +307,7 @@ describe('processor.sweep', () => {
   });
 
   it("the sweep's line follows the processor's logLevel: info for a clean sweep, warn when something needs you", async () => {
-    const { client, clock, onPaid } = setup();
+    const { client, clock, onPaid } = setup({ kind });
     const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() };
     const quiet = createNotificationProcessor({ ...merchant, onPaid, client, now: clock.now, logger, logLevel: 'warn' });
     await quiet.sweep({ olderThanMs: 0 });
@@ -297,6 +322,9 @@ describe('processor.sweep', () => {
     expect(logger.warn).toHaveBeenCalledTimes(1);
   });
 
+});
+
+describe('processor.sweep', () => {
   it('refuses what it cannot do: no client, a store without tracking, bad options, an order without ids', async () => {
     const { client, onPaid } = setup();
     const noClient = createNotificationProcessor({ ...merchant, onPaid, logLevel: 'off' });

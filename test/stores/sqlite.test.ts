@@ -1,5 +1,6 @@
 // sqliteStore on a real SQLite file (node:sqlite): durable across restarts (a payer's replay of their own paid
-// message never runs onPaid twice), one claim across processes sharing the file, a bounded claim.
+// message never runs onPaid twice), one claim across processes sharing the file, a bounded claim, and tracked
+// orders handed to one sweep at a time across processes. The sweep's scenarios on it: test/notify/sweep.test.ts.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
@@ -112,6 +113,59 @@ describe('sqliteStore', () => {
     expect(ranBy).toEqual(keys.map(() => 1));
     // Both really raced: each process ran some keys and found others busy or done.
     for (const result of results) expect(Object.values(result).filter((s) => s === 'ran').length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('tracks orders in <table>_tracked, made when the file is opened; a check-out reads only its page through the index', async () => {
+    const path = newFile();
+    const store = open({ path, table: 'shop_notifications' });
+    const tracking = store.tracking!;
+    await tracking.track({ payOrderId: 'P1', mchOrderNo: 'o-1', trackedAt: 10, expiresAt: 20 });
+    await tracking.track({ payOrderId: 'P1', mchOrderNo: 'o-other', trackedAt: 11, expiresAt: 11 });
+    await tracking.track({ payOrderId: 'P2', mchOrderNo: 'o-2', trackedAt: 12, expiresAt: 22 });
+    await tracking.notFound('P1', 15);
+    await tracking.notFound('P1', 16);
+    await tracking.notFound('P-UNTRACKED', 16);
+    // Oldest first, the first record kept, the first notFound time kept; then checked at 30, not due again before it.
+    expect(await tracking.checkOut(12, 30, 1)).toEqual([{ payOrderId: 'P1', mchOrderNo: 'o-1', trackedAt: 10, expiresAt: 20, notFoundSince: 15 }]);
+    expect(await tracking.checkOut(12, 30, 10)).toEqual([{ payOrderId: 'P2', mchOrderNo: 'o-2', trackedAt: 12, expiresAt: 22, notFoundSince: undefined }]);
+    expect(await tracking.checkOut(29, 31, 10)).toEqual([]);
+    await tracking.forget('P1');
+    await tracking.forget('P1');
+    expect((await tracking.checkOut(30, 31, 10)).map((o) => o.payOrderId)).toEqual(['P2']);
+    const db = new DatabaseSync(path);
+    try {
+      expect(db.prepare('SELECT pay_order_id, checked_at FROM shop_notifications_tracked').all()).toEqual([{ pay_order_id: 'P2', checked_at: 31 }]);
+      // However many orders a table holds, a check-out searches the checked_at index for its page, never scans it.
+      const plan = db.prepare('EXPLAIN QUERY PLAN SELECT pay_order_id FROM shop_notifications_tracked WHERE checked_at <= 1 ORDER BY checked_at LIMIT 5').all();
+      expect(plan.map((step) => step.detail)).toEqual([expect.stringMatching(/^SEARCH shop_notifications_tracked USING INDEX shop_notifications_tracked_due \(checked_at<\?\)$/)]);
+    } finally {
+      db.close();
+    }
+    store.close();
+    opened.splice(opened.indexOf(store), 1);
+    await expect(tracking.track({ payOrderId: 'P3', mchOrderNo: 'o-3', trackedAt: 1, expiresAt: 2 })).rejects.toThrow();
+  });
+
+  it('concurrent check-outs hand out each order once: two processes sweeping one file share 300 due orders', async () => {
+    const path = newFile();
+    const tracking = open({ path }).tracking!;
+    const now = Date.now();
+    for (let i = 0; i < 300; i++) await tracking.track({ payOrderId: `P-CO-${i}`, mchOrderNo: `co-${i}`, trackedAt: now - 1_000, expiresAt: now + 7_200_000 });
+    const racer = fileURLToPath(new URL('../support/sqlite-checkout-racer.ts', import.meta.url));
+    const children = [0, 1].map(() => fork(racer, [path, String(now), String(now + 1)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    await Promise.all(children.map((child) => once(child, 'message'))); // both ready: start together
+    const answers = children.map((child) => once(child, 'message'));
+    for (const child of children) child.send('go');
+    const taken = await Promise.all(answers.map(async (answer) => (await answer)[0] as string[]));
+    const all = taken.flat();
+    expect(all).toHaveLength(300);
+    expect(new Set(all).size).toBe(300);
+    // Both really raced: each process was handed some orders.
+    for (const ids of taken) expect(ids.length).toBeGreaterThan(0);
+    console.log(`sqlite check-out race: ${JSON.stringify({ orders: 300, handedTo: taken.map((ids) => ids.length) })}`);
+    // All checked at now + 1: none is due for a sweep whose cutoff is now, every one for a later sweep.
+    expect(await tracking.checkOut(now, now + 2, 1_000)).toEqual([]);
+    expect(await tracking.checkOut(now + 1, now + 2, 1_000)).toHaveLength(300);
   }, 30_000);
 
   it.each([

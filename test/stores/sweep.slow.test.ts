@@ -1,6 +1,7 @@
-// No paid order left behind, on real PostgreSQL and Redis and the mock gateway on loopback HTTP: processors
-// sharing one store track orders and sweep them, with notifications off, with notifications racing the sweeps,
-// with a worker process SIGKILLed mid-onPaid, and through a fault campaign (5xx, timeouts, dropped connections).
+// No paid order left behind, on real PostgreSQL and Redis, a SQLite file, and the mock gateway on loopback HTTP:
+// processors sharing one store track orders and sweep them, with notifications off, with notifications racing
+// the sweeps, with a worker process SIGKILLed mid-onPaid, and through a fault campaign (5xx, timeouts, dropped
+// connections).
 // Every paid order's effect must exist exactly once; an unpaid or mismatching order's, never.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createNotificationProcessor,
   GatewayClient,
@@ -22,6 +23,7 @@ import {
 } from '../../src/index.js';
 import { postgresStore } from '../../src/stores/postgres.js';
 import { redisStore } from '../../src/stores/redis.js';
+import { sqliteStore, type SqliteStore } from '../../src/stores/sqlite.js';
 import { createMockGateway, type MockGatewayServer } from '../../src/testing/index.js';
 import { random } from '../support/campaign.js';
 import { PROXY_FAULTS, startFaultProxy, type FaultProxy, type ProxyFault } from '../support/fault-proxy.js';
@@ -30,7 +32,7 @@ import { removeDir } from '../support/servers/process.js';
 import { startPostgres, type TestPostgres } from '../support/servers/postgres.js';
 import { startRedis, type TestRedis } from '../support/servers/redis.js';
 
-type StoreKind = 'postgres' | 'redis';
+type StoreKind = 'postgres' | 'redis' | 'sqlite';
 type Context = ProcessingContext & { db?: pg.PoolClient };
 
 const merchant = { mchNo: 'M1700000260', appId: 'app-sweep-fleet', secret: 'sweep-fleet-secret-0123456789' };
@@ -42,6 +44,7 @@ let postgres: TestPostgres;
 let redis: TestRedis;
 let pool: pg.Pool;
 let redisClients: Redis[] = [];
+const sqliteStores: SqliteStore[] = [];
 let gatewayServer: MockGatewayServer;
 let scratch: string;
 /** Where the gateway's notifications go: a processor's handleRequest, or nowhere (notifications off). */
@@ -64,14 +67,23 @@ beforeAll(async () => {
 afterAll(async () => {
   route = undefined;
   await Promise.all(redisClients.map((c) => c.quit().catch(() => {})));
+  for (const store of sqliteStores) store.close();
   await pool?.end();
   await gatewayServer?.close();
   await Promise.all([postgres?.stop(), redis?.stop()]);
   if (scratch) removeDir(scratch);
 });
 
-/** A store of its own for each scenario (a Postgres table, a Redis prefix), so that no scenario sweeps another's orders. */
+/**
+ * A store of its own for each scenario (a Postgres table, a Redis prefix, a SQLite file), so that no scenario
+ * sweeps another's orders. Each call is another connection, as another process would hold.
+ */
 async function storeOf(kind: StoreKind, name: string): Promise<NotificationStore<Context>> {
+  if (kind === 'sqlite') {
+    const store = sqliteStore({ path: sqlitePathOf(name) });
+    sqliteStores.push(store);
+    return store;
+  }
   if (kind === 'postgres') {
     const store = postgresStore({ pool, table: tableOf(name) });
     await store.migrate();
@@ -83,6 +95,7 @@ async function storeOf(kind: StoreKind, name: string): Promise<NotificationStore
 }
 
 const tableOf = (name: string) => `sweep_${name.replace(/[^a-z0-9]/g, '_')}`;
+const sqlitePathOf = (name: string) => join(scratch, `${tableOf(name)}.sqlite`);
 
 /** Lets the gateway give up on every notification still pending from earlier scenarios (6 attempts, ~17 minutes). */
 async function drainNotifications(): Promise<void> {
@@ -93,7 +106,7 @@ async function drainNotifications(): Promise<void> {
   }
 }
 
-/** The merchant's effect, in the store's transaction with Postgres, in the merchant's database with Redis. */
+/** The merchant's effect, in the store's transaction with Postgres, in the merchant's database with Redis and SQLite. */
 async function onPaid(paid: PaidOrder, context: Context): Promise<void> {
   await (context.db ?? pool).query('INSERT INTO sweep_fulfilments (order_no, idempotency_key, run, via, amount) VALUES ($1, $2, $3, $4, $5)', [
     paid.mchOrderNo,
@@ -185,7 +198,7 @@ function expectExactlyOnce(s: Scenario, byOrder: Map<string, { via: string; amou
   expect({ duplicates, lost, wrong, wrongAmount }).toEqual({ duplicates: [], lost: [], wrong: [], wrongAmount: [] });
 }
 
-describe.each(['postgres', 'redis'] as const)('sweeps on %s', (kind) => {
+describe.each(['postgres', 'redis', 'sqlite'] as const)('sweeps on %s', (kind) => {
   it('with notifications off, every paid order is fulfilled exactly once by sweeps; the one failing expect never; a second sweep reports paid: 0', async () => {
     route = undefined;
     const s = await scenario(kind, 'off', 60);
@@ -233,7 +246,7 @@ describe.each(['postgres', 'redis'] as const)('sweeps on %s', (kind) => {
 });
 
 describe('the stores\' tracking', () => {
-  it.each(['postgres', 'redis'] as const)('on %s: concurrent check-outs hand each due order to one sweep, and forgetting is for good', async (kind) => {
+  it.each(['postgres', 'redis', 'sqlite'] as const)('on %s: concurrent check-outs hand each due order to one sweep, and forgetting is for good', async (kind) => {
     const tracking = (await storeOf(kind, `checkout-${kind}`)).tracking!;
     const now = Date.now();
     for (let i = 0; i < 200; i++) await tracking.track({ payOrderId: `P-CO-${i}`, mchOrderNo: `co-${i}`, trackedAt: now - 1_000, expiresAt: now + 7_200_000 });
@@ -298,7 +311,7 @@ describe('a sweeping worker SIGKILLed mid-onPaid', () => {
     });
   }
 
-  it.each(['postgres', 'redis'] as const)('on %s: the order is fulfilled by another worker after the claim bound, once', async (kind) => {
+  it.each(['postgres', 'redis', 'sqlite'] as const)('on %s: the order is fulfilled by another worker after the claim bound, once', async (kind) => {
     route = undefined;
     const prefix = `kill-${kind}-`;
     const dir = join(scratch, prefix);
@@ -315,14 +328,15 @@ describe('a sweeping worker SIGKILLed mid-onPaid', () => {
     }
     const crashKey = `${orders[5]!.payOrderId}:2`;
     const settings = (worker: number): SweepWorkerSettings => ({
-      worker, store: kind, postgresUrl: postgres.url, postgresTable: tableOf(prefix), redisUrl: redis.url, redisPrefix: `sweep-test:${prefix}:`, leaseMs: LEASE_MS,
+      worker, store: kind, postgresUrl: postgres.url, postgresTable: tableOf(prefix), redisUrl: redis.url, redisPrefix: `sweep-test:${prefix}:`, sqlitePath: sqlitePathOf(prefix), leaseMs: LEASE_MS,
       gatewayUrl: gatewayServer.url, merchant, log: join(dir, `worker-${worker}.log`), crashKeys: [crashKey], crashDir: join(dir, 'crash'),
     });
     const [a, b] = await Promise.all([launch(settings(0)), launch(settings(1))]);
     try {
       expect(await a.sweep()).toBe('died');
       const crashedAt = performance.now();
-      // The other worker sweeps until everything is settled: after the Postgres rollback at once, after the Redis lease.
+      // The other worker sweeps until everything is settled: after the Postgres rollback at once, after the Redis
+      // lease or the SQLite claim's bound.
       const reports: SweepReport[] = [];
       for (let round = 0; round < 40; round++) {
         const report = await b.sweep();
@@ -352,9 +366,10 @@ describe('a sweeping worker SIGKILLed mid-onPaid', () => {
         expect([...byOrder.values()].map((rows) => rows.length)).toEqual(orders.map(() => 1));
         expect(byOrder.size).toBe(orders.length);
       } else {
-        // Not transactional: the killed runs' rows stay (as the Redis store documents); the re-run waited for the lease.
+        // Not transactional: the killed runs' rows stay (as the Redis and SQLite stores document); the re-run waited
+        // for the lease, or for SQLite's claim bound, which runs from the claim, taken a little before onPaid logs its start.
         expect(byOrder.size).toBe(orders.length);
-        expect(rerunAfterMs).toBeGreaterThanOrEqual(LEASE_MS);
+        expect(rerunAfterMs).toBeGreaterThanOrEqual(kind === 'sqlite' ? LEASE_MS * 0.8 : LEASE_MS);
       }
     } finally {
       a.child.kill('SIGKILL');
@@ -364,10 +379,10 @@ describe('a sweeping worker SIGKILLed mid-onPaid', () => {
 });
 
 describe('a fault campaign during sweeps', () => {
-  let proxy: FaultProxy;
-  afterAll(async () => proxy?.close());
+  let proxy: FaultProxy | undefined;
+  afterEach(async () => proxy?.close());
 
-  it('gateway 5xx, stalls past the timeout and dropped connections: 0 duplicates, 0 lost, 0 wrong', { timeout: 180_000 }, async () => {
+  it.each(['postgres', 'sqlite'] as const)('on %s: gateway 5xx, stalls past the timeout and dropped connections: 0 duplicates, 0 lost, 0 wrong', { timeout: 180_000 }, async (kind) => {
     route = undefined;
     const draw = random(SEED);
     proxy = await startFaultProxy(gatewayServer.url, (): ProxyFault => {
@@ -375,13 +390,13 @@ describe('a fault campaign during sweeps', () => {
       return u < 0.3 ? PROXY_FAULTS[Math.floor((u / 0.3) * PROXY_FAULTS.length)]! : 'none';
     });
     const faulty = new GatewayClient({ baseUrl: proxy.url, ...merchant, timeout: 200, totalTimeout: 3_000, retry: { maxRetries: 3, initialDelayMs: 2, maxDelayMs: 20 } });
-    const s = await scenario('postgres', 'campaign', 120, faulty);
+    const s = await scenario(kind, 'campaign', 120, faulty);
     const { rounds, paid } = await sweepUntilSettled(s.processors, 30);
     const byOrder = await effects(s.prefix);
     const all = rounds.flat();
     const failed = all.reduce((n, r) => n + r.failed, 0);
     const faults = Object.fromEntries(proxy.struck);
-    console.log(`sweep fault campaign: ${JSON.stringify({ seed: SEED, orders: s.orders.length, paid: s.paid.length, rounds: rounds.length, fulfilledBySweeps: paid, lookupsFailedAndRetriedLater: failed, faults })}`);
+    console.log(`sweep fault campaign on ${kind}: ${JSON.stringify({ seed: SEED, orders: s.orders.length, paid: s.paid.length, rounds: rounds.length, fulfilledBySweeps: paid, lookupsFailedAndRetriedLater: failed, faults })}`);
     expectExactlyOnce(s, byOrder);
     expect(paid).toBe(s.paid.length);
     // The faults really struck, and the sweeps really met failures they had to come back for.

@@ -1,5 +1,5 @@
 // One sweeping instance of a merchant's fleet, for test/stores/sweep.slow.test.ts: a child process with a
-// payment processor on the shared store (Postgres or Redis) and a client of the mock gateway. Each IPC message
+// payment processor on the shared store (Postgres, Redis or a SQLite file) and a client of the mock gateway. Each IPC message
 // `sweep` runs one sweep and answers with its report. onPaid writes the merchant's effect row, logs when it
 // starts and ends, and SIGKILLs its own process in the middle of the first run (fleet-wide) of a "crash" key.
 import { appendFileSync, closeSync, openSync } from 'node:fs';
@@ -9,14 +9,17 @@ import pg from 'pg';
 import { createNotificationProcessor, GatewayClient, type NotificationStore, type PaidOrder, type ProcessingContext } from '../../../src/index.js';
 import { postgresStore } from '../../../src/stores/postgres.js';
 import { redisStore } from '../../../src/stores/redis.js';
+import { sqliteStore } from '../../../src/stores/sqlite.js';
 
 export interface SweepWorkerSettings {
   readonly worker: number;
-  readonly store: 'postgres' | 'redis';
+  readonly store: 'postgres' | 'redis' | 'sqlite';
   readonly postgresUrl: string;
   readonly postgresTable: string;
   readonly redisUrl: string;
   readonly redisPrefix: string;
+  readonly sqlitePath: string;
+  /** Redis's `leaseMs`, SQLite's `claimTimeoutMs`. */
   readonly leaseMs: number;
   readonly gatewayUrl: string;
   readonly merchant: { readonly secret: string; readonly mchNo: string; readonly appId: string };
@@ -44,8 +47,12 @@ const firstToCrash = (key: string) => {
 
 const pool = new pg.Pool({ connectionString: settings.postgresUrl, max: 12 });
 type Context = ProcessingContext & { db?: pg.PoolClient };
-const store: NotificationStore<Context> =
-  settings.store === 'postgres' ? postgresStore({ pool, table: settings.postgresTable }) : redisStore({ client: new Redis(settings.redisUrl), leaseMs: settings.leaseMs, prefix: settings.redisPrefix });
+const stores = {
+  postgres: () => postgresStore({ pool, table: settings.postgresTable }),
+  redis: () => redisStore({ client: new Redis(settings.redisUrl), leaseMs: settings.leaseMs, prefix: settings.redisPrefix }),
+  sqlite: () => sqliteStore({ path: settings.sqlitePath, claimTimeoutMs: settings.leaseMs }),
+};
+const store: NotificationStore<Context> = stores[settings.store]();
 
 async function onPaid(paid: PaidOrder, context: Context): Promise<void> {
   const key = paid.idempotencyKey;
