@@ -27,7 +27,7 @@ import { GatewayError } from '../errors/index.js';
 import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { claimLostWarning, claimTimedOut, DEFAULT_CLAIM_TIMEOUT_MS } from '../notify/claim.js';
-import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
+import type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from '../notify/store.js';
 
 /**
  * Options of {@link redisStore}.
@@ -58,7 +58,8 @@ export interface RedisStoreOptions {
    * How long a processed event is remembered, in milliseconds. The store's horizon is `now - doneTtlMs`: a
    * delivery of an event whose `reqTime` is older is refused (outcome `stale`, `onPaid` not run), since its
    * done marker may be gone. Keep it longer than any re-send you expect (an operator can re-send at any time).
-   * Default 30 days. The marker itself is kept a day longer, for clock differences with the gateway.
+   * Default 30 days. The marker itself is kept a day longer, for clock differences with the gateway, and
+   * `doneTtlMs` past the event's `reqTime` when that is later (a gateway clock running ahead).
    */
   doneTtlMs?: number | undefined;
 }
@@ -163,7 +164,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
 
   return {
     horizon: () => Date.now() - doneTtlMs,
-    async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
+    async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>, event: RunOnceEvent = {}): Promise<RunOnceResult> {
       const key = prefix + idempotencyKey;
       const lease = `lease:${globalThis.crypto.randomUUID()}`;
       const claimSentAt = performance.now();
@@ -189,7 +190,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       }
       holder.stop();
       // onPaid's effect happened: answer SUCCESS even if the marker cannot be written, rather than invite a retry.
-      const finished = await run(FINISH, key, lease, doneTtlMs + DONE_MARGIN_MS).then(String, (error: unknown) => error);
+      // Kept while the horizon still accepts the event: doneTtlMs past its reqTime, if the gateway's clock runs ahead.
+      const keepMs = Math.max(0, (event.eventTime ?? 0) - Date.now()) + doneTtlMs + DONE_MARGIN_MS;
+      const finished = await run(FINISH, key, lease, keepMs).then(String, (error: unknown) => error);
       const warning =
         typeof finished !== 'string'
           ? `onPaid ran but the done marker could not be written (${String(finished)}): a later delivery will run onPaid again`

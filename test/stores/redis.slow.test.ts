@@ -190,6 +190,19 @@ describe('a bounded claim and a horizon (issue 23)', () => {
     expect(await redis.pttl(`${PREFIX}P202106181104177050002:2`)).toBeGreaterThan(23 * 3_600_000);
   });
 
+  it("keeps a done marker as long as the horizon accepts its event, even when the gateway's clock runs days ahead (a reqTime in the future)", async () => {
+    const doneTtlMs = 1_000;
+    const reqTime = Date.now() + 3 * 24 * 3_600_000;
+    let runs = 0;
+    const processor = createNotificationProcessor({ ...MERCHANT, store: redisStore({ client: redis, doneTtlMs }), onPaid: async () => void runs++ });
+    const paid = formBody(freshFields({ reqTime: String(reqTime) }));
+    expect((await processor.handle(paid)).outcome.kind).toBe('processed');
+    // The horizon (now - doneTtlMs) lets a replay of this event through until reqTime + doneTtlMs: the marker must last that long.
+    expect(await redis.pttl(`${PREFIX}P202106181104177050002:2`)).toBeGreaterThanOrEqual(reqTime + doneTtlMs - Date.now());
+    expect((await processor.handle(paid)).outcome.kind).toBe('duplicate');
+    expect(runs).toBe(1);
+  });
+
   it('a new processor and store on the same Redis answer a replay within doneTtlMs as a duplicate', async () => {
     let runs = 0;
     const paid = formBody(freshFields());
