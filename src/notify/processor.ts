@@ -367,6 +367,10 @@ async function runWaiting(
   const deadline = performance.now() + settings.busyWaitMs;
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
     const horizon = settings.store.horizon?.();
+    // A horizon that is no time (NaN compares false with everything) would let every replay through: fail closed.
+    if (horizon !== undefined && !Number.isFinite(horizon)) {
+      throw new GatewayError(`The notification store's horizon() returned ${typeof horizon === 'number' ? horizon : typeof horizon}, not a time in milliseconds: fix the store (its horizon is the oldest event time it vouches for); the handler did not run and the gateway will retry.`);
+    }
     // An event without a time cannot be placed after the horizon: refused (fail closed).
     if (horizon !== undefined && (eventTime === undefined || eventTime < horizon)) return { status: 'stale', horizon };
     const result = await settings.store.runOnce(key, effect, { eventTime });

@@ -81,6 +81,22 @@ describe("a payer's replay of their own paid message", () => {
   });
 });
 
+describe("a custom store's horizon that is not a time", () => {
+  it.each([[Number.NaN], [Number.POSITIVE_INFINITY], ['1623985460123']])('%s (e.g. Date.now() - an unset TTL): the delivery fails (500), the store is not asked, onPaid never runs', async (horizon) => {
+    const runOnce = vi.fn(async (_key: string, effect: (context: ProcessingContext) => Promise<void>) => {
+      await effect({ signal: new AbortController().signal });
+      return { status: 'ran' as const };
+    });
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, store: { runOnce, horizon: () => horizon as number }, onPaid });
+    const reply = await processor.handle(formBody(freshFields({ reqTime: '1623985460123' })));
+    expect(reply).toMatchObject({ status: 500, outcome: { kind: 'failed' } });
+    expect(reply.outcome.kind === 'failed' && String(reply.outcome.error)).toMatch(/horizon\(\) returned .*, not a time in milliseconds: fix the store/);
+    expect(runOnce).not.toHaveBeenCalled();
+    expect(onPaid).not.toHaveBeenCalled();
+  });
+});
+
 describe('a processor without a store', () => {
   it.each(['production', 'development', ''])('throws outside tests (NODE_ENV=%j), naming the store option and the choices', (env) => {
     vi.stubEnv('NODE_ENV', env);
