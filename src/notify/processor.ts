@@ -296,7 +296,8 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
       return isGatewayError(error) ? { kind: 'refused', error } : { kind: 'failed', notification: undefined, error };
     }
     if (settings.expectFunction) {
-      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification);
+      // Reading what it returned may throw too (a getter of a lazy ORM record): a failure of ours, never a rejection.
+      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification).catch((error: unknown): NotificationOutcome<Notification> => ({ kind: 'failed', notification, error }));
       if (refusal) return refusal;
     }
     try {
