@@ -76,10 +76,11 @@ export interface RunOnceEvent {
  *
  * @example
  * ```ts
- * import { createNotificationProcessor, memoryStore } from 'payment-gateway-sdk';
  * import { postgresStore } from 'payment-gateway-sdk/stores/postgres';
+ * import { sqliteStore } from 'payment-gateway-sdk/stores/sqlite';
  *
- * const store = process.env.DATABASE_URL ? postgresStore({ pool }) : memoryStore();
+ * // A durable store either way: a missing DATABASE_URL must not quietly become a store that forgets on restart.
+ * const store = process.env.DATABASE_URL ? postgresStore({ pool }) : sqliteStore({ path: '/var/lib/shop/notifications.sqlite' });
  * ```
  */
 export interface NotificationStore<Context extends ProcessingContext = ProcessingContext> {
