@@ -56,10 +56,10 @@ export interface RedisStoreOptions {
   claimTimeoutMs?: number | undefined;
   /**
    * How long a processed event is remembered, in milliseconds. The store's horizon is `now - doneTtlMs`: a
-   * delivery of an event whose `reqTime` is older is refused (outcome `stale`, `onPaid` not run), since its
+   * delivery of an event that happened before (a payment's `successTime`) is refused (outcome `stale`, `onPaid` not run), since its
    * done marker may be gone. Keep it longer than any re-send you expect (an operator can re-send at any time).
    * Default 30 days. The marker itself is kept a day longer, for clock differences with the gateway, and
-   * `doneTtlMs` past the event's `reqTime` when that is later (a gateway clock running ahead).
+   * `doneTtlMs` past the event's time when that is later (a gateway clock running ahead).
    */
   doneTtlMs?: number | undefined;
 }
@@ -88,7 +88,7 @@ const optionsSchema = z.strictObject({
 const DEFAULTS = { prefix: 'payment-gateway-sdk:notification:', leaseMs: 30_000, claimTimeoutMs: DEFAULT_CLAIM_TIMEOUT_MS, doneTtlMs: 30 * 24 * 3_600_000 } as const;
 
 /**
- * How much longer than `doneTtlMs` a done marker is kept. The horizon compares the gateway's `reqTime` with
+ * How much longer than `doneTtlMs` a done marker is kept. The horizon compares the gateway's event time with
  * this machine's clock, the marker's expiry runs on Redis's: the margin covers the gateway's clock running
  * this much ahead, and the moment between the horizon check and the claim.
  */
@@ -146,8 +146,8 @@ const LEASE_WARNINGS: Readonly<Record<string, string>> = {
  * forever. Redis must keep its keys: a failover to a replica that had not received the lease, or an eviction
  * policy other than `noeviction`, can lose a lease or a done marker.
  *
- * **Its horizon.** A done marker is kept `doneTtlMs` (and a day more, for the gateway's clock): an event signed
- * (`reqTime`) more than `doneTtlMs` ago is refused by the processor as `stale`, never run again.
+ * **Its horizon.** A done marker is kept `doneTtlMs` (and a day more, for the gateway's clock): an event that
+ * happened (a payment's `successTime`) more than `doneTtlMs` ago is refused by the processor as `stale`, never run again.
  *
  * @example
  * ```ts
@@ -190,7 +190,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       }
       holder.stop();
       // onPaid's effect happened: answer SUCCESS even if the marker cannot be written, rather than invite a retry.
-      // Kept while the horizon still accepts the event: doneTtlMs past its reqTime, if the gateway's clock runs ahead.
+      // Kept while the horizon still accepts the event: doneTtlMs past its time, if the gateway's clock runs ahead.
       const keepMs = Math.max(0, (event.eventTime ?? 0) - Date.now()) + doneTtlMs + DONE_MARGIN_MS;
       const finished = await run(FINISH, key, lease, keepMs).then(String, (error: unknown) => error);
       const warning =
