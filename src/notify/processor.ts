@@ -200,7 +200,21 @@ interface ProcessedKind<Notification> {
   readonly handler: (notification: Notification, context: ProcessingContext) => unknown;
   /** Called once the event is processed (now or before): a payment's tracked order is forgotten, sweeps need not read it. */
   readonly settled?: ((notification: Notification) => Promise<void>) | undefined;
+  /**
+   * When the event happened, as the gateway signed it in every message of the event alike: what a store's
+   * horizon is compared with. Not `reqTime` for a payment: a payer can have the cashier's return redirect
+   * signed again, with a new `reqTime`, at will.
+   */
+  readonly eventTime: (notification: Notification) => EventTime;
 }
+
+/** An event's time and the signed field it was read from, which the `stale` error names. */
+interface EventTime {
+  readonly field: keyof typeof HAPPENED;
+  readonly time: number;
+}
+
+const HAPPENED = { successTime: 'was paid', createdAt: 'is of an order created', reqTime: 'was signed' } as const;
 
 /**
  * Creates a processor that takes the gateway's notifications as they arrive (repeated, concurrent, on any of
@@ -279,6 +293,8 @@ export function createNotificationProcessor(
     const kind: ProcessedKind<PayOrderNotification> = {
       label: 'payment notification', name: 'payment', handlerName: 'on_paid', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification>,
       settled: async (notification) => store.tracking?.forget(notification.payOrderId),
+      // When it was paid; an order's creation (earlier, so refused sooner) when successTime is not sent.
+      eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime } : { field: 'createdAt', time: n.createdAt }),
     };
     checkSweepClient(client, credentials.mchNo, credentials.appId);
     // A swept paid order meets the same expect as a notification: the fixed one, then the function's.
@@ -306,7 +322,11 @@ export function createNotificationProcessor(
   }
   const verify = settlementVerifier({ ...credentials, expect: fixedExpect as SettlementExpectation | undefined });
   return processorOf(
-    { label: 'settlement notification', name: 'settlement', handlerName: 'on_settlement', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification> },
+    {
+      label: 'settlement notification', name: 'settlement', handlerName: 'on_settlement', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification>,
+      // Signed for the merchant's own callback only, and re-sent with its original reqTime: no payer can have it signed again.
+      eventTime: (n) => ({ field: 'reqTime', time: n.reqTime }),
+    },
     settings,
   );
 }
@@ -357,12 +377,13 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
       return isGatewayError(error) ? { kind: 'refused', error } : { kind: 'failed', notification: undefined, error };
     }
     if (settings.expectFunction) {
-      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification);
+      // Reading what it returned may throw too (a getter of a lazy ORM record): a failure of ours, never a rejection.
+      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification).catch((error: unknown): NotificationOutcome<Notification> => ({ kind: 'failed', notification, error }));
       if (refusal) return refusal;
     }
     try {
-      const eventTime = (notification as { reqTime?: unknown }).reqTime;
-      const result = await runWaiting(settings, notification.idempotencyKey, typeof eventTime === 'number' ? eventTime : undefined, async (context) => {
+      const eventTime = kind.eventTime(notification);
+      const result = await runWaiting(settings, notification.idempotencyKey, eventTime.time, async (context) => {
         await (telemetry ? telemetry.handler(kind.handlerName, () => kind.handler(notification, context)) : kind.handler(notification, context));
       });
       if (result.status === 'stale') return { kind: 'stale', notification, error: staleError(kind.label, eventTime, result.horizon) };
@@ -424,14 +445,17 @@ async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification
 async function runWaiting(
   settings: ProcessorSettings,
   key: string,
-  eventTime: number | undefined,
+  eventTime: number,
   effect: (context: ProcessingContext) => Promise<void>,
 ): Promise<RunOnceResult | { readonly status: 'stale'; readonly horizon: number }> {
   const deadline = performance.now() + settings.busyWaitMs;
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
     const horizon = settings.store.horizon?.();
-    // An event without a time cannot be placed after the horizon: refused (fail closed).
-    if (horizon !== undefined && (eventTime === undefined || eventTime < horizon)) return { status: 'stale', horizon };
+    // A horizon that is no time (NaN compares false with everything) would let every replay through: fail closed.
+    if (horizon !== undefined && !Number.isFinite(horizon)) {
+      throw new GatewayError(`The notification store's horizon() returned ${typeof horizon === 'number' ? horizon : typeof horizon}, not a time in milliseconds: fix the store (its horizon is the oldest event time it vouches for); the handler did not run and the gateway will retry.`);
+    }
+    if (horizon !== undefined && eventTime < horizon) return { status: 'stale', horizon };
     const result = await settings.store.runOnce(key, effect, { eventTime });
     const left = deadline - performance.now();
     if (result.status !== 'busy' || left <= 0) return result;
@@ -440,8 +464,8 @@ async function runWaiting(
 }
 
 /** Why a verified event older than the store's horizon did not run the handler, and what to do instead. */
-function staleError(label: string, eventTime: unknown, horizon: number): GatewayError {
-  const when = typeof eventTime === 'number' ? `was signed at ${isoTime(eventTime)} (reqTime ${eventTime})` : 'carries no reqTime';
+function staleError(label: string, { field, time }: EventTime, horizon: number): GatewayError {
+  const when = `${HAPPENED[field]} at ${isoTime(time)} (${field} ${time})`;
   const recover = label.startsWith('settlement') ? 'Read the settlement (client.settleRequestGet) and record it' : 'Query the order (client.query) and fulfil it';
   return new GatewayError(
     `The ${label} is genuine but ${when}, before ${isoTime(horizon)}, the oldest event your store still remembers (memoryStore: its creation or maxKeys; redisStore: doneTtlMs). ` +
