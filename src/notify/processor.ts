@@ -158,7 +158,7 @@ export interface NotificationProcessor<Notification> {
 
 /**
  * A processor of payment notifications, which also tracks orders and sweeps them (`track`, `sweep`: see
- * {@link OrderSweeper}), so that a paid order whose notification is lost is still fulfilled, once.
+ * `track`, `untrack`, `sweep`), so that a paid order whose notification is lost is still fulfilled, once.
  *
  * @example
  * ```ts
@@ -231,7 +231,7 @@ const HAPPENED = { successTime: 'was paid', createdAt: 'is of an order created',
  *    and answers 500, so that the gateway delivers the notification again.
  *
  * A payment processor also tracks the orders you create and sweeps them (`processor.track`, `processor.sweep`,
- * with the `client` option: {@link OrderSweeper}), so that a paid order whose notifications were all lost is still
+ * with the `client` option), so that a paid order whose notifications were all lost is still
  * fulfilled, once: see the guide "Never lose a paid order".
  *
  * Pass a `store`: `sqliteStore` from `payment-gateway-sdk/stores/sqlite` on one machine; with several

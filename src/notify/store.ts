@@ -102,7 +102,7 @@ export interface NotificationStore<Context extends ProcessingContext = Processin
    */
   horizon?(): number | undefined;
   /**
-   * Where `processor.track` records orders for `processor.sweep` (see {@link OrderTracking}). Every SDK store
+   * Where `processor.track` records orders for `processor.sweep` (an `OrderTracking`: `NotificationStore['tracking']`). Every SDK store
    * has it; a store without it processes notifications, but `track` and `sweep` refuse it.
    */
   readonly tracking?: OrderTracking | undefined;

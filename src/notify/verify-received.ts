@@ -32,7 +32,7 @@ type Expected = string | number | readonly (string | number)[] | undefined;
 
 /**
  * What every verified notification carries besides its fields: the key to process its event once by,
- * and (see {@link NotUniquelySigned}) any free text its signature does not pin down.
+ * and (listed under `ambiguousFields`) any free text its signature does not pin down.
  *
  * @example
  * ```ts
