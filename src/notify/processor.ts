@@ -311,6 +311,8 @@ export function createNotificationProcessor(
     const handler = onPaid as Handler<SweptPayOrder>;
     const sweeper = orderSweeper({
       store, client, mchNo: credentials.mchNo, appId: credentials.appId, checkExpectation,
+      // Asked once (busy is reported, not waited for), with the horizon judged as a notification's is.
+      runOnce: (key, eventTime, effect) => runWaiting({ ...settings, busyWaitMs: 0 }, key, eventTime, effect),
       onPaid: telemetry ? (paid, context) => telemetry.handler(kind.handlerName, () => handler(paid, context)) : handler,
       now: credentials.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],
     });
