@@ -268,6 +268,19 @@ describe('the stores\' tracking', () => {
     expect(again.map((o) => o.payOrderId)).not.toContain('P-CO-2');
   });
 
+  it.each(['postgres', 'redis', 'sqlite'] as const)('on %s: a late notFound for an order forgotten meanwhile leaves nothing behind: tracked again, it starts afresh', async (kind) => {
+    const tracking = (await storeOf(kind, `late-${kind}`)).tracking!;
+    const now = Date.now();
+    const order = { payOrderId: 'P-LATE-1', mchOrderNo: 'late-1', trackedAt: now - 1_000, expiresAt: now + 7_200_000 };
+    // A sweep's query answered order_not_found while a notification (or untrack) forgot the order; the sweep records it after.
+    await tracking.track(order);
+    await tracking.forget(order.payOrderId);
+    for (let i = 0; i < 50; i++) await tracking.notFound(`P-NEVER-${i}`, now - 86_400_000); // and for orders never tracked at all
+    await tracking.notFound(order.payOrderId, now - 86_400_000);
+    await tracking.track(order);
+    expect(await tracking.checkOut(now, now + 1, 1_000)).toEqual([{ ...order, notFoundSince: undefined }]);
+  });
+
   it('postgresStore.migrate() adds the tracking table to a database an earlier version made, from several instances at once', async () => {
     await pool.query('CREATE TABLE legacy_notifications (idempotency_key text PRIMARY KEY, received_at timestamptz NOT NULL DEFAULT now(), processed_at timestamptz)');
     const store = postgresStore({ pool, table: 'legacy_notifications' });
