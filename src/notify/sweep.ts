@@ -102,7 +102,7 @@ export interface TrackableOrder {
 export interface TrackOptions {
   /**
    * The order's validity in seconds, as sent to `unifiedOrder` (`expiredTime`): `closeExpired` closes it once
-   * this has passed since `track`. Default `7200`, the gateway's default.
+   * this has passed since `track`. Default `7200`, the gateway's default; at most `315360000` (ten years).
    */
   expiredTime?: number | undefined;
 }
@@ -275,7 +275,9 @@ const DEFAULT_NOT_FOUND_GRACE_MS = 600_000;
 const MAX_PROBLEMS = 100;
 
 const trackSchema = z.object({ payOrderId: requiredText(), mchOrderNo: requiredText() });
-const trackOptionsSchema = z.strictObject({ expiredTime: z.optional(safeInteger(1)) });
+// Ten years: every store holds the expiry exactly (past 2^53 ms a SQLite row or a Redis record read back fails every sweep).
+const MAX_EXPIRED_TIME_S = 315_360_000;
+const trackOptionsSchema = z.strictObject({ expiredTime: z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` }))) });
 const sweepOptionsSchema = z.strictObject({
   olderThanMs: safeInteger(0),
   limit: z.optional(safeInteger(1)),

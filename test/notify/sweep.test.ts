@@ -357,6 +357,18 @@ describe('processor.sweep', () => {
     expect(logger.warn.mock.calls[0]![0]).toMatch(/sweep: checked 16, .*open 16.*; stopped: connection to the store lost/);
   });
 
+  it.each(['memory', 'sqlite'] as const)('on the %s store, a track with an expiredTime no store can hold is refused, and cannot stop every later sweep', async (kind) => {
+    const { gateway, processor, order, fulfilled } = setup({ kind });
+    // 2^53 - 1 seconds: an expiry past what a JavaScript number (and a SQLite row read back) holds exactly.
+    await expect(processor.track({ payOrderId: 'P-HUGE', mchOrderNo: 'huge' }, { expiredTime: Number.MAX_SAFE_INTEGER })).rejects.toBeInstanceOf(GatewayValidationError);
+    await expect(processor.track({ payOrderId: 'P-HUGE', mchOrderNo: 'huge' }, { expiredTime: 315_360_001 })).rejects.toThrow(/expiredTime/);
+    await processor.track({ payOrderId: 'P-DECADE', mchOrderNo: 'decade' }, { expiredTime: 315_360_000 });
+    gateway.payOrder((await order()).payOrderId);
+    const report = await processor.sweep({ olderThanMs: 0, notFoundGraceMs: 60_000 });
+    expect(counts(report)).toEqual({ ...zero, checked: 2, paid: 1, open: 1 });
+    expect(fulfilled).toHaveLength(1);
+  });
+
   it('judges the horizon when it claims, not before expect: a done mark forgotten while expect ran never lets onPaid run again', async () => {
     // maxKeys 1: the second payment processed forgets the first's done mark, and the horizon passes its successTime.
     let entered!: () => void;
