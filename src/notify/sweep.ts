@@ -463,8 +463,11 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   return report;
 }
 
-/** A time as ISO 8601, or as its number when no Date can hold it. */
-const isoTime = (ms: number): string => (Number.isNaN(new Date(ms).getTime()) ? String(ms) : new Date(ms).toISOString());
+/** A time as ISO 8601, or as its number when no Date can hold it. @internal */
+export function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
 
 const idsOf = (order: TrackedOrder): TrackableOrder => ({ payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });
 
