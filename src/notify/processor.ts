@@ -20,7 +20,7 @@ import {
 import type { NotificationInput } from './input.js';
 import { replyTo, type NotificationOutcome, type NotificationReply } from './reply.js';
 import { checkExpected } from './verify-received.js';
-import { checkSweepClient, orderSweeper, type OrderSweeper, type PaidOrder, type SweepClient, type SweeperSettings, type SweptPayOrder, type SweptRefusal } from './sweep.js';
+import { checkSweepClient, isoTime, orderSweeper, type OrderSweeper, type PaidOrder, type SweepClient, type SweeperSettings, type SweptPayOrder, type SweptRefusal } from './sweep.js';
 import { paymentVerifier, settlementVerifier, type PayOrderNotification, type SettlementNotification } from './verify.js';
 
 /**
@@ -311,6 +311,8 @@ export function createNotificationProcessor(
     const handler = onPaid as Handler<SweptPayOrder>;
     const sweeper = orderSweeper({
       store, client, mchNo: credentials.mchNo, appId: credentials.appId, checkExpectation,
+      // Asked once (busy is reported, not waited for), with the horizon judged as a notification's is.
+      runOnce: (key, eventTime, effect) => runWaiting({ ...settings, busyWaitMs: 0 }, key, eventTime, effect),
       onPaid: telemetry ? (paid, context) => telemetry.handler(kind.handlerName, () => handler(paid, context)) : handler,
       now: credentials.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],
     });
@@ -472,10 +474,4 @@ function staleError(label: string, { field, time }: EventTime, horizon: number):
       'It may have been processed before and forgotten since, so the handler did not run: a replay must not fulfil twice. ' +
       `${recover} only if you have not already; use a store that does not forget (sqliteStore, postgresStore) to avoid this.`,
   );
-}
-
-/** A time as ISO 8601, or as its number when no Date can hold it. */
-function isoTime(ms: number): string {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }

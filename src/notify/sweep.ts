@@ -102,7 +102,7 @@ export interface TrackableOrder {
 export interface TrackOptions {
   /**
    * The order's validity in seconds, as sent to `unifiedOrder` (`expiredTime`): `closeExpired` closes it once
-   * this has passed since `track`. Default `7200`, the gateway's default.
+   * this has passed since `track`. Default `7200`, the gateway's default; at most `315360000` (ten years).
    */
   expiredTime?: number | undefined;
 }
@@ -257,6 +257,8 @@ export interface SweeperSettings {
   readonly mchNo: string;
   readonly appId: string;
   readonly onPaid: (paid: SweptPayOrder, context: ProcessingContext) => unknown;
+  /** The notification's claim, asked once: `stale` when the event is older than the store's horizon, judged as the claim is asked. */
+  readonly runOnce: (key: string, eventTime: number, effect: (context: ProcessingContext) => Promise<void>) => Promise<RunOnceResult | { readonly status: 'stale'; readonly horizon: number }>;
   /** The processor's `expect` (fixed and function), applied to a swept paid order as to a notification. */
   readonly checkExpectation: (paid: SweptPayOrder) => Promise<SweptRefusal>;
   readonly now: () => number;
@@ -273,7 +275,9 @@ const DEFAULT_NOT_FOUND_GRACE_MS = 600_000;
 const MAX_PROBLEMS = 100;
 
 const trackSchema = z.object({ payOrderId: requiredText(), mchOrderNo: requiredText() });
-const trackOptionsSchema = z.strictObject({ expiredTime: z.optional(safeInteger(1)) });
+// Ten years: every store holds the expiry exactly (past 2^53 ms a SQLite row or a Redis record read back fails every sweep).
+const MAX_EXPIRED_TIME_S = 315_360_000;
+const trackOptionsSchema = z.strictObject({ expiredTime: z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` }))) });
 const sweepOptionsSchema = z.strictObject({
   olderThanMs: safeInteger(0),
   limit: z.optional(safeInteger(1)),
@@ -355,21 +359,20 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   async function fulfil(order: TrackedOrder, record: PayOrder): Promise<void> {
     const paid: SweptPayOrder = { ...record, idempotencyKey: `${record.payOrderId}:${PayOrderState.Succeeded}` };
     const paidAt = record.successTime ?? record.createdAt;
-    // As a notification older than the store's horizon is stale: a done mark of this payment may be forgotten.
-    const horizon = settings.store.horizon?.();
-    if (horizon !== undefined && paidAt < horizon) {
-      return count('tooOld', order, `paid at ${new Date(paidAt).toISOString()}, before ${new Date(horizon).toISOString()}, the oldest event the store remembers processing: it may have been processed already. Check it by hand; the sweep never fulfils it`);
-    }
     const refusal = await settings.checkExpectation(paid);
     if (refusal?.kind === 'refused') return count('mismatched', order, refusal.error.message, refusal.error);
     if (refusal?.kind === 'failed') return count('failed', order, `your expect function failed: ${String((refusal.error as Error)?.message ?? refusal.error)}`, refusal.error);
-    let result: RunOnceResult;
+    let result: Awaited<ReturnType<SweeperSettings['runOnce']>>;
     try {
-      result = await settings.store.runOnce(paid.idempotencyKey, async (context) => {
+      // The notification's own claim: the horizon judged in the same tick as the ask, after expect (a done mark may be forgotten meanwhile).
+      result = await settings.runOnce(paid.idempotencyKey, paidAt, async (context) => {
         await settings.onPaid(paid, context);
-      }, { eventTime: paidAt });
+      });
     } catch (error) {
       return count('failed', order, `onPaid or the store failed: ${(error as Error)?.message ?? String(error)}`, error);
+    }
+    if (result.status === 'stale') {
+      return count('tooOld', order, `paid at ${isoTime(paidAt)}, before ${isoTime(result.horizon)}, the oldest event the store remembers processing: it may have been processed already. Check it by hand; the sweep never fulfils it`);
     }
     if (result.status === 'busy') return count('busy', order);
     count(result.status === 'ran' ? 'paid' : 'alreadyDone', order);
@@ -458,6 +461,12 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   if (failure !== undefined) throw failure;
   if (signal?.aborted) throw GatewayAbortError.of('sweep', signal.reason, ` after checking ${checked} orders`);
   return report;
+}
+
+/** A time as ISO 8601, or as its number when no Date can hold it. @internal */
+export function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }
 
 const idsOf = (order: TrackedOrder): TrackableOrder => ({ payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });

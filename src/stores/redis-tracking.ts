@@ -29,6 +29,11 @@ for _, id in ipairs(ids) do
 end
 return out`;
 
+// Only for an order still tracked: a late record for one forgotten meanwhile would stay behind for good (and
+// date a later re-track of it).
+const NOT_FOUND = `if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[2]) end
+return 1`;
+
 const FORGET = `redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
@@ -49,7 +54,7 @@ export function redisTracking(client: Redis | Cluster, prefix: string): OrderTra
       return orders;
     },
     async notFound(payOrderId, since) {
-      await client.hsetnx(keys[2], payOrderId, String(since));
+      await run(NOT_FOUND, payOrderId, since);
     },
     async forget(payOrderId) {
       await run(FORGET, payOrderId);

@@ -268,7 +268,11 @@ function idAttributes(ids: Readonly<Record<string, unknown>>): Attributes {
 
 /** The error's class name (a `GatewayError`'s `name` is its class), `_OTHER` for what is no Error. */
 function errorType(error: unknown): string {
-  return error instanceof Error && error.name ? error.name : '_OTHER';
+  try {
+    return error instanceof Error && typeof error.name === 'string' && error.name ? error.name : '_OTHER';
+  } catch {
+    return '_OTHER'; // a name getter that throws must not replace the error the caller gets
+  }
 }
 
 const secondsSince = (started: number) => (performance.now() - started) / 1000;

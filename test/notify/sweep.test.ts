@@ -47,9 +47,9 @@ function storeOf(kind: StoreKind): NotificationStore {
 }
 
 /** A mock gateway, a client on it, a clock the processors read, and a fulfilment log. */
-function setup(options: { kind?: StoreKind; notify?: boolean } = {}) {
+function setup(options: { kind?: StoreKind; notify?: boolean; store?: () => NotificationStore } = {}) {
   // Made before the mock, whose clock stands at its creation: a memory store vouches only for later events.
-  const store = storeOf(options.kind ?? 'memory');
+  const store = options.store?.() ?? storeOf(options.kind ?? 'memory');
   const gateway = createMockGateway({
     merchants: [merchant],
     // Notifications go straight into the processors' handleRequest (the first processor made), or nowhere.
@@ -355,6 +355,62 @@ describe('processor.sweep', () => {
     await expect(processor.sweep({ olderThanMs: 0, notFoundGraceMs: 60_000, concurrency: 2 })).rejects.toThrow('connection to the store lost');
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0]![0]).toMatch(/sweep: checked 16, .*open 16.*; stopped: connection to the store lost/);
+  });
+
+  it.each(['memory', 'sqlite'] as const)('on the %s store, a track with an expiredTime no store can hold is refused, and cannot stop every later sweep', async (kind) => {
+    const { gateway, processor, order, fulfilled } = setup({ kind });
+    // 2^53 - 1 seconds: an expiry past what a JavaScript number (and a SQLite row read back) holds exactly.
+    await expect(processor.track({ payOrderId: 'P-HUGE', mchOrderNo: 'huge' }, { expiredTime: Number.MAX_SAFE_INTEGER })).rejects.toBeInstanceOf(GatewayValidationError);
+    await expect(processor.track({ payOrderId: 'P-HUGE', mchOrderNo: 'huge' }, { expiredTime: 315_360_001 })).rejects.toThrow(/expiredTime/);
+    await processor.track({ payOrderId: 'P-DECADE', mchOrderNo: 'decade' }, { expiredTime: 315_360_000 });
+    gateway.payOrder((await order()).payOrderId);
+    const report = await processor.sweep({ olderThanMs: 0, notFoundGraceMs: 60_000 });
+    expect(counts(report)).toEqual({ ...zero, checked: 2, paid: 1, open: 1 });
+    expect(fulfilled).toHaveLength(1);
+  });
+
+  it('judges the horizon when it claims, not before expect: a done mark forgotten while expect ran never lets onPaid run again', async () => {
+    // maxKeys 1: the second payment processed forgets the first's done mark, and the horizon passes its successTime.
+    let entered!: () => void;
+    const sweepInExpect = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gateway, client, make, onPaid } = setup({ notify: true, store: () => memoryStore({ maxKeys: 1 }) });
+    const processor = make({
+      // The sweep's expect (a swept record has no reqTime) waits: a slow database read.
+      expect: async (n: PaidOrder) => {
+        if (n.reqTime === undefined) entered(), await gate;
+        return { mchOrderNo: n.mchOrderNo, amount: n.amount, currency: n.currency };
+      },
+    });
+    const params = { wayCode: 'QR_CASHIER', amount: 500, currency: 'USD', subject: 's', body: 'b', notifyUrl: 'http://127.0.0.1:9/notify' } as const;
+    const a = await client.unifiedOrder({ ...params, mchOrderNo: 'race-a' });
+    const b = await client.unifiedOrder({ ...params, mchOrderNo: 'race-b' });
+    await processor.track(a);
+    gateway.payOrder(a.payOrderId);
+    const sweeping = processor.sweep({ olderThanMs: 0 });
+    await sweepInExpect;
+    await gateway.deliverNotifications(); // a's notification: onPaid runs, its done mark kept
+    gateway.payOrder(b.payOrderId);
+    await gateway.deliverNotifications(); // b's: a's done mark forgotten, the horizon past a's successTime
+    release();
+    const report = await sweeping;
+    expect(onPaid.mock.calls.map(([p]) => p.mchOrderNo)).toEqual(['race-a', 'race-b']);
+    expect(counts(report)).toEqual({ ...zero, checked: 1, tooOld: 1 });
+  });
+
+  it('a store whose horizon() is no time (NaN) fails the sweep closed, as it fails a notification: onPaid never runs', async () => {
+    const { gateway, client, clock, onPaid } = setup();
+    const inner = memoryStore({ since: 0 });
+    const store: NotificationStore = { runOnce: inner.runOnce, tracking: inner.tracking, horizon: () => Number.NaN };
+    const processor = createNotificationProcessor({ ...merchant, store, onPaid, client, now: clock.now, logLevel: 'off' });
+    const created = await client.unifiedOrder({ mchOrderNo: 'nan-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' });
+    await processor.track(created);
+    gateway.payOrder(created.payOrderId);
+    const report = await processor.sweep({ olderThanMs: 0 });
+    expect(counts(report)).toEqual({ ...zero, checked: 1, failed: 1 });
+    expect(report.problems[0]!.message).toMatch(/horizon\(\) returned NaN/);
+    expect(onPaid).not.toHaveBeenCalled();
   });
 
   it('the memory store bounds tracked orders by maxKeys: track refuses rather than forget one', async () => {

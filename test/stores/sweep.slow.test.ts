@@ -268,6 +268,34 @@ describe('the stores\' tracking', () => {
     expect(again.map((o) => o.payOrderId)).not.toContain('P-CO-2');
   });
 
+  it.each(['postgres', 'redis', 'sqlite'] as const)('on %s: a late notFound for an order forgotten meanwhile leaves nothing behind: tracked again, it starts afresh', async (kind) => {
+    const tracking = (await storeOf(kind, `late-${kind}`)).tracking!;
+    const now = Date.now();
+    const order = { payOrderId: 'P-LATE-1', mchOrderNo: 'late-1', trackedAt: now - 1_000, expiresAt: now + 7_200_000 };
+    // A sweep's query answered order_not_found while a notification (or untrack) forgot the order; the sweep records it after.
+    await tracking.track(order);
+    await tracking.forget(order.payOrderId);
+    for (let i = 0; i < 50; i++) await tracking.notFound(`P-NEVER-${i}`, now - 86_400_000); // and for orders never tracked at all
+    await tracking.notFound(order.payOrderId, now - 86_400_000);
+    await tracking.track(order);
+    expect(await tracking.checkOut(now, now + 1, 1_000)).toEqual([{ ...order, notFoundSince: undefined }]);
+  });
+
+  it.each(['postgres', 'redis', 'sqlite'] as const)('on %s: ids holding SQL and Lua metacharacters, braces and 2,000 characters are kept and forgotten as given, nothing else touched', async (kind) => {
+    const store = await storeOf(kind, `hostile-${kind}`);
+    const tracking = store.tracking!;
+    const now = Date.now();
+    const ids = [`x'); DROP TABLE "sweep_hostile_${kind}_tracked"; --`, '"; redis.call(\'FLUSHALL\') --]]', '{tracked}:orders', '%_\\*?[a]', 'é😀\u2028', 'P'.repeat(2_000)];
+    for (const [i, id] of ids.entries()) await tracking.track({ payOrderId: id, mchOrderNo: `${id}#${i}`, trackedAt: now - 1_000, expiresAt: now + 1_000 });
+    await tracking.track({ payOrderId: 'P-PLAIN', mchOrderNo: 'plain', trackedAt: now - 1_000, expiresAt: now + 1_000 });
+    const taken = await tracking.checkOut(now, now + 1, 100);
+    expect(taken.map((o) => [o.payOrderId, o.mchOrderNo]).sort()).toEqual([...ids.map((id, i) => [id, `${id}#${i}`]), ['P-PLAIN', 'plain']].sort());
+    for (const id of ids) await tracking.forget(id);
+    expect((await tracking.checkOut(now + 1, now + 2, 100)).map((o) => o.payOrderId)).toEqual(['P-PLAIN']);
+    // The store's claims are untouched by what tracking wrote.
+    expect(await store.runOnce('P-PLAIN:2', async () => {})).toMatchObject({ status: 'ran' });
+  });
+
   it('postgresStore.migrate() adds the tracking table to a database an earlier version made, from several instances at once', async () => {
     await pool.query('CREATE TABLE legacy_notifications (idempotency_key text PRIMARY KEY, received_at timestamptz NOT NULL DEFAULT now(), processed_at timestamptz)');
     const store = postgresStore({ pool, table: 'legacy_notifications' });

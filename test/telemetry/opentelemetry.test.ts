@@ -398,6 +398,17 @@ describe('a failing telemetry changes no outcome', () => {
     expect([reply.status, paid.length]).toEqual([200, 1]);
     expect(await failing.sweep(async () => ({ checked: 1 }))).toEqual({ checked: 1 });
   });
+
+  it("an error whose name cannot be read (a proxy, a getter that throws) reaches the caller as thrown: failed with the handler's own error, error.type _OTHER", async () => {
+    otel.exporter.reset();
+    const odd = new Error('no stock');
+    Object.defineProperty(odd, 'name', { get: () => { throw new Error('name getter'); } });
+    const processor = createNotificationProcessor({ ...MERCHANT, telemetry, onPaid: () => Promise.reject(odd) });
+    const { outcome } = await processor.handle(formBody(freshFields({ mchOrderNo: id('odd') })));
+    expect(outcome).toMatchObject({ kind: 'failed' });
+    expect((outcome as { error: unknown }).error).toBe(odd);
+    expect(lastSpan('payment_gateway.on_paid').attributes['error.type']).toBe('_OTHER');
+  });
 });
 
 describe('the telemetry option', () => {
