@@ -16,7 +16,7 @@ import { merchantsSchema } from '../testing/domain/merchants.js';
 import { notificationRoutingSchema } from '../testing/domain/notifier.js';
 import { publicOriginSchema } from '../testing/http/address-policy.js';
 import type { MockMerchant } from '../testing/index.js';
-import { UsageError } from './usage-error.js';
+import { unknownOptionMistake, UsageError } from './usage-error.js';
 
 export interface MockCommandOptions {
   port: number;
@@ -135,6 +135,8 @@ function readConfig(file: string): unknown {
  */
 function argumentMistake(error: unknown): string {
   const { code, message } = error as { code?: unknown; message?: unknown };
+  const unknown = unknownOptionMistake(error, MOCK_FLAGS);
+  if (unknown !== undefined) return unknown;
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     return 'mock takes options only, and a word was given without one (not repeated here, in case it is part of a secret); quote a value that holds a space, e.g. --merchant "M1:app-1:my secret"';
   }

@@ -12,7 +12,7 @@ import { decodeUtf8 } from '../notify/input.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { BodyError, readMessage, type SignedMessage } from './signed-message.js';
-import { UsageError } from './usage-error.js';
+import { unknownOptionMistake, UsageError } from './usage-error.js';
 
 /** The environment variable the secret is read from unless `--secret-env` names another (the README's name). */
 export const DEFAULT_SECRET_ENV = 'GATEWAY_SECRET';
@@ -88,7 +88,7 @@ function readSigningOptions(command: 'sign' | 'verify', args: readonly string[])
   try {
     parsed = parseArgs({ args: [...args], options: FLAGS, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(unknownOptionMistake(error, FLAGS) ?? (error instanceof Error ? error.message : String(error)));
   }
   if (parsed.positionals.length > 0) {
     throw new UsageError(`${command} takes no arguments (not repeated here, in case one was the secret): the body comes on stdin, and the secret from the environment or a file: ${SECRET_ELSEWHERE}`);

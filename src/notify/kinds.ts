@@ -15,6 +15,14 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 /** A value a field must have, or a list of the values it may have. */
 export type Expected = string | number | readonly (string | number)[] | undefined;
 
+/** An event's time, the signed field it was read from and what that field says, which a `stale` error names. */
+export interface EventTime<Field extends string = string> {
+  readonly field: Field;
+  readonly time: number;
+  /** e.g. `was paid`, as in "the payment notification was paid at ...". */
+  readonly happened: string;
+}
+
 /** What sets one kind of notification apart from another; the rules are the same for all. */
 export interface NotificationKind<
   Schema extends z.ZodMiniObject = z.ZodMiniObject,
@@ -42,6 +50,12 @@ export interface NotificationKind<
   idempotencyKey(notification: Pick<z.output<Schema>, Keys<Schema>>): string;
   /** What every notification of this kind must match unless the caller's `expect` says otherwise; a processor requires it. */
   readonly defaultExpect?: Readonly<Partial<Record<Keys<Schema>, Expected>>> | undefined;
+  /**
+   * When the event happened, as the gateway signed it in every message of the event alike: what a store's
+   * horizon is compared with. Not `reqTime` for a payment: a payer can have the cashier's return redirect
+   * signed again, with a new `reqTime`, at will.
+   */
+  eventTime(notification: Pick<z.output<Schema>, Keys<Schema>>): EventTime<Keys<Schema>>;
   /** What to do about an event the store may have forgotten (a `stale` outcome), e.g. `Query the order (client.query) and fulfil it`. */
   readonly recover: string;
 }
@@ -89,6 +103,8 @@ const payment = defineNotificationKind({
   idempotencyKey: (n) => `${n.payOrderId}:${n.state}`,
   // The gateway notifies only paid orders: a message of another state is not a payment.
   defaultExpect: { state: PayOrderState.Succeeded },
+  // When it was paid; an order's creation (earlier, so refused sooner) when successTime is not sent.
+  eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: 'was paid' } : { field: 'createdAt', time: n.createdAt, happened: 'is of an order created' }),
   recover: 'Query the order (client.query) and fulfil it',
 });
 
@@ -112,6 +128,8 @@ const settlement = defineNotificationKind({
   // Required as in a payment notification: a settleRequestGet answer, signed alike, carries neither.
   merchantRequired: true,
   idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,
+  // Signed for the merchant's own callback only, and re-sent with its original reqTime: no payer can have it signed again.
+  eventTime: (n) => ({ field: 'reqTime', time: n.reqTime, happened: 'was signed' }),
   recover: 'Read the settlement (client.settleRequestGet) and record it',
 });
 

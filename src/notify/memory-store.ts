@@ -16,13 +16,13 @@ import { memoryTracking } from './tracking.js';
 export interface MemoryStoreOptions {
   /**
    * The most keys remembered as done; past it the oldest are forgotten, and the store's horizon rises to the
-   * newest forgotten event's `reqTime`: a re-delivery of a forgotten event is refused (outcome `stale`), never
+   * newest forgotten event's time (a payment's `successTime`): a re-delivery of a forgotten event is refused (outcome `stale`), never
    * run again. Default `100000`. Only verified notifications ever add a key. It also bounds the orders
    * `processor.track` holds: past it, `track` refuses rather than forget one.
    */
   maxKeys?: number | undefined;
   /**
-   * The oldest event time (`reqTime`, milliseconds since the epoch) the store vouches for; older events are
+   * The oldest event time (a payment's `successTime`, milliseconds since the epoch) the store vouches for; older events are
    * refused (outcome `stale`). Default: when the store was created, since it knows nothing from before (a
    * payer replaying an old paid message after a restart is refused). `0` only in tests that replay recorded
    * notifications: with it, a restart lets every old event run its effect again.
@@ -53,7 +53,7 @@ type Entry = { readonly kind: 'running'; readonly lost: AbortController } | { re
  * before it are refused and must be fulfilled by querying the order. Use `sqliteStore` from
  * `payment-gateway-sdk/stores/sqlite` on one machine, `postgresStore` or `redisStore` for a fleet.
  *
- * Its horizon compares the gateway's clock (`reqTime`) with this machine's: a gateway clock ahead of yours by
+ * Its horizon compares the gateway's clock (`successTime`) with this machine's: a gateway clock ahead of yours by
  * more than a restart takes would let a replay of an event processed just before the restart through.
  *
  * Within one process it is exact: a key is claimed before the first `await`, so concurrent deliveries never run

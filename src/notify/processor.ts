@@ -7,7 +7,7 @@ import { telemetryOption } from '../telemetry/option.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
-import { notificationKinds, type DeclaredKind } from './kinds.js';
+import { notificationKinds, type DeclaredKind, type EventTime } from './kinds.js';
 import { assertExpectation, expectationIssues, kindOptionsSchemas, type NotificationOptions } from './options.js';
 import type { NotificationInput } from './input.js';
 import { replyTo, type NotificationOutcome, type NotificationReply } from './reply.js';
@@ -150,7 +150,7 @@ export interface NotificationProcessor<Notification> {
 
 /**
  * A processor of payment notifications, which also tracks orders and sweeps them (`track`, `sweep`: see
- * {@link OrderSweeper}), so that a paid order whose notification is lost is still fulfilled, once.
+ * `track`, `untrack`, `sweep`), so that a paid order whose notification is lost is still fulfilled, once.
  *
  * @example
  * ```ts
@@ -189,7 +189,7 @@ const processorSchema = z.object({
 });
 
 /** One kind of notification, as the processor handles it: its row, its verifier and the merchant's handler. */
-interface ProcessedKind<Notification> extends Pick<DeclaredKind, 'label' | 'name' | 'handlerName' | 'recover'> {
+interface ProcessedKind<Notification> extends Pick<DeclaredKind, 'label' | 'name' | 'handlerName' | 'recover' | 'eventTime'> {
   readonly verify: (input: NotificationInput) => Promise<Notification>;
   /** What an `expect` function may return: the kind's fixed `expect` schema. */
   readonly expectSchema: z.ZodMiniType;
@@ -213,7 +213,7 @@ interface ProcessedKind<Notification> extends Pick<DeclaredKind, 'label' | 'name
  *    and answers 500, so that the gateway delivers the notification again.
  *
  * A payment processor also tracks the orders you create and sweeps them (`processor.track`, `processor.sweep`,
- * with the `client` option: {@link OrderSweeper}), so that a paid order whose notifications were all lost is still
+ * with the `client` option), so that a paid order whose notifications were all lost is still
  * fulfilled, once: see the guide "Never lose a paid order".
  *
  * Pass a `store`: `sqliteStore` from `payment-gateway-sdk/stores/sqlite` on one machine; with several
@@ -360,12 +360,13 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
       return isGatewayError(error) ? { kind: 'refused', error } : { kind: 'failed', notification: undefined, error };
     }
     if (settings.expectFunction) {
-      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification);
+      // Reading what it returned may throw too (a getter of a lazy ORM record): a failure of ours, never a rejection.
+      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification).catch((error: unknown): NotificationOutcome<Notification> => ({ kind: 'failed', notification, error }));
       if (refusal) return refusal;
     }
     try {
-      const eventTime = (notification as { reqTime?: unknown }).reqTime;
-      const result = await runWaiting(settings, notification.idempotencyKey, typeof eventTime === 'number' ? eventTime : undefined, async (context) => {
+      const eventTime = kind.eventTime(notification);
+      const result = await runWaiting(settings, notification.idempotencyKey, eventTime.time, async (context) => {
         await (telemetry ? telemetry.handler(kind.handlerName, () => kind.handler(notification, context)) : kind.handler(notification, context));
       });
       if (result.status === 'stale') return { kind: 'stale', notification, error: staleError(kind, eventTime, result.horizon) };
@@ -427,14 +428,17 @@ async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification
 async function runWaiting(
   settings: ProcessorSettings,
   key: string,
-  eventTime: number | undefined,
+  eventTime: number,
   effect: (context: ProcessingContext) => Promise<void>,
 ): Promise<RunOnceResult | { readonly status: 'stale'; readonly horizon: number }> {
   const deadline = performance.now() + settings.busyWaitMs;
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
     const horizon = settings.store.horizon?.();
-    // An event without a time cannot be placed after the horizon: refused (fail closed).
-    if (horizon !== undefined && (eventTime === undefined || eventTime < horizon)) return { status: 'stale', horizon };
+    // A horizon that is no time (NaN compares false with everything) would let every replay through: fail closed.
+    if (horizon !== undefined && !Number.isFinite(horizon)) {
+      throw new GatewayError(`The notification store's horizon() returned ${typeof horizon === 'number' ? horizon : typeof horizon}, not a time in milliseconds: fix the store (its horizon is the oldest event time it vouches for); the handler did not run and the gateway will retry.`);
+    }
+    if (horizon !== undefined && eventTime < horizon) return { status: 'stale', horizon };
     const result = await settings.store.runOnce(key, effect, { eventTime });
     const left = deadline - performance.now();
     if (result.status !== 'busy' || left <= 0) return result;
@@ -443,8 +447,8 @@ async function runWaiting(
 }
 
 /** Why a verified event older than the store's horizon did not run the handler, and what to do instead. */
-function staleError({ label, recover }: Pick<DeclaredKind, 'label' | 'recover'>, eventTime: unknown, horizon: number): GatewayError {
-  const when = typeof eventTime === 'number' ? `was signed at ${isoTime(eventTime)} (reqTime ${eventTime})` : 'carries no reqTime';
+function staleError({ label, recover }: Pick<DeclaredKind, 'label' | 'recover'>, { field, time, happened }: EventTime, horizon: number): GatewayError {
+  const when = `${happened} at ${isoTime(time)} (${field} ${time})`;
   return new GatewayError(
     `The ${label} is genuine but ${when}, before ${isoTime(horizon)}, the oldest event your store still remembers (memoryStore: its creation or maxKeys; redisStore: doneTtlMs). ` +
       'It may have been processed before and forgotten since, so the handler did not run: a replay must not fulfil twice. ' +

@@ -51,11 +51,15 @@ export interface RunOnceResult {
  *
  * @example
  * ```ts
- * await store.runOnce(notification.idempotencyKey, effect, { eventTime: notification.reqTime });
+ * await store.runOnce(notification.idempotencyKey, effect, { eventTime: notification.successTime ?? notification.createdAt });
  * ```
  */
 export interface RunOnceEvent {
-  /** When the gateway signed the event (`reqTime`, milliseconds since the epoch), when known. */
+  /**
+   * When the event happened, milliseconds since the epoch, as the gateway signs it in every message of the event
+   * alike: a payment's `successTime` (else its order's `createdAt`), a settlement's `reqTime`. Never a payment's
+   * `reqTime`: a payer can have the cashier's return redirect signed again, with a new one, at will.
+   */
   readonly eventTime?: number | undefined;
 }
 
@@ -77,10 +81,11 @@ export interface RunOnceEvent {
  *
  * @example
  * ```ts
- * import { createNotificationProcessor, memoryStore } from 'payment-gateway-sdk';
  * import { postgresStore } from 'payment-gateway-sdk/stores/postgres';
+ * import { sqliteStore } from 'payment-gateway-sdk/stores/sqlite';
  *
- * const store = process.env.DATABASE_URL ? postgresStore({ pool }) : memoryStore();
+ * // A durable store either way: a missing DATABASE_URL must not quietly become a store that forgets on restart.
+ * const store = process.env.DATABASE_URL ? postgresStore({ pool }) : sqliteStore({ path: '/var/lib/shop/notifications.sqlite' });
  * ```
  */
 export interface NotificationStore<Context extends ProcessingContext = ProcessingContext> {
@@ -90,14 +95,14 @@ export interface NotificationStore<Context extends ProcessingContext = Processin
    */
   runOnce(key: string, effect: (context: Context) => Promise<void>, event?: RunOnceEvent): Promise<RunOnceResult>;
   /**
-   * The oldest event time (milliseconds since the epoch, compared with a notification's signed `reqTime`) the
+   * The oldest event time (milliseconds since the epoch, compared with {@link RunOnceEvent.eventTime}) the
    * store can still vouch for: a done key of an older event may have been forgotten. The processor refuses
    * such an event (outcome `stale`) instead of running its effect. Absent, or `undefined`, for a store that
    * never forgets (Postgres, SQLite).
    */
   horizon?(): number | undefined;
   /**
-   * Where `processor.track` records orders for `processor.sweep` (see {@link OrderTracking}). Every SDK store
+   * Where `processor.track` records orders for `processor.sweep` (an `OrderTracking`: `NotificationStore['tracking']`). Every SDK store
    * has it; a store without it processes notifications, but `track` and `sweep` refuse it.
    */
   readonly tracking?: OrderTracking | undefined;

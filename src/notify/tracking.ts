@@ -54,7 +54,7 @@ export interface OrderTracking {
   forget(payOrderId: string): Promise<void>;
 }
 
-/** An in-memory {@link OrderTracking}, bounded: past `maxOrders` tracked orders, `track` refuses rather than forget one. */
+/** An in-memory `OrderTracking`, bounded: past `maxOrders` tracked orders, `track` refuses rather than forget one. */
 export function memoryTracking(maxOrders: number): OrderTracking {
   const orders = new Map<string, { order: TrackedOrder; checkedAt: number }>();
   return {

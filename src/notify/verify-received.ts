@@ -13,7 +13,7 @@ import { readNotificationInput, unreadable, type NotificationInput, type Receive
 
 /**
  * What every verified notification carries besides its fields: the key to process its event once by,
- * and (see {@link NotUniquelySigned}) any free text its signature does not pin down.
+ * and (listed under `ambiguousFields`) any free text its signature does not pin down.
  *
  * @example
  * ```ts

@@ -110,7 +110,7 @@ export type VerifySettlementNotificationOptions = z.input<KindOptionsSchema<'set
  * Free text holding `&name=` (`body: "Size=M&Color=Red"`) may let the signed text be read as other fields:
  * every reading the SDK would accept must agree on the ids, merchant, state, amount and currency, or the
  * notification is refused; free text they disagree on is left out and listed under `ambiguousFields`
- * ({@link NotUniquelySigned}). Every reading gets the same result.
+ * (`ambiguousFields`). Every reading gets the same result.
  *
  * Answer a verified notification with {@link NOTIFICATION_ACK} (`SUCCESS`) once you have processed it;
  * anything else makes the gateway try again (up to 6 attempts).

@@ -52,8 +52,10 @@ export interface PostgresStoreOptions {
   /**
    * How long the store's transaction may sit idle while `onPaid` awaits something other than `db`, in
    * milliseconds, before PostgreSQL ends the session and rolls it back (`idle_in_transaction_session_timeout`,
-   * set for that transaction only). It frees the claim of a process that hangs, or of a machine that vanished
-   * without closing its connection. Default `60000` (the gateway stops waiting after 20 s anyway).
+   * set for that transaction only), and how long one statement through `db` may run (`statement_timeout`,
+   * likewise: a write waiting on a lock another session holds is cancelled, `onPaid` gets its error). It frees
+   * the claim of a process that hangs, of a machine that vanished without closing its connection, or of a run
+   * stuck in a statement. Default `60000` (the gateway stops waiting after 20 s anyway).
    */
   idleTimeoutMs?: number | undefined;
 }
@@ -144,8 +146,10 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const name = table.split('.').map((part) => `"${part}"`).join('.');
   const sql = {
     insert: `INSERT INTO ${name} (idempotency_key) VALUES ($1) ON CONFLICT (idempotency_key) DO NOTHING`,
-    // set_config(..., true) is SET LOCAL: the idle timeout holds for this transaction only, and only once claimed.
-    lock: `SELECT processed_at IS NOT NULL AS done, txid_current()::text AS xid, set_config('idle_in_transaction_session_timeout', $2, true)
+    // set_config(..., true) is SET LOCAL: the timeouts hold for this transaction only, and only once claimed. Both:
+    // a claim held idle (onPaid awaiting something else) or by one statement (a lock wait, a long query) is freed.
+    lock: `SELECT processed_at IS NOT NULL AS done, txid_current()::text AS xid, set_config('idle_in_transaction_session_timeout', $2, true),
+        set_config('statement_timeout', $2, true)
       FROM ${name} WHERE idempotency_key = $1 FOR UPDATE SKIP LOCKED`,
     // Matches only inside the claim's own transaction: an onPaid that ended it (COMMIT, ROLLBACK) is caught here.
     markDone: `UPDATE ${name} SET processed_at = now() WHERE idempotency_key = $1 AND txid_current() = $2::bigint`,

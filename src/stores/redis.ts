@@ -27,7 +27,7 @@ import { GatewayError } from '../errors/index.js';
 import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { claimLostWarning, claimTimedOut, DEFAULT_CLAIM_TIMEOUT_MS } from '../notify/claim.js';
-import type { NotificationStore, ProcessingContext, RunOnceResult } from '../notify/store.js';
+import type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from '../notify/store.js';
 import { redisTracking } from './redis-tracking.js';
 
 /**
@@ -60,9 +60,10 @@ export interface RedisStoreOptions {
   claimTimeoutMs?: number | undefined;
   /**
    * How long a processed event is remembered, in milliseconds. The store's horizon is `now - doneTtlMs`: a
-   * delivery of an event whose `reqTime` is older is refused (outcome `stale`, `onPaid` not run), since its
+   * delivery of an event that happened before (a payment's `successTime`) is refused (outcome `stale`, `onPaid` not run), since its
    * done marker may be gone. Keep it longer than any re-send you expect (an operator can re-send at any time).
-   * A sweep never fulfils a payment older than this (it reports it as `tooOld`). Default 30 days. The marker itself is kept a day longer, for clock differences with the gateway.
+   * A sweep never fulfils a payment older than this (it reports it as `tooOld`). Default 30 days. The marker itself is kept a day longer, for clock differences with the gateway, and
+   * `doneTtlMs` past the event's time when that is later (a gateway clock running ahead).
    */
   doneTtlMs?: number | undefined;
 }
@@ -91,7 +92,7 @@ const optionsSchema = z.strictObject({
 const DEFAULTS = { prefix: 'payment-gateway-sdk:notification:', leaseMs: 30_000, claimTimeoutMs: DEFAULT_CLAIM_TIMEOUT_MS, doneTtlMs: 30 * 24 * 3_600_000 } as const;
 
 /**
- * How much longer than `doneTtlMs` a done marker is kept. The horizon compares the gateway's `reqTime` with
+ * How much longer than `doneTtlMs` a done marker is kept. The horizon compares the gateway's event time with
  * this machine's clock, the marker's expiry runs on Redis's: the margin covers the gateway's clock running
  * this much ahead, and the moment between the horizon check and the claim.
  */
@@ -149,8 +150,8 @@ const LEASE_WARNINGS: Readonly<Record<string, string>> = {
  * forever. Redis must keep its keys: a failover to a replica that had not received the lease, or an eviction
  * policy other than `noeviction`, can lose a lease or a done marker.
  *
- * **Its horizon.** A done marker is kept `doneTtlMs` (and a day more, for the gateway's clock): an event signed
- * (`reqTime`) more than `doneTtlMs` ago is refused by the processor as `stale`, never run again.
+ * **Its horizon.** A done marker is kept `doneTtlMs` (and a day more, for the gateway's clock): an event that
+ * happened (a payment's `successTime`) more than `doneTtlMs` ago is refused by the processor as `stale`, never run again.
  *
  * @example
  * ```ts
@@ -169,7 +170,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     horizon: () => Date.now() - doneTtlMs,
     // A sweep never fulfils a payment older than doneTtlMs: its done marker may be gone.
     tracking: redisTracking(client, prefix),
-    async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
+    async runOnce(idempotencyKey: string, effect: (context: ProcessingContext) => Promise<void>, event: RunOnceEvent = {}): Promise<RunOnceResult> {
       const key = prefix + idempotencyKey;
       const lease = `lease:${globalThis.crypto.randomUUID()}`;
       const claimSentAt = performance.now();
@@ -195,7 +196,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       }
       holder.stop();
       // onPaid's effect happened: answer SUCCESS even if the marker cannot be written, rather than invite a retry.
-      const finished = await run(FINISH, key, lease, doneTtlMs + DONE_MARGIN_MS).then(String, (error: unknown) => error);
+      // Kept while the horizon still accepts the event: doneTtlMs past its time, if the gateway's clock runs ahead.
+      const keepMs = Math.max(0, (event.eventTime ?? 0) - Date.now()) + doneTtlMs + DONE_MARGIN_MS;
+      const finished = await run(FINISH, key, lease, keepMs).then(String, (error: unknown) => error);
       const warning =
         typeof finished !== 'string'
           ? `onPaid ran but the done marker could not be written (${String(finished)}): a later delivery will run onPaid again`

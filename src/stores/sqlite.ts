@@ -169,14 +169,18 @@ export function sqliteStore(options: SqliteStoreOptions): SqliteStore {
   async function runOnce(key: string, effect: (context: ProcessingContext) => Promise<void>): Promise<RunOnceResult> {
     const token = globalThis.crypto.randomUUID();
     const now = Date.now();
-    const claimed = sql.claim.get({ key, now, token, until: now + claimTimeoutMs }) as { token: string } | undefined;
+    const until = now + claimTimeoutMs;
+    const claimed = sql.claim.get({ key, now, token, until }) as { token: string } | undefined;
     if (claimed?.token !== token) {
       const row = sql.state.get({ key }) as { done: number } | undefined;
       return { status: row?.done === 1 ? 'done' : 'busy' };
     }
     const lost = new AbortController();
-    // The row's claim lapses at claimed_until whatever this process does; the signal says so when it does.
-    const timeout = setTimeout(() => lost.abort(claimTimedOut(claimTimeoutMs)), claimTimeoutMs);
+    // The row's claim lapses at claimed_until whatever this process does; the signal says so when it does,
+    // counted from `now`, not from the claim's return: the claim may have waited busyTimeoutMs for a lock.
+    const lapse = () => lost.abort(claimTimedOut(claimTimeoutMs));
+    const timeout = setTimeout(lapse, Math.max(0, until - Date.now()));
+    if (Date.now() >= until) lapse(); // lapsed already: the effect starts with its signal aborted
     try {
       await effect({ signal: lost.signal });
     } catch (error) {

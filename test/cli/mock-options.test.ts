@@ -25,6 +25,23 @@ describe('--merchant mistakes name the missing part without repeating the value'
   });
 });
 
+describe('a value run into its flag, or credentials in --forward-to, are refused without being repeated', () => {
+  it.each([
+    [['--merchant' + `M1:app-1:${SECRET}`], /an unknown option \(not repeated here, in case a value was run into it\): write --merchant VALUE or --merchant=VALUE/],
+    [[`--merchant:M1:app-1:${SECRET}`], /an unknown option \(not repeated here/],
+    [['--forward-to', `http://shop:${SECRET}@127.0.0.1:3000/notify`], /--forward-to: must not hold credentials/],
+  ])('%# a value run into its flag, or credentials in --forward-to: refused, exit code 2, the secret nowhere in the output', async (args, message) => {
+    const result = await runInProcess(['mock', ...args]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(message);
+    for (const part of [SECRET, SECRET.slice(0, 6), SECRET.slice(-4)]) expect(result.stderr).not.toContain(part);
+  });
+
+  it('a mistyped flag without a value is still named', async () => {
+    expect((await runInProcess(['mock', '--prot', '4010'])).stderr).toMatch(/Unknown option '--prot'/);
+  });
+});
+
 describe('--config mistakes repeat neither the path nor the text of the file', () => {
   it('a missing file, a broken JSON file holding a secret, and a wrong member: named, exit code 2, no value printed', async () => {
     const dir = mkdtempSync(join(tmpdir(), `pgsdk-${SECRET}-`));

@@ -36,6 +36,20 @@ describe('the secret comes from the environment or a file, never from an argumen
     expect((await runInProcess(['sign', '--secret-file', file], JSON.stringify(ORDER), { GATEWAY_SECRET: 'another' })).stdout).toContain(expected);
   });
 
+  it.each([
+    [`--secret-env${SECRET}`, /an unknown option \(not repeated here, in case a value was run into it\): write --secret-env VALUE or --secret-env=VALUE/],
+    [`--secret-file${SECRET}`, /an unknown option \(not repeated here, in case a value was run into it\): write --secret-file VALUE/],
+    [`--${SECRET}`, /an unknown option \(not repeated here, in case a value was run into it\): check the spelling/],
+    [`-${SECRET}`, /Unknown option '-c'/],
+  ])('%s (a value run into its flag): refused as an unknown option without repeating it; exit code 2', async (arg, message) => {
+    for (const command of ['sign', 'verify']) {
+      const result = await runInProcess([command, arg], JSON.stringify(ORDER), {});
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(message);
+      for (const part of [SECRET, SECRET.slice(0, 8), SECRET.slice(-8)]) expect(result.stderr).not.toContain(part);
+    }
+  });
+
   it('without a secret, says where to put it; exit code 2', async () => {
     const result = await runInProcess(['sign'], JSON.stringify(ORDER), {});
     expect(result).toMatchObject({ code: 2, stdout: '' });

@@ -101,8 +101,13 @@ describe('a secret with whitespace at either end or a line break is refused at c
     ['a leading space', ` ${MERCHANT.secret}`],
     ['a trailing tab', `${MERCHANT.secret}\t`],
     ['a line break inside', 'test-secret\n0123456789'],
+    ['a Unicode line separator inside', 'test-secret\u20280123456789'],
+    ['a byte-order mark first (a file saved by Notepad)', `\ufeff${MERCHANT.secret}`],
+    ['a no-break space last (copied from a web page)', `${MERCHANT.secret}\u00a0`],
+    ['a zero-width space last (copied from a web page)', `${MERCHANT.secret}\u200b`],
+    ['a word joiner first', `\u2060${MERCHANT.secret}`],
   ])('%s', async (_label, secret) => {
-    const rule = /^must not start or end with whitespace or hold a line break, which every signature would include \(a secret read from a file keeps the file's final newline: trim it/;
+    const rule = /^must not start or end with whitespace or an invisible character, or hold a line break, which every signature would include \(a secret read from a file keeps the file's final newline: trim it/;
     const client = refused(() => new GatewayClient({ baseUrl: 'https://pay.test', ...MERCHANT, secret }));
     expect(client.issues).toEqual([{ path: ['secret'], message: expect.stringMatching(rule) }]);
     const verifying = (await verifyNotification('a=1&sign=X', { ...MERCHANT, secret }).catch((e: unknown) => e)) as GatewayValidationError;

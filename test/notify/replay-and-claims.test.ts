@@ -3,7 +3,7 @@
 // a store; a hung onPaid loses its claim (its signal aborts) and a later delivery runs.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNotificationProcessor, GatewayError, GatewayValidationError, memoryStore, type PayOrderNotification, type ProcessingContext } from '../../src/index.js';
-import { formBody, freshFields, MERCHANT } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT, signedFields } from '../support/notification.js';
 
 type OnPaid = (notification: PayOrderNotification, context: ProcessingContext) => Promise<void>;
 
@@ -25,9 +25,9 @@ describe("a payer's replay of their own paid message", () => {
     expect(replay).toMatchObject({ status: 400, body: 'FAIL: stale', outcome: { kind: 'stale', notification: { idempotencyKey: 'P202106181104177050002:2' } } });
     const error = replay.outcome.kind === 'stale' ? replay.outcome.error : undefined;
     expect(error).toBeInstanceOf(GatewayError);
-    expect(error?.message).toMatch(/genuine but was signed at .* before .*the handler did not run.*Query the order.*fulfil it only if you have not already/);
+    expect(error?.message).toMatch(/genuine but was paid at .* \(successTime \d+\), before .*the handler did not run.*Query the order.*fulfil it only if you have not already/);
     expect(onPaid).toHaveBeenCalledTimes(1);
-    // An event signed after the restart is processed as usual.
+    // An event paid after the restart is processed as usual.
     expect((await afterRestart.handle(formBody(freshFields({ payOrderId: 'P-after-restart' })))).outcome.kind).toBe('processed');
   });
 
@@ -36,9 +36,9 @@ describe("a payer's replay of their own paid message", () => {
     const store = memoryStore({ maxKeys: 2, since: 0 });
     const processor = createNotificationProcessor({ ...MERCHANT, store, onPaid });
     const base = Date.now();
-    const paid = (i: number) => formBody(freshFields({ payOrderId: `P-${i}`, reqTime: String(base + i) }));
+    const paid = (i: number) => formBody(freshFields({ payOrderId: `P-${i}`, successTime: String(base + i) }));
     for (const i of [1, 2, 3]) expect((await processor.handle(paid(i))).outcome.kind).toBe('processed');
-    expect(store.horizon?.()).toBe(base + 2); // P-1 forgotten: nothing signed at or before it is vouched for
+    expect(store.horizon?.()).toBe(base + 2); // P-1 forgotten: nothing paid at or before it is vouched for
     expect((await processor.handle(paid(1))).outcome.kind).toBe('stale');
     expect((await processor.handle(paid(3))).outcome.kind).toBe('duplicate');
     expect((await processor.handle(paid(4))).outcome.kind).toBe('processed');
@@ -59,7 +59,7 @@ describe("a payer's replay of their own paid message", () => {
     gate.resolve();
     await first;
     // Before the waiting delivery asks again, a newer event pushes P-slow out of the store.
-    expect((await processor.handle(formBody(freshFields({ payOrderId: 'P-newer', reqTime: String(Date.now() + 1) })))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields({ payOrderId: 'P-newer', successTime: String(Date.now() + 1) })))).outcome.kind).toBe('processed');
     expect((await waiting).outcome.kind).toBe('stale');
     expect(onPaid.mock.calls.map(([n]) => n.payOrderId)).toEqual(['P-slow', 'P-newer']);
   });
@@ -70,14 +70,32 @@ describe("a payer's replay of their own paid message", () => {
     expect((await processor.handle(formBody(freshFields({ reqTime: '1623985460123' })))).outcome.kind).toBe('processed');
   });
 
-  it('a custom store without a horizon is never asked about one, and gets the event time', async () => {
+  it('a custom store without a horizon is never asked about one, and gets the event time (when it was paid, else when the order was created)', async () => {
     const runOnce = vi.fn(async (_key: string, effect: (context: ProcessingContext) => Promise<void>) => {
       await effect({ signal: new AbortController().signal });
       return { status: 'ran' as const };
     });
     const processor = createNotificationProcessor({ ...MERCHANT, store: { runOnce }, onPaid: async () => {} });
-    expect((await processor.handle(formBody(freshFields({ reqTime: '1623985460123' })))).outcome.kind).toBe('processed');
-    expect(runOnce).toHaveBeenCalledWith('P202106181104177050002:2', expect.any(Function), { eventTime: 1623985460123 });
+    expect((await processor.handle(formBody(signedFields({ reqTime: '1623985460123' })))).outcome.kind).toBe('processed');
+    expect(runOnce).toHaveBeenLastCalledWith('P202106181104177050002:2', expect.any(Function), { eventTime: 1623985459000 });
+    expect((await processor.handle(formBody(signedFields({ payOrderId: 'P-2', successTime: undefined })))).outcome.kind).toBe('processed');
+    expect(runOnce).toHaveBeenLastCalledWith('P-2:2', expect.any(Function), { eventTime: 1623985457705 });
+  });
+});
+
+describe("a custom store's horizon that is not a time", () => {
+  it.each([[Number.NaN], [Number.POSITIVE_INFINITY], ['1623985460123']])('%s (e.g. Date.now() - an unset TTL): the delivery fails (500), the store is not asked, onPaid never runs', async (horizon) => {
+    const runOnce = vi.fn(async (_key: string, effect: (context: ProcessingContext) => Promise<void>) => {
+      await effect({ signal: new AbortController().signal });
+      return { status: 'ran' as const };
+    });
+    const onPaid = vi.fn<OnPaid>(async () => {});
+    const processor = createNotificationProcessor({ ...MERCHANT, store: { runOnce, horizon: () => horizon as number }, onPaid });
+    const reply = await processor.handle(formBody(freshFields({ reqTime: '1623985460123' })));
+    expect(reply).toMatchObject({ status: 500, outcome: { kind: 'failed' } });
+    expect(reply.outcome.kind === 'failed' && String(reply.outcome.error)).toMatch(/horizon\(\) returned .*, not a time in milliseconds: fix the store/);
+    expect(runOnce).not.toHaveBeenCalled();
+    expect(onPaid).not.toHaveBeenCalled();
   });
 });
 
@@ -99,7 +117,7 @@ describe('a processor without a store', () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onPaid });
     expect((await processor.handle(formBody(freshFields()))).outcome.kind).toBe('processed');
-    expect((await processor.handle(formBody(freshFields({ payOrderId: 'P-old', reqTime: '1623985460123' })))).outcome.kind).toBe('stale');
+    expect((await processor.handle(formBody(freshFields({ payOrderId: 'P-old', successTime: '1623985459000' })))).outcome.kind).toBe('stale');
     expect(onPaid).toHaveBeenCalledTimes(1);
   });
 });

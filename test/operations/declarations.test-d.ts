@@ -70,7 +70,7 @@ describe("CONTRIBUTING.md's worked example (test/fixtures/refund/refund-operatio
 describe('a notification kind names only fields of its schema', () => {
   const schema = z.looseObject({ refundOrderId: z.string(), state: z.number(), refundAmount: z.number(), currency: z.string(), reqTime: z.number() });
   const expect = z.strictObject({ refundAmount: z.optional(z.number()), currency: z.optional(z.string()) });
-  const row = { name: 'refund', label: 'refund notification', handler: 'onRefunded', handlerName: 'on_refunded', schema, expect, merchantRequired: true, recover: 'Read the refund.' } as const;
+  const row = { name: 'refund', label: 'refund notification', handler: 'onRefunded', handlerName: 'on_refunded', schema, expect, merchantRequired: true, recover: 'Read the refund.', eventTime: (n: { reqTime: number }) => ({ field: 'reqTime' as const, time: n.reqTime, happened: 'was signed' }) } as const;
 
   it('a row naming only fields of its schema compiles, and keeps its literal names', () => {
     const kind = defineNotificationKind({ ...row, idempotencyKey: (n) => `${n.refundOrderId}:${n.state}`, defaultExpect: { state: 2 } });
@@ -85,6 +85,8 @@ describe('a notification kind names only fields of its schema', () => {
     defineNotificationKind({ ...row, idempotencyKey: (n) => `${n.refundOrderID}:${n.state}` });
     // @ts-expect-error expect: pins a field the notification does not have
     defineNotificationKind({ ...row, expect: z.strictObject({ refundAmout: z.optional(z.number()) }), idempotencyKey: (n) => n.refundOrderId });
+    // @ts-expect-error eventTime: names a field the notification does not have
+    defineNotificationKind({ ...row, idempotencyKey: (n) => n.refundOrderId, eventTime: (n) => ({ field: 'reqtime', time: n.reqTime, happened: 'was signed' }) });
     // @ts-expect-error handler: a processor option, named onSomething
     defineNotificationKind({ ...row, handler: 'refunded', idempotencyKey: (n) => n.refundOrderId });
   });

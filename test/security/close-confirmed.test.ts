@@ -123,6 +123,56 @@ describe('reissueOrder creates a replacement only when a signed read proves the 
   });
 });
 
+describe('reissueOrder against answers that are not the close\'s or the order\'s own', () => {
+  it('a close refused with an error while the payer moved the order to 1: GatewayOrderNotFinalError from the read-back, and no second order', async () => {
+    // The close reaches the gateway (which races the payer), but its answer is replaced by a refusal.
+    const { gateway, client } = setup(async (gateway, request) => {
+      if (new URL(request.url).pathname !== '/api/pay/close') return undefined;
+      await gateway.fetch(request);
+      return new Response(JSON.stringify({ code: 9999, msg: 'order state not closable' }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const lost = await recovered(gateway, client, 'refused-1');
+    gateway.injectFault({ kind: 'closeRacesPayer', operation: 'close' });
+    const before = gateway.requests.length;
+    const error = (await client.reissueOrder(lost, params('refused-1-b')).catch((e: unknown) => e)) as GatewayOrderNotFinalError;
+    expect(error).toBeInstanceOf(GatewayOrderNotFinalError);
+    expect(error.state).toBe(PayOrderState.Paying);
+    expect(operationsSince(gateway, before)).toEqual(['close', 'query']); // read once, no unifiedOrder
+    expect(gateway.order('refused-1-b')).toBeUndefined();
+  });
+
+  it("another order's genuine closed record substituted for the read-back: refused as not this order's, and no second order", async () => {
+    // Once armed, a proxy answers every close as done (a replayed answer) and every query with a genuine, signed
+    // record of another order of the merchant, closed.
+    const answer = await capturedCloseAnswer();
+    let armed = false;
+    let closedRecord = '';
+    const { gateway, client } = setup(async (gateway, request) => {
+      const path = new URL(request.url).pathname;
+      if (armed && path === '/api/pay/query') return new Response(closedRecord, { status: 200 });
+      if (armed && path === '/api/pay/close') return new Response(answer, { status: 200 });
+      if (path !== '/api/pay/query') return undefined;
+      const response = await gateway.fetch(request);
+      closedRecord = await response.clone().text(); // the last genuine query answer
+      return response;
+    });
+    const other = await client.unifiedOrder(params('closed-elsewhere-1'));
+    await client.close({ payOrderId: other.payOrderId });
+    const lost = await recovered(gateway, client, 'substituted-1');
+    await client.query({ payOrderId: other.payOrderId });
+    armed = true;
+    expect(JSON.parse(closedRecord)).toMatchObject({ data: { payOrderId: other.payOrderId, state: PayOrderState.Closed } });
+    const before = gateway.requests.length;
+    const error = await client.reissueOrder(lost, params('substituted-1-b')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).not.toBeInstanceOf(GatewayOrderNotFinalError);
+    expect(String(error)).toMatch(/payOrderId/);
+    expect(operationsSince(gateway, before)).toEqual([]); // nothing reached the gateway, no unifiedOrder above all
+    expect(gateway.order('substituted-1')?.state).toBe(PayOrderState.Generated);
+    expect(gateway.order('substituted-1-b')).toBeUndefined();
+  });
+});
+
 describe('close with confirm resolves only to a final state', () => {
   it('closeRacesPayer: the close is answered as done, the order is 1: GatewayOrderNotFinalError naming state 1', async () => {
     const { gateway, client } = setup();

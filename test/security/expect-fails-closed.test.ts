@@ -58,6 +58,19 @@ describe('an expect function that checks nothing fails closed', () => {
     expect(onPaid).not.toHaveBeenCalled();
   });
 
+  it.each([
+    ['a getter that throws (a lazy ORM field whose connection dropped)', () => ({ currency: 'USD', get amount(): number { throw new Error('connection terminated'); } })],
+    ['a proxy whose keys cannot be read', () => new Proxy({}, { ownKeys: () => { throw new Error('connection terminated'); } })],
+  ])('an expectation that throws when read, %s: failed (500), handle never rejects, onPaid never runs', async (_label, expectation) => {
+    const onPaid = vi.fn();
+    const processor = createNotificationProcessor({ ...MERCHANT, expect: () => expectation() as never, onPaid });
+    const reply = await processor.handle(underpaid());
+    expect(reply).toMatchObject({ status: 500, outcome: { kind: 'failed', error: expect.objectContaining({ message: 'connection terminated' }) } });
+    const response = await processor.handleRequest(new Request('https://shop.test/notify', { method: 'POST', body: underpaid(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+    expect(response.status).toBe(500);
+    expect(onPaid).not.toHaveBeenCalled();
+  });
+
   it('a 1,000 payment for a 10,000 order is never processed; with the right column it is refused as a mismatch', async () => {
     const onPaid = vi.fn();
     const wrongColumn = createNotificationProcessor({ ...MERCHANT, expect: () => ({ amount: (ROW as Record<string, unknown>).totalMinor as number, currency: ROW.currency }), onPaid });

@@ -177,6 +177,26 @@ describe('runOnce', () => {
     expect((await pool.query('SELECT shipped_by FROM shipments WHERE key = $1', ['k9'])).rows).toEqual([{ shipped_by: 'redelivery' }]);
   });
 
+  it('frees the claim of a run stuck in one statement past idleTimeoutMs (waiting on a lock another session holds): the statement is cancelled and rolled back', async () => {
+    const impatient = postgresStore({ pool, idleTimeoutMs: 200 });
+    // Another session (an operator's forgotten transaction) holds a lock that onPaid's write waits for.
+    const blocker = await pool.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE shipments IN EXCLUSIVE MODE');
+    try {
+      const stuck = impatient.runOnce('k10', ship('k10', 'stuck'));
+      const outcome = await Promise.race([stuck.then(() => 'ran', (error: unknown) => error), new Promise((resolve) => setTimeout(resolve, 3_000, 'still holding the claim'))]);
+      expect(outcome).toBeInstanceOf(Error);
+      expect(String(outcome)).toMatch(/statement timeout/);
+      expect(await rowOf('k10')).toEqual({ processed: false });
+      // The claim is free: a later delivery runs (this one writes nothing the lock blocks).
+      expect(await store.runOnce('k10', async () => {})).toEqual({ status: 'ran' });
+    } finally {
+      await blocker.query('ROLLBACK');
+      blocker.release();
+    }
+  });
+
   it('refuses to record a run whose effect ended the transaction itself, or swallowed a failed statement', async () => {
     await expect(store.runOnce('k6', async ({ db }) => void (await db.query('COMMIT')))).rejects.toThrow(/onPaid ended the store's transaction/);
     expect(await rowOf('k6')).toEqual({ processed: false });

@@ -190,6 +190,32 @@ describe('a bounded claim and a horizon (issue 23)', () => {
     expect(await redis.pttl(`${PREFIX}P202106181104177050002:2`)).toBeGreaterThan(23 * 3_600_000);
   });
 
+  it("keeps a done marker as long as the horizon accepts its event, even when the gateway's clock runs days ahead (a reqTime in the future)", async () => {
+    const doneTtlMs = 1_000;
+    const ahead = String(Date.now() + 3 * 24 * 3_600_000); // every time the gateway signs is ahead
+    let runs = 0;
+    const processor = createNotificationProcessor({ ...MERCHANT, store: redisStore({ client: redis, doneTtlMs }), onPaid: async () => void runs++ });
+    const paid = formBody(freshFields({ reqTime: ahead, successTime: ahead, createdAt: ahead }));
+    expect((await processor.handle(paid)).outcome.kind).toBe('processed');
+    // The horizon (now - doneTtlMs) lets a replay of this event through until its time + doneTtlMs: the marker must last that long.
+    expect(await redis.pttl(`${PREFIX}P202106181104177050002:2`)).toBeGreaterThanOrEqual(Number(ahead) + doneTtlMs - Date.now());
+    expect((await processor.handle(paid)).outcome.kind).toBe('duplicate');
+    expect(runs).toBe(1);
+  });
+
+  it("refuses a payer's freshly re-signed paid message (a new reqTime, from the cashier's return redirect) once the payment is older than doneTtlMs", async () => {
+    const store = redisStore({ client: redis, doneTtlMs: 400 });
+    let runs = 0;
+    const processor = createNotificationProcessor({ ...MERCHANT, store, onPaid: async () => void runs++ });
+    const paidAt = String(Date.now());
+    expect((await processor.handle(formBody(freshFields({ successTime: paidAt }))))).toMatchObject({ outcome: { kind: 'processed' } });
+    await sleep(500);
+    // Signed again now: its reqTime is within doneTtlMs, the payment is not; the marker could be gone by now.
+    const resigned = await processor.handle(formBody(freshFields({ successTime: paidAt })));
+    expect(resigned).toMatchObject({ status: 400, outcome: { kind: 'stale' } });
+    expect(runs).toBe(1);
+  });
+
   it('a new processor and store on the same Redis answer a replay within doneTtlMs as a duplicate', async () => {
     let runs = 0;
     const paid = formBody(freshFields());

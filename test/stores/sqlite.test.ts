@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createNotificationProcessor, GatewayError, GatewayValidationError, type PayOrderNotification, type ProcessingContext } from '../../src/index.js';
@@ -97,6 +98,33 @@ describe('sqliteStore', () => {
     const result = await store.runOnce('k', ({ signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })));
     expect(result).toEqual({ status: 'ran', warning: expect.stringMatching(/recorded done/) });
     expect((await store.runOnce('k', async () => {})).status).toBe('done');
+  });
+
+  it('a claim that waited for another process\'s write lock is bounded from when it was taken: its signal aborts when the row\'s claim lapses, not claimTimeoutMs after the wait', async () => {
+    const path = newFile();
+    const store = open({ path, claimTimeoutMs: 300, busyTimeoutMs: 5_000 });
+    // Another process holds the file's write lock for 600 ms: the claim waits for it (busy_timeout), blocking.
+    const holder = new Worker(
+      `const { DatabaseSync } = require('node:sqlite'); const { parentPort, workerData } = require('node:worker_threads');
+       const db = new DatabaseSync(workerData); db.exec('BEGIN IMMEDIATE'); parentPort.postMessage('locked');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600); db.exec('COMMIT'); db.close();`,
+      { eval: true, workerData: path },
+    );
+    await once(holder, 'message');
+    let abortedAtStart: boolean | undefined;
+    let abortedWhenTakenOver: boolean | undefined;
+    const first = store.runOnce('k', async ({ signal }) => {
+      abortedAtStart = signal.aborted;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The row's claim (claimTimeoutMs from when it was asked for) has lapsed: another process may take it now.
+      const other = open({ path, claimTimeoutMs: 300 });
+      expect(await other.runOnce('k', async () => {})).toEqual({ status: 'ran' });
+      abortedWhenTakenOver = signal.aborted;
+    });
+    expect(await first).toEqual({ status: 'ran', warning: expect.stringMatching(/the effect ran twice/) });
+    expect(abortedAtStart).toBe(true);
+    expect(abortedWhenTakenOver).toBe(true);
+    await holder.terminate();
   });
 
   it('two processes on one file: each of 200 keys claimed and run exactly once', async () => {

@@ -25,11 +25,14 @@ export function signedFields(changes: Record<string, string | undefined> = {}, b
 }
 
 /**
- * {@link signedFields} signed now (`reqTime` is the current time): an event a processor's store can vouch
- * for, since a store refuses events older than its horizon (a new memory store's is its creation).
+ * {@link signedFields} of an event that happened now (`reqTime`, and a payment's `successTime` and `createdAt`,
+ * are the current time): an event a processor's store can vouch for, since a store refuses events older than
+ * its horizon (a new memory store's is its creation).
  */
 export function freshFields(changes: Record<string, string | undefined> = {}, base: Readonly<Record<string, string>> = PAY_FIELDS, secret = MERCHANT.secret): Record<string, string> {
-  return signedFields({ reqTime: String(Date.now()), ...changes }, base, secret);
+  const now = String(Date.now());
+  const times = Object.fromEntries(['reqTime', 'successTime', 'createdAt'].filter((field) => field === 'reqTime' || field in base).map((field) => [field, now]));
+  return signedFields({ ...times, ...changes }, base, secret);
 }
 
 /** A form body of `fields`, encoded as browsers and Java's URLEncoder do (space as `+`). */

@@ -8,12 +8,14 @@ export const requiredText = (): z.ZodMiniString<string> =>
 
 /**
  * The merchant's signing secret (the client's and the notification options' one rule): non-empty, with no
- * whitespace at either end and no line break, which every signature would include. The value is never echoed.
+ * whitespace or invisible (format) character at either end and no line break, which every signature would
+ * include. The value is never echoed.
  */
 export const secretText = (): z.ZodMiniString<string> =>
   requiredText().check(
-    z.refine((value) => value.trim() === value && !/[\r\n]/.test(value), {
-      error: "must not start or end with whitespace or hold a line break, which every signature would include (a secret read from a file keeps the file's final newline: trim it, e.g. readFileSync(file, 'utf8').trim())",
+    // \p{Cf}: a zero-width space or a word joiner copied from a web page, which trim() keeps.
+    z.refine((value) => !/^[\s\p{Cf}]|[\s\p{Cf}]$|[\r\n\u0085\u2028\u2029]/u.test(value), {
+      error: "must not start or end with whitespace or an invisible character, or hold a line break, which every signature would include (a secret read from a file keeps the file's final newline: trim it, e.g. readFileSync(file, 'utf8').trim())",
     }),
   );
 

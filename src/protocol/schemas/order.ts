@@ -342,7 +342,7 @@ const payOrderObject = z.looseObject({
   clientIp: z.optional(z.string()),
   /**
    * Goods title. Absent from a verified record when its signed text could also be read with another title
-   * (it holds `&name=`): the values the signature allows are then in `ambiguousFields` ({@link NotUniquelySigned}).
+   * (it holds `&name=`): the values the signature allows are then in `ambiguousFields`.
    */
   subject: z.optional(z.string()),
   /** Goods description; absent, like `subject`, when the signature cannot pin it down (see `ambiguousFields`). */

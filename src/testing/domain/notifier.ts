@@ -116,7 +116,15 @@ const FORWARD_EXAMPLE = 'http://127.0.0.1:3000/notify';
 
 /** Checks {@link NotificationRouting}. */
 export const notificationRoutingSchema = z.strictObject({
-  forwardTo: z.optional(httpUrl(FORWARD_EXAMPLE).check(z.minLength(1, { error: `must not be empty, e.g. ${FORWARD_EXAMPLE}` }))),
+  forwardTo: z.optional(
+    httpUrl(FORWARD_EXAMPLE).check(
+      z.minLength(1, { error: `must not be empty, e.g. ${FORWARD_EXAMPLE}` }),
+      // fetch refuses a URL with credentials, and the mock prints where it forwards: a password would be in every log.
+      z.refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), {
+        error: 'must not hold credentials (user:password@): fetch refuses them and the mock prints this URL; protect the endpoint otherwise',
+      }),
+    ),
+  ),
   loopbackOnly: z.optional(z.boolean({ error: 'must be true or false' })),
   retryStepMs: z.optional(timerDelayMs(0)),
 });
