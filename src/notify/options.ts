@@ -96,7 +96,7 @@ export const kindOptionsSchemas = Object.fromEntries(
   Object.values(notificationKinds).map((kind) => [kind.name, optionsExpecting(kind.expect)]),
 ) as { readonly [Name in NotificationKindName]: KindOptionsSchema<Name> };
 
-/** Checks {@link VerifyNotificationOptions}: the payment kind's options. */
+/** Checks {@link VerifyNotificationOptions}: the payment kind's options, by the name type tests read them. */
 export const verifyNotificationOptionsSchema = kindOptionsSchemas.payment;
 
 /**
