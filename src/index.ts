@@ -58,15 +58,18 @@ export {
 export type { GatewayApiErrorReason } from './errors/index.js';
 
 // Notifications
-export { verifyNotification, verifySettlementNotification, type PayOrderNotification, type SettlementNotification } from './notify/verify.js';
+export {
+  verifyNotification,
+  verifySettlementNotification,
+  type PayOrderExpectation,
+  type PayOrderNotification,
+  type SettlementExpectation,
+  type SettlementNotification,
+  type VerifyNotificationOptions,
+  type VerifySettlementNotificationOptions,
+} from './notify/verify.js';
 export { NOTIFICATION_ACK, notificationAckResponse } from './notify/acknowledge.js';
-export type {
-  NotificationOptions,
-  PayOrderExpectation,
-  SettlementExpectation,
-  VerifyNotificationOptions,
-  VerifySettlementNotificationOptions,
-} from './notify/options.js';
+export type { NotificationOptions } from './notify/options.js';
 export type { NotificationInput } from './notify/input.js';
 export {
   createNotificationProcessor,

@@ -1,5 +1,5 @@
 import { definitionOf, OPERATION_NAMES, type operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
-import type { ClientNotificationOptions, VerifyNotificationOptions, VerifySettlementNotificationOptions } from '../notify/options.js';
+import type { ClientNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
 import type { PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
@@ -247,7 +247,7 @@ export class GatewayClient {
    * return notificationAckResponse();
    * ```
    */
-  verifyNotification(input: NotificationInput, options?: ClientNotificationOptions<VerifyNotificationOptions>): Promise<notify.PayOrderNotification> {
+  verifyNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyNotificationOptions>): Promise<notify.PayOrderNotification> {
     return notify.verifyNotification(input, { ...options, secret: this.#secret, mchNo: this.mchNo, appId: this.appId });
   }
 
@@ -259,7 +259,7 @@ export class GatewayClient {
    * const settlement = await client.verifySettlementNotification(req.body, { expect: { requestId: 'settle-2024-07' } });
    * ```
    */
-  verifySettlementNotification(input: NotificationInput, options?: ClientNotificationOptions<VerifySettlementNotificationOptions>): Promise<notify.SettlementNotification> {
+  verifySettlementNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifySettlementNotificationOptions>): Promise<notify.SettlementNotification> {
     return notify.verifySettlementNotification(input, { ...options, secret: this.#secret, mchNo: this.mchNo, appId: this.appId });
   }
 

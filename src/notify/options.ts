@@ -5,10 +5,10 @@
  */
 import * as z from 'zod/mini';
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
-import { minorUnits, requiredText, secretText, safeInteger } from '../protocol/schemas/fields.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
+import { requiredText, secretText, safeInteger } from '../protocol/schemas/fields.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { telemetryOption } from '../telemetry/option.js';
+import { notificationKinds, type NotificationKindName } from './kinds.js';
 
 /**
  * The options of a `GatewayClient` that verification has no use for. They are accepted and ignored, so one
@@ -84,106 +84,20 @@ const notificationOptionsSchema = z.strictObject({ ...ignored, ...notificationOp
 export type NotificationOptions = z.input<typeof notificationOptionsSchema>;
 
 /** The options of one kind of notification: the common ones, the client's ignored, and the fields its `expect` can pin. */
-function optionsExpecting<const Expect extends z.core.$ZodLooseShape>(expect: Expect) {
-  return z.strictObject({ ...ignored, ...notificationOptionsShape, expect: z.optional(z.strictObject(expect)) });
+function optionsExpecting<const Expect extends z.ZodMiniObject>(expect: Expect) {
+  return z.strictObject({ ...ignored, ...notificationOptionsShape, expect: z.optional(expect) });
 }
 
-const STATES: ReadonlySet<unknown> = new Set(Object.values(PayOrderState));
-// One state or a non-empty list of them; a check rather than a zod union, which would cost bundle size.
-const expectedState = () =>
-  z.custom<PayOrderState | readonly PayOrderState[]>((v) => STATES.has(v) || (Array.isArray(v) && v.length > 0 && v.every((s) => STATES.has(s))), {
-    error: 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded',
-  });
+/** The options schema of a notification kind, as {@link kindOptionsSchemas} holds it. */
+export type KindOptionsSchema<Name extends NotificationKindName> = ReturnType<typeof optionsExpecting<(typeof notificationKinds)[Name]['expect']>>;
 
-const payOrderExpectationSchema = z.strictObject({
-  /** Your order number. */
-  mchOrderNo: z.optional(requiredText()),
-  /** The amount in integer minor units. */
-  amount: z.optional(minorUnits()),
-  /** The currency code, compared case-insensitively. */
-  currency: z.optional(requiredText()),
-  /** The state, or the states, the notification may carry. Default `PayOrderState.Succeeded` (2) only. */
-  state: z.optional(expectedState()),
-});
+/** Each kind's options (unknown options are an error), derived from its row in `kinds.ts`. */
+export const kindOptionsSchemas = Object.fromEntries(
+  Object.values(notificationKinds).map((kind) => [kind.name, optionsExpecting(kind.expect)]),
+) as { readonly [Name in NotificationKindName]: KindOptionsSchema<Name> };
 
-/**
- * What a payment notification must match, e.g. from your order record (`currency` case-insensitively).
- * `state` defaults to `PayOrderState.Succeeded`: the gateway notifies only paid orders, so a signed
- * message of an unpaid order (the payer's browser brings one back from the cashier's `returnUrl`) is
- * refused unless you list its state.
- *
- * @interface
- * @example
- * ```ts
- * import { PayOrderState, type PayOrderExpectation } from 'payment-gateway-sdk';
- *
- * const fromOrderRecord = (row: { number: string; totalMinor: number }): PayOrderExpectation => ({ mchOrderNo: row.number, amount: row.totalMinor, currency: 'USD' });
- * // A handler that also records refunds (state 5) next to payments:
- * const paidOrRefunded: PayOrderExpectation = { state: [PayOrderState.Succeeded, PayOrderState.Refunded] };
- * ```
- */
-export type PayOrderExpectation = z.input<typeof payOrderExpectationSchema>;
-
-/** Checks {@link VerifyNotificationOptions}; unknown options are an error. */
-export const verifyNotificationOptionsSchema = optionsExpecting(payOrderExpectationSchema.def.shape);
-
-/**
- * Options of {@link verifyNotification}: {@link NotificationOptions} and what the notification must match
- * (`expect`; a mismatch is a {@link GatewayValidationError}).
- *
- * @interface
- * @example
- * ```ts
- * const options: VerifyNotificationOptions = {
- *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
- *   ignoreKeys: ['shop'],                      // notifyUrl was https://shop.example.com/notify?shop=eu
- *   expect: { mchOrderNo: 'order-1001', amount: 1999, currency: 'USD' },
- * };
- * ```
- */
-export type VerifyNotificationOptions = z.input<typeof verifyNotificationOptionsSchema>;
-
-const settlementExpectationSchema = z.strictObject({
-  /** Your settlement `requestId`. */
-  requestId: z.optional(requiredText()),
-  /** The amount in integer minor units. */
-  amount: z.optional(minorUnits()),
-  /** The currency code, compared case-insensitively. */
-  currency: z.optional(requiredText()),
-  /** The settlement token id, e.g. `TRON_USDT`. */
-  tokenId: z.optional(requiredText()),
-});
-
-/**
- * What a settlement notification must match, e.g. from your settlement record.
- *
- * @interface
- * @example
- * ```ts
- * import type { SettlementExpectation } from 'payment-gateway-sdk';
- *
- * const asRequested: SettlementExpectation = { requestId: 'settle-2024-07', amount: 150000, currency: 'USD', tokenId: 'TRON_USDT' };
- * ```
- */
-export type SettlementExpectation = z.input<typeof settlementExpectationSchema>;
-
-/** Checks {@link VerifySettlementNotificationOptions}; unknown options are an error. */
-export const verifySettlementNotificationOptionsSchema = optionsExpecting(settlementExpectationSchema.def.shape);
-
-/**
- * Options of {@link verifySettlementNotification}: {@link NotificationOptions} and what the callback must
- * match (`expect`; a mismatch is a {@link GatewayValidationError}).
- *
- * @interface
- * @example
- * ```ts
- * const options: VerifySettlementNotificationOptions = {
- *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
- *   expect: { requestId: 'settle-2024-07', amount: 150000, currency: 'USD' },
- * };
- * ```
- */
-export type VerifySettlementNotificationOptions = z.input<typeof verifySettlementNotificationOptionsSchema>;
+/** Checks {@link VerifyNotificationOptions}: the payment kind's options, by the name type tests read them. */
+export const verifyNotificationOptionsSchema = kindOptionsSchemas.payment;
 
 /**
  * The options a {@link GatewayClient} takes for a notification: its own credentials are used.

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { GatewayError, GatewayValidationError, isGatewayError } from '../errors/index.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { parseInput } from '../protocol/schemas/parse.js';
@@ -8,20 +7,13 @@ import { telemetryOption } from '../telemetry/option.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
-import {
-  assertExpectation,
-  expectationIssues,
-  verifyNotificationOptionsSchema,
-  verifySettlementNotificationOptionsSchema,
-  type NotificationOptions,
-  type PayOrderExpectation,
-  type SettlementExpectation,
-} from './options.js';
+import { notificationKinds, type DeclaredKind, type EventTime } from './kinds.js';
+import { assertExpectation, expectationIssues, kindOptionsSchemas, type NotificationOptions } from './options.js';
 import type { NotificationInput } from './input.js';
 import { replyTo, type NotificationOutcome, type NotificationReply } from './reply.js';
-import { checkExpected } from './verify-received.js';
+import { checkExpected, receivedVerifier, type IdempotentNotification } from './verify-received.js';
 import { checkSweepClient, isoTime, orderSweeper, type OrderSweeper, type PaidOrder, type SweepClient, type SweeperSettings, type SweptPayOrder, type SweptRefusal } from './sweep.js';
-import { paymentVerifier, settlementVerifier, type PayOrderNotification, type SettlementNotification } from './verify.js';
+import type { PayOrderExpectation, PayOrderNotification, SettlementExpectation, SettlementNotification } from './verify.js';
 
 /**
  * What a processor's notification must match: fixed values, or a function of the verified notification that
@@ -175,46 +167,36 @@ const DEFAULT_BUSY_WAIT_MS = 5_000;
 /** What a processor's `store` can be, as its errors name them. */
 const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
 
+/** The processor options that hold a kind's handler: `onPaid`, `onSettlement`. */
+type HandlerOption = DeclaredKind['handler'];
+const KINDS: readonly DeclaredKind[] = Object.values(notificationKinds);
+/** The options a processor takes that verification does not. */
+const PROCESSOR_ONLY_OPTIONS: ReadonlySet<string> = new Set(['store', 'busyWaitMs', 'expect', 'telemetry', 'client', ...KINDS.map((kind) => kind.handler)]);
+
 const processorSchema = z.object({
   store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
     error: `must be a store: ${STORE_CHOICES}`,
   })),
   busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
-  onPaid: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
-  onSettlement: z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' })),
+  // One handler option per kind (onPaid, onSettlement): the processor's kind is the one whose handler it is given.
+  ...(Object.fromEntries(KINDS.map((kind) => [kind.handler, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as {
+    [Handler in HandlerOption]: z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>;
+  }),
   telemetry: telemetryOption(),
   client: z.optional(z.custom<SweepClient>((v) => typeof (v as Partial<SweepClient> | null)?.query === 'function' && typeof (v as Partial<SweepClient>).close === 'function', {
     error: 'must be a GatewayClient (something with query and close)',
   })),
 });
 
-/** One kind of notification, as the processor handles it. */
-interface ProcessedKind<Notification> {
-  readonly label: string;
-  /** The kind and its handler, as telemetry names them. */
-  readonly name: 'payment' | 'settlement';
-  readonly handlerName: 'on_paid' | 'on_settlement';
+/** One kind of notification, as the processor handles it: its row, its verifier and the merchant's handler. */
+interface ProcessedKind<Notification> extends Pick<DeclaredKind, 'label' | 'name' | 'handlerName' | 'recover' | 'eventTime'> {
   readonly verify: (input: NotificationInput) => Promise<Notification>;
   /** What an `expect` function may return: the kind's fixed `expect` schema. */
   readonly expectSchema: z.ZodMiniType;
   readonly handler: (notification: Notification, context: ProcessingContext) => unknown;
   /** Called once the event is processed (now or before): a payment's tracked order is forgotten, sweeps need not read it. */
   readonly settled?: ((notification: Notification) => Promise<void>) | undefined;
-  /**
-   * When the event happened, as the gateway signed it in every message of the event alike: what a store's
-   * horizon is compared with. Not `reqTime` for a payment: a payer can have the cashier's return redirect
-   * signed again, with a new `reqTime`, at will.
-   */
-  readonly eventTime: (notification: Notification) => EventTime;
 }
-
-/** An event's time and the signed field it was read from, which the `stale` error names. */
-interface EventTime {
-  readonly field: keyof typeof HAPPENED;
-  readonly time: number;
-}
-
-const HAPPENED = { successTime: 'was paid', createdAt: 'is of an order created', reqTime: 'was signed' } as const;
 
 /**
  * Creates a processor that takes the gateway's notifications as they arrive (repeated, concurrent, on any of
@@ -273,64 +255,65 @@ export function createNotificationProcessor<Context extends ProcessingContext = 
 export function createNotificationProcessor<Context extends ProcessingContext = ProcessingContext>(options: SettlementProcessorOptions<Context>): NotificationProcessor<SettlementNotification>;
 export function createNotificationProcessor(
   options: PaymentProcessorOptions | SettlementProcessorOptions,
-): PaymentNotificationProcessor | NotificationProcessor<SettlementNotification> {
+): PaymentNotificationProcessor | NotificationProcessor<IdempotentNotification> {
   const checked = parseInput(processorSchema, options ?? {}, 'Invalid createNotificationProcessor options', 'options');
-  if ((checked.onPaid === undefined) === (checked.onSettlement === undefined)) {
+  const given = KINDS.filter((row) => checked[row.handler] !== undefined);
+  if (given.length !== 1) {
     throw new GatewayValidationError('Invalid createNotificationProcessor options', [
-      { path: [], message: 'pass exactly one handler: onPaid for payment notifications, or onSettlement for settlement notifications (one processor per notifyUrl)' },
+      { path: [], message: `pass exactly one handler: ${KINDS.map((row) => `${row.handler} for ${row.label}s`).join(', or ')} (one processor per notifyUrl)` },
     ]);
   }
-  const { store = defaultStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, onPaid, onSettlement, expect, telemetry, client, ...credentials } = options;
+  const row = given[0]!;
+  const { store = defaultStore(), busyWaitMs = DEFAULT_BUSY_WAIT_MS, expect, telemetry, client } = options;
+  // What verification takes: everything but the processor's own options and the handlers.
+  const credentials = Object.fromEntries(Object.entries(options).filter(([name]) => !PROCESSOR_ONLY_OPTIONS.has(name))) as NotificationOptions;
   if (expect === undefined) warnWithoutExpect();
   const expectFunction = typeof expect === 'function' ? expect : undefined;
   const fixedExpect = typeof expect === 'function' ? undefined : expect;
-  // Checked as given: the payment processor adds its own state below, which would make `{}` look like a check.
+  // Checked as given: the kind's default expectation is added below, which would make `{}` look like a check.
   if (fixedExpect !== undefined) assertExpectation(fixedExpect, 'Invalid createNotificationProcessor options');
   const settings = { store, busyWaitMs, expectFunction: expectFunction as ExpectFunction | undefined, telemetry };
-  if (onPaid !== undefined) {
-    // The required state goes through verification's own expect.state check: onPaid is for paid orders only.
-    const verify = paymentVerifier({ ...credentials, expect: { ...fixedExpect, state: PayOrderState.Succeeded } });
-    const kind: ProcessedKind<PayOrderNotification> = {
-      label: 'payment notification', name: 'payment', handlerName: 'on_paid', verify, expectSchema: verifyNotificationOptionsSchema.def.shape.expect, handler: onPaid as Handler<PayOrderNotification>,
-      settled: async (notification) => store.tracking?.forget(notification.payOrderId),
-      // When it was paid; an order's creation (earlier, so refused sooner) when successTime is not sent.
-      eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime } : { field: 'createdAt', time: n.createdAt }),
-    };
-    checkSweepClient(client, credentials.mchNo, credentials.appId);
-    // A swept paid order meets the same expect as a notification: the fixed one, then the function's.
-    const checkExpectation = async (paid: SweptPayOrder): Promise<SweptRefusal> => {
-      try {
-        checkExpected(SWEPT_LABEL, paid, fixedExpect ?? {});
-      } catch (error) {
-        return { kind: 'refused', error: error as GatewayValidationError };
-      }
-      const outcome = settings.expectFunction && (await checkAgainstRecord({ ...kind, label: SWEPT_LABEL }, settings.expectFunction, paid as unknown as PayOrderNotification));
-      return outcome && (outcome.kind === 'refused' ? outcome : { kind: 'failed', error: outcome.kind === 'failed' ? outcome.error : undefined });
-    };
-    const { logger, logLevel } = options as { logger?: SweeperSettings['logger']; logLevel?: string };
-    const handler = onPaid as Handler<SweptPayOrder>;
-    const sweeper = orderSweeper({
-      store, client, mchNo: credentials.mchNo, appId: credentials.appId, checkExpectation,
-      // Asked once (busy is reported, not waited for), with the horizon judged as a notification's is.
-      runOnce: (key, eventTime, effect) => runWaiting({ ...settings, busyWaitMs: 0 }, key, eventTime, effect),
-      onPaid: telemetry ? (paid, context) => telemetry.handler(kind.handlerName, () => handler(paid, context)) : handler,
-      now: credentials.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],
-    });
-    const sweep: OrderSweeper['sweep'] = telemetry ? (sweepOptions) => telemetry.sweep(() => sweeper.sweep(sweepOptions)) : sweeper.sweep;
-    return Object.assign(processorOf(kind, settings), sweeper, { sweep });
-  }
+  // The kind's default expectation is required, through verification's own check: onPaid is for paid orders only.
+  const verify = receivedVerifier(row, { ...credentials, expect: row.defaultExpect === undefined ? fixedExpect : { ...fixedExpect, ...row.defaultExpect } });
+  const handler = (options as unknown as Record<string, Handler<IdempotentNotification>>)[row.handler]!;
+  const kind: ProcessedKind<IdempotentNotification> = { ...row, verify, expectSchema: kindOptionsSchemas[row.name].def.shape.expect, handler };
+  if (row.name === 'payment') return withSweeper(kind as unknown as ProcessedKind<PayOrderNotification>, settings, options as PaymentProcessorOptions, fixedExpect as PaymentExpectation | undefined);
   if (client !== undefined) {
-    throw new GatewayValidationError('Invalid createNotificationProcessor options', [{ path: ['client'], message: 'is for payment processors (track and sweep): leave it out with onSettlement' }]);
+    throw new GatewayValidationError('Invalid createNotificationProcessor options', [{ path: ['client'], message: `is for payment processors (track and sweep): leave it out with ${row.handler}` }]);
   }
-  const verify = settlementVerifier({ ...credentials, expect: fixedExpect as SettlementExpectation | undefined });
-  return processorOf(
-    {
-      label: 'settlement notification', name: 'settlement', handlerName: 'on_settlement', verify, expectSchema: verifySettlementNotificationOptionsSchema.def.shape.expect, handler: onSettlement as Handler<SettlementNotification>,
-      // Signed for the merchant's own callback only, and re-sent with its original reqTime: no payer can have it signed again.
-      eventTime: (n) => ({ field: 'reqTime', time: n.reqTime }),
-    },
-    settings,
-  );
+  return processorOf(kind, settings);
+}
+
+/**
+ * The payment kind's extra: a processor that also tracks orders and sweeps them, running `onPaid` for a paid
+ * order found by a sweep through the notification's claim, once either way.
+ */
+function withSweeper(kind: ProcessedKind<PayOrderNotification>, settings: ProcessorSettings, options: PaymentProcessorOptions, fixedExpect: PaymentExpectation | undefined): PaymentNotificationProcessor {
+  const { store, telemetry } = settings;
+  const { client, mchNo, appId } = options;
+  const processed: ProcessedKind<PayOrderNotification> = { ...kind, settled: async (notification) => store.tracking?.forget(notification.payOrderId) };
+  checkSweepClient(client, mchNo, appId);
+  // A swept paid order meets the same expect as a notification: the fixed one, then the function's.
+  const checkExpectation = async (paid: SweptPayOrder): Promise<SweptRefusal> => {
+    try {
+      checkExpected(SWEPT_LABEL, paid, fixedExpect ?? {});
+    } catch (error) {
+      return { kind: 'refused', error: error as GatewayValidationError };
+    }
+    const outcome = settings.expectFunction && (await checkAgainstRecord({ ...processed, label: SWEPT_LABEL }, settings.expectFunction, paid as unknown as PayOrderNotification));
+    return outcome && (outcome.kind === 'refused' ? outcome : { kind: 'failed', error: outcome.kind === 'failed' ? outcome.error : undefined });
+  };
+  const { logger, logLevel } = options as { logger?: SweeperSettings['logger']; logLevel?: string };
+  const handler = options.onPaid as Handler<SweptPayOrder>;
+  const sweeper = orderSweeper({
+    store, client, mchNo, appId, checkExpectation,
+    // Asked once (busy is reported, not waited for), with the horizon judged as a notification's is.
+    runOnce: (key, eventTime, effect) => runWaiting({ ...settings, busyWaitMs: 0 }, key, eventTime, effect),
+    onPaid: telemetry ? (paid, context) => telemetry.handler(kind.handlerName, () => handler(paid, context)) : handler,
+    now: options.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],
+  });
+  const sweep: OrderSweeper['sweep'] = telemetry ? (sweepOptions) => telemetry.sweep(() => sweeper.sweep(sweepOptions)) : sweeper.sweep;
+  return Object.assign(processorOf(processed, settings), sweeper, { sweep });
 }
 
 /** The code of the warning a processor without `expect` gives, once per process (for `--disable-warning`). */
@@ -388,7 +371,7 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
       const result = await runWaiting(settings, notification.idempotencyKey, eventTime.time, async (context) => {
         await (telemetry ? telemetry.handler(kind.handlerName, () => kind.handler(notification, context)) : kind.handler(notification, context));
       });
-      if (result.status === 'stale') return { kind: 'stale', notification, error: staleError(kind.label, eventTime, result.horizon) };
+      if (result.status === 'stale') return { kind: 'stale', notification, error: staleError(kind, eventTime, result.horizon) };
       // Best effort: a tracked order left behind is read by the next sweep, which finds it done.
       if (result.status !== 'busy') await kind.settled?.(notification).catch(() => undefined);
       if (result.status === 'ran') return { kind: 'processed', notification, warning: result.warning };
@@ -466,9 +449,8 @@ async function runWaiting(
 }
 
 /** Why a verified event older than the store's horizon did not run the handler, and what to do instead. */
-function staleError(label: string, { field, time }: EventTime, horizon: number): GatewayError {
-  const when = `${HAPPENED[field]} at ${isoTime(time)} (${field} ${time})`;
-  const recover = label.startsWith('settlement') ? 'Read the settlement (client.settleRequestGet) and record it' : 'Query the order (client.query) and fulfil it';
+function staleError({ label, recover }: Pick<DeclaredKind, 'label' | 'recover'>, { field, time, happened }: EventTime, horizon: number): GatewayError {
+  const when = `${happened} at ${isoTime(time)} (${field} ${time})`;
   return new GatewayError(
     `The ${label} is genuine but ${when}, before ${isoTime(horizon)}, the oldest event your store still remembers (memoryStore: its creation or maxKeys; redisStore: doneTtlMs). ` +
       'It may have been processed before and forgotten since, so the handler did not run: a replay must not fulfil twice. ' +

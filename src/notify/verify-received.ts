@@ -4,31 +4,12 @@ import { coerceFields } from './coerce.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 import { objectFields } from '../protocol/schemas/introspect.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import type { Keys } from '../protocol/schemas/keys.js';
 import { FREE_TEXT_FIELDS, markAmbiguous, type NotUniquelySigned } from '../protocol/schemas/free-text.js';
 import { judgeReadings, refusalMessage, type ReadingRefusal, type ReadingRules } from '../protocol/signing/one-reading.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
-import { resolveNotificationOptions, type verifyNotificationOptionsSchema, type verifySettlementNotificationOptionsSchema } from './options.js';
+import type { DeclaredKind, Expected } from './kinds.js';
+import { kindOptionsSchemas, resolveNotificationOptions } from './options.js';
 import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
-
-/** What sets one kind of notification apart from another; the rules are the same for all. */
-export interface NotificationKind<Schema extends z.ZodMiniObject> {
-  /** For messages, e.g. `payment notification`. */
-  readonly label: string;
-  /** The typed shape of the verified notification. */
-  readonly schema: Schema;
-  /** The options this kind takes. */
-  readonly optionsSchema: typeof verifyNotificationOptionsSchema | typeof verifySettlementNotificationOptionsSchema;
-  /** Whether `mchNo` and `appId` must be present (otherwise they are checked when present). */
-  readonly merchantRequired: boolean;
-  /** The key under which the event is processed once. */
-  readonly idempotencyKey: (notification: z.output<Schema>) => string;
-  /** What every notification of this kind must match unless the caller's `expect` says otherwise. */
-  readonly defaultExpect?: Readonly<Partial<Record<Keys<Schema>, Expected>>> | undefined;
-}
-
-/** A value a field must have, or a list of the values it may have. */
-type Expected = string | number | readonly (string | number)[] | undefined;
 
 /**
  * What every verified notification carries besides its fields: the key to process its event once by,
@@ -64,18 +45,18 @@ const DEFAULT_MAX_BODY_BYTES = 65_536;
  * Reads, verifies and types a notification: the signature over every received field but `sign` and the
  * ignored keys (constant-time), the merchant, the shape, the caller's expectations and, when asked, the age.
  */
-export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
+export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
   return receivedVerifier(kind, rawOptions)(input);
 }
 
 /** Parses the options once (throwing when they are invalid) and returns the verification of one input with them. */
-export function receivedVerifier<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, rawOptions: unknown): (input: NotificationInput) => Promise<Verified<Schema>> {
-  const options: CheckOptions = resolveNotificationOptions(kind.optionsSchema, rawOptions, Object.keys(kind.schema.def.shape));
+export function receivedVerifier<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, rawOptions: unknown): (input: NotificationInput) => Promise<Verified<Schema>> {
+  const options: CheckOptions = resolveNotificationOptions(kindOptionsSchemas[kind.name], rawOptions, Object.keys(kind.schema.def.shape));
   const rules = readingRules(kind, options);
   return (input) => verifyResolved(kind, input, options, rules);
 }
 
-async function verifyResolved<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, input: NotificationInput, options: CheckOptions, rules: ReadingRules): Promise<Verified<Schema>> {
+async function verifyResolved<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, input: NotificationInput, options: CheckOptions, rules: ReadingRules): Promise<Verified<Schema>> {
   const fields = await readNotificationInput(input, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   checkReceivedText(fields);
   const signature = fields.get('sign');
@@ -93,7 +74,7 @@ async function verifyResolved<Schema extends z.ZodMiniObject>(kind: Notification
 }
 
 /** The checks that make a field map this kind's record for this merchant application: merchant, shape, expectations. */
-function checkRecord<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReadonlyMap<string, string>, options: CheckOptions): z.output<Schema> {
+function checkRecord<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, fields: ReadonlyMap<string, string>, options: CheckOptions): z.output<Schema> {
   checkMerchant(kind, fields, options);
   const notification = parseTyped(kind, fields);
   checkExpected(kind.label, notification, { ...kind.defaultExpect, ...withoutUndefined(options.expect) });
@@ -107,7 +88,7 @@ function checkRecord<Schema extends z.ZodMiniObject>(kind: NotificationKind<Sche
  * checks each field apart, and `expect` and the required fields read fields every reading shares, so a
  * reading passes {@link checkRecord} when each field it does not share passes (and names this merchant).
  */
-function readingRules(kind: NotificationKind<z.ZodMiniObject>, options: CheckOptions): ReadingRules {
+function readingRules(kind: DeclaredKind<z.ZodMiniObject>, options: CheckOptions): ReadingRules {
   const { names, required } = objectFields(kind.schema);
   const shape = kind.schema.def.shape as Readonly<Record<string, z.ZodMiniType>>;
   return {
@@ -142,7 +123,7 @@ function checkReceivedText(fields: ReceivedFields): void {
 // The signature covers the fields joined into one text: a name that is no identifier, or a value holding
 // `&name=` where the text can have that field, lets that text be read as other fields (a gift message
 // `x&state=2&subject=x` turns an unpaid order's message into a paid one).
-function ambiguityError(kind: NotificationKind<z.ZodMiniObject>, refusal: ReadingRefusal): GatewayValidationError {
+function ambiguityError(kind: DeclaredKind<z.ZodMiniObject>, refusal: ReadingRefusal): GatewayValidationError {
   const { field, problem } = refusal;
   if (problem === 'name') {
     return unreadable(`a field name is ${JSON.stringify(field.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${kind.label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
@@ -164,7 +145,7 @@ function checkSignature(label: string, received: string | undefined, fields: Rec
   }
 }
 
-function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: ReadonlyMap<string, string>, options: CheckOptions): void {
+function checkMerchant(kind: DeclaredKind<z.ZodMiniObject>, fields: ReadonlyMap<string, string>, options: CheckOptions): void {
   const issues: ValidationIssue[] = [];
   for (const key of ['mchNo', 'appId'] as const) {
     const value = fields.get(key);
@@ -177,7 +158,7 @@ function checkMerchant(kind: NotificationKind<z.ZodMiniObject>, fields: Readonly
   if (issues.length > 0) throw new GatewayValidationError(`The ${kind.label} is not addressed to this merchant application`, issues);
 }
 
-function parseTyped<Schema extends z.ZodMiniObject>(kind: NotificationKind<Schema>, fields: ReadonlyMap<string, string>): z.output<Schema> {
+function parseTyped<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, fields: ReadonlyMap<string, string>): z.output<Schema> {
   const summary = `The ${kind.label} is signed but not the documented shape`;
   const coerced = coerceFields(kind.schema.def.shape, fields);
   if (coerced.issues.length > 0) throw new GatewayValidationError(summary, coerced.issues);

@@ -1,14 +1,10 @@
 import type * as z from 'zod/mini';
-import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
-import {
-  verifyNotificationOptionsSchema,
-  verifySettlementNotificationOptionsSchema,
-  type VerifyNotificationOptions,
-  type VerifySettlementNotificationOptions,
-} from './options.js';
+import { notificationKinds } from './kinds.js';
+import type { KindOptionsSchema } from './options.js';
 import type { NotificationInput } from './input.js';
-import { receivedVerifier, verifyReceived, type IdempotentNotification, type NotificationKind } from './verify-received.js';
+import { verifyReceived, type IdempotentNotification } from './verify-received.js';
+
+const { payment, settlement } = notificationKinds;
 
 /**
  * A verified payment notification: the pay-order fields typed as {@link GatewayClient.query} returns them
@@ -24,7 +20,7 @@ import { receivedVerifier, verifyReceived, type IdempotentNotification, type Not
  * n.idempotencyKey;  // 'P202106181104177050002:2'
  * ```
  */
-export type PayOrderNotification = z.output<typeof payOrderNotificationSchema> & IdempotentNotification;
+export type PayOrderNotification = z.output<typeof payment.schema> & IdempotentNotification;
 
 /**
  * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
@@ -39,26 +35,69 @@ export type PayOrderNotification = z.output<typeof payOrderNotificationSchema> &
  * console.log(s.requestId, s.status, s.amount);
  * ```
  */
-export type SettlementNotification = z.output<typeof settlementNotificationSchema> & IdempotentNotification;
+export type SettlementNotification = z.output<typeof settlement.schema> & IdempotentNotification;
 
-const payment: NotificationKind<typeof payOrderNotificationSchema> = {
-  label: 'payment notification',
-  schema: payOrderNotificationSchema,
-  optionsSchema: verifyNotificationOptionsSchema,
-  merchantRequired: true,
-  idempotencyKey: (n) => `${n.payOrderId}:${n.state}`,
-  // The gateway notifies only paid orders: a message of another state is not a payment.
-  defaultExpect: { state: PayOrderState.Succeeded },
-};
+/**
+ * What a payment notification must match, e.g. from your order record (`currency` case-insensitively).
+ * `state` defaults to `PayOrderState.Succeeded`: the gateway notifies only paid orders, so a signed
+ * message of an unpaid order (the payer's browser brings one back from the cashier's `returnUrl`) is
+ * refused unless you list its state.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import { PayOrderState, type PayOrderExpectation } from 'payment-gateway-sdk';
+ *
+ * const fromOrderRecord = (row: { number: string; totalMinor: number }): PayOrderExpectation => ({ mchOrderNo: row.number, amount: row.totalMinor, currency: 'USD' });
+ * // A handler that also records refunds (state 5) next to payments:
+ * const paidOrRefunded: PayOrderExpectation = { state: [PayOrderState.Succeeded, PayOrderState.Refunded] };
+ * ```
+ */
+export type PayOrderExpectation = z.input<typeof payment.expect>;
 
-const settlement: NotificationKind<typeof settlementNotificationSchema> = {
-  label: 'settlement notification',
-  schema: settlementNotificationSchema,
-  optionsSchema: verifySettlementNotificationOptionsSchema,
-  // Required as in a payment notification: a settleRequestGet answer, signed alike, carries neither.
-  merchantRequired: true,
-  idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,
-};
+/**
+ * Options of {@link verifyNotification}: {@link NotificationOptions} and what the notification must match
+ * (`expect`; a mismatch is a {@link GatewayValidationError}).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: VerifyNotificationOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   ignoreKeys: ['shop'],                      // notifyUrl was https://shop.example.com/notify?shop=eu
+ *   expect: { mchOrderNo: 'order-1001', amount: 1999, currency: 'USD' },
+ * };
+ * ```
+ */
+export type VerifyNotificationOptions = z.input<KindOptionsSchema<'payment'>>;
+
+/**
+ * What a settlement notification must match, e.g. from your settlement record.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import type { SettlementExpectation } from 'payment-gateway-sdk';
+ *
+ * const asRequested: SettlementExpectation = { requestId: 'settle-2024-07', amount: 150000, currency: 'USD', tokenId: 'TRON_USDT' };
+ * ```
+ */
+export type SettlementExpectation = z.input<typeof settlement.expect>;
+
+/**
+ * Options of {@link verifySettlementNotification}: {@link NotificationOptions} and what the callback must
+ * match (`expect`; a mismatch is a {@link GatewayValidationError}).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: VerifySettlementNotificationOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { requestId: 'settle-2024-07', amount: 150000, currency: 'USD' },
+ * };
+ * ```
+ */
+export type VerifySettlementNotificationOptions = z.input<KindOptionsSchema<'settlement'>>;
 
 /**
  * Verifies a payment notification (the gateway's POST to your `notifyUrl`) and returns it typed.
@@ -126,14 +165,4 @@ export function verifyNotification(input: NotificationInput, options: VerifyNoti
  */
 export function verifySettlementNotification(input: NotificationInput, options: VerifySettlementNotificationOptions): Promise<SettlementNotification> {
   return verifyReceived(settlement, input, options);
-}
-
-/** A payment-notification verifier whose options are parsed once, here: for the processor's deliveries. @internal */
-export function paymentVerifier(options: VerifyNotificationOptions): (input: NotificationInput) => Promise<PayOrderNotification> {
-  return receivedVerifier(payment, options);
-}
-
-/** A settlement-notification verifier whose options are parsed once, here. @internal */
-export function settlementVerifier(options: VerifySettlementNotificationOptions): (input: NotificationInput) => Promise<SettlementNotification> {
-  return receivedVerifier(settlement, options);
 }

@@ -6,9 +6,8 @@ import { defineOperation, pick, type Keys } from '../../src/operations/define.js
 import { operations, type ConfirmedOf } from '../../src/operations/table.js';
 import type { PayOrder } from '../../src/index.js';
 import { refundRows } from '../fixtures/refund/refund-operation.js';
-import { verifyNotificationOptionsSchema } from '../../src/notify/options.js';
-import type { NotificationKind } from '../../src/notify/verify-received.js';
-import { payOrderNotificationSchema } from '../../src/protocol/schemas/notification.js';
+import { defineNotificationKind, notificationKinds } from '../../src/notify/kinds.js';
+import { refund as refundNotification } from '../fixtures/refund/refund-notification.js';
 
 const params = z.strictObject({ refundNo: z.string(), payOrderId: z.string(), amount: z.number(), notifyUrl: z.optional(z.string()) });
 const result = z.looseObject({ refundNo: z.string(), refundId: z.string(), state: z.number(), payData: z.optional(z.string()) });
@@ -69,12 +68,39 @@ describe("CONTRIBUTING.md's worked example (test/fixtures/refund/refund-operatio
 });
 
 describe('a notification kind names only fields of its schema', () => {
-  const kind = { label: 'payment notification', schema: payOrderNotificationSchema, optionsSchema: verifyNotificationOptionsSchema, merchantRequired: true, idempotencyKey: () => 'k' } as const;
+  const schema = z.looseObject({ refundOrderId: z.string(), state: z.number(), refundAmount: z.number(), currency: z.string(), reqTime: z.number() });
+  const expect = z.strictObject({ refundAmount: z.optional(z.number()), currency: z.optional(z.string()) });
+  const row = { name: 'refund', label: 'refund notification', handler: 'onRefunded', handlerName: 'on_refunded', schema, expect, merchantRequired: true, recover: 'Read the refund.', eventTime: (n: { reqTime: number }) => ({ field: 'reqTime' as const, time: n.reqTime, happened: 'was signed' }) } as const;
 
-  it('its default expectation is checked', () => {
-    const valid: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, defaultExpect: { state: 2 } };
+  it('a row naming only fields of its schema compiles, and keeps its literal names', () => {
+    const kind = defineNotificationKind({ ...row, idempotencyKey: (n) => `${n.refundOrderId}:${n.state}`, defaultExpect: { state: 2 } });
+    expectTypeOf(kind.handler).toEqualTypeOf<'onRefunded'>();
+    expectTypeOf(kind.name).toEqualTypeOf<'refund'>();
+  });
+
+  it('a misspelled name in any field does not compile', () => {
     // @ts-expect-error defaultExpect: not a field of the notification
-    const expected: NotificationKind<typeof payOrderNotificationSchema> = { ...kind, defaultExpect: { stat: 2 } };
-    void [valid, expected];
+    defineNotificationKind({ ...row, idempotencyKey: (n) => n.refundOrderId, defaultExpect: { stat: 2 } });
+    // @ts-expect-error idempotencyKey: reads a field the notification does not have
+    defineNotificationKind({ ...row, idempotencyKey: (n) => `${n.refundOrderID}:${n.state}` });
+    // @ts-expect-error expect: pins a field the notification does not have
+    defineNotificationKind({ ...row, expect: z.strictObject({ refundAmout: z.optional(z.number()) }), idempotencyKey: (n) => n.refundOrderId });
+    // @ts-expect-error eventTime: names a field the notification does not have
+    defineNotificationKind({ ...row, idempotencyKey: (n) => n.refundOrderId, eventTime: (n) => ({ field: 'reqtime', time: n.reqTime, happened: 'was signed' }) });
+    // @ts-expect-error handler: a processor option, named onSomething
+    defineNotificationKind({ ...row, handler: 'refunded', idempotencyKey: (n) => n.refundOrderId });
+  });
+
+  it('the SDK\'s rows are declared so', () => {
+    expectTypeOf(notificationKinds.payment.handler).toEqualTypeOf<'onPaid'>();
+    expectTypeOf(notificationKinds.settlement.handlerName).toEqualTypeOf<'on_settlement'>();
+  });
+});
+
+describe("CONTRIBUTING.md's worked example (test/fixtures/refund/refund-notification.ts)", () => {
+  it('declares a row whose types verification and the processor would derive', () => {
+    expectTypeOf(refundNotification.handler).toEqualTypeOf<'onRefunded'>();
+    expectTypeOf<Keys<typeof refundNotification.expect>>().toEqualTypeOf<'mchRefundNo' | 'refundAmount' | 'currency' | 'state'>();
+    expectTypeOf(refundNotification.idempotencyKey).parameter(0).toHaveProperty('mchRefundNo').toEqualTypeOf<string>();
   });
 });
