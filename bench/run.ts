@@ -274,6 +274,7 @@ const results: BenchResults = {
   coldStart: Object.fromEntries(coldStarts.map((c) => [c.sdk, { importMs: c.importMs, firstCallMs: c.firstCallMs }])) as BenchResults['coldStart'],
   size: { gzipBytes: size.gzipBytes, stripeGzipBytes: size.stripe.gzipBytes, byPackageGzipBytes: size.byPackageGzipBytes },
   telemetry: { ownCpuUs: telemetryCost.ownCpuUs, cpuRatio: telemetryCost.cpuRatio, plainCpuUs: telemetryCost.plainCpuUs, tracedCpuUs: telemetryCost.tracedCpuUs },
+  sweep: sweeps.map(({ concurrency, ordersPerSecond }) => ({ concurrency, ordersPerSecond })),
 };
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 writeReadmeFigures(results);

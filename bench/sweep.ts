@@ -42,7 +42,7 @@ export async function measureSweeps(sdk: typeof Sdk, orders = 1_500, concurrenci
     const client = new sdk.GatewayClient({ baseUrl: mock.url, ...merchant });
     const results: SweepCase[] = [];
     for (const concurrency of concurrencies) {
-      const processor = sdk.createNotificationProcessor({ ...merchant, store: sdk.memoryStore(), client, logLevel: 'off', onPaid: () => {} });
+      const processor = sdk.createNotificationProcessor({ ...merchant, store: sdk.memoryStore(), client, logLevel: 'off', expect: { amount: 100, currency: 'USD' }, onPaid: () => {} }); // as every order below is priced
       const created: string[] = [];
       // Set-up, not measured: create and track the orders, 16 at a time, and pay a third of them.
       for (let i = 0; i < orders; i += 16) {

@@ -22,6 +22,8 @@ export interface BenchResults {
   readonly size: { readonly gzipBytes: number; readonly stripeGzipBytes: number; readonly byPackageGzipBytes: Readonly<Record<string, number>> };
   /** `openTelemetry()` on the real SDK against the same client without it (absent from runs before it was measured). */
   readonly telemetry?: { readonly ownCpuUs: number; readonly cpuRatio: number; readonly plainCpuUs: number; readonly tracedCpuUs: number };
+  /** Orders one processor checked per second against the mock on loopback, by sweep concurrency (absent from runs before it was recorded). */
+  readonly sweep?: readonly { readonly concurrency: number; readonly ordersPerSecond: number }[];
 }
 
 const RESULTS = new URL('../bench/results.json', import.meta.url);
@@ -67,7 +69,14 @@ export function performanceSection(r: BenchResults): string {
   ].join('\n');
 }
 
-const REGIONS = { intro: introFigures, performance: performanceSection } as const;
+/** The sweep's throughput against the mock, at the default concurrency (8), in the "No paid order left behind" section. */
+export function sweepFigures(r: BenchResults): string {
+  const atDefault = r.sweep?.find((s) => s.concurrency === 8);
+  if (!atDefault) return 'the sweep was not measured in the last recorded run of `npm run bench`';
+  return `against the mock on loopback one worker checked ${int(atDefault.ordersPerSecond)} orders a second at the default concurrency of 8 (\`npm run bench\`, ${r.date}, ${r.machine.cores} cores): sweeping every minute, it keeps up with about ${int(Math.floor((atDefault.ordersPerSecond * 60) / 1000) * 1000)} open tracked orders at the mock's speed`;
+}
+
+const REGIONS = { intro: introFigures, performance: performanceSection, sweep: sweepFigures } as const;
 
 /** The marker pair of a region: `<!-- bench:name -->` ... `<!-- /bench:name -->`. */
 export const markers = (name: keyof typeof REGIONS) => [`<!-- bench:${name} (npm run docs:bench writes this from bench/results.json) -->`, `<!-- /bench:${name} -->`] as const;
