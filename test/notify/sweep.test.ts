@@ -269,13 +269,13 @@ describe.each(['memory', 'sqlite'] as const)('processor.sweep on the %s store', 
   it('never fulfils a payment older than the store remembers processed events (its horizon)', async () => {
     const { gateway, clock, client, onPaid } = setup({ kind });
     const inner = storeOf(kind);
-    // A store that remembers processed events for an hour (as Redis's doneTtlMs does).
-    const store: NotificationStore = { runOnce: inner.runOnce, tracking: inner.tracking, horizon: () => clock.now() - 3_600_000 };
+    // A store that remembers processed events for an hour (as Redis's doneTtlMs does), on the gateway's clock.
+    const store: NotificationStore = { runOnce: inner.runOnce, tracking: inner.tracking, horizon: () => gateway.now() - 3_600_000 };
     const processor = createNotificationProcessor({ ...merchant, store, onPaid, client, now: clock.now, logLevel: 'off' });
     const created = await client.unifiedOrder({ mchOrderNo: 'old-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' });
     await processor.track(created);
     gateway.payOrder(created.payOrderId);
-    clock.advance(3_600_001 + (clock.now() - gateway.now()));
+    gateway.advanceTime(3_600_001); // the payment is now an hour and a millisecond old
     const report = await processor.sweep({ olderThanMs: 0 });
     expect(counts(report)).toEqual({ ...zero, checked: 1, tooOld: 1 });
     expect(onPaid).not.toHaveBeenCalled();
