@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
 import { createNotificationProcessor, GatewayClient, GatewayHttpStatusError, GatewayValidationError, verifyNotification, type GatewayLogger } from '../../src/index.js';
 import { createMockGateway, type MockGatewayServer } from '../../src/testing/index.js';
+import { validationError } from '../support/rejection.js';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret-0123456789' };
 let server: MockGatewayServer;
@@ -37,15 +38,7 @@ describe('a wrong baseUrl', () => {
 });
 
 /** The GatewayValidationError that creating a client with `options` throws. */
-function refused(run: () => unknown): GatewayValidationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayValidationError);
-    return error as GatewayValidationError;
-  }
-  throw new Error('expected a GatewayValidationError');
-}
+const refused = validationError;
 
 describe('a baseUrl that already ends in the gateway\'s path prefix is refused at construction', () => {
   it.each([

@@ -13,21 +13,14 @@ import {
   type PayOrderNotification,
 } from '../../src/index.js';
 import { formBody, freshFields, MERCHANT, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
+import { validationError } from '../support/rejection.js';
 
 /** A genuine notification of a 1,000 payment (10.00 USD) for order-1: the order record says 10,000. */
 const underpaid = () => formBody(freshFields({ mchOrderNo: 'order-1', amount: '1000', currency: 'USD', state: '2' }));
 /** The merchant's order record, as a snake_case database row. */
 const ROW = { number: 'order-1', total_minor: 10_000, currency: 'USD' } as const;
 
-function thrown(run: () => unknown): GatewayValidationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayValidationError);
-    return error as GatewayValidationError;
-  }
-  throw new Error('expected a GatewayValidationError');
-}
+const thrown = validationError;
 
 describe('an expect function that checks nothing fails closed', () => {
   it('{ amount: undefined, currency } from a snake_case row: failed (500) naming amount, onPaid never runs', async () => {
