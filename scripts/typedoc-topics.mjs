@@ -11,7 +11,7 @@ export const TOPICS = [
   ['Errors', /^errors\//],
   ['Telemetry', /^telemetry\//],
   ['Schemas', /^protocol\/schemas\/|^protocol\/json\//],
-  ['Client', /^client\/|^operations\/|^protocol\/signing\/|^transport\//],
+  ['Client', /^client\/|^operations\/|^protocol\/signing\/|^transport\/|^util\/log-levels/],
 ];
 
 export function load(app) {

@@ -1,28 +1,8 @@
 import { definitionOf } from '../operations/table.js';
+import { LOG_LEVELS, type LogLevel } from '../util/log-levels.js';
 import { observe, type AttemptPurpose, type GatewayHooks, type ReconcileEvent, type ResponseEvent, type RetryEvent } from './hooks.js';
 
-/**
- * How much the client logs; each level includes the ones before it:
- * - `off` (default): nothing;
- * - `error`: each failed call (operation, error name, message);
- * - `warn`: also `verifyResponses: false`, once when the client is created;
- * - `info`: also each retry and each lookup that settles an ambiguous create;
- * - `debug`: also each HTTP attempt (operation, path, attempt, status, duration, whether the signature verified).
- *
- * No level logs the secret, a `sign`, the string that is hashed, or a request or response body.
- *
- * @example
- * ```ts
- * import { GatewayClient, type LogLevel } from 'payment-gateway-sdk';
- *
- * const logLevel: LogLevel = process.env.NODE_ENV === 'production' ? 'warn' : 'debug';
- * const client = new GatewayClient({ ...credentials, logLevel });
- * ```
- */
-export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
-
-/** The levels, quietest first. */
-export const LOG_LEVELS = ['off', 'error', 'warn', 'info', 'debug'] as const satisfies readonly LogLevel[];
+export { LOG_LEVELS, type LogLevel };
 
 /**
  * Where the client's log lines go: the console by default, or any object with these four methods

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { GatewayError, GatewayValidationError, isGatewayError } from '../errors/index.js';
+import { GatewayError, GatewayValidationError, isGatewayError, type ValidationIssue } from '../errors/index.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { parseInput } from '../protocol/schemas/parse.js';
@@ -149,8 +149,8 @@ export interface NotificationProcessor<Notification> {
 }
 
 /**
- * A processor of payment notifications, which also tracks orders and sweeps them (`track`, `sweep`: see
- * `track`, `untrack`, `sweep`), so that a paid order whose notification is lost is still fulfilled, once.
+ * A processor of payment notifications, which also tracks orders and sweeps them (`track`, `untrack`, `sweep`),
+ * so that a paid order whose notification is lost is still fulfilled, once.
  *
  * @example
  * ```ts
@@ -162,8 +162,8 @@ export interface NotificationProcessor<Notification> {
 export interface PaymentNotificationProcessor extends NotificationProcessor<PayOrderNotification>, OrderSweeper {}
 
 const MAX_BUSY_WAIT_MS = 15_000;
-const SWEPT_LABEL = 'paid order found by a sweep';
 const DEFAULT_BUSY_WAIT_MS = 5_000;
+const SWEPT_LABEL = 'paid order found by a sweep';
 /** What a processor's `store` can be, as its errors name them. */
 const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
 
@@ -362,8 +362,7 @@ function processorOf<Notification extends { readonly idempotencyKey: string }>(k
       return isGatewayError(error) ? { kind: 'refused', error } : { kind: 'failed', notification: undefined, error };
     }
     if (settings.expectFunction) {
-      // Reading what it returned may throw too (a getter of a lazy ORM record): a failure of ours, never a rejection.
-      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification).catch((error: unknown): NotificationOutcome<Notification> => ({ kind: 'failed', notification, error }));
+      const refusal = await checkAgainstRecord(kind, settings.expectFunction, notification);
       if (refusal) return refusal;
     }
     try {
@@ -407,9 +406,16 @@ async function checkAgainstRecord<Notification>(kind: ProcessedKind<Notification
     const issue = { path: [], message: 'expect returned no expectation (null or undefined); if the order exists, return what the notification must match' };
     return { kind: 'refused', error: new GatewayValidationError(`The ${kind.label} is genuine but your expect function found no record for it, so it was not processed`, [issue]) };
   }
-  const parsed = kind.expectSchema.safeParse(expected, REPORT_INPUT);
-  // A field it names without a value, an amount without its currency, or nothing to check is no check: fail closed.
-  const issues = [...expectationIssues(expected, []), ...(parsed.success ? [] : toValidationIssues(parsed.error.issues))];
+  let parsed: ReturnType<typeof kind.expectSchema.safeParse>;
+  let issues: ValidationIssue[];
+  try {
+    parsed = kind.expectSchema.safeParse(expected, REPORT_INPUT);
+    // A field it names without a value, an amount without its currency, or nothing to check is no check: fail closed.
+    issues = [...expectationIssues(expected, []), ...(parsed.success ? [] : toValidationIssues(parsed.error.issues))];
+  } catch (error) {
+    // Reading what it returned may throw (a getter of a lazy ORM record): a failure of ours, never a rejection.
+    return { kind: 'failed', notification, error };
+  }
   if (issues.length > 0 || !parsed.success) {
     const summary = 'Your expect function returned something that is not an expectation, so the notification was not processed (return the fields to match, each with a value, an amount as an integer with its currency)';
     return { kind: 'failed', notification, error: new GatewayValidationError(summary, issues) };

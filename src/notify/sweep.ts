@@ -15,6 +15,7 @@ import type { NotificationStore, ProcessingContext, RunOnceResult } from './stor
 import type { OrderTracking, TrackedOrder } from './tracking.js';
 import type { IdempotentNotification } from './verify-received.js';
 import type { PayOrderNotification } from './verify.js';
+import { LOG_LEVELS, type LogLevel } from '../util/log-levels.js';
 
 /**
  * A paid order as a sweep hands it to `onPaid`: the {@link PayOrder} of a **signed query** (its signature,
@@ -265,7 +266,7 @@ export interface SweeperSettings {
   /** Where the sweep's line goes: the processor's `logger`, or the console. */
   readonly logger: SweepLogger | undefined;
   /** The processor's `logLevel`: the line is `info` (`warn` when something needs you), left out below that; always logged when not set. */
-  readonly logLevel: 'off' | 'error' | 'warn' | 'info' | 'debug' | undefined;
+  readonly logLevel: LogLevel | undefined;
 }
 
 const DEFAULT_EXPIRED_TIME_S = 7_200;
@@ -479,13 +480,11 @@ function bindingProblem(order: TrackedOrder, record: PayOrder, settings: Sweeper
   return `the signed record read is not the tracked order of this merchant application (${differing.map((key) => `${key} ${JSON.stringify(record[key])}, not ${JSON.stringify(want[key])}`).join('; ')}): not acted on`;
 }
 
-const LEVELS = ['off', 'error', 'warn', 'info', 'debug'] as const;
-
 function log({ logger, logLevel }: SweeperSettings, report: SweepReport, failure: unknown): void {
   const { problems, ...fields } = report;
   const counted = Object.entries(fields).map(([key, value]) => `${key} ${value}`).join(', ');
   const trouble = report.failed + report.notFound + report.mismatched + report.tooOld > 0 || failure !== undefined;
-  if (logLevel !== undefined && LEVELS.indexOf(logLevel) < LEVELS.indexOf(trouble ? 'warn' : 'info')) return;
+  if (logLevel !== undefined && LOG_LEVELS.indexOf(logLevel) < LOG_LEVELS.indexOf(trouble ? 'warn' : 'info')) return;
   const line = `[payment-gateway-sdk] sweep: ${counted}${failure === undefined ? '' : `; stopped: ${(failure as Error)?.message ?? String(failure)}`}`;
   // The console gets the line alone: the fields repeat it (Node would print them over several lines).
   if (logger === undefined) return trouble ? console.warn(line) : console.info(line);
