@@ -39,7 +39,9 @@ describe("a payer's freshly re-signed paid message (a new reqTime) of an event t
     const processor = createNotificationProcessor({ ...MERCHANT, store: memoryStore({ maxKeys: 1 }), onPaid });
     const first = await paidOrder();
     expect((await processor.handle(first())).outcome.kind).toBe('processed');
+    await sleep(5); // the mock's payOrderId is P<ms><sequence>: a second mock in the same ms would repeat it
     const second = await paidOrder(); // another gateway's order: another payOrderId, paid later
+    expect(second().get('payOrderId')).not.toBe(first().get('payOrderId'));
     await sleep(5);
     expect((await processor.handle(second())).outcome.kind).toBe('processed'); // forgets the first
     await sleep(5);
