@@ -79,7 +79,8 @@ export interface ResponseEvent {
 }
 
 /**
- * Sent before waiting to retry.
+ * Sent when the wait before a retry is over, just before the retry is sent (ky's `beforeRetry`). A create
+ * sent again after a lookup proved it absent is sent at once: its event has `delayMs: 0`.
  *
  * @example
  * ```ts
@@ -99,7 +100,7 @@ export interface RetryEvent {
   readonly ids: Readonly<Record<string, string>>;
   /** The attempt that failed. */
   readonly attempt: number;
-  /** How long the SDK waits before the next attempt. */
+  /** How long the SDK waited before this retry: a capped `Retry-After`, else backoff with jitter. */
   readonly delayMs: number;
   /** Why: the failure's class name and HTTP status. */
   readonly reason: string;

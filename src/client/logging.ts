@@ -134,7 +134,7 @@ export class LogObserver {
   }
 
   #retry({ operation, purpose, ids, attempt, delayMs, reason }: RetryEvent): void {
-    this.#write('info', `${operation}${PURPOSES[purpose]} attempt ${attempt}${keys(ids)} failed (${reason}): retrying in ${delayMs} ms`, { operation, purpose, ids, attempt, delayMs, reason });
+    this.#write('info', `${operation}${PURPOSES[purpose]} attempt ${attempt}${keys(ids)} failed (${reason}): retrying after ${delayMs} ms`, { operation, purpose, ids, attempt, delayMs, reason });
   }
 
   #reconcile({ operation, key, outcome }: ReconcileEvent): void {

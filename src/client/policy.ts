@@ -78,29 +78,14 @@ export function failureReason(error: GatewayError): string {
   return error.name;
 }
 
-/** Exponential backoff with equal jitter: half the delay fixed, half random, so retries never bunch at zero. */
-function backoffDelay(retry: number, policy: RetryPolicy): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (retry - 1));
-  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+/** The backoff before retry number `retry` (ky's `delay`): doubling from initialDelayMs, at most maxDelayMs. */
+export function backoff(retry: number, policy: RetryPolicy): number {
+  return Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (retry - 1));
 }
 
-/** The delay a 429/503 asks for with `Retry-After` (seconds or an HTTP date), capped; undefined when absent. */
-function retryAfterDelay(error: GatewayError, policy: RetryPolicy): number | undefined {
-  if (!(error instanceof GatewayHttpStatusError) || (error.status !== 429 && error.status !== 503)) return undefined;
-  const header = error.headers?.get('retry-after')?.trim();
-  if (!header) return undefined;
-  const ms = /^\d+$/.test(header) ? Number(header) * 1000 : Date.parse(header) - Date.now();
-  if (!Number.isFinite(ms)) return undefined;
-  return Math.min(Math.max(0, ms), policy.maxRetryAfterMs);
-}
-
-/**
- * The wait before retry number `retry` (a capped Retry-After, else backoff with jitter), or `undefined` when
- * it would pass the deadline: the call then fails at once with the real cause instead of timing out later.
- */
-export function retryDelay(error: GatewayError, retry: number, policy: RetryPolicy, deadline: number): number | undefined {
-  const delayMs = retryAfterDelay(error, policy) ?? backoffDelay(retry, policy);
-  return performance.now() + delayMs >= deadline ? undefined : delayMs;
+/** Equal jitter (ky's `jitter`): half the delay fixed, half random, so retries never bunch at zero. */
+export function equalJitter(delayMs: number): number {
+  return Math.round(delayMs / 2 + Math.random() * (delayMs / 2));
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */

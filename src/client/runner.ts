@@ -20,13 +20,13 @@ import {
 } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { Telemetry, TelemetrySpan } from '../telemetry/telemetry.js';
-import type { HttpExchange, Transport } from '../transport/http.js';
+import { TransportFailure, type HttpExchange, type Judge, type Transport } from '../transport/http.js';
 import { decodeResponse } from './decode-response.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
 import { fromTransport, unexpectedFailure } from './failures.js';
 import { observe, recordIds, type AttemptPurpose, type GatewayHooks, type ReconcileEvent } from './hooks.js';
 import { callOptionsSchema, type ConfirmOptions, type RetryPolicy } from './options.js';
-import { classify, failureReason, mayHaveCreated, mayRepeat, retryDelay, sleep, type FailureKind } from './policy.js';
+import { backoff, classify, equalJitter, failureReason, mayHaveCreated, mayRepeat } from './policy.js';
 import { GatewayOrderNotFinalError } from './order-not-final.js';
 import { compareRecord } from './reconciliation.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
@@ -235,10 +235,11 @@ export class OperationRunner {
         const found = await this.#lookup<T>(call, params, key, reconcile);
         if (found !== 'absent' && 'unknown' in found) throw this.#unknown(call, key, error, found.unknown);
         if (found !== 'absent') return found;
-        // Proved absent: the create may be sent again, as a retry.
+        // Proved absent: the create may be sent again, as a retry, at once: the lookup was the pause.
         if (retriesLeft <= 0) throw error;
         retriesLeft--;
-        await this.#pause(call, call.operation, error, call.maxRetries - retriesLeft, call.purpose, recordIds(params));
+        const { onRetry } = this.#settings.hooks;
+        if (onRetry) observe(onRetry, { operation: call.operation, purpose: call.purpose, ids: recordIds(params), attempt: call.attempts, delayMs: 0, reason: failureReason(error) });
       }
     }
   }
@@ -306,7 +307,8 @@ export class OperationRunner {
   /**
    * One signed request, sent until it succeeds or the policy says stop: up to `retries` more attempts (the
    * call's `maxRetries` by default), each repeating the exact signed bytes, each within its own timeout and
-   * the call's deadline. A create's attempts are repeated only when provably not sent.
+   * the call's deadline. ky runs the attempts and the waits; a create's attempts are repeated only when
+   * provably not sent.
    */
   async #send<T>(call: Call, operation: OperationName, params: ValidParams, how: { retries?: number; progress?: SendProgress; purpose?: AttemptPurpose; span?: TelemetrySpan | undefined } = {}): Promise<GatewayResponse<T>> {
     const s = this.#settings;
@@ -320,58 +322,75 @@ export class OperationRunner {
     const body = signRequest(operation, params, { mchNo: s.mchNo, appId: s.appId, version: s.version, secret: this.#secret, reqTime: s.now() });
     const text = JSON.stringify(body);
     const url = this.#urlOf(operation, path);
-    const { onRequest, onResponse } = s.hooks;
-    for (let retry = 0; ; retry++) {
+    const { onRequest, onResponse, onRetry } = s.hooks;
+    // Set when an attempt ran out of the call's own time: its timeout, naming totalTimeout, ends the call.
+    let outOfTime = false;
+    // One attempt: told to the hooks and the span, its outcome judged by the payment rules.
+    const begin = (): Judge<GatewayResponse<T>> => {
       // Numbered across the whole call, lookups and re-sends included, as onRetry's events are.
       const attempt = ++call.attempts;
       // A frozen copy: a hook that redacts or changes what it logs cannot change what is sent.
       if (onRequest) observe(onRequest, { operation, purpose, ids, attempt, path, body: Object.freeze({ ...body }) });
       const traced = span?.attempt(url);
       const started = performance.now();
-      let http: HttpExchange | undefined;
-      let error: GatewayError;
       // The attempt's limit is its timeout, or what is left of the call's, which then names totalTimeout.
-      const remaining = Math.ceil(call.deadline - started);
-      const scope = remaining <= call.timeout ? 'call' : 'attempt';
-      try {
-        http = await s.transport.exchange({ url, body: text, timeout: Math.max(1, Math.min(call.timeout, remaining)), signal: call.signal });
-        const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
-        if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
-        traced?.end(http.status);
-        return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
-      } catch (thrown) {
-        error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
-      }
-      const kind: FailureKind = classify(error);
-      if (progress && kind !== 'not-sent' && kind !== 'invalid') progress.mayHaveReached = true;
-      if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error });
-      traced?.end(http?.status, error);
-      if (retry >= retries || !mayRepeat(retryClass, kind)) throw error;
-      await this.#pause(call, operation, error, retry + 1, purpose, ids);
-      if (performance.now() >= call.deadline) throw this.#timedOut(call, 'call', error);
+      const scope = call.deadline - started <= call.timeout ? 'call' : 'attempt';
+      return (outcome) => {
+        const http = outcome instanceof TransportFailure ? undefined : outcome;
+        if (outcome instanceof TransportFailure && outcome.kind === 'timeout' && scope === 'call') outOfTime = true;
+        let error: GatewayError;
+        try {
+          if (!http) throw outcome;
+          const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
+          if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
+          traced?.end(http.status);
+          return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
+        } catch (thrown) {
+          error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
+        }
+        if (progress && classify(error) !== 'not-sent' && classify(error) !== 'invalid') progress.mayHaveReached = true;
+        if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error });
+        traced?.end(http?.status, error);
+        throw error;
+      };
+    };
+    const { retry: policy } = s;
+    try {
+      return await s.transport.exchange(
+        { url, body: text, timeout: call.timeout, signal: call.signal },
+        {
+          limit: retries,
+          totalTimeout: Math.ceil(call.deadline - performance.now()),
+          maxRetryAfter: policy.maxRetryAfterMs,
+          delay: (retry) => backoff(retry, policy),
+          jitter: equalJitter,
+          begin,
+          mayRetry: (failure) => !outOfTime && failure instanceof GatewayError && mayRepeat(retryClass, classify(failure)),
+          retrying: (failure, waitedMs) => {
+            if (onRetry && failure instanceof GatewayError) observe(onRetry, { operation, purpose, ids, attempt: call.attempts, delayMs: Math.round(waitedMs), reason: failureReason(failure) });
+          },
+        },
+      );
+    } catch (thrown) {
+      if (!(thrown instanceof TransportFailure)) throw thrown;
+      // ky's clock ran out just after the attempt that spent the call's time: that attempt's timeout says so.
+      if (outOfTime && thrown.kind === 'timeout' && thrown.lastFailure instanceof GatewayError) throw thrown.lastFailure;
+      throw this.#outsideAttempts(call, operation, thrown);
     }
+  }
+
+  /** The call ended outside an attempt (in a wait, or before the first): by the caller's signal, or its deadline. */
+  #outsideAttempts(call: Call, operation: OperationName, failure: TransportFailure): GatewayError {
+    const waiting = failure.lastFailure === undefined ? '' : ' while waiting to retry';
+    if (failure.kind === 'aborted') return GatewayAbortError.of(operation, call.signal?.reason ?? failure.cause, waiting);
+    if (failure.kind === 'timeout') return this.#timedOut(call, 'call', failure.lastFailure ?? failure.cause, operation);
+    return fromTransport(failure, operation, (cause) => this.#timedOut(call, 'call', cause, operation)) ?? unexpectedFailure(operation, undefined, failure);
   }
 
   #urlOf(operation: OperationName, path: string): string {
     let url = this.#urls.get(operation);
     if (url === undefined) this.#urls.set(operation, (url = `${this.#settings.baseUrl.replace(/\/+$/, '')}${path}`));
     return url;
-  }
-
-  /**
-   * Waits before retry number `retry`, told to `onRetry` (with the record's ids) before it starts.
-   * @throws `error` when the wait would pass the deadline; {@link GatewayAbortError} when the signal aborts it
-   */
-  async #pause(call: Call, operation: OperationName, error: GatewayError, retry: number, purpose: AttemptPurpose, ids: Readonly<Record<string, string>>): Promise<void> {
-    const { retry: policy, hooks } = this.#settings;
-    const delayMs = retryDelay(error, retry, policy, call.deadline);
-    if (delayMs === undefined) throw error;
-    if (hooks.onRetry) observe(hooks.onRetry, { operation, purpose, ids, attempt: call.attempts, delayMs, reason: failureReason(error) });
-    try {
-      await sleep(delayMs, call.signal);
-    } catch (reason) {
-      throw GatewayAbortError.of(operation, reason, ' while waiting to retry');
-    }
   }
 
   #reconciled(call: Call, key: ReconcileKey, outcome: ReconcileEvent['outcome']): void {
@@ -392,7 +411,8 @@ export class OperationRunner {
   #timedOut(call: Call, scope: 'attempt' | 'call', cause?: unknown, operation: OperationName = call.operation, mayHaveActed = definitionOf(operation).retry === 'create'): GatewayTimeoutError {
     const elapsed = Math.round(performance.now() - call.started);
     const what = scope === 'call' ? `did not finish within totalTimeout (${call.totalTimeout} ms)` : `got no complete response within timeout (${call.timeout} ms)`;
-    const story = `${call.attempts} attempt${call.attempts === 1 ? '' : 's'} in ${elapsed} ms`;
+    const last = cause instanceof GatewayError ? `, the last failing with ${failureReason(cause)}` : '';
+    const story = `${call.attempts} attempt${call.attempts === 1 ? '' : 's'} in ${elapsed} ms${last}`;
     const advice = mayHaveActed
       ? 'The gateway may still have acted on it: look the record up by your key before creating another.'
       : `Nothing changed on the gateway; retry later or raise ${scope === 'call' ? 'totalTimeout' : 'timeout'}.`;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import ky, { isTimeoutError, type KyInstance } from 'ky';
+import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky';
 import { readCappedStream } from '../util/read-capped-stream.js';
 
 /**
@@ -86,11 +86,45 @@ export class TransportFailure extends Error {
   ) {
     super(`${kind}: ${reason}`, options);
   }
+
+  /** For a timeout or an abort outside an attempt (in a wait): what the last attempt's judge threw. */
+  lastFailure?: unknown;
 }
 
 /** Carries exchanges to the gateway. */
 export interface Transport {
-  exchange(request: HttpRequest): Promise<HttpExchange>;
+  /**
+   * Sends one signed request, repeated as `plan` allows, until an attempt's judge returns a value.
+   * @throws what the last attempt's judge threw; a {@link TransportFailure} (`timeout` or `aborted`, its
+   * `lastFailure` what the judge last threw) when the time ran out or the caller aborted outside an attempt
+   */
+  exchange<T>(request: HttpRequest, plan: RetryPlan<T>): Promise<T>;
+}
+
+/** Judges one attempt's outcome: returns the call's value, or throws the failure the plan then weighs. */
+export type Judge<T> = (outcome: HttpExchange | TransportFailure) => T;
+
+/**
+ * How one signed request is repeated: ky's retry carries it out (the waits, Retry-After, the total time),
+ * and the caller says which failures may be sent again, because the payment rules judge each attempt by its body.
+ */
+export interface RetryPlan<T> {
+  /** How many times the request may be sent again after its first attempt. */
+  readonly limit: number;
+  /** Milliseconds for every attempt and wait together (ky's `totalTimeout`). */
+  readonly totalTimeout: number;
+  /** The longest wait a `Retry-After` of a 429 or 503 may ask for (ky's `maxRetryAfter`). */
+  readonly maxRetryAfter: number;
+  /** The backoff before retry number `retry` (from 1) when no `Retry-After` says otherwise (ky's `delay`). */
+  delay(retry: number): number;
+  /** The wait actually taken from a backoff (ky's `jitter`). */
+  jitter(delayMs: number): number;
+  /** Starts an attempt: the judge it returns is called once, with what the attempt got. */
+  begin(): Judge<T>;
+  /** Whether a failure a judge threw may be sent again. */
+  mayRetry(failure: unknown): boolean;
+  /** Told when a wait is over, before the next attempt starts: the failure, and how long the wait took. */
+  retrying(failure: unknown, waitedMs: number): void;
 }
 
 /** What the transport needs from the client's options. */
@@ -99,38 +133,112 @@ export interface TransportSettings {
   readonly maxResponseBytes: number;
 }
 
+// The statuses whose Retry-After ky honours; a failure with another status is retried on backoff alone.
+const RETRY_AFTER_STATUSES = [429, 503];
+
+/** One attempt of a request, judged once: by its own outcome, or by ky's timeout when that comes first. */
+interface Attempt<T> {
+  readonly judge: Judge<T>;
+  judged?: { readonly value: T } | Failed;
+}
+
+/** A judged failure: when it ended, and ky's error that ended it, if any. */
+interface Failed {
+  readonly failure: unknown;
+  readonly at: number;
+  readonly kyError: unknown;
+}
+
 /**
- * The transport on one ky instance per client. ky builds each request and runs its timeout and abort;
- * hand-written here, each with its reason: the capped body read (ky reads bodies whole) and redirects
- * refused as answers.
+ * The transport on one ky instance per client. ky builds each request and runs its timeout, abort and
+ * retries; hand-written here, each with its reason: the capped body read (ky reads bodies whole),
+ * redirects refused as answers, and each attempt judged by its body before ky decides to retry.
  */
 export function createKyTransport(settings: TransportSettings): Transport {
-  // Statuses are judged with the body, above this layer; attempts are planned there too.
-  const api: KyInstance = ky.create({ method: 'post', throwHttpErrors: false, retry: 0 });
+  const api: KyInstance = ky.create({ method: 'post' });
   return {
-    async exchange(request: HttpRequest): Promise<HttpExchange> {
-      let exchange: HttpExchange | undefined;
-      let fetchEntered = false;
+    async exchange<T>(request: HttpRequest, plan: RetryPlan<T>): Promise<T> {
+      let attempt: Attempt<T> | undefined;
+      const failed = (): Failed | undefined => (attempt?.judged && 'failure' in attempt.judged ? attempt.judged : undefined);
+      // ky's timeout rejects while the attempt's fetch still runs: the attempt is judged a timeout then.
+      const timedOut = (kyError: unknown) => {
+        if (attempt && !attempt.judged) settle(attempt, new TransportFailure('timeout', 'timed out', undefined, { cause: kyError }), kyError);
+      };
       try {
         await api(request.url, {
           timeout: request.timeout,
+          totalTimeout: Math.max(1, plan.totalTimeout),
           signal: request.signal ?? null,
+          retry: {
+            limit: plan.limit,
+            methods: ['post'], // which POSTs may be repeated is the plan's to say (a create only when provably not sent)
+            statusCodes: RETRY_AFTER_STATUSES,
+            afterStatusCodes: RETRY_AFTER_STATUSES,
+            maxRetryAfter: plan.maxRetryAfter,
+            delay: plan.delay,
+            jitter: plan.jitter,
+            shouldRetry: ({ error }) => {
+              if (isTimeoutError(error)) timedOut(error);
+              const failure = failed();
+              if (!failure || !plan.mayRetry(failure.failure)) return false;
+              // A 429/503 reaches ky as its HTTPError, whose Retry-After ky reads; any other failure waits the backoff.
+              return isHTTPError(error) ? undefined : true;
+            },
+          },
+          hooks: {
+            beforeRetry: [
+              () => {
+                const failure = failed();
+                plan.retrying(failure?.failure, failure ? performance.now() - failure.at : 0);
+              },
+            ],
+          },
           // Runs inside ky's timeout, so the limit covers reading the body too. The merchant's fetch keeps its
           // (url, init) contract and gets the exact signed text: ky's Request carries only the URL and signal.
           fetch: async (input) => {
-            fetchEntered = true;
+            const current: Attempt<T> = (attempt = { judge: plan.begin() });
             const { signal } = input as Request; // ky 2 always passes the Request it built
-            const response = await send(request, signal, settings.fetch ?? globalThis.fetch);
-            exchange = { status: response.status, headers: response.headers, body: await readCappedText(response, settings.maxResponseBytes, signal) };
-            return response;
+            let outcome: HttpExchange | TransportFailure;
+            try {
+              const response = await send(request, signal, settings.fetch ?? globalThis.fetch);
+              outcome = { status: response.status, headers: response.headers, body: await readCappedText(response, settings.maxResponseBytes, signal) };
+            } catch (error) {
+              // ky's own timeout aborted the attempt, not the caller: ky judges it, by its TimeoutError.
+              if (signal.aborted && !request.signal?.aborted) throw error;
+              outcome = error instanceof TransportFailure ? error : unreadable(error);
+            }
+            settle(current, outcome);
+            const judged = current.judged!;
+            if (!('failure' in judged)) return new Response(null);
+            // Handed to ky as the status it is, so that ky reads its Retry-After.
+            if (!(outcome instanceof TransportFailure) && RETRY_AFTER_STATUSES.includes(outcome.status)) return new Response(null, { status: outcome.status, headers: outcome.headers });
+            throw judged.failure;
           },
         });
       } catch (error) {
-        throw failureOf(error, request.signal, fetchEntered);
+        if (isTimeoutError(error)) timedOut(error);
+        // An answer judged good stands, even if ky's clock ran out as it was being judged.
+        if (attempt?.judged && 'value' in attempt.judged) return attempt.judged.value;
+        const last = failed();
+        // The last attempt's failure, unless ky ended the call outside an attempt: in a wait, or before the first.
+        if (last && (last.failure === error || last.kyError === error || isHTTPError(error))) throw last.failure;
+        const outside = failureOf(error, request.signal, attempt !== undefined);
+        if (outside.kind === 'aborted' || outside.kind === 'timeout') outside.lastFailure = last?.failure;
+        throw outside;
       }
-      return exchange as HttpExchange;
+      return (attempt!.judged as { readonly value: T }).value;
     },
   };
+}
+
+/** Judges an attempt once: its value, or what its judge threw, when, and ky's error that ended it. */
+function settle<T>(attempt: Attempt<T>, outcome: HttpExchange | TransportFailure, kyError?: unknown): void {
+  if (attempt.judged) return;
+  try {
+    attempt.judged = { value: attempt.judge(outcome) };
+  } catch (failure) {
+    attempt.judged = { failure, at: performance.now(), kyError };
+  }
 }
 
 async function send(request: HttpRequest, signal: AbortSignal, fetch: FetchLike): Promise<Response> {

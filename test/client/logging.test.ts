@@ -133,7 +133,7 @@ describe('each level logs what it should and nothing more', () => {
     expect(attempt.fields).toEqual({ operation: 'unifiedOrder', purpose: 'request', ids: { mchOrderNo: 'log-1' }, path: '/api/pay/unifiedOrder', attempt: 1, status: 200, durationMs: expect.any(Number), signatureVerified: true });
 
     expect(of('info')).toEqual([
-      expect.stringMatching(/^\[payment-gateway-sdk\] query attempt 1 mchOrderNo="log-1" failed \(GatewayHttpStatusError \(HTTP 502\)\): retrying in \d+ ms$/),
+      expect.stringMatching(/^\[payment-gateway-sdk\] query attempt 1 mchOrderNo="log-1" failed \(GatewayHttpStatusError \(HTTP 502\)\): retrying after \d+ ms$/),
       '[payment-gateway-sdk] unifiedOrder outcome was ambiguous; lookup by mchOrderNo="log-2" -> found',
     ]);
     expect(lines.filter((l) => l.method === 'info').map((l) => l.fields)).toEqual([

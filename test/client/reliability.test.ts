@@ -60,7 +60,10 @@ describe('reads retry transient failures', () => {
     script({ settleRequestGet: [() => json('{}', 429, { 'retry-after': '3' }), () => json(signedEnvelope({ serverRequestId: 'S', requestId: 'r', tokenId: 'T', currency: 'USD', amount: 1, status: 0 }))] });
     const { client, retries } = clientWith();
     await client.settleRequestGet({ requestId: 'r' });
-    expect(retries).toEqual([{ operation: 'settleRequestGet', purpose: 'request', ids: { requestId: 'r' }, attempt: 1, delayMs: FAST.maxRetryAfterMs, reason: 'GatewayHttpStatusError (HTTP 429)' }]);
+    expect(retries).toEqual([{ operation: 'settleRequestGet', purpose: 'request', ids: { requestId: 'r' }, attempt: 1, delayMs: expect.any(Number), reason: 'GatewayHttpStatusError (HTTP 429)' }]);
+    // The wait taken: the capped Retry-After (30 ms, not 3 s); timers run late, never early.
+    expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(FAST.maxRetryAfterMs - 2);
+    expect(retries[0]!.delayMs).toBeLessThan(1_000);
   });
 
   it('gives up after maxRetries with the last error', async () => {

@@ -11,21 +11,28 @@ const serve = useServers();
 const client = (baseUrl: string, options: Partial<GatewayClientOptions>) => new GatewayClient({ baseUrl, ...MERCHANT, ...options });
 
 describe('the retry plan', () => {
-  it('a Retry-After longer than the remaining budget fails at once with the 503, not a timeout after burning the budget', async () => {
+  it('a Retry-After longer than the remaining budget: ky waits out the budget, and the timeout names the 503 it answered', async () => {
     const gateway = await serve((_req, res) => {
       res.writeHead(503, { 'retry-after': '5' });
       res.end('busy');
     });
     const retries: RetryEvent[] = [];
-    const gatewayClient = client(gateway.url, { totalTimeout: 3_000, retry: { maxRetries: 3, maxRetryAfterMs: 10_000 }, hooks: { onRetry: (e) => retries.push(e) } });
+    const gatewayClient = client(gateway.url, { totalTimeout: 600, retry: { maxRetries: 3, maxRetryAfterMs: 10_000 }, hooks: { onRetry: (e) => retries.push(e) } });
+    const started = performance.now();
     const error = await gatewayClient.query({ mchOrderNo: 'order-1' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GatewayHttpStatusError);
-    expect((error as GatewayHttpStatusError).status).toBe(503);
+    const took = performance.now() - started;
+    expect(error).toBeInstanceOf(GatewayTimeoutError);
+    expect((error as Error).message).toMatch(/^query did not finish within totalTimeout \(600 ms\) \(1 attempt in \d+ ms, the last failing with GatewayHttpStatusError \(HTTP 503\)\)\. Nothing changed on the gateway; retry later or raise totalTimeout\.$/);
+    expect((error as Error).cause).toBeInstanceOf(GatewayHttpStatusError);
+    expect(((error as Error).cause as GatewayHttpStatusError).status).toBe(503);
+    // The budget, not the 5 s the gateway asked for; and no second attempt.
+    expect(took).toBeGreaterThanOrEqual(590);
+    expect(took).toBeLessThan(2_000);
     expect(retries).toEqual([]);
     expect(gateway.hits).toHaveLength(1);
   });
 
-  it('onRetry is told before the wait, with the delay that is then waited (Retry-After, capped)', async () => {
+  it('onRetry is told when the wait is over, before the next attempt, with the wait taken (Retry-After, capped)', async () => {
     const gateway = await serve((_req, res, hit) => {
       if (hit === 1) {
         res.writeHead(503, { 'retry-after': '2' });
@@ -38,13 +45,15 @@ describe('the retry plan', () => {
     const gatewayClient = client(gateway.url, { retry: { maxRetryAfterMs: 250 }, hooks: { onRetry: (event) => told.push({ event, at: performance.now() }) } });
     await expect(gatewayClient.query({ mchOrderNo: 'order-1' })).resolves.toMatchObject({ payOrderId: 'P1' });
     expect(told).toHaveLength(1);
-    expect(told[0]!.event).toMatchObject({ operation: 'query', attempt: 1, delayMs: 250, reason: 'GatewayHttpStatusError (HTTP 503)' });
-    // Told after the first attempt's answer and at least the delay before the second attempt arrived.
-    expect(told[0]!.at).toBeGreaterThan(gateway.arrivals[0]!);
-    expect(gateway.arrivals[1]! - told[0]!.at).toBeGreaterThanOrEqual(250 - 2);
+    expect(told[0]!.event).toMatchObject({ operation: 'query', attempt: 1, reason: 'GatewayHttpStatusError (HTTP 503)' });
+    // The capped Retry-After (250 ms, not 2 s), waited after the first answer and before the second attempt.
+    expect(told[0]!.event.delayMs).toBeGreaterThanOrEqual(248);
+    expect(told[0]!.event.delayMs).toBeLessThan(1_000);
+    expect(told[0]!.at - gateway.arrivals[0]!).toBeGreaterThanOrEqual(248);
+    expect(gateway.arrivals[1]!).toBeGreaterThanOrEqual(told[0]!.at);
   });
 
-  it('without Retry-After the delay is backoff with jitter from initialDelayMs, and it is the one waited', async () => {
+  it('without Retry-After the wait is backoff with jitter from initialDelayMs', async () => {
     const gateway = await serve((_req, res, hit) => {
       if (hit < 3) {
         res.writeHead(502);
@@ -58,11 +67,15 @@ describe('the retry plan', () => {
     await gatewayClient.query({ mchOrderNo: 'order-1' });
     expect(told.map((t) => t.event.attempt)).toEqual([1, 2]);
     const [first, second] = told.map((t) => t.event.delayMs);
-    expect(first).toBeGreaterThanOrEqual(40);
-    expect(first).toBeLessThanOrEqual(80);
-    expect(second).toBeGreaterThanOrEqual(80);
-    expect(second).toBeLessThanOrEqual(160);
-    told.forEach(({ event, at }, i) => expect(gateway.arrivals[i + 1]! - at).toBeGreaterThanOrEqual(event.delayMs - 2));
+    // Equal jitter: half the doubled delay fixed, half random (ky's delay and jitter); timers may run late, never early.
+    expect(first).toBeGreaterThanOrEqual(40 - 2);
+    expect(first).toBeLessThanOrEqual(80 + 40);
+    expect(second).toBeGreaterThanOrEqual(80 - 2);
+    expect(second).toBeLessThanOrEqual(160 + 40);
+    told.forEach(({ at }, i) => {
+      expect(at - gateway.arrivals[i]!).toBeGreaterThanOrEqual((i === 0 ? 40 : 80) - 2);
+      expect(gateway.arrivals[i + 1]!).toBeGreaterThanOrEqual(at);
+    });
   });
 
   it('a create is not repeated by ky after an ambiguous 502: it is looked up instead', async () => {
@@ -78,6 +91,44 @@ describe('the retry plan', () => {
     expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/query', '/api/pay/query', '/api/pay/query']);
     // Attempts are numbered across the whole call, as onRetry's events are.
     expect(requests).toEqual([['unifiedOrder', 1], ['query', 2], ['query', 3], ['query', 4]]);
+  });
+});
+
+describe('a create under Retry-After: ky waits only when the create provably was not processed', () => {
+  const order = { mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' } as const;
+  const CREATED = { payOrderId: 'P1', mchOrderNo: 'order-1', orderState: 1, payDataType: 'codeImgUrl', payData: 'https://pay.test/qr.png' };
+
+  it('a 429 (refused before processing) is sent again by ky after the capped Retry-After', async () => {
+    const gateway = await serve((_req, res, hit) => {
+      if (hit === 1) {
+        res.writeHead(429, { 'retry-after': '30' });
+        return void res.end('slow down');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(signedEnvelope(CREATED, MERCHANT.secret));
+    });
+    const retries: RetryEvent[] = [];
+    const result = await client(gateway.url, { retry: { maxRetryAfterMs: 120 }, hooks: { onRetry: (e) => retries.push(e) } }).withResponse('unifiedOrder', order);
+    expect(result).toMatchObject({ attempts: 2, reconciled: false, data: { payOrderId: 'P1' } });
+    expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/unifiedOrder']);
+    expect(gateway.arrivals[1]! - gateway.arrivals[0]!).toBeGreaterThanOrEqual(118);
+    expect(retries).toMatchObject([{ operation: 'unifiedOrder', attempt: 1, reason: 'GatewayHttpStatusError (HTTP 429)' }]);
+  });
+
+  it('a 503 with Retry-After (maybe processed) is never re-sent by ky: the record is looked up at once', async () => {
+    const gateway = await serve((req, res) => {
+      if (req.url === '/api/pay/unifiedOrder') {
+        res.writeHead(503, { 'retry-after': '1' });
+        return void res.end('busy');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(signedEnvelope({ ...ORDER, state: 1 }, MERCHANT.secret));
+    });
+    const result = await client(gateway.url, { retry: { maxRetryAfterMs: 5_000 } }).withResponse('unifiedOrder', order);
+    expect(result).toMatchObject({ reconciled: true, data: { payOrderId: 'P1', mchOrderNo: 'order-1' } });
+    expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/query']);
+    // The lookup did not wait for the create's Retry-After: only a read of the same record follows.
+    expect(gateway.arrivals[1]! - gateway.arrivals[0]!).toBeLessThan(900);
   });
 });
 
@@ -119,7 +170,8 @@ describe('a create is judged by what its attempts did, not by the last error alo
     const requests: string[] = [];
     const gatewayClient = client(`http://127.0.0.1:${port}`, {
       retry: { initialDelayMs: 2_000, maxRetries: 2 },
-      hooks: { onRequest: (e) => requests.push(e.operation), onRetry: () => setTimeout(() => controller.abort(), 20) },
+      // The first attempt is refused at once; the abort comes during the wait of 1 to 2 s after it.
+      hooks: { onRequest: (e) => (requests.push(e.operation), setTimeout(() => controller.abort(), 100)) },
     });
     const error = await gatewayClient.unifiedOrder(order, { signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayAbortError);
@@ -137,12 +189,12 @@ describe('a create is judged by what its attempts did, not by the last error alo
     const gatewayClient = client(`http://127.0.0.1:${port}`, {
       totalTimeout: 400,
       retry: { initialDelayMs: 20, maxRetries: 2 },
-      // A slow observer eats the budget between the plan and the wait: ky's totalTimeout ends the call.
+      // A slow observer of the retry eats the budget after the wait: ky's totalTimeout ends the call before the retry.
       hooks: { onRequest: (e) => requests.push(e.operation), onRetry: () => busy(420) },
     });
     const error = await gatewayClient.unifiedOrder(order).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayTimeoutError);
-    expect((error as Error).message).toMatch(/^unifiedOrder did not finish within totalTimeout \(400 ms\) \(1 attempt in \d+ ms\)\. Nothing changed on the gateway; retry later or raise totalTimeout\.$/);
+    expect((error as Error).message).toMatch(/^unifiedOrder did not finish within totalTimeout \(400 ms\) \(1 attempt in \d+ ms, the last failing with GatewayConnectionError\)\. Nothing changed on the gateway; retry later or raise totalTimeout\.$/);
     expect(requests).toEqual(['unifiedOrder']);
   });
 
