@@ -100,7 +100,7 @@ export interface RetryEvent {
   readonly ids: Readonly<Record<string, string>>;
   /** The attempt that failed. */
   readonly attempt: number;
-  /** How long the SDK waited before this retry: a capped `Retry-After`, else backoff with jitter. */
+  /** How long the SDK waited before this retry, in ms: the backoff with jitter it drew, or a capped `Retry-After` as waited. */
   readonly delayMs: number;
   /** Why: the failure's class name and HTTP status. */
   readonly reason: string;

@@ -10,7 +10,6 @@ import { PayOrderState } from '../protocol/schemas/enums.js';
 import { minorUnits, requiredText } from '../protocol/schemas/fields.js';
 import type { Keys } from '../protocol/schemas/keys.js';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
-import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** A value a field must have, or a list of the values it may have. */
 export type Expected = string | number | readonly (string | number)[] | undefined;
@@ -133,11 +132,8 @@ const settlement = defineNotificationKind({
   recover: 'Read the settlement (client.settleRequestGet) and record it',
 });
 
-/** The names telemetry records a kind and its handler by (a new kind's names are added to {@link Telemetry}). */
-type TelemetryNamed = Pick<NotificationKind<z.ZodMiniObject, z.ZodMiniObject, string, Parameters<Telemetry['notification']>[0], Parameters<Telemetry['handler']>[0]>, 'name' | 'handlerName'>;
-
 /** Every kind, by name. A new kind is a new row here (see CONTRIBUTING.md, "Adding a notification kind"). */
-export const notificationKinds = { payment, settlement } satisfies { readonly [Name in string]: TelemetryNamed & { readonly name: Name } };
+export const notificationKinds = { payment, settlement } satisfies { readonly [Name in string]: { readonly name: Name } };
 
 /** A kind's name: `payment`, `settlement`. */
 export type NotificationKindName = keyof typeof notificationKinds;

@@ -153,7 +153,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       });
     },
 
-    async notification<R extends TelemetryNotificationOutcome>(kind: 'payment' | 'settlement', run: () => Promise<R>): Promise<R> {
+    async notification<R extends TelemetryNotificationOutcome>(kind: string, run: () => Promise<R>): Promise<R> {
       const parent = context.active();
       const span = start('payment_gateway.notification', SpanKind.INTERNAL, { 'payment_gateway.notification.kind': kind }, parent);
       let outcome: R;

@@ -95,10 +95,13 @@ export interface TelemetryNotificationOutcome {
 export interface Telemetry {
   /** A client method call (`unifiedOrder`, `query`, `waitForOrder`...) with the record's ids it was given. */
   operation<R>(operation: string, ids: Readonly<Record<string, string>>, run: (span: TelemetrySpan) => Promise<R>): Promise<R>;
-  /** One delivery handled by a notification processor (`kind`: `payment` or `settlement`). */
-  notification<R extends TelemetryNotificationOutcome>(kind: 'payment' | 'settlement', run: () => Promise<R>): Promise<R>;
-  /** The merchant's handler (`on_paid`, `on_settlement`), inside the notification or sweep it serves. */
-  handler(name: 'on_paid' | 'on_settlement', run: () => unknown): Promise<unknown>;
+  /**
+   * One delivery handled by a notification processor. `kind` is the name of its notification kind (`payment`,
+   * `settlement`): the SDK's own, never a received value.
+   */
+  notification<R extends TelemetryNotificationOutcome>(kind: string, run: () => Promise<R>): Promise<R>;
+  /** The merchant's handler, by its kind's name for it (`on_paid`, `on_settlement`), inside the notification or sweep it serves. */
+  handler(name: `on_${string}`, run: () => unknown): Promise<unknown>;
   /** One sweep of a processor; the report's numeric members are its counts. */
   sweep<R extends object>(run: () => Promise<R>): Promise<R>;
 }

@@ -123,7 +123,7 @@ export interface RetryPlan<T> {
   begin(): Judge<T>;
   /** Whether a failure a judge threw may be sent again. */
   mayRetry(failure: unknown): boolean;
-  /** Told when a wait is over, before the next attempt starts: the failure, and how long the wait took. */
+  /** Told when a wait is over, before the next attempt starts: the failure, and the wait (the backoff taken, else as measured). */
   retrying(failure: unknown, waitedMs: number): void;
 }
 
@@ -159,6 +159,8 @@ export function createKyTransport(settings: TransportSettings): Transport {
   return {
     async exchange<T>(request: HttpRequest, plan: RetryPlan<T>): Promise<T> {
       let attempt: Attempt<T> | undefined;
+      // The backoff ky took from the plan for the coming wait; none when ky waits a Retry-After instead.
+      let backoff: number | undefined;
       const failed = (): Failed | undefined => (attempt?.judged && 'failure' in attempt.judged ? attempt.judged : undefined);
       // ky's timeout rejects while the attempt's fetch still runs: the attempt is judged a timeout then.
       const timedOut = (kyError: unknown) => {
@@ -176,8 +178,9 @@ export function createKyTransport(settings: TransportSettings): Transport {
             afterStatusCodes: RETRY_AFTER_STATUSES,
             maxRetryAfter: plan.maxRetryAfter,
             delay: plan.delay,
-            jitter: plan.jitter,
+            jitter: (delayMs) => (backoff = plan.jitter(delayMs)),
             shouldRetry: ({ error }) => {
+              backoff = undefined;
               if (isTimeoutError(error)) timedOut(error);
               const failure = failed();
               if (!failure || !plan.mayRetry(failure.failure)) return false;
@@ -189,7 +192,7 @@ export function createKyTransport(settings: TransportSettings): Transport {
             beforeRetry: [
               () => {
                 const failure = failed();
-                plan.retrying(failure?.failure, failure ? performance.now() - failure.at : 0);
+                plan.retrying(failure?.failure, backoff ?? (failure ? performance.now() - failure.at : 0));
               },
             ],
           },
