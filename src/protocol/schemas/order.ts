@@ -37,20 +37,20 @@ import type { AtLeastOne } from './one-of.js';
 /** Checks {@link ChannelExtra} given as an object, before it is serialized. */
 export const channelExtraSchema = lazySchema(() =>
   z.looseObject({
-  /** The kind of payment data wanted (QR, H5 and PC ways). */
-  payDataType: z.optional(requestedPayDataTypeSchema()),
-  /** The payer's barcode (barcode ways `*_BAR`, required there). */
-  authCode: z.optional(z.string()),
-  /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
-  buyerUserId: z.optional(z.string()),
-  /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
-  openid: z.optional(z.string()),
-  /** 1 when `openid` is a sub-merchant openid. */
-  isSubOpenId: z.optional(z.literal([0, 1])),
-  /** UnionPay user id (`UP_JSAPI`). */
-  userId: z.optional(z.string()),
-  /** Where PayPal returns a cancelled payment (`PP_PC`). */
-  cancelUrl: z.optional(z.string()),
+    /** The kind of payment data wanted (QR, H5 and PC ways). */
+    payDataType: z.optional(requestedPayDataTypeSchema()),
+    /** The payer's barcode (barcode ways `*_BAR`, required there). */
+    authCode: z.optional(z.string()),
+    /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
+    buyerUserId: z.optional(z.string()),
+    /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
+    openid: z.optional(z.string()),
+    /** 1 when `openid` is a sub-merchant openid. */
+    isSubOpenId: z.optional(z.literal([0, 1])),
+    /** UnionPay user id (`UP_JSAPI`). */
+    userId: z.optional(z.string()),
+    /** Where PayPal returns a cancelled payment (`PP_PC`). */
+    cancelUrl: z.optional(z.string()),
   }),
 );
 
@@ -140,20 +140,20 @@ export interface UnifiedOrderParams extends z.input<UnifiedOrderParamsObject> {}
 /** Checks the `data` of a unified-order response (spec 2.5); unknown extra fields are kept. */
 export const unifiedOrderResultSchema = lazySchema(() =>
   z.looseObject({
-  /** The gateway's order id. */
-  payOrderId: z.string(),
-  /** Your order number. */
-  mchOrderNo: z.string(),
-  /** The order state; 3 (failed) comes with `errCode`/`errMsg`. */
-  orderState: payOrderStateSchema(),
-  /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
-  payDataType: z.optional(payDataTypeSchema()),
-  /** The payment parameters to collect the payment with. */
-  payData: z.optional(z.string()),
-  /** The channel's error code when the payment failed. */
-  errCode: z.optional(z.string()),
-  /** The channel's error description when the payment failed. */
-  errMsg: z.optional(z.string()),
+    /** The gateway's order id. */
+    payOrderId: z.string(),
+    /** Your order number. */
+    mchOrderNo: z.string(),
+    /** The order state; 3 (failed) comes with `errCode`/`errMsg`. */
+    orderState: payOrderStateSchema(),
+    /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
+    payDataType: z.optional(payDataTypeSchema()),
+    /** The payment parameters to collect the payment with. */
+    payData: z.optional(z.string()),
+    /** The channel's error code when the payment failed. */
+    errCode: z.optional(z.string()),
+    /** The channel's error description when the payment failed. */
+    errMsg: z.optional(z.string()),
   }),
 );
 
@@ -290,26 +290,26 @@ export type CloseParams = QueryParams;
 /** Checks one on-chain transaction of an order (spec 2.4); unknown extra fields are kept. */
 const orderTransactionObject = () =>
   z.looseObject({
-  /** Payment transaction serial number. */
-  txId: z.optional(z.string()),
-  /** The order this transaction pays. */
-  payOrderId: z.optional(z.string()),
-  /** On-chain transaction hash. */
-  txHash: z.optional(z.string()),
-  /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
-  amount: z.optional(decimalText()),
-  /** Currency/token id, e.g. `TRON_USDT`. */
-  tokenId: z.optional(z.string()),
-  /** Source address. */
-  fromAddress: z.optional(z.string()),
-  /** Destination address. */
-  toAddress: z.optional(z.string()),
-  /** Transaction status; unknown values mean in progress. */
-  status: z.optional(transactionStatusSchema()),
-  /** Creation time as received (a date-time string). */
-  createdAt: z.optional(z.string()),
-  /** Update time as received (a date-time string). */
-  updatedAt: z.optional(z.string()),
+    /** Payment transaction serial number. */
+    txId: z.optional(z.string()),
+    /** The order this transaction pays. */
+    payOrderId: z.optional(z.string()),
+    /** On-chain transaction hash. */
+    txHash: z.optional(z.string()),
+    /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
+    amount: z.optional(decimalText()),
+    /** Currency/token id, e.g. `TRON_USDT`. */
+    tokenId: z.optional(z.string()),
+    /** Source address. */
+    fromAddress: z.optional(z.string()),
+    /** Destination address. */
+    toAddress: z.optional(z.string()),
+    /** Transaction status; unknown values mean in progress. */
+    status: z.optional(transactionStatusSchema()),
+    /** Creation time as received (a date-time string). */
+    createdAt: z.optional(z.string()),
+    /** Update time as received (a date-time string). */
+    updatedAt: z.optional(z.string()),
   });
 type OrderTransactionObject = ReturnType<typeof orderTransactionObject>;
 /** The schema typed by {@link OrderTransaction}, so compile errors name it. */
@@ -332,47 +332,47 @@ export interface OrderTransaction extends z.output<OrderTransactionObject> {}
 /** Checks a pay order (spec 2.3); unknown extra fields are kept. */
 const payOrderObject = () =>
   z.looseObject({
-  /** The gateway's order id. */
-  payOrderId: z.string(),
-  /** Merchant number. */
-  mchNo: z.string(),
-  /** Merchant application id. */
-  appId: z.string(),
-  /** Your order number, as sent at creation. */
-  mchOrderNo: z.string(),
-  /** The payment interface (channel) code. */
-  ifCode: z.string(),
-  /** Payment way code. */
-  wayCode: z.string(),
-  /** Amount in integer minor units. */
-  amount: wireInteger(),
-  /** Three-letter currency code. */
-  currency: z.string(),
-  /** Order state, see {@link payment-gateway-sdk!PayOrderState | PayOrderState}. */
-  state: payOrderStateSchema(),
-  /** The payer's IP address. */
-  clientIp: z.optional(z.string()),
-  /**
-   * Goods title. Absent from a verified record when its signed text could also be read with another title
-   * (it holds `&name=`): the values the signature allows are then in `ambiguousFields`.
-   */
-  subject: z.optional(z.string()),
-  /** Goods description; absent, like `subject`, when the signature cannot pin it down (see `ambiguousFields`). */
-  body: z.optional(z.string()),
-  /** The order number at the channel. */
-  channelOrderNo: z.optional(z.string()),
-  /** The channel's payment error code. */
-  errCode: z.optional(z.string()),
-  /** The channel's payment error description. */
-  errMsg: z.optional(z.string()),
-  /** Your extension parameter, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
-  extParam: z.optional(z.string()),
-  /** Payment success time, milliseconds since the epoch. */
-  successTime: z.optional(wireInteger()),
-  /** Creation time, milliseconds since the epoch. */
-  createdAt: wireInteger(),
-  /** On-chain transactions of the order (coin channel). */
-  orderTransactionList: z.optional(z.array(orderTransactionSchema())),
+    /** The gateway's order id. */
+    payOrderId: z.string(),
+    /** Merchant number. */
+    mchNo: z.string(),
+    /** Merchant application id. */
+    appId: z.string(),
+    /** Your order number, as sent at creation. */
+    mchOrderNo: z.string(),
+    /** The payment interface (channel) code. */
+    ifCode: z.string(),
+    /** Payment way code. */
+    wayCode: z.string(),
+    /** Amount in integer minor units. */
+    amount: wireInteger(),
+    /** Three-letter currency code. */
+    currency: z.string(),
+    /** Order state, see {@link payment-gateway-sdk!PayOrderState | PayOrderState}. */
+    state: payOrderStateSchema(),
+    /** The payer's IP address. */
+    clientIp: z.optional(z.string()),
+    /**
+     * Goods title. Absent from a verified record when its signed text could also be read with another title
+     * (it holds `&name=`): the values the signature allows are then in `ambiguousFields`.
+     */
+    subject: z.optional(z.string()),
+    /** Goods description; absent, like `subject`, when the signature cannot pin it down (see `ambiguousFields`). */
+    body: z.optional(z.string()),
+    /** The order number at the channel. */
+    channelOrderNo: z.optional(z.string()),
+    /** The channel's payment error code. */
+    errCode: z.optional(z.string()),
+    /** The channel's payment error description. */
+    errMsg: z.optional(z.string()),
+    /** Your extension parameter, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
+    extParam: z.optional(z.string()),
+    /** Payment success time, milliseconds since the epoch. */
+    successTime: z.optional(wireInteger()),
+    /** Creation time, milliseconds since the epoch. */
+    createdAt: wireInteger(),
+    /** On-chain transactions of the order (coin channel). */
+    orderTransactionList: z.optional(z.array(orderTransactionSchema())),
   });
 type PayOrderObject = ReturnType<typeof payOrderObject>;
 /** The schema typed by {@link PayOrder}, so compile errors name it. */

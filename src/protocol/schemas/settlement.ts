@@ -14,14 +14,14 @@ import type { ExactlyOne } from './one-of.js';
 /** Checks {@link SettleAddressApplyParams}. */
 const settleAddressApplyParamsObject = () =>
   z.strictObject({
-  /** Your request id for this declaration (the gateway refuses a duplicate). */
-  requestId: requiredText(),
-  /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
-  tokenId: requiredText(),
-  /** The withdrawal address to declare. */
-  address: requiredText(),
-  /** A remark for the reviewer. */
-  remark: optionalText(),
+    /** Your request id for this declaration (the gateway refuses a duplicate). */
+    requestId: requiredText(),
+    /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
+    tokenId: requiredText(),
+    /** The withdrawal address to declare. */
+    address: requiredText(),
+    /** A remark for the reviewer. */
+    remark: optionalText(),
   });
 /** The schema typed by {@link SettleAddressApplyParams}, so compile errors name it. */
 export const settleAddressApplyParamsSchema = lazySchema(() => named<SettleAddressApplyParams, z.output<ReturnType<typeof settleAddressApplyParamsObject>>>()(settleAddressApplyParamsObject()));
@@ -109,8 +109,8 @@ export type SettleRequestParams = ExactlyOne<SettleRequestFields, 'addrServerReq
 /** Checks {@link SettleRequestGetParams}. */
 const settleRequestGetParamsObject = () =>
   z.strictObject({
-  /** The `requestId` you gave the settlement. */
-  requestId: requiredText(),
+    /** The `requestId` you gave the settlement. */
+    requestId: requiredText(),
   });
 /** The schema typed by {@link SettleRequestGetParams}, so compile errors name it. */
 export const settleRequestGetParamsSchema = lazySchema(() => named<SettleRequestGetParams, z.output<ReturnType<typeof settleRequestGetParamsObject>>>()(settleRequestGetParamsObject()));
@@ -131,14 +131,14 @@ export interface SettleRequestGetParams extends z.input<ReturnType<typeof settle
 /** Checks a settlement result (spec 2.6); unknown extra fields are kept. */
 const settlementResultObject = () =>
   z.looseObject({
-  /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
-  serverRequestId: z.string(),
-  /**
-   * Processing status. The spec does not define its values ("not shown"), so it stays a number: the mock
-   * gateway uses 0 pending, 1 processing, 2 completed, 3 failed for settlements, and 0 under review,
-   * 1 approved, 2 rejected for addresses (`MockSettlementStatus`, `MockAddressStatus`).
-   */
-  status: wireInteger(),
+    /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
+    serverRequestId: z.string(),
+    /**
+     * Processing status. The spec does not define its values ("not shown"), so it stays a number: the mock
+     * gateway uses 0 pending, 1 processing, 2 completed, 3 failed for settlements, and 0 under review,
+     * 1 approved, 2 rejected for addresses (`MockSettlementStatus`, `MockAddressStatus`).
+     */
+    status: wireInteger(),
   });
 /** The schema typed by {@link SettlementResult}, so compile errors name it. */
 export const settlementResultSchema = lazySchema(() => named<z.input<ReturnType<typeof settlementResultObject>>, SettlementResult>()(settlementResultObject()));
@@ -161,22 +161,22 @@ export interface SettlementResult extends z.output<ReturnType<typeof settlementR
 /** Checks a settlement record (spec 2.7); unknown extra fields are kept. */
 const settlementRecordObject = () =>
   z.looseObject({
-  /** The gateway's id of the settlement request. */
-  serverRequestId: z.string(),
-  /** Your request id. */
-  requestId: z.string(),
-  /** Settlement token id. */
-  tokenId: z.string(),
-  /** Fiat currency (`USD`). */
-  currency: z.string(),
-  /** Amount in integer minor units. */
-  amount: wireInteger(),
-  /** Processing status: the spec does not define its values (see {@link SettlementResult.status}). */
-  status: wireInteger(),
-  /** Withdrawal address (for a declared address: the address it resolved to). */
-  address: z.optional(z.string()),
-  /** Callback address. */
-  notifyUrl: z.optional(z.string()),
+    /** The gateway's id of the settlement request. */
+    serverRequestId: z.string(),
+    /** Your request id. */
+    requestId: z.string(),
+    /** Settlement token id. */
+    tokenId: z.string(),
+    /** Fiat currency (`USD`). */
+    currency: z.string(),
+    /** Amount in integer minor units. */
+    amount: wireInteger(),
+    /** Processing status: the spec does not define its values (see {@link SettlementResult.status}). */
+    status: wireInteger(),
+    /** Withdrawal address (for a declared address: the address it resolved to). */
+    address: z.optional(z.string()),
+    /** Callback address. */
+    notifyUrl: z.optional(z.string()),
   });
 /** The schema typed by {@link SettlementRecord}, so compile errors name it. */
 export const settlementRecordSchema = lazySchema(() => named<z.input<ReturnType<typeof settlementRecordObject>>, SettlementRecord>()(settlementRecordObject()));
