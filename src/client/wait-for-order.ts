@@ -1,27 +1,31 @@
 import * as z from 'zod/mini';
 import { GatewayAbortError, GatewayTimeoutError, type GatewayError, type GatewayErrorOptions } from '../errors/index.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
+import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder, QueryParams } from '../protocol/schemas/order.js';
 import type { RequestOptions } from './options.js';
 import { endsWait, sleep } from './policy.js';
 
-const optionsSchema = z.strictObject({
-  /** Milliseconds before the second query; each pause after that is half as long again. Default `1000`. */
-  intervalMs: z.optional(timerDelayMs(1)),
-  /** The longest pause between two queries, in milliseconds. Default `10000` (or `intervalMs`, when larger). */
-  maxIntervalMs: z.optional(timerDelayMs(1)),
-  /** Milliseconds to wait in all before rejecting with {@link GatewayWaitTimeoutError}. Default `300000` (5 minutes). */
-  timeout: z.optional(timerDelayMs(1)),
-  /** Stops the wait: it then rejects with {@link GatewayAbortError}. */
-  signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
-  /**
-   * When the wait is over, instead of the default: the order has left states 0 and 1 (it is paid,
-   * failed, revoked, refunded or closed, states 2 to 6).
-   */
-  until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the order' })),
-});
+// Built on first use (protocol/schemas/lazy.ts), not at import.
+const optionsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Milliseconds before the second query; each pause after that is half as long again. Default `1000`. */
+    intervalMs: z.optional(timerDelayMs(1)),
+    /** The longest pause between two queries, in milliseconds. Default `10000` (or `intervalMs`, when larger). */
+    maxIntervalMs: z.optional(timerDelayMs(1)),
+    /** Milliseconds to wait in all before rejecting with {@link GatewayWaitTimeoutError}. Default `300000` (5 minutes). */
+    timeout: z.optional(timerDelayMs(1)),
+    /** Stops the wait: it then rejects with {@link GatewayAbortError}. */
+    signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
+    /**
+     * When the wait is over, instead of the default: the order has left states 0 and 1 (it is paid,
+     * failed, revoked, refunded or closed, states 2 to 6).
+     */
+    until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the order' })),
+  }),
+);
 
 /**
  * Options of {@link GatewayClient.waitForOrder}. All are optional.
@@ -36,7 +40,7 @@ const optionsSchema = z.strictObject({
  * const order = await client.waitForOrder({ mchOrderNo: 'order-1001' }, atReturnPage);
  * ```
  */
-export type WaitForOrderOptions = z.input<typeof optionsSchema>;
+export type WaitForOrderOptions = z.input<ReturnType<typeof optionsSchema>>;
 
 /**
  * The defaults of {@link WaitForOrderOptions}.
@@ -105,7 +109,7 @@ const isDecided = (order: PayOrder): boolean => order.state >= PayOrderState.Suc
  * again: invalid ids, a refusal such as `order_not_found` or `signature_invalid`, an untrusted response.
  */
 export async function waitForOrder(query: QueryOrder, ids: QueryParams, options: WaitForOrderOptions = {}): Promise<PayOrder> {
-  const checked = parseInput(optionsSchema, options ?? {}, 'Invalid waitForOrder options, nothing was sent', 'options', 'query');
+  const checked = parseInput(optionsSchema(), options ?? {}, 'Invalid waitForOrder options, nothing was sent', 'options', 'query');
   const { signal, until = isDecided } = checked;
   const intervalMs = checked.intervalMs ?? WAIT_FOR_ORDER_DEFAULTS.intervalMs;
   const maxIntervalMs = Math.max(intervalMs, checked.maxIntervalMs ?? WAIT_FOR_ORDER_DEFAULTS.maxIntervalMs);

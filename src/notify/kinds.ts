@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { minorUnits, requiredText } from '../protocol/schemas/fields.js';
 import type { Keys } from '../protocol/schemas/keys.js';
+import { lazySchema } from '../protocol/schemas/lazy.js';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
 
 /** A value a field must have, or a list of the values it may have. */
@@ -81,14 +82,10 @@ const expectedState = () =>
     error: 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded',
   });
 
-/** The gateway's notification of a paid order, at the order's `notifyUrl`: `verifyNotification`, `onPaid`. */
-const payment = defineNotificationKind({
-  name: 'payment',
-  label: 'payment notification',
-  handler: 'onPaid',
-  handlerName: 'on_paid',
-  schema: payOrderNotificationSchema,
-  expect: z.strictObject({
+// What `expect` may pin, per kind. Each row reads its schemas through getters: a schema is built when a
+// verifier or a processor first needs it (protocol/schemas/lazy.ts), not at import.
+const paymentExpect = lazySchema(() =>
+  z.strictObject({
     /** Your order number. */
     mchOrderNo: z.optional(requiredText()),
     /** The amount in integer minor units. */
@@ -98,6 +95,33 @@ const payment = defineNotificationKind({
     /** The state, or the states, the notification may carry. Default `PayOrderState.Succeeded` (2) only. */
     state: z.optional(expectedState()),
   }),
+);
+
+const settlementExpect = lazySchema(() =>
+  z.strictObject({
+    /** Your settlement `requestId`. */
+    requestId: z.optional(requiredText()),
+    /** The amount in integer minor units. */
+    amount: z.optional(minorUnits()),
+    /** The currency code, compared case-insensitively. */
+    currency: z.optional(requiredText()),
+    /** The settlement token id, e.g. `TRON_USDT`. */
+    tokenId: z.optional(requiredText()),
+  }),
+);
+
+/** The gateway's notification of a paid order, at the order's `notifyUrl`: `verifyNotification`, `onPaid`. */
+const payment = defineNotificationKind({
+  name: 'payment',
+  label: 'payment notification',
+  handler: 'onPaid',
+  handlerName: 'on_paid',
+  get schema() {
+    return payOrderNotificationSchema();
+  },
+  get expect() {
+    return paymentExpect();
+  },
   merchantRequired: true,
   idempotencyKey: (n) => `${n.payOrderId}:${n.state}`,
   // The gateway notifies only paid orders: a message of another state is not a payment.
@@ -113,17 +137,12 @@ const settlement = defineNotificationKind({
   label: 'settlement notification',
   handler: 'onSettlement',
   handlerName: 'on_settlement',
-  schema: settlementNotificationSchema,
-  expect: z.strictObject({
-    /** Your settlement `requestId`. */
-    requestId: z.optional(requiredText()),
-    /** The amount in integer minor units. */
-    amount: z.optional(minorUnits()),
-    /** The currency code, compared case-insensitively. */
-    currency: z.optional(requiredText()),
-    /** The settlement token id, e.g. `TRON_USDT`. */
-    tokenId: z.optional(requiredText()),
-  }),
+  get schema() {
+    return settlementNotificationSchema();
+  },
+  get expect() {
+    return settlementExpect();
+  },
   // Required as in a payment notification: a settleRequestGet answer, signed alike, carries neither.
   merchantRequired: true,
   idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { safeInteger, timerDelayMs } from '../protocol/schemas/fields.js';
+import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { claimLostWarning, claimTimedOut, DEFAULT_CLAIM_TIMEOUT_MS } from './claim.js';
 import type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './store.js';
@@ -36,7 +37,8 @@ export interface MemoryStoreOptions {
   claimTimeoutMs?: number | undefined;
 }
 
-const optionsSchema = z.strictObject({ maxKeys: z.optional(safeInteger(1)), since: z.optional(safeInteger(0)), claimTimeoutMs: z.optional(timerDelayMs(1)) });
+// Built on first use (protocol/schemas/lazy.ts), not at import.
+const optionsSchema = lazySchema(() => z.strictObject({ maxKeys: z.optional(safeInteger(1)), since: z.optional(safeInteger(0)), claimTimeoutMs: z.optional(timerDelayMs(1)) }));
 
 /** The default {@link MemoryStoreOptions.maxKeys}. */
 const DEFAULT_MAX_KEYS = 100_000;
@@ -69,7 +71,7 @@ type Entry = { readonly kind: 'running'; readonly lost: AbortController } | { re
  * ```
  */
 export function memoryStore(options: MemoryStoreOptions = {}): NotificationStore {
-  const checked = parseInput(optionsSchema, options ?? {}, 'Invalid memoryStore options', 'options');
+  const checked = parseInput(optionsSchema(), options ?? {}, 'Invalid memoryStore options', 'options');
   const { maxKeys = DEFAULT_MAX_KEYS, claimTimeoutMs = DEFAULT_CLAIM_TIMEOUT_MS } = checked;
   let horizon = checked.since ?? Date.now();
   // Insertion order is the order to forget done keys in; a running key is never forgotten.

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { requiredText, secretText, safeInteger } from '../protocol/schemas/fields.js';
+import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { telemetryOption } from '../telemetry/option.js';
 import { notificationKinds, type NotificationKindName } from './kinds.js';
@@ -31,12 +32,13 @@ export const CLIENT_ONLY_OPTIONS = [
   'telemetry',
 ] as const;
 
+// The fields are built by the kinds' schemas, on first use (kindOptionsSchemas), not at import.
 // `telemetry` keeps its type, so that one configuration object with it also types as a processor's options.
-const ignored = { ...Object.fromEntries(CLIENT_ONLY_OPTIONS.map((name) => [name, z.optional(z.unknown())])), telemetry: telemetryOption() } as {
+const ignored = () => ({ ...Object.fromEntries(CLIENT_ONLY_OPTIONS.map((name) => [name, z.optional(z.unknown())])), telemetry: telemetryOption() }) as {
   [K in Exclude<(typeof CLIENT_ONLY_OPTIONS)[number], 'telemetry'>]: z.ZodMiniOptional<z.ZodMiniUnknown>;
 } & { telemetry: ReturnType<typeof telemetryOption> };
 
-const notificationOptionsShape = {
+const notificationOptionsShape = () => ({
   /** The merchant application's signing secret. */
   secret: secretText(),
   /** The merchant number the notification must be addressed to. */
@@ -61,9 +63,10 @@ const notificationOptionsShape = {
   maxBodyBytes: z.optional(safeInteger(1)),
   /** The clock for `maxAgeMs`, milliseconds since the epoch. Default `Date.now`. */
   now: z.optional(z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning milliseconds since the epoch' })),
-};
+});
 
-const notificationOptionsSchema = z.strictObject({ ...ignored, ...notificationOptionsShape });
+// Read for its type: each kind's schema is this one with an `expect` (optionsExpecting).
+const notificationOptionsSchema = () => z.strictObject({ ...ignored(), ...notificationOptionsShape() });
 
 /**
  * What both kinds of notification verification take: the merchant application the notification must be
@@ -81,23 +84,27 @@ const notificationOptionsSchema = z.strictObject({ ...ignored, ...notificationOp
  * await verifyNotification(body, { ...config, expect: { amount: 1999, currency: 'USD' } });
  * ```
  */
-export type NotificationOptions = z.input<typeof notificationOptionsSchema>;
+export type NotificationOptions = z.input<ReturnType<typeof notificationOptionsSchema>>;
 
 /** The options of one kind of notification: the common ones, the client's ignored, and the fields its `expect` can pin. */
 function optionsExpecting<const Expect extends z.ZodMiniObject>(expect: Expect) {
-  return z.strictObject({ ...ignored, ...notificationOptionsShape, expect: z.optional(expect) });
+  return z.strictObject({ ...ignored(), ...notificationOptionsShape(), expect: z.optional(expect) });
 }
 
 /** The options schema of a notification kind, as {@link kindOptionsSchemas} holds it. */
 export type KindOptionsSchema<Name extends NotificationKindName> = ReturnType<typeof optionsExpecting<(typeof notificationKinds)[Name]['expect']>>;
 
-/** Each kind's options (unknown options are an error), derived from its row in `kinds.ts`. */
-export const kindOptionsSchemas = Object.fromEntries(
-  Object.values(notificationKinds).map((kind) => [kind.name, optionsExpecting(kind.expect)]),
+/**
+ * Each kind's options (unknown options are an error), derived from its row in `kinds.ts`. Each is a getter
+ * that builds the schema on first use (protocol/schemas/lazy.ts): an import builds none.
+ */
+export const kindOptionsSchemas = Object.defineProperties(
+  {},
+  Object.fromEntries(Object.values(notificationKinds).map((kind) => [kind.name, { get: lazySchema(() => optionsExpecting(kind.expect)), enumerable: true }])),
 ) as { readonly [Name in NotificationKindName]: KindOptionsSchema<Name> };
 
 /** Checks {@link VerifyNotificationOptions}: the payment kind's options, by the name type tests read them. */
-export const verifyNotificationOptionsSchema = kindOptionsSchemas.payment;
+export const verifyNotificationOptionsSchema = (): KindOptionsSchema<'payment'> => kindOptionsSchemas.payment;
 
 /**
  * The options a {@link GatewayClient} takes for a notification: its own credentials are used.

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { GatewayError, GatewayValidationError, isGatewayError, type ValidationIssue } from '../errors/index.js';
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
+import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { telemetryOption } from '../telemetry/option.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -173,20 +174,23 @@ const KINDS: readonly DeclaredKind[] = Object.values(notificationKinds);
 /** The options a processor takes that verification does not. */
 const PROCESSOR_ONLY_OPTIONS: ReadonlySet<string> = new Set(['store', 'busyWaitMs', 'expect', 'telemetry', 'client', ...KINDS.map((kind) => kind.handler)]);
 
-const processorSchema = z.object({
-  store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
-    error: `must be a store: ${STORE_CHOICES}`,
-  })),
-  busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
-  // One handler option per kind (onPaid, onSettlement): the processor's kind is the one whose handler it is given.
-  ...(Object.fromEntries(KINDS.map((kind) => [kind.handler, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as {
-    [Handler in HandlerOption]: z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>;
+// Built on first use (protocol/schemas/lazy.ts), not at import.
+const processorSchema = lazySchema(() =>
+  z.object({
+    store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
+      error: `must be a store: ${STORE_CHOICES}`,
+    })),
+    busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
+    // One handler option per kind (onPaid, onSettlement): the processor's kind is the one whose handler it is given.
+    ...(Object.fromEntries(KINDS.map((kind) => [kind.handler, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as {
+      [Handler in HandlerOption]: z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>;
+    }),
+    telemetry: telemetryOption(),
+    client: z.optional(z.custom<SweepClient>((v) => typeof (v as Partial<SweepClient> | null)?.query === 'function' && typeof (v as Partial<SweepClient>).close === 'function', {
+      error: 'must be a GatewayClient (something with query and close)',
+    })),
   }),
-  telemetry: telemetryOption(),
-  client: z.optional(z.custom<SweepClient>((v) => typeof (v as Partial<SweepClient> | null)?.query === 'function' && typeof (v as Partial<SweepClient>).close === 'function', {
-    error: 'must be a GatewayClient (something with query and close)',
-  })),
-});
+);
 
 /** One kind of notification, as the processor handles it: its row, its verifier and the merchant's handler. */
 interface ProcessedKind<Notification> extends Pick<DeclaredKind, 'label' | 'name' | 'handlerName' | 'recover' | 'eventTime'> {
@@ -256,7 +260,7 @@ export function createNotificationProcessor<Context extends ProcessingContext = 
 export function createNotificationProcessor(
   options: PaymentProcessorOptions | SettlementProcessorOptions,
 ): PaymentNotificationProcessor | NotificationProcessor<IdempotentNotification> {
-  const checked = parseInput(processorSchema, options ?? {}, 'Invalid createNotificationProcessor options', 'options');
+  const checked = parseInput(processorSchema(), options ?? {}, 'Invalid createNotificationProcessor options', 'options');
   const given = KINDS.filter((row) => checked[row.handler] !== undefined);
   if (given.length !== 1) {
     throw new GatewayValidationError('Invalid createNotificationProcessor options', [

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { GatewayAbortError, GatewayApiError, GatewayError, GatewayValidationError } from '../errors/index.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { requiredText, safeInteger } from '../protocol/schemas/fields.js';
+import { lazySchema } from '../protocol/schemas/lazy.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
@@ -275,18 +276,23 @@ const MAX_CONCURRENCY = 64;
 const DEFAULT_NOT_FOUND_GRACE_MS = 600_000;
 const MAX_PROBLEMS = 100;
 
-const trackSchema = z.object({ payOrderId: requiredText(), mchOrderNo: requiredText() });
+// Built on first use (protocol/schemas/lazy.ts): an import that never tracks or sweeps builds none.
+const trackSchema = lazySchema(() => z.object({ payOrderId: requiredText(), mchOrderNo: requiredText() }));
 // Ten years: every store holds the expiry exactly (past 2^53 ms a SQLite row or a Redis record read back fails every sweep).
 const MAX_EXPIRED_TIME_S = 315_360_000;
-const trackOptionsSchema = z.strictObject({ expiredTime: z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` }))) });
-const sweepOptionsSchema = z.strictObject({
-  olderThanMs: safeInteger(0),
-  limit: z.optional(safeInteger(1)),
-  concurrency: z.optional(safeInteger(1).check(z.maximum(MAX_CONCURRENCY, { error: `must be at most ${MAX_CONCURRENCY}` }))),
-  signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
-  closeExpired: z.optional(z.boolean({ error: 'must be true or false' })),
-  notFoundGraceMs: z.optional(safeInteger(0)),
-});
+const trackOptionsSchema = lazySchema(() =>
+  z.strictObject({ expiredTime: z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` }))) }),
+);
+const sweepOptionsSchema = lazySchema(() =>
+  z.strictObject({
+    olderThanMs: safeInteger(0),
+    limit: z.optional(safeInteger(1)),
+    concurrency: z.optional(safeInteger(1).check(z.maximum(MAX_CONCURRENCY, { error: `must be at most ${MAX_CONCURRENCY}` }))),
+    signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
+    closeExpired: z.optional(z.boolean({ error: 'must be true or false' })),
+    notFoundGraceMs: z.optional(safeInteger(0)),
+  }),
+);
 
 /** Checks that a sweep's client is the processor's merchant application (when it says which) and verifies answers. @internal */
 export function checkSweepClient(client: SweepClient | undefined, mchNo: string, appId: string): void {
@@ -314,18 +320,18 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
   return {
     async track(order, options = {}) {
       const tracking = trackingOf('track');
-      const { payOrderId, mchOrderNo } = parseInput(trackSchema, order, 'Invalid processor.track order', 'request');
-      const { expiredTime = DEFAULT_EXPIRED_TIME_S } = parseInput(trackOptionsSchema, options ?? {}, 'Invalid processor.track options', 'options');
+      const { payOrderId, mchOrderNo } = parseInput(trackSchema(), order, 'Invalid processor.track order', 'request');
+      const { expiredTime = DEFAULT_EXPIRED_TIME_S } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
       const trackedAt = settings.now();
       await tracking.track({ payOrderId, mchOrderNo, trackedAt, expiresAt: trackedAt + expiredTime * 1_000 });
     },
     async untrack(order) {
       const tracking = trackingOf('untrack');
-      await tracking.forget(parseInput(trackSchema, order, 'Invalid processor.untrack order', 'request').payOrderId);
+      await tracking.forget(parseInput(trackSchema(), order, 'Invalid processor.untrack order', 'request').payOrderId);
     },
     async sweep(options) {
       const tracking = trackingOf('sweep');
-      const parsed = parseInput(sweepOptionsSchema, options ?? {}, 'Invalid processor.sweep options', 'options');
+      const parsed = parseInput(sweepOptionsSchema(), options ?? {}, 'Invalid processor.sweep options', 'options');
       const client = settings.client;
       if (client === undefined) {
         throw new GatewayValidationError('processor.sweep needs a client to query orders with', [
@@ -338,7 +344,7 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
   };
 }
 
-type ParsedSweepOptions = z.output<typeof sweepOptionsSchema>;
+type ParsedSweepOptions = z.output<ReturnType<typeof sweepOptionsSchema>>;
 type Counted = Exclude<keyof SweepReport, 'checked' | 'problems' | 'durationMs'>;
 
 async function runSweep(settings: SweeperSettings, tracking: OrderTracking, client: SweepClient, options: ParsedSweepOptions): Promise<SweepReport> {

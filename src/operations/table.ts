@@ -39,6 +39,8 @@ import type { SettlementRecord } from '../protocol/schemas/settlement.js';
  * operations.unifiedOrder.key;    // 'mchOrderNo'
  * ```
  */
+// Each row reads its schemas through getters: a schema is built on the first call that needs it
+// (protocol/schemas/lazy.ts), so a cold start builds only its first operation's.
 export const operations = {
   /**
    * Creates a payment order (`POST /api/pay/unifiedOrder`) and returns the payment parameters. A channel
@@ -68,10 +70,14 @@ export const operations = {
    */
   unifiedOrder: defineOperation({
     path: '/api/pay/unifiedOrder',
-    params: unifiedOrderParamsSchema,
-    result: unifiedOrderResultSchema,
+    get params() {
+      return unifiedOrderParamsSchema();
+    },
+    get result() {
+      return unifiedOrderResultSchema();
+    },
     /** The gateway's own answer, marked apart from an order recovered by a lookup. */
-    answer: (data: z.output<typeof unifiedOrderResultSchema>): UnifiedOrderResult => ({ ...data, recovered: false }),
+    answer: (data: z.output<ReturnType<typeof unifiedOrderResultSchema>>): UnifiedOrderResult => ({ ...data, recovered: false }),
     retry: 'create',
     key: 'mchOrderNo',
     binds: ['mchOrderNo'],
@@ -108,8 +114,12 @@ export const operations = {
    */
   query: defineOperation({
     path: '/api/pay/query',
-    params: queryParamsSchema,
-    result: payOrderSchema,
+    get params() {
+      return queryParamsSchema();
+    },
+    get result() {
+      return payOrderSchema();
+    },
     retry: 'read',
     binds: ['payOrderId', 'mchOrderNo'],
     notFound: ['order_not_found'],
@@ -142,8 +152,12 @@ export const operations = {
    */
   close: defineOperation({
     path: '/api/pay/close',
-    params: closeParamsSchema,
-    result: closeResultSchema,
+    get params() {
+      return closeParamsSchema();
+    },
+    get result() {
+      return closeResultSchema();
+    },
     retry: 'idempotent',
     resolves: 'nothing',
     // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
@@ -181,8 +195,12 @@ export const operations = {
    */
   settleAddressApply: defineOperation({
     path: '/api/channelbiz/coinpay/settleAddressApply',
-    params: settleAddressApplyParamsSchema,
-    result: settlementResultSchema,
+    get params() {
+      return settleAddressApplyParamsSchema();
+    },
+    get result() {
+      return settlementResultSchema();
+    },
     retry: 'create',
     key: 'requestId',
     // The answer is { serverRequestId, status }: nothing of the request to bind, and no lookup.
@@ -220,8 +238,12 @@ export const operations = {
    */
   settleRequest: defineOperation({
     path: '/api/channelbiz/coinpay/settleRequest',
-    params: settleRequestParamsSchema,
-    result: settlementResultSchema,
+    get params() {
+      return settleRequestParamsSchema();
+    },
+    get result() {
+      return settlementResultSchema();
+    },
     retry: 'create',
     key: 'requestId',
     // The answer is { serverRequestId, status }: nothing to bind; confirm reads the record by requestId.
@@ -256,8 +278,12 @@ export const operations = {
    */
   settleRequestGet: defineOperation({
     path: '/api/channelbiz/coinpay/settleRequestGet',
-    params: settleRequestGetParamsSchema,
-    result: settlementRecordSchema,
+    get params() {
+      return settleRequestGetParamsSchema();
+    },
+    get result() {
+      return settlementRecordSchema();
+    },
     retry: 'read',
     binds: ['requestId'],
     notFound: ['record_not_found'],

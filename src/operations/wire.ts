@@ -1,5 +1,5 @@
 import { objectFields } from '../protocol/schemas/introspect.js';
-import { OPERATION_NAMES, operations, type OperationName } from './table.js';
+import { operations, type OperationName } from './table.js';
 
 /** The common fields every signed request carries besides the operation's own (spec 2.1). */
 export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;
@@ -12,28 +12,29 @@ export function wireFields(operation: OperationName): readonly string[] {
   return [...COMMON_REQUEST_FIELDS, ...Object.keys(operations[operation].params.def.shape)];
 }
 
-const REQUIRED_WIRE_FIELDS = Object.fromEntries(
-  OPERATION_NAMES.map((operation) => [operation, new Set([...COMMON_REQUEST_FIELDS.filter((name) => name !== 'sign'), ...objectFields(operations[operation].params).required])]),
-) as unknown as Readonly<Record<OperationName, ReadonlySet<string>>>;
+// Each list is read once per operation, on the operation's first call (not at import: that would build
+// every operation's schemas); the table never changes, and the keys are the table's own names.
+const requiredWireFieldSets = new Map<OperationName, ReadonlySet<string>>();
+const wireFieldSets = new Map<OperationName, ReadonlySet<string>>();
+const resultFieldLists = new Map<OperationName, readonly string[]>();
+
+function readOnce<T>(lists: Map<OperationName, T>, operation: OperationName, read: (operation: OperationName) => T): T {
+  let list = lists.get(operation);
+  if (list === undefined) lists.set(operation, (list = read(operation)));
+  return list;
+}
 
 /** The fields every request of `operation` carries: the common ones and its required parameters. */
 export function requiredWireFields(operation: OperationName): ReadonlySet<string> {
-  return REQUIRED_WIRE_FIELDS[operation];
+  return readOnce(requiredWireFieldSets, operation, (op) => new Set([...COMMON_REQUEST_FIELDS.filter((name) => name !== 'sign'), ...objectFields(operations[op].params).required]));
 }
-
-const WIRE_FIELD_SETS = Object.fromEntries(OPERATION_NAMES.map((operation) => [operation, new Set(wireFields(operation))])) as unknown as Readonly<Record<OperationName, ReadonlySet<string>>>;
 
 /** {@link wireFields} as a set, read once. */
 export function wireFieldSet(operation: OperationName): ReadonlySet<string> {
-  return WIRE_FIELD_SETS[operation];
+  return readOnce(wireFieldSets, operation, (op) => new Set(wireFields(op)));
 }
-
-// Read once: the table never changes.
-const RESULT_FIELDS = Object.fromEntries(
-  OPERATION_NAMES.map((operation) => [operation, Object.freeze(Object.keys(operations[operation].result.def.shape))]),
-) as Readonly<Record<OperationName, readonly string[]>>;
 
 /** The fields of an operation's response `data` (its result schema), e.g. the record a lookup returns. */
 export function resultFields(operation: OperationName): readonly string[] {
-  return RESULT_FIELDS[operation];
+  return readOnce(resultFieldLists, operation, (op) => Object.freeze(Object.keys(operations[op].result.def.shape)));
 }

@@ -123,12 +123,13 @@ describe('notifications are typed', () => {
 });
 
 describe('schema input types are exact', () => {
+  // The schemas of operations and notification options are built on first use: each is exported as its getter.
   it('a required text field is a string, not unknown', () => {
-    expectTypeOf<z.input<typeof unifiedOrderParamsSchema>['mchOrderNo']>().toEqualTypeOf<string>();
+    expectTypeOf<z.input<ReturnType<typeof unifiedOrderParamsSchema>>['mchOrderNo']>().toEqualTypeOf<string>();
     expectTypeOf<z.input<typeof gatewayClientOptionsSchema>['secret']>().toEqualTypeOf<string>();
-    expectTypeOf<z.input<typeof settleRequestGetParamsSchema>['requestId']>().toEqualTypeOf<string>();
-    expectTypeOf<z.input<typeof verifyNotificationOptionsSchema>['appId']>().toEqualTypeOf<string>();
-    expectTypeOf<z.input<typeof queryParamsSchema>['payOrderId']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<z.input<ReturnType<typeof settleRequestGetParamsSchema>>['requestId']>().toEqualTypeOf<string>();
+    expectTypeOf<z.input<ReturnType<typeof verifyNotificationOptionsSchema>>['appId']>().toEqualTypeOf<string>();
+    expectTypeOf<z.input<ReturnType<typeof queryParamsSchema>>['payOrderId']>().toEqualTypeOf<string | undefined>();
   });
 });
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { openString } from './fields.js';
+import { lazySchema } from './lazy.js';
 
 /**
  * Pay-order states (`state` in a query, `orderState` in a unified-order result).
@@ -31,7 +32,7 @@ export const PayOrderState = {
 export type PayOrderState = (typeof PayOrderState)[keyof typeof PayOrderState];
 
 /** Checks a {@link PayOrderState}. An unknown code is an error: an order in an unknown state is not safe to act on. */
-export const payOrderStateSchema = z.enum(PayOrderState, { error: 'must be a pay-order state 0..6' });
+export const payOrderStateSchema = lazySchema(() => z.enum(PayOrderState, { error: 'must be a pay-order state 0..6' }));
 
 const stateNames = Object.fromEntries(Object.entries(PayOrderState).map(([name, code]) => [code, name])) as Record<PayOrderState, keyof typeof PayOrderState>;
 
@@ -102,7 +103,7 @@ export const TRANSACTION_STATUSES = [
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number] | (string & {});
 
 /** Checks a {@link TransactionStatus}: any string; unknown values are kept, to be treated as in progress. */
-export const transactionStatusSchema = openString<(typeof TRANSACTION_STATUSES)[number]>();
+export const transactionStatusSchema = lazySchema(() => openString<(typeof TRANSACTION_STATUSES)[number]>());
 
 /**
  * Whether a transaction status is final: `Completed` (funds available), `Failed` or `Rejected`.
@@ -137,7 +138,7 @@ export const DivisionMode = {
 /** A division mode code, 0, 1 or 2. */
 export type DivisionMode = (typeof DivisionMode)[keyof typeof DivisionMode];
 /** Checks a {@link DivisionMode}. */
-export const divisionModeSchema = z.enum(DivisionMode, { error: 'must be 0 (not divided), 1 (automatic) or 2 (manual)' });
+export const divisionModeSchema = lazySchema(() => z.enum(DivisionMode, { error: 'must be 0 (not divided), 1 (automatic) or 2 (manual)' }));
 
 /**
  * What `payData` holds and what the merchant does with it. The gateway is inconsistent about case
@@ -180,13 +181,15 @@ export type PayDataType = (typeof PAY_DATA_TYPES)[number] | (string & {});
 const canonicalPayDataType = new Map<string, string>(PAY_DATA_TYPES.map((t) => [t.toLowerCase(), t]));
 
 /** Reads a received {@link PayDataType}: known values in any case are normalized (`payUrl` is `payurl`), others kept. */
-export const payDataTypeSchema = z.pipe(
-  z.string(),
-  z.transform((value): PayDataType => canonicalPayDataType.get(value.toLowerCase()) ?? value),
+export const payDataTypeSchema = lazySchema(() =>
+  z.pipe(
+    z.string(),
+    z.transform((value): PayDataType => canonicalPayDataType.get(value.toLowerCase()) ?? value),
+  ),
 );
 
 /** Checks the `payDataType` a merchant requests in `channelExtra`: only the known spellings, since the gateway would not understand any other. */
-export const requestedPayDataTypeSchema = z.enum(PAY_DATA_TYPES, { error: `must be one of ${PAY_DATA_TYPES.join(', ')}` });
+export const requestedPayDataTypeSchema = lazySchema(() => z.enum(PAY_DATA_TYPES, { error: `must be one of ${PAY_DATA_TYPES.join(', ')}` }));
 
 /**
  * Way codes seen on the reference gateway. Coin way codes are not published: any string is accepted.

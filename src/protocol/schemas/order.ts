@@ -29,25 +29,30 @@ import {
   transactionStatusSchema,
 } from './enums.js';
 import type { NotUniquelySigned } from './free-text.js';
+import { lazySchema } from './lazy.js';
 import type { AtLeastOne } from './one-of.js';
 
+// Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
+
 /** Checks {@link ChannelExtra} given as an object, before it is serialized. */
-export const channelExtraSchema = z.looseObject({
-  /** The kind of payment data wanted (QR, H5 and PC ways). */
-  payDataType: z.optional(requestedPayDataTypeSchema),
-  /** The payer's barcode (barcode ways `*_BAR`, required there). */
-  authCode: z.optional(z.string()),
-  /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
-  buyerUserId: z.optional(z.string()),
-  /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
-  openid: z.optional(z.string()),
-  /** 1 when `openid` is a sub-merchant openid. */
-  isSubOpenId: z.optional(z.literal([0, 1])),
-  /** UnionPay user id (`UP_JSAPI`). */
-  userId: z.optional(z.string()),
-  /** Where PayPal returns a cancelled payment (`PP_PC`). */
-  cancelUrl: z.optional(z.string()),
-});
+export const channelExtraSchema = lazySchema(() =>
+  z.looseObject({
+    /** The kind of payment data wanted (QR, H5 and PC ways). */
+    payDataType: z.optional(requestedPayDataTypeSchema()),
+    /** The payer's barcode (barcode ways `*_BAR`, required there). */
+    authCode: z.optional(z.string()),
+    /** Alipay buyer id (`ALI_JSAPI`, `ALI_LITE`). */
+    buyerUserId: z.optional(z.string()),
+    /** WeChat openid (`WX_JSAPI`, `WX_LITE`). */
+    openid: z.optional(z.string()),
+    /** 1 when `openid` is a sub-merchant openid. */
+    isSubOpenId: z.optional(z.literal([0, 1])),
+    /** UnionPay user id (`UP_JSAPI`). */
+    userId: z.optional(z.string()),
+    /** Where PayPal returns a cancelled payment (`PP_PC`). */
+    cancelUrl: z.optional(z.string()),
+  }),
+);
 
 /**
  * `channelExtra` of {@link UnifiedOrderParams} as an object: the members the reference gateway knows, plus
@@ -62,11 +67,11 @@ export const channelExtraSchema = z.looseObject({
  * const qrImage: ChannelExtra = { payDataType: 'codeImgUrl' };                // QR_CASHIER
  * ```
  */
-export type ChannelExtra = z.input<typeof channelExtraSchema>;
+export type ChannelExtra = z.input<ReturnType<typeof channelExtraSchema>>;
 
 /** Checks {@link UnifiedOrderParams}; unknown keys are an error. */
-const unifiedOrderParamsObject = z
-  .strictObject({
+const unifiedOrderParamsObject = () =>
+  z.strictObject({
     /** Your order number: unique per merchant; the gateway refuses a duplicate (your idempotency key). */
     mchOrderNo: requiredText(),
     /** Payment way, e.g. `QR_CASHIER`, `WX_BAR`, or a coin way code (any string the gateway offers). */
@@ -88,22 +93,22 @@ const unifiedOrderParamsObject = z
     /** Validity of the order in whole seconds, at least 1 (the gateway's default is 2 hours). */
     expiredTime: z.optional(safeInteger(1)),
     /** Channel parameters: an object (serialized once with `JSON.stringify`) or a ready JSON string. */
-    channelExtra: z.optional(jsonTextParam(channelExtraSchema)),
+    channelExtra: z.optional(jsonTextParam(channelExtraSchema())),
     /** Your own extension data, returned in queries and notifications: an object or a JSON string. */
     extParam: z.optional(jsonTextParam(z.looseObject({}))),
     /** 0 not divided (default), 1 automatic, 2 manual: see {@link DivisionMode}. */
-    divisionMode: z.optional(divisionModeSchema),
+    divisionMode: z.optional(divisionModeSchema()),
     /** The payer's user id at the channel. */
     channelUserId: optionalText(),
-  })
-  .check(
+  }).check(
     z.refine((params) => !isBarcodeWayCode(params.wayCode) || hasAuthCode(params.channelExtra), {
       error: "barcode ways (*_BAR) need channelExtra.authCode, the payer's barcode",
       path: ['channelExtra'],
     }),
   );
 /** The schema typed by {@link UnifiedOrderParams}, so compile errors name it. */
-export const unifiedOrderParamsSchema = named<UnifiedOrderParams, z.output<typeof unifiedOrderParamsObject>>()(unifiedOrderParamsObject);
+export const unifiedOrderParamsSchema = lazySchema(() => named<UnifiedOrderParams, z.output<UnifiedOrderParamsObject>>()(unifiedOrderParamsObject()));
+type UnifiedOrderParamsObject = ReturnType<typeof unifiedOrderParamsObject>;
 
 function hasAuthCode(channelExtra: string | undefined): boolean {
   if (!channelExtra) return false;
@@ -130,25 +135,27 @@ function hasAuthCode(channelExtra: string | undefined): boolean {
  * }
  * ```
  */
-export interface UnifiedOrderParams extends z.input<typeof unifiedOrderParamsObject> {}
+export interface UnifiedOrderParams extends z.input<UnifiedOrderParamsObject> {}
 
 /** Checks the `data` of a unified-order response (spec 2.5); unknown extra fields are kept. */
-export const unifiedOrderResultSchema = z.looseObject({
-  /** The gateway's order id. */
-  payOrderId: z.string(),
-  /** Your order number. */
-  mchOrderNo: z.string(),
-  /** The order state; 3 (failed) comes with `errCode`/`errMsg`. */
-  orderState: payOrderStateSchema,
-  /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
-  payDataType: z.optional(payDataTypeSchema),
-  /** The payment parameters to collect the payment with. */
-  payData: z.optional(z.string()),
-  /** The channel's error code when the payment failed. */
-  errCode: z.optional(z.string()),
-  /** The channel's error description when the payment failed. */
-  errMsg: z.optional(z.string()),
-});
+export const unifiedOrderResultSchema = lazySchema(() =>
+  z.looseObject({
+    /** The gateway's order id. */
+    payOrderId: z.string(),
+    /** Your order number. */
+    mchOrderNo: z.string(),
+    /** The order state; 3 (failed) comes with `errCode`/`errMsg`. */
+    orderState: payOrderStateSchema(),
+    /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
+    payDataType: z.optional(payDataTypeSchema()),
+    /** The payment parameters to collect the payment with. */
+    payData: z.optional(z.string()),
+    /** The channel's error code when the payment failed. */
+    errCode: z.optional(z.string()),
+    /** The channel's error description when the payment failed. */
+    errMsg: z.optional(z.string()),
+  }),
+);
 
 /**
  * The gateway's answer to {@link GatewayClient.unifiedOrder} (spec 2.5), `recovered: false`: it carries
@@ -165,7 +172,7 @@ export const unifiedOrderResultSchema = z.looseObject({
  * }
  * ```
  */
-export type CreatedOrder = z.output<typeof unifiedOrderResultSchema> & NotUniquelySigned & {
+export type CreatedOrder = z.output<ReturnType<typeof unifiedOrderResultSchema>> & NotUniquelySigned & {
   /** `false`: the gateway's own answer, with the payment data. */
   readonly recovered: false;
 };
@@ -194,7 +201,7 @@ export interface RecoveredOrder {
   /** Your order number. */
   readonly mchOrderNo: string;
   /** The order's state when it was looked up; 3 (failed) comes with `errCode`/`errMsg`. */
-  readonly orderState: z.output<typeof payOrderStateSchema>;
+  readonly orderState: z.output<ReturnType<typeof payOrderStateSchema>>;
   /** The channel's error code when the payment failed. */
   readonly errCode?: string | undefined;
   /** The channel's error description when the payment failed. */
@@ -218,14 +225,14 @@ export interface RecoveredOrder {
  */
 export type UnifiedOrderResult = CreatedOrder | RecoveredOrder;
 
-const orderIdsShape = {
+const orderIdsShape = () => ({
   /** The gateway's order id, from the {@link UnifiedOrderResult} of {@link GatewayClient.unifiedOrder}. */
   payOrderId: z.optional(requiredText()),
   /** Your order number, as sent to {@link GatewayClient.unifiedOrder}. */
   mchOrderNo: z.optional(requiredText()),
-};
+});
 
-const orderIdsSchema = z.strictObject(orderIdsShape);
+const orderIdsSchema = () => z.strictObject(orderIdsShape());
 
 /**
  * The ids an order is found by; {@link QueryParams} and {@link CloseParams} need at least one of them.
@@ -238,11 +245,13 @@ const orderIdsSchema = z.strictObject(orderIdsShape);
  * const ids = (row: { number: string; gatewayId?: string }): OrderIds => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });
  * ```
  */
-export type OrderIds = z.input<typeof orderIdsSchema>;
+export type OrderIds = z.input<ReturnType<typeof orderIdsSchema>>;
 
 /** Checks {@link QueryParams}: at least one id, at run time (the refinement) and at compile time (the input type). */
-export const queryParamsSchema = withInput<QueryParams>()(
-  orderIdsSchema.check(z.refine((ids) => ids.payOrderId !== undefined || ids.mchOrderNo !== undefined, { error: 'give payOrderId or mchOrderNo (at least one)' })),
+export const queryParamsSchema = lazySchema(() =>
+  withInput<QueryParams>()(
+    orderIdsSchema().check(z.refine((ids) => ids.payOrderId !== undefined || ids.mchOrderNo !== undefined, { error: 'give payOrderId or mchOrderNo (at least one)' })),
+  ),
 );
 
 /**
@@ -279,30 +288,32 @@ export const closeParamsSchema = queryParamsSchema;
 export type CloseParams = QueryParams;
 
 /** Checks one on-chain transaction of an order (spec 2.4); unknown extra fields are kept. */
-const orderTransactionObject = z.looseObject({
-  /** Payment transaction serial number. */
-  txId: z.optional(z.string()),
-  /** The order this transaction pays. */
-  payOrderId: z.optional(z.string()),
-  /** On-chain transaction hash. */
-  txHash: z.optional(z.string()),
-  /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
-  amount: z.optional(decimalText()),
-  /** Currency/token id, e.g. `TRON_USDT`. */
-  tokenId: z.optional(z.string()),
-  /** Source address. */
-  fromAddress: z.optional(z.string()),
-  /** Destination address. */
-  toAddress: z.optional(z.string()),
-  /** Transaction status; unknown values mean in progress. */
-  status: z.optional(transactionStatusSchema),
-  /** Creation time as received (a date-time string). */
-  createdAt: z.optional(z.string()),
-  /** Update time as received (a date-time string). */
-  updatedAt: z.optional(z.string()),
-});
+const orderTransactionObject = () =>
+  z.looseObject({
+    /** Payment transaction serial number. */
+    txId: z.optional(z.string()),
+    /** The order this transaction pays. */
+    payOrderId: z.optional(z.string()),
+    /** On-chain transaction hash. */
+    txHash: z.optional(z.string()),
+    /** The amount in token units as the exact decimal text received, e.g. `"10.50"` (never a float). */
+    amount: z.optional(decimalText()),
+    /** Currency/token id, e.g. `TRON_USDT`. */
+    tokenId: z.optional(z.string()),
+    /** Source address. */
+    fromAddress: z.optional(z.string()),
+    /** Destination address. */
+    toAddress: z.optional(z.string()),
+    /** Transaction status; unknown values mean in progress. */
+    status: z.optional(transactionStatusSchema()),
+    /** Creation time as received (a date-time string). */
+    createdAt: z.optional(z.string()),
+    /** Update time as received (a date-time string). */
+    updatedAt: z.optional(z.string()),
+  });
+type OrderTransactionObject = ReturnType<typeof orderTransactionObject>;
 /** The schema typed by {@link OrderTransaction}, so compile errors name it. */
-export const orderTransactionSchema = named<z.input<typeof orderTransactionObject>, OrderTransaction>()(orderTransactionObject);
+export const orderTransactionSchema = lazySchema(() => named<z.input<OrderTransactionObject>, OrderTransaction>()(orderTransactionObject()));
 
 /**
  * One on-chain transaction of an order (spec 2.4). `amount` is exact decimal text in token units: add
@@ -316,54 +327,56 @@ export const orderTransactionSchema = named<z.input<typeof orderTransactionObjec
  *   (order.orderTransactionList ?? []).filter((tx) => tx.status === 'Completed');
  * ```
  */
-export interface OrderTransaction extends z.output<typeof orderTransactionObject> {}
+export interface OrderTransaction extends z.output<OrderTransactionObject> {}
 
 /** Checks a pay order (spec 2.3); unknown extra fields are kept. */
-const payOrderObject = z.looseObject({
-  /** The gateway's order id. */
-  payOrderId: z.string(),
-  /** Merchant number. */
-  mchNo: z.string(),
-  /** Merchant application id. */
-  appId: z.string(),
-  /** Your order number, as sent at creation. */
-  mchOrderNo: z.string(),
-  /** The payment interface (channel) code. */
-  ifCode: z.string(),
-  /** Payment way code. */
-  wayCode: z.string(),
-  /** Amount in integer minor units. */
-  amount: wireInteger(),
-  /** Three-letter currency code. */
-  currency: z.string(),
-  /** Order state, see {@link payment-gateway-sdk!PayOrderState | PayOrderState}. */
-  state: payOrderStateSchema,
-  /** The payer's IP address. */
-  clientIp: z.optional(z.string()),
-  /**
-   * Goods title. Absent from a verified record when its signed text could also be read with another title
-   * (it holds `&name=`): the values the signature allows are then in `ambiguousFields`.
-   */
-  subject: z.optional(z.string()),
-  /** Goods description; absent, like `subject`, when the signature cannot pin it down (see `ambiguousFields`). */
-  body: z.optional(z.string()),
-  /** The order number at the channel. */
-  channelOrderNo: z.optional(z.string()),
-  /** The channel's payment error code. */
-  errCode: z.optional(z.string()),
-  /** The channel's payment error description. */
-  errMsg: z.optional(z.string()),
-  /** Your extension parameter, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
-  extParam: z.optional(z.string()),
-  /** Payment success time, milliseconds since the epoch. */
-  successTime: z.optional(wireInteger()),
-  /** Creation time, milliseconds since the epoch. */
-  createdAt: wireInteger(),
-  /** On-chain transactions of the order (coin channel). */
-  orderTransactionList: z.optional(z.array(orderTransactionSchema)),
-});
+const payOrderObject = () =>
+  z.looseObject({
+    /** The gateway's order id. */
+    payOrderId: z.string(),
+    /** Merchant number. */
+    mchNo: z.string(),
+    /** Merchant application id. */
+    appId: z.string(),
+    /** Your order number, as sent at creation. */
+    mchOrderNo: z.string(),
+    /** The payment interface (channel) code. */
+    ifCode: z.string(),
+    /** Payment way code. */
+    wayCode: z.string(),
+    /** Amount in integer minor units. */
+    amount: wireInteger(),
+    /** Three-letter currency code. */
+    currency: z.string(),
+    /** Order state, see {@link payment-gateway-sdk!PayOrderState | PayOrderState}. */
+    state: payOrderStateSchema(),
+    /** The payer's IP address. */
+    clientIp: z.optional(z.string()),
+    /**
+     * Goods title. Absent from a verified record when its signed text could also be read with another title
+     * (it holds `&name=`): the values the signature allows are then in `ambiguousFields`.
+     */
+    subject: z.optional(z.string()),
+    /** Goods description; absent, like `subject`, when the signature cannot pin it down (see `ambiguousFields`). */
+    body: z.optional(z.string()),
+    /** The order number at the channel. */
+    channelOrderNo: z.optional(z.string()),
+    /** The channel's payment error code. */
+    errCode: z.optional(z.string()),
+    /** The channel's payment error description. */
+    errMsg: z.optional(z.string()),
+    /** Your extension parameter, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
+    extParam: z.optional(z.string()),
+    /** Payment success time, milliseconds since the epoch. */
+    successTime: z.optional(wireInteger()),
+    /** Creation time, milliseconds since the epoch. */
+    createdAt: wireInteger(),
+    /** On-chain transactions of the order (coin channel). */
+    orderTransactionList: z.optional(z.array(orderTransactionSchema())),
+  });
+type PayOrderObject = ReturnType<typeof payOrderObject>;
 /** The schema typed by {@link PayOrder}, so compile errors name it. */
-export const payOrderSchema = named<z.input<typeof payOrderObject>, PayOrder>()(payOrderObject);
+export const payOrderSchema = lazySchema(() => named<z.input<PayOrderObject>, PayOrder>()(payOrderObject()));
 
 /**
  * A pay order, as {@link GatewayClient.query} returns it (spec 2.3).
@@ -378,7 +391,7 @@ export const payOrderSchema = named<z.input<typeof payOrderObject>, PayOrder>()(
  * }
  * ```
  */
-export interface PayOrder extends z.output<typeof payOrderObject>, NotUniquelySigned {}
+export interface PayOrder extends z.output<PayOrderObject>, NotUniquelySigned {}
 
 /** Checks the close response's `data`: an empty object (extra fields are tolerated). */
-export const closeResultSchema = z.looseObject({});
+export const closeResultSchema = lazySchema(() => z.looseObject({}));

@@ -6,21 +6,25 @@
 import * as z from 'zod/mini';
 import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, named, withInput } from './fields.js';
 import type { NotUniquelySigned } from './free-text.js';
+import { lazySchema } from './lazy.js';
 import type { ExactlyOne } from './one-of.js';
 
+// Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
+
 /** Checks {@link SettleAddressApplyParams}. */
-const settleAddressApplyParamsObject = z.strictObject({
-  /** Your request id for this declaration (the gateway refuses a duplicate). */
-  requestId: requiredText(),
-  /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
-  tokenId: requiredText(),
-  /** The withdrawal address to declare. */
-  address: requiredText(),
-  /** A remark for the reviewer. */
-  remark: optionalText(),
-});
+const settleAddressApplyParamsObject = () =>
+  z.strictObject({
+    /** Your request id for this declaration (the gateway refuses a duplicate). */
+    requestId: requiredText(),
+    /** Settlement token id, `{CHAIN}_{SYMBOL}` exactly as the gateway names it (e.g. `TRON_USDT`). */
+    tokenId: requiredText(),
+    /** The withdrawal address to declare. */
+    address: requiredText(),
+    /** A remark for the reviewer. */
+    remark: optionalText(),
+  });
 /** The schema typed by {@link SettleAddressApplyParams}, so compile errors name it. */
-export const settleAddressApplyParamsSchema = named<SettleAddressApplyParams, z.output<typeof settleAddressApplyParamsObject>>()(settleAddressApplyParamsObject);
+export const settleAddressApplyParamsSchema = lazySchema(() => named<SettleAddressApplyParams, z.output<ReturnType<typeof settleAddressApplyParamsObject>>>()(settleAddressApplyParamsObject()));
 
 /**
  * Parameters of {@link GatewayClient.settleAddressApply}.
@@ -35,9 +39,9 @@ export const settleAddressApplyParamsSchema = named<SettleAddressApplyParams, z.
  * const { serverRequestId } = await client.settleAddressApply(declaration); // settle to it once approved
  * ```
  */
-export interface SettleAddressApplyParams extends z.input<typeof settleAddressApplyParamsObject> {}
+export interface SettleAddressApplyParams extends z.input<ReturnType<typeof settleAddressApplyParamsObject>> {}
 
-const settleRequestShape = {
+const settleRequestShape = () => ({
   /** Your request id: the idempotency key of the settlement (the gateway refuses a duplicate). */
   requestId: requiredText(),
   /** Amount in integer minor units of `currency`: 150000 is 1,500.00 USD. */
@@ -54,9 +58,9 @@ const settleRequestShape = {
   addrServerRequestId: z.optional(requiredText()),
   /** A withdrawal address. Give this or `addrServerRequestId`. */
   address: z.optional(requiredText()),
-};
+});
 
-const settleRequestFieldsSchema = z.strictObject(settleRequestShape);
+const settleRequestFieldsSchema = () => z.strictObject(settleRequestShape());
 
 /**
  * The fields of {@link SettleRequestParams}, each documented; the parameter type itself also requires
@@ -72,14 +76,16 @@ const settleRequestFieldsSchema = z.strictObject(settleRequestShape);
  * };
  * ```
  */
-export type SettleRequestFields = z.input<typeof settleRequestFieldsSchema>;
+export type SettleRequestFields = z.input<ReturnType<typeof settleRequestFieldsSchema>>;
 
 /** Checks {@link SettleRequestParams}: exactly one of the two destinations, at run time and in the type. */
-export const settleRequestParamsSchema = withInput<SettleRequestParams>()(
-  settleRequestFieldsSchema.check(
-    z.refine((p) => (p.addrServerRequestId === undefined) !== (p.address === undefined), {
-      error: 'give exactly one of addrServerRequestId (a declared address) and address',
-    }),
+export const settleRequestParamsSchema = lazySchema(() =>
+  withInput<SettleRequestParams>()(
+    settleRequestFieldsSchema().check(
+      z.refine((p) => (p.addrServerRequestId === undefined) !== (p.address === undefined), {
+        error: 'give exactly one of addrServerRequestId (a declared address) and address',
+      }),
+    ),
   ),
 );
 
@@ -101,12 +107,13 @@ export const settleRequestParamsSchema = withInput<SettleRequestParams>()(
 export type SettleRequestParams = ExactlyOne<SettleRequestFields, 'addrServerRequestId' | 'address'>;
 
 /** Checks {@link SettleRequestGetParams}. */
-const settleRequestGetParamsObject = z.strictObject({
-  /** The `requestId` you gave the settlement. */
-  requestId: requiredText(),
-});
+const settleRequestGetParamsObject = () =>
+  z.strictObject({
+    /** The `requestId` you gave the settlement. */
+    requestId: requiredText(),
+  });
 /** The schema typed by {@link SettleRequestGetParams}, so compile errors name it. */
-export const settleRequestGetParamsSchema = named<SettleRequestGetParams, z.output<typeof settleRequestGetParamsObject>>()(settleRequestGetParamsObject);
+export const settleRequestGetParamsSchema = lazySchema(() => named<SettleRequestGetParams, z.output<ReturnType<typeof settleRequestGetParamsObject>>>()(settleRequestGetParamsObject()));
 
 /**
  * Parameters of {@link GatewayClient.settleRequestGet}.
@@ -119,21 +126,22 @@ export const settleRequestGetParamsSchema = named<SettleRequestGetParams, z.outp
  * const record = await client.settleRequestGet(lookup);
  * ```
  */
-export interface SettleRequestGetParams extends z.input<typeof settleRequestGetParamsObject> {}
+export interface SettleRequestGetParams extends z.input<ReturnType<typeof settleRequestGetParamsObject>> {}
 
 /** Checks a settlement result (spec 2.6); unknown extra fields are kept. */
-const settlementResultObject = z.looseObject({
-  /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
-  serverRequestId: z.string(),
-  /**
-   * Processing status. The spec does not define its values ("not shown"), so it stays a number: the mock
-   * gateway uses 0 pending, 1 processing, 2 completed, 3 failed for settlements, and 0 under review,
-   * 1 approved, 2 rejected for addresses (`MockSettlementStatus`, `MockAddressStatus`).
-   */
-  status: wireInteger(),
-});
+const settlementResultObject = () =>
+  z.looseObject({
+    /** The gateway's id for the request (for an address: the `addrServerRequestId` to settle to). */
+    serverRequestId: z.string(),
+    /**
+     * Processing status. The spec does not define its values ("not shown"), so it stays a number: the mock
+     * gateway uses 0 pending, 1 processing, 2 completed, 3 failed for settlements, and 0 under review,
+     * 1 approved, 2 rejected for addresses (`MockSettlementStatus`, `MockAddressStatus`).
+     */
+    status: wireInteger(),
+  });
 /** The schema typed by {@link SettlementResult}, so compile errors name it. */
-export const settlementResultSchema = named<z.input<typeof settlementResultObject>, SettlementResult>()(settlementResultObject);
+export const settlementResultSchema = lazySchema(() => named<z.input<ReturnType<typeof settlementResultObject>>, SettlementResult>()(settlementResultObject()));
 
 /**
  * The result of {@link GatewayClient.settleAddressApply} and {@link GatewayClient.settleRequest} (spec 2.6).
@@ -148,29 +156,30 @@ export const settlementResultSchema = named<z.input<typeof settlementResultObjec
  * }
  * ```
  */
-export interface SettlementResult extends z.output<typeof settlementResultObject>, NotUniquelySigned {}
+export interface SettlementResult extends z.output<ReturnType<typeof settlementResultObject>>, NotUniquelySigned {}
 
 /** Checks a settlement record (spec 2.7); unknown extra fields are kept. */
-const settlementRecordObject = z.looseObject({
-  /** The gateway's id of the settlement request. */
-  serverRequestId: z.string(),
-  /** Your request id. */
-  requestId: z.string(),
-  /** Settlement token id. */
-  tokenId: z.string(),
-  /** Fiat currency (`USD`). */
-  currency: z.string(),
-  /** Amount in integer minor units. */
-  amount: wireInteger(),
-  /** Processing status: the spec does not define its values (see {@link SettlementResult.status}). */
-  status: wireInteger(),
-  /** Withdrawal address (for a declared address: the address it resolved to). */
-  address: z.optional(z.string()),
-  /** Callback address. */
-  notifyUrl: z.optional(z.string()),
-});
+const settlementRecordObject = () =>
+  z.looseObject({
+    /** The gateway's id of the settlement request. */
+    serverRequestId: z.string(),
+    /** Your request id. */
+    requestId: z.string(),
+    /** Settlement token id. */
+    tokenId: z.string(),
+    /** Fiat currency (`USD`). */
+    currency: z.string(),
+    /** Amount in integer minor units. */
+    amount: wireInteger(),
+    /** Processing status: the spec does not define its values (see {@link SettlementResult.status}). */
+    status: wireInteger(),
+    /** Withdrawal address (for a declared address: the address it resolved to). */
+    address: z.optional(z.string()),
+    /** Callback address. */
+    notifyUrl: z.optional(z.string()),
+  });
 /** The schema typed by {@link SettlementRecord}, so compile errors name it. */
-export const settlementRecordSchema = named<z.input<typeof settlementRecordObject>, SettlementRecord>()(settlementRecordObject);
+export const settlementRecordSchema = lazySchema(() => named<z.input<ReturnType<typeof settlementRecordObject>>, SettlementRecord>()(settlementRecordObject()));
 
 /**
  * A settlement record, as {@link GatewayClient.settleRequestGet} returns it (spec 2.7).
@@ -183,4 +192,4 @@ export const settlementRecordSchema = named<z.input<typeof settlementRecordObjec
  * const settledAsAsked = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
  * ```
  */
-export interface SettlementRecord extends z.output<typeof settlementRecordObject>, NotUniquelySigned {}
+export interface SettlementRecord extends z.output<ReturnType<typeof settlementRecordObject>>, NotUniquelySigned {}

@@ -1,0 +1,24 @@
+/**
+ * Schemas built on first use. Building every schema of the SDK at import was about a third of the import's
+ * evaluation in a cold start, and a process uses a few of them (a first `query` needs its own two).
+ *
+ * @module
+ */
+
+/**
+ * Returns a getter that builds the value once, on its first call, and returns the same value after: the
+ * memo holds one of the SDK's own schemas, never anything received.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod/mini';
+ * import { lazySchema } from './lazy.js'; // internal: not exported by the package
+ *
+ * const trackSchema = lazySchema(() => z.object({ payOrderId: z.string() }));
+ * trackSchema().parse({ payOrderId: 'P1' }); // built here, on the first call; trackSchema() === trackSchema()
+ * ```
+ */
+export function lazySchema<T>(build: () => T): () => T {
+  let built: { readonly value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
