@@ -366,9 +366,11 @@ export class OperationRunner {
           jitter: equalJitter,
           begin,
           mayRetry: (failure) => !outOfTime && failure instanceof GatewayError && mayRepeat(retryClass, classify(failure)),
-          retrying: (failure, waitedMs) => {
-            if (onRetry && failure instanceof GatewayError) observe(onRetry, { operation, purpose, ids, attempt: call.attempts, delayMs: Math.round(waitedMs), reason: failureReason(failure) });
-          },
+          retrying:
+            onRetry &&
+            ((failure, waitedMs) => {
+              if (failure instanceof GatewayError) observe(onRetry, { operation, purpose, ids, attempt: call.attempts, delayMs: Math.round(waitedMs), reason: failureReason(failure) });
+            }),
         },
       );
     } catch (thrown) {

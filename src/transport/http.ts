@@ -124,7 +124,7 @@ export interface RetryPlan<T> {
   /** Whether a failure a judge threw may be sent again. */
   mayRetry(failure: unknown): boolean;
   /** Told when a wait is over, before the next attempt starts: the failure, and the wait (the backoff taken, else as measured). */
-  retrying(failure: unknown, waitedMs: number): void;
+  retrying?: ((failure: unknown, waitedMs: number) => void) | undefined;
 }
 
 /** What the transport needs from the client's options. */
@@ -188,14 +188,17 @@ export function createKyTransport(settings: TransportSettings): Transport {
               return isHTTPError(error) ? undefined : true;
             },
           },
-          hooks: {
-            beforeRetry: [
-              () => {
-                const failure = failed();
-                plan.retrying(failure?.failure, backoff ?? (failure ? performance.now() - failure.at : 0));
-              },
-            ],
-          },
+          // Only when someone listens: a hook costs ky a few µs per call to merge.
+          ...(plan.retrying && {
+            hooks: {
+              beforeRetry: [
+                () => {
+                  const failure = failed();
+                  plan.retrying?.(failure?.failure, backoff ?? (failure ? performance.now() - failure.at : 0));
+                },
+              ],
+            },
+          }),
           // Runs inside ky's timeout, so the limit covers reading the body too. The merchant's fetch keeps its
           // (url, init) contract and gets the exact signed text: ky's Request carries only the URL and signal.
           fetch: async (input) => {
