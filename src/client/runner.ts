@@ -348,7 +348,8 @@ export class OperationRunner {
         } catch (thrown) {
           error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
         }
-        if (progress && classify(error) !== 'not-sent' && classify(error) !== 'invalid') progress.mayHaveReached = true;
+        const kind = classify(error);
+        if (progress && kind !== 'not-sent' && kind !== 'invalid') progress.mayHaveReached = true;
         if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http?.status, durationMs: performance.now() - started, signatureVerified: false, error });
         traced?.end(http?.status, error);
         throw error;

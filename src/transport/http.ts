@@ -1,8 +1,9 @@
 /**
- * The transport: one HTTP exchange with the gateway, carried by ky. It turns a request into an
- * {@link HttpExchange} (the status, headers and whole body of any answer) or a {@link TransportFailure}
- * that says how far the request got, and calls nothing back: what an answer means and whether to send
- * again are decided above it (client/policy.ts), because the payment rules judge each attempt by its body.
+ * The transport: one signed request's attempts, carried by ky, whose retry runs the waits. Each attempt
+ * becomes an {@link HttpExchange} (the status, headers and whole body of any answer) or a
+ * {@link TransportFailure} that says how far it got, handed to the caller's judge; what an answer means and
+ * whether to send again are decided above it (client/policy.ts), because the payment rules judge each attempt
+ * by its body.
  *
  * @module
  */
