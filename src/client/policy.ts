@@ -1,6 +1,7 @@
 /**
- * Every decision about a failed attempt, from one classification of the failure: whether to send again,
- * how long to wait, whether a create's record must be looked up, and whether a wait for an order goes on.
+ * Every decision about a failed attempt, from one classification of the failure: whether to send again
+ * (ky's `shouldRetry`) and the backoff ky waits, whether a create's record must be looked up, and whether a
+ * wait for an order goes on.
  *
  * @module
  */

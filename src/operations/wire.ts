@@ -12,29 +12,42 @@ export function wireFields(operation: OperationName): readonly string[] {
   return [...COMMON_REQUEST_FIELDS, ...Object.keys(operations[operation].params.def.shape)];
 }
 
-// Each list is read once per operation, on the operation's first call (not at import: that would build
-// every operation's schemas); the table never changes, and the keys are the table's own names.
-const requiredWireFieldSets = new Map<OperationName, ReadonlySet<string>>();
-const wireFieldSets = new Map<OperationName, ReadonlySet<string>>();
-const resultFieldLists = new Map<OperationName, readonly string[]>();
+/** An operation's field lists, read from its schemas. */
+interface WireLists {
+  readonly required: ReadonlySet<string>;
+  readonly all: ReadonlySet<string>;
+  readonly result: readonly string[];
+}
 
-function readOnce<T>(lists: Map<OperationName, T>, operation: OperationName, read: (operation: OperationName) => T): T {
-  let list = lists.get(operation);
-  if (list === undefined) lists.set(operation, (list = read(operation)));
-  return list;
+// Read once per operation, on its first call (not at import: that would build every operation's schemas);
+// the table never changes, and the keys are the table's own names.
+const listsByOperation = new Map<OperationName, WireLists>();
+
+function listsOf(operation: OperationName): WireLists {
+  let lists = listsByOperation.get(operation);
+  if (lists === undefined) {
+    const { params, result } = operations[operation];
+    lists = {
+      required: new Set([...COMMON_REQUEST_FIELDS.filter((name) => name !== 'sign'), ...objectFields(params).required]),
+      all: new Set(wireFields(operation)),
+      result: Object.freeze(Object.keys(result.def.shape)),
+    };
+    listsByOperation.set(operation, lists);
+  }
+  return lists;
 }
 
 /** The fields every request of `operation` carries: the common ones and its required parameters. */
 export function requiredWireFields(operation: OperationName): ReadonlySet<string> {
-  return readOnce(requiredWireFieldSets, operation, (op) => new Set([...COMMON_REQUEST_FIELDS.filter((name) => name !== 'sign'), ...objectFields(operations[op].params).required]));
+  return listsOf(operation).required;
 }
 
 /** {@link wireFields} as a set, read once. */
 export function wireFieldSet(operation: OperationName): ReadonlySet<string> {
-  return readOnce(wireFieldSets, operation, (op) => new Set(wireFields(op)));
+  return listsOf(operation).all;
 }
 
 /** The fields of an operation's response `data` (its result schema), e.g. the record a lookup returns. */
 export function resultFields(operation: OperationName): readonly string[] {
-  return readOnce(resultFieldLists, operation, (op) => Object.freeze(Object.keys(operations[op].result.def.shape)));
+  return listsOf(operation).result;
 }

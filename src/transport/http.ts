@@ -53,12 +53,12 @@ export interface HttpExchange {
   readonly body: string;
 }
 
-/** One exchange to carry: the signed body to one URL, within a time limit. */
+/** One signed request to carry: the signed body to one URL, each attempt within a time limit. */
 export interface HttpRequest {
   readonly url: string;
   /** The signed JSON text, sent as it is. */
   readonly body: string;
-  /** Milliseconds for the exchange: connecting, sending and reading the whole body. */
+  /** Milliseconds for each attempt: connecting, sending and reading the whole body (ky's `timeout`). */
   readonly timeout: number;
   /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
