@@ -14,7 +14,7 @@ import {
 import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, presentMemberTexts, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { judgeReadings, refusalMessage, type ReadingRefusal } from '../protocol/signing/one-reading.js';
-import { FREE_TEXT_FIELDS, markAmbiguous } from '../protocol/schemas/free-text.js';
+import { markAmbiguous } from '../protocol/schemas/free-text.js';
 import { objectFields } from '../protocol/schemas/introspect.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
@@ -71,11 +71,11 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     signatureVerified = true;
   }
-  const { names, required } = objectFields(definitionOf(operation).result);
+  const { names, required, freeText } = objectFields(definitionOf(operation).result);
   const verdict = judgeReadings(signed, {
     known: names,
     required,
-    freeText: FREE_TEXT_FIELDS,
+    freeText,
     // Another reading counts when this call could return it: the binding to the request and the client.
     accepts: (reading) => acceptsReading(reading, context),
   });
