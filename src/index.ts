@@ -23,7 +23,7 @@ export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOpti
 export { GatewayOrderPaidError } from './client/reissue.js';
 export { GatewayOrderNotFinalError } from './client/order-not-final.js';
 export type { GatewayResponse } from './client/runner.js';
-export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
+export type { GatewayHooks } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
 export type { OperationName } from './operations/table.js';
@@ -42,6 +42,7 @@ export {
   GatewayOutcomeUnknownError,
   GatewayPayloadTooLargeError,
   GatewayReconciliationMismatchError,
+  GatewayResponseContractError,
   GatewayResponseError,
   GatewayResponseMismatchError,
   GatewayResponseTooLargeError,

@@ -5,6 +5,7 @@ import {
   GatewayEmptyResponseError,
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
+  GatewayResponseContractError,
   GatewayResponseMismatchError,
   GatewayResponseValidationError,
   GatewaySignatureError,
@@ -82,7 +83,13 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   if ('refused' in verdict) throw ambiguityError(operation, verdict.refused, details);
   const result = definitionOf(operation).result.safeParse(onlySigned(data ?? {}, signed), REPORT_INPUT);
   if (!result.success) {
-    throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
+    // An answer of the gateway's own, not a lost one: retrying gets it again, and a create is never repaired from it.
+    const answered = signatureVerified ? 'answered success with a valid signature' : 'answered success (its signature unchecked: verifyResponses is off)';
+    throw new GatewayResponseContractError(
+      `${operation} was ${answered}, but its data breaks the documented shape, so it is not returned: a contract error between the gateway and this SDK (report it with the fields below; repeating the call gets the same answer)`,
+      toValidationIssues(result.error.issues),
+      { ...details, signatureVerified },
+    );
   }
   checkBinding(operation, result.data as Readonly<Record<string, unknown>>, context, details);
   return { data: markAmbiguous(result.data, verdict.ambiguous) as T, signatureVerified };

@@ -159,6 +159,11 @@ export interface GatewayHooks {
   onReconcile?: ((event: ReconcileEvent) => void) | undefined;
 }
 
+/** The events the hooks receive, by name: `GatewayHooks.RequestEvent`, `GatewayHooks.RetryEvent`... */
+export declare namespace GatewayHooks {
+  export { type ReconcileEvent as ReconcileEvent, type RequestEvent as RequestEvent, type ResponseEvent as ResponseEvent, type RetryEvent as RetryEvent };
+}
+
 /**
  * Both sets observe every event, the merchant's first; a hook that throws or rejects does not keep the
  * other from it. An event only one set observes costs nothing more.

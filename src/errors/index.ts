@@ -16,10 +16,13 @@ export {
   GatewayNonJsonResponseError,
   GatewayResponseError,
   GatewayResponseMismatchError,
+  GatewayResponseContractError,
   GatewayResponseTooLargeError,
   GatewayResponseValidationError,
+  type ContractLookup,
   GatewayTruncatedResponseError,
   type ResponseErrorDetails,
+  withContractLookup,
 } from './response.js';
 export { GatewayAbortError, GatewayConnectionError, GatewayTimeoutError } from './network.js';
 export { GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, type ReconcileKey, type ReconciliationDifference } from './outcome.js';
