@@ -33,7 +33,6 @@ export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js
 // Errors
 export {
   GatewayAbortError,
-  GatewayApiError,
   GatewayConnectionError,
   GatewayEmptyResponseError,
   GatewayError,
@@ -56,7 +55,7 @@ export {
   type ReconciliationDifference,
   type ValidationIssue,
 } from './errors/index.js';
-export type { GatewayApiErrorReason } from './errors/index.js';
+export { GatewayApiError, type GatewayApiErrorReason } from './operations/api-error.js';
 
 // Notifications
 export {

@@ -1,7 +1,7 @@
-import { successCodeAdvice } from '../errors/index.js';
+import { GatewayApiError } from '../operations/api-error.js';
+import { successCodeAdvice } from '../operations/refusals.js';
 import { definitionOf, type OperationName } from '../operations/table.js';
 import {
-  GatewayApiError,
   GatewayEmptyResponseError,
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
@@ -29,8 +29,8 @@ export interface ResponseContext {
   /** The client's merchant application: a record that names another is not this client's. */
   readonly mchNo: string;
   readonly appId: string;
-  /** What the request asked for, that the record must echo (e.g. `{ mchOrderNo: 'order-1001' }`). */
-  readonly asked: Readonly<Record<string, string>>;
+  /** What the request asked for, that the record must echo as typed values (e.g. `{ mchOrderNo: 'order-1001' }`). */
+  readonly asked: Readonly<Record<string, string | number>>;
   /** The URL the request went to, for the message of an HTTP error status. */
   readonly url: string;
 }
@@ -102,7 +102,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
  * which keeps the search sound.
  */
 function acceptsReading(reading: ReadonlyMap<string, string>, context: ResponseContext): boolean {
-  for (const [field, asked] of Object.entries(context.asked)) if (reading.get(field) !== asked) return false;
+  for (const [field, asked] of Object.entries(context.asked)) if (reading.get(field) !== String(asked)) return false;
   for (const field of ['mchNo', 'appId'] as const) {
     const found = reading.get(field);
     if (found !== undefined && found !== context[field]) return false;
@@ -151,7 +151,7 @@ function checkBinding(operation: OperationName, data: Readonly<Record<string, un
     if (data[field] !== asked) {
       throw new GatewayResponseMismatchError(
         `${operation} asked for ${field} '${asked}', but the signed response is for ${field} ${describe(data[field])}: it answers another request (a replayed or substituted response), so it is not returned. Check what stands between you and the gateway.`,
-        { field, expected: asked, found: data[field] },
+        { field, expected: String(asked), found: data[field] },
         details,
       );
     }

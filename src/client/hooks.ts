@@ -1,3 +1,5 @@
+import { recordFields } from '../operations/define.js';
+import { definitionOf, OPERATION_NAMES } from '../operations/table.js';
 import type { OperationName } from '../operations/table.js';
 
 /**
@@ -198,13 +200,15 @@ export function observe<A extends unknown[]>(observer: (...args: A) => unknown, 
   }
 }
 
-const RECORD_KEYS = ['mchOrderNo', 'payOrderId', 'requestId'] as const;
+// The fields that name a record in any operation of the table, read from the rows once (the SDK's own table).
+let recordKeys: readonly string[] | undefined;
 
 /** The record keys among a call's parameters (text or numbers only: the parameters may be invalid). */
 export function recordIds(params: unknown): Record<string, string> {
   const ids: Record<string, string> = {};
   if (typeof params !== 'object' || params === null) return ids;
-  for (const field of RECORD_KEYS) {
+  recordKeys ??= [...new Set(OPERATION_NAMES.flatMap((operation) => recordFields(definitionOf(operation))))];
+  for (const field of recordKeys) {
     const value: unknown = (params as Record<string, unknown>)[field];
     if (typeof value === 'string' || typeof value === 'number') ids[field] = String(value);
   }

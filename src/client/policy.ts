@@ -5,10 +5,10 @@
  *
  * @module
  */
+import { GatewayApiError } from '../operations/api-error.js';
 import type { RetryClass } from '../operations/define.js';
 import {
   GatewayAbortError,
-  GatewayApiError,
   GatewayConnectionError,
   GatewayEmptyResponseError,
   GatewayError,

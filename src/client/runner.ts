@@ -4,12 +4,12 @@
  *
  * @module
  */
+import { GatewayApiError } from '../operations/api-error.js';
 import { pickFields, type ConfirmDefinition, type ReconcileDefinition } from '../operations/define.js';
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import {
   GatewayAbortError,
-  GatewayApiError,
   GatewayError,
   GatewayOutcomeUnknownError,
   GatewayReconciliationMismatchError,
@@ -342,8 +342,9 @@ export class OperationRunner {
     const s = this.#settings;
     const { retries = call.maxRetries, progress, purpose = call.purpose, span = call.span } = how;
     const { path, binds, retry: retryClass } = definitionOf(operation);
-    const asked: Record<string, string> = {};
-    for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
+    // Compared as typed values: a binding names only fields whose parameter and answer have one type.
+    const asked: Record<string, string | number> = {};
+    for (const field of binds) if (params[field] !== undefined) asked[field] = params[field];
     const ids = recordIds(params);
     if (call.signal?.aborted) throw GatewayAbortError.of(operation, call.signal.reason);
     if (performance.now() >= call.deadline) throw this.#timedOut(call, 'call');

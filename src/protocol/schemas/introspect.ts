@@ -63,3 +63,14 @@ export function objectFields(schema: z.ZodMiniObject): ObjectFields {
   }
   return fields;
 }
+
+/**
+ * The name of `value` in a field's enum schema (`z.enum(PayOrderState)`: 2 is `Succeeded`), for logs; `undefined`
+ * when the field is no enum or the value none of its entries.
+ */
+export function enumName(schema: z.core.$ZodType | undefined, value: unknown): string | undefined {
+  let def = schema?._zod.def as unknown as Def | undefined;
+  while (def && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) def = def.innerType._zod.def;
+  if (def?.type !== 'enum') return undefined;
+  return Object.entries(def.entries ?? {}).find(([, entry]) => entry === value)?.[0];
+}
