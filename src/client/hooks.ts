@@ -1,6 +1,5 @@
 import { recordFields } from '../operations/define.js';
-import { definitionOf, OPERATION_NAMES } from '../operations/table.js';
-import type { OperationName } from '../operations/table.js';
+import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 
 /**
  * Why an HTTP attempt was made: the operation called (`request`), a lookup that settles an ambiguous create
