@@ -18,14 +18,12 @@
 
 // Client
 export { GatewayClient, type OperationMethods } from './client/gateway-client.js';
-export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type ConfirmOptions, type GatewayClientOptions, type RequestOptions } from './client/options.js';
-export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOptions } from './client/wait-for-order.js';
+export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type GatewayClientOptions, type RequestOptions } from './client/options.js';
+export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS } from './client/wait-for-order.js';
 export { GatewayOrderPaidError } from './client/reissue.js';
 export { GatewayOrderNotFinalError } from './client/order-not-final.js';
-export type { GatewayResponse } from './client/runner.js';
 export type { GatewayHooks } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
-export type { FetchLike, HttpExchange } from './transport/http.js';
 export type { OperationName } from './operations/table.js';
 export { sign } from './protocol/signing/sign.js';
 export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js';
@@ -51,9 +49,6 @@ export {
   GatewayTruncatedResponseError,
   GatewayValidationError,
   isGatewayError,
-  type ReconcileKey,
-  type ReconciliationDifference,
-  type ValidationIssue,
 } from './errors/index.js';
 export { GatewayApiError, type GatewayApiErrorReason } from './operations/api-error.js';
 
@@ -81,7 +76,7 @@ export {
 } from './notify/processor.js';
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
 export { memoryStore } from './notify/memory-store.js';
-export type { NotificationStore, ProcessingContext, RunOnceEvent, RunOnceResult } from './notify/store.js';
+export type { NotificationStore, ProcessingContext } from './notify/store.js';
 // Tracking and sweeping orders: no paid order left behind
 export type { PaidOrder, SweepOptions, SweepReport, SweptPayOrder } from './notify/sweep.js';
 
@@ -107,6 +102,7 @@ export type {
   UnifiedOrderParams,
   UnifiedOrderResult,
 } from './protocol/schemas/order.js';
+export { RefundOrderState, refundOrderStateName, type Refund, type RefundOrderParams, type RefundOrderResult, type RefundQueryParams } from './protocol/schemas/refund.js';
 export type {
   SettleAddressApplyParams,
   SettlementRecord,

@@ -1,9 +1,11 @@
-import { definitionOf, OPERATION_NAMES, type operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
+import { definitionOf, type operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
 import type { ClientNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
-import type { PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
-import { createKyTransport } from '../transport/http.js';
+import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
+import type { Refund, RefundOrderParams, RefundOrderResult, RefundQueryParams } from '../protocol/schemas/refund.js';
+import type { SettleAddressApplyParams, SettlementRecord, SettlementResult, SettleRequestGetParams, SettleRequestParams } from '../protocol/schemas/settlement.js';
+import { createKyTransport, type FetchLike, type HttpExchange } from '../transport/http.js';
 import { composeHooks, recordIds } from './hooks.js';
 import { LogObserver } from './logging.js';
 import { resolveOptions, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
@@ -95,15 +97,11 @@ function summarize(options: ResolvedOptions): Record<string, unknown> {
   return { ...rest, secret: '[redacted]' };
 }
 
-// The operation methods come from the table (below, in the class's static block): one interface merges
-// their types into the class.
-export interface GatewayClient extends OperationMethods {}
-
 /**
- * The gateway client: one method per operation of the SDK's operation table (`unifiedOrder`, `query`,
- * `close`, `settleAddressApply`, `settleRequest`, `settleRequestGet`), each validating, signing and sending
- * its request, verifying the response's signature and binding, and resolving to the typed `data`; plus
- * `waitForOrder`, notification verification and `withResponse`. One instance per merchant application; it
+ * The gateway client: one method per operation of the SDK's operation table (payments, crypto settlements,
+ * refunds), each validating, signing and sending its request, verifying the response's signature and binding,
+ * and resolving to the typed `data`; plus `waitForOrder`, `reissueOrder`, notification verification and
+ * `withResponse`. One instance per merchant application; it
  * holds no other state and is safe to share across concurrent calls.
  *
  * @example
@@ -124,7 +122,7 @@ export interface GatewayClient extends OperationMethods {}
  * console.log(order.payOrderId, order.payData);
  * ```
  */
-export class GatewayClient {
+export class GatewayClient implements OperationMethods {
   /** The gateway's base URL. */
   readonly baseUrl: string;
   /** The merchant number sent with every request. */
@@ -138,20 +136,6 @@ export class GatewayClient {
   readonly #summary: Record<string, unknown>;
   readonly #runner: OperationRunner;
   readonly #log: LogObserver;
-
-  static {
-    // One method per table entry: validates, signs, sends and resolves to the result the table declares.
-    for (const operation of OPERATION_NAMES) {
-      const resolvesNothing = definitionOf(operation).resolves === 'nothing';
-      const method = {
-        [operation](this: GatewayClient, params: unknown, options?: ConfirmOptions): Promise<unknown> {
-          const pending = this.#logged(operation, params, this.#runner.run(operation, params, options)).then(dataOf);
-          return resolvesNothing && options?.confirm !== true ? pending.then(() => undefined) : pending;
-        },
-      }[operation];
-      Object.defineProperty(GatewayClient.prototype, operation, { value: method, writable: true, configurable: true });
-    }
-  }
 
   /**
    * @param options - see {@link GatewayClientOptions}; invalid options throw {@link GatewayValidationError}.
@@ -168,6 +152,231 @@ export class GatewayClient {
     const hooks = composeHooks(resolved.hooks, this.#log.hooks);
     this.#runner = new OperationRunner({ ...resolved, hooks, transport: createKyTransport(resolved) }, resolved.secret);
     this.#log.created(resolved);
+  }
+
+/**
+   * Creates a payment order (`POST /api/pay/unifiedOrder`) and returns the payment parameters. A channel
+   * failure is a result (`orderState` 3 with `errCode`/`errMsg`), not an exception. `mchOrderNo` is your
+   * idempotency key: the gateway refuses a second order with it. A create is never sent twice blindly:
+   * after an ambiguous failure the order is looked up by `mchOrderNo`, and a recovered result has no
+   * `payData` (the query does not carry it).
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `mchOrderNo` (`reason` says which)
+   * @throws {@link GatewayOutcomeUnknownError} when the order may exist and no lookup could tell in time (`key` to reconcile by)
+   * @throws {@link GatewayReconciliationMismatchError} when the lookup finds another order under your `mchOrderNo`
+   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway (nothing was created)
+   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
+   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   * @throws {@link GatewayHttpStatusError} for a redirect (never followed: check `baseUrl`)
+   *
+   * @example
+   * ```ts
+   * const result = await client.unifiedOrder({
+   *   mchOrderNo: 'order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD',
+   *   subject: 'T-shirt', body: 'Blue T-shirt', channelExtra: { payDataType: 'codeImgUrl' },
+   * });
+   * if (result.orderState === PayOrderState.Failed) console.warn(result.errCode, result.errMsg);
+   * else showQrImage(result.payData);
+   * ```
+   */
+  unifiedOrder(params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
+    return this.#call('unifiedOrder', params, options);
+  }
+
+/**
+   * Reads an order's latest state (`POST /api/pay/query`) by `payOrderId` or `mchOrderNo`, with its on-chain
+   * transactions (`orderTransactionList`, amounts as exact decimal strings). Retried on transient failures.
+   * The record must be the one asked for, of this merchant application.
+   *
+   * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. `order_not_found`
+   * @throws {@link GatewayResponseMismatchError} when the signed answer is another order's (a replayed or substituted response)
+   * @throws {@link GatewaySignatureError} when the answer's `sign` is missing or wrong
+   * @throws {@link GatewayResponseValidationError} when the answer is not the documented shape, or readings of its signed text differ in a field that is not free text
+   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (an HTTP error status, empty, truncated, not JSON, too large)
+   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
+   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time (`timeout`, `totalTimeout`)
+   * @throws {@link GatewayAbortError} when your `signal` aborted
+   *
+   * @example
+   * ```ts
+   * const order = await client.query({ mchOrderNo: 'order-1001' });
+   * if (order.state === PayOrderState.Succeeded) fulfil(order);
+   * ```
+   */
+  query(params: QueryParams, options?: RequestOptions): Promise<PayOrder> {
+    return this.#call('query', params, options);
+  }
+
+/**
+   * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close. Only states
+   * 0 and 1 can be closed; a paying order may still become paid. The gateway answers an empty `data`, which
+   * proves nothing about the order (the reference answers it even when a payer moved the order to 1 meanwhile
+   * and nothing was closed): with `{ confirm: true }` the order is queried by the same ids afterwards and the
+   * call resolves to it only in a final state (6, or 2 when the payer paid first); an order still 0 or 1 is
+   * a {@link GatewayOrderNotFinalError}. A repeat that finds the order already closed is a success.
+   *
+   * @throws {@link GatewayOrderNotFinalError} with `confirm`, when the order read back is still 0 or 1: wait for its final state
+   * @throws {@link GatewayApiError} when the order cannot be closed (`order_not_closable`, `order_not_found`)
+   * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
+   * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
+   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
+   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
+   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
+   * @throws {@link GatewayAbortError} when your `signal` aborted
+   *
+   * @example
+   * ```ts
+   * await client.close({ mchOrderNo: 'order-1001' });
+   * const order = await client.close({ mchOrderNo: 'order-1002' }, { confirm: true });
+   * if (order.state === PayOrderState.Succeeded) fulfil(order); // paid just before the close
+   * ```
+   */
+  close(params: CloseParams, options: ConfirmOptions & { confirm: true }): Promise<PayOrder>;
+  close(params: CloseParams, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<void>;
+  close(params: CloseParams, options?: ConfirmOptions): Promise<PayOrder | void>;
+  close(params: CloseParams, options?: ConfirmOptions): Promise<PayOrder | void> {
+    return this.#call('close', params, options);
+  }
+
+/**
+   * Declares a crypto address to receive settlements (`POST /api/channelbiz/coinpay/settleAddressApply`). The
+   * platform reviews it; once approved, settle to it with `addrServerRequestId: result.serverRequestId`. The
+   * gateway offers no lookup for declarations: an ambiguous failure ends in {@link GatewayOutcomeUnknownError}.
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `requestId`
+   * @throws {@link GatewayOutcomeUnknownError} after an ambiguous failure (`key` is your `requestId`)
+   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
+   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
+   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   *
+   * @example
+   * ```ts
+   * const { serverRequestId, status } = await client.settleAddressApply({
+   *   requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', remark: 'treasury',
+   * });
+   * ```
+   */
+  settleAddressApply(params: SettleAddressApplyParams, options?: RequestOptions): Promise<SettlementResult> {
+    return this.#call('settleAddressApply', params, options);
+  }
+
+/**
+   * Requests a settlement of available balance (`POST /api/channelbiz/coinpay/settleRequest`) to a declared
+   * address (`addrServerRequestId`) or a given one (`address`): exactly one of the two. Only
+   * `payoutChannel: 'Crypto'` and `currency: 'USD'` are supported. `requestId` is your idempotency key. The
+   * answer, `{ serverRequestId, status }`, repeats nothing of the request: with `{ confirm: true }` the record
+   * is read back by `requestId` and must carry the `serverRequestId` answered and every field sent that it
+   * shows; the call then resolves to the {@link SettlementRecord} (for a declared address, compare its
+   * `address` with the one you declared).
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. an unapproved address or a duplicate `requestId`
+   * @throws {@link GatewayOutcomeUnknownError} when the settlement may exist and no lookup could tell (`key` is your `requestId`)
+   * @throws {@link GatewayReconciliationMismatchError} when the record under your `requestId` is another settlement
+   * @throws {@link GatewayResponseMismatchError} with `confirm`, when the record read back is not the one answered
+   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
+   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
+   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   *
+   * @example
+   * ```ts
+   * const monthly = {
+   *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT',
+   *   payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
+   * } as const;
+   * const result = await client.settleRequest(monthly);
+   * const record = await client.settleRequest({ ...monthly, requestId: 'settle-2024-08' }, { confirm: true });
+   * ```
+   */
+  settleRequest(params: SettleRequestParams, options: ConfirmOptions & { confirm: true }): Promise<SettlementRecord>;
+  settleRequest(params: SettleRequestParams, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<SettlementResult>;
+  settleRequest(params: SettleRequestParams, options?: ConfirmOptions): Promise<SettlementResult | SettlementRecord>;
+  settleRequest(params: SettleRequestParams, options?: ConfirmOptions): Promise<SettlementResult | SettlementRecord> {
+    return this.#call('settleRequest', params, options);
+  }
+
+/**
+   * Reads a settlement request by your `requestId` (`POST /api/channelbiz/coinpay/settleRequestGet`). The
+   * record must be the one asked for. `status` values are not defined by the spec (see {@link SettlementResult}).
+   *
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. `record_not_found`
+   * @throws {@link GatewayResponseMismatchError} when the signed answer is another request's record
+   * @throws {@link GatewayValidationError} for an invalid `requestId` (nothing is sent)
+   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
+   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
+   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
+   * @throws {@link GatewayAbortError} when your `signal` aborted
+   *
+   * @example
+   * ```ts
+   * const record = await client.settleRequestGet({ requestId: 'settle-2024-07' });
+   * console.log(record.status, record.amount);
+   * ```
+   */
+  settleRequestGet(params: SettleRequestGetParams, options?: RequestOptions): Promise<SettlementRecord> {
+    return this.#call('settleRequestGet', params, options);
+  }
+
+  /**
+   * Refunds a paid order, wholly or in part (`POST /api/refund/refundOrder`), and resolves to the refund: its
+   * `state` may be final already (2 refunded, 3 failed) or, as a real channel usually answers, 1 (refunding:
+   * learn the end from the refund notification, a processor's sweep or {@link GatewayClient.refundQuery}).
+   * `mchRefundNo` is your key: store it with the refund **before** calling. A refund is never sent twice blindly:
+   * after a lost or ambiguous answer (reset, timeout, 5xx) the refund is looked up by `mchRefundNo` and the call
+   * resolves to the refund found (re-sent, with the same `mchRefundNo`, only when the lookup proves it absent).
+   * The gateway refuses a second refund under the same `mchRefundNo` (`duplicate_refund`): never retry under a new
+   * one while the first may exist, or the payer is refunded twice. A refund asked by `mchOrderNo` alone whose
+   * answer is lost ends in {@link GatewayOutcomeUnknownError}: the refund record names its order by `payOrderId`
+   * only, so pass `payOrderId` to have a lost answer resolved.
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters, e.g. neither `payOrderId` nor `mchOrderNo` (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses: `order_not_refundable` (not paid, or refunded in full), `refund_exceeds_refundable`, `refund_in_progress` (another refund of the order is 1: try later with the same `mchRefundNo`), `duplicate_refund` (look it up), `order_not_found`
+   * @throws {@link GatewayOutcomeUnknownError} when the refund may exist and no lookup could tell in time (`key` is your `mchRefundNo`: look it up later, never refund under a new number)
+   * @throws {@link GatewayReconciliationMismatchError} when the refund under your `mchRefundNo` is another refund (another order, amount or currency)
+   * @throws {@link GatewayResponseContractError} when the gateway's signed answer breaks the documented shape (the refund was made: `lookup` says what was found)
+   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway (nothing was refunded)
+   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
+   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   *
+   * @example
+   * ```ts
+   * const refund = await client.refundOrder({
+   *   payOrderId: 'P202406180001', mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD',
+   *   refundReason: 'Returned: wrong size', notifyUrl: 'https://shop.example.com/pay/notify',
+   * });
+   * if (refund.state === RefundOrderState.Succeeded) markRefunded(refund.mchRefundNo);
+   * ```
+   */
+  refundOrder(params: RefundOrderParams, options?: RequestOptions): Promise<RefundOrderResult> {
+    return this.#call('refundOrder', params, options);
+  }
+
+  /**
+   * Reads a refund (`POST /api/refund/query`) by your `mchRefundNo` or the gateway's `refundOrderId`, with the order
+   * it refunds (`payOrderId`) and its state: 2 refunded, 3 failed, 4 closed (no money moved), 0 or 1 still open.
+   * Retried on transient failures. The record must be the one asked for, of this merchant application.
+   *
+   * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. `refund_not_found`
+   * @throws {@link GatewayResponseMismatchError} when the signed answer is another refund's (a replayed or substituted response)
+   * @throws {@link GatewaySignatureError} when the answer's `sign` is missing or wrong
+   * @throws {@link GatewayResponseContractError} when the signed answer breaks the documented shape
+   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
+   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
+   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
+   * @throws {@link GatewayAbortError} when your `signal` aborted
+   *
+   * @example
+   * ```ts
+   * const refund = await client.refundQuery({ mchRefundNo: 'refund-1001' });
+   * if (refund.state === RefundOrderState.Succeeded) console.log(`refunded ${refund.refundAmount} of ${refund.payAmount} ${refund.currency}`);
+   * ```
+   */
+  refundQuery(params: RefundQueryParams, options?: RequestOptions): Promise<Refund> {
+    return this.#call('refundQuery', params, options);
   }
 
   /**
@@ -278,6 +487,12 @@ export class GatewayClient {
     return this.#logged(operation, params, this.#runner.run(operation, params, options));
   }
 
+  /** Runs an operation of the table and resolves to what its method resolves to (nothing for close without confirm). */
+  #call<T>(operation: OperationName, params: unknown, options: ConfirmOptions | undefined): Promise<T> {
+    const pending = this.#logged(operation, params, this.#runner.run<T>(operation, params, options)).then(dataOf);
+    return definitionOf(operation).resolves === 'nothing' && options?.confirm !== true ? (pending.then(() => undefined) as Promise<T>) : pending;
+  }
+
   /** A call made inside another one (waitForOrder, reissueOrder), which logs its own failure: this one's is not logged. */
   #unlogged<T>(operation: OperationName, params: unknown, options: ConfirmOptions | undefined, how?: RunAs): Promise<T> {
     return this.#runner.run<T>(operation, params, options, how).then(dataOf);
@@ -301,4 +516,18 @@ export class GatewayClient {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `GatewayClient ${JSON.stringify(this.toJSON())}`;
   }
+}
+
+/**
+ * The types of the client's options, calls and answers: `GatewayClient.ConfirmOptions`, `GatewayClient.FetchLike`,
+ * `GatewayClient.GatewayResponse`, `GatewayClient.HttpExchange`, `GatewayClient.WaitForOrderOptions`.
+ */
+export declare namespace GatewayClient {
+  export {
+    type ConfirmOptions as ConfirmOptions,
+    type FetchLike as FetchLike,
+    type GatewayResponse as GatewayResponse,
+    type HttpExchange as HttpExchange,
+    type WaitForOrderOptions as WaitForOrderOptions,
+  };
 }

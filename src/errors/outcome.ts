@@ -98,3 +98,13 @@ export class GatewayReconciliationMismatchError extends GatewayError {
     this.differences = differences;
   }
 }
+
+/** The key a lost create is looked up by: `GatewayOutcomeUnknownError.ReconcileKey`. */
+export declare namespace GatewayOutcomeUnknownError {
+  export { type ReconcileKey as ReconcileKey };
+}
+
+/** What the record found differs in: `GatewayReconciliationMismatchError.ReconciliationDifference` (and its `ReconcileKey`). */
+export declare namespace GatewayReconciliationMismatchError {
+  export { type ReconcileKey as ReconcileKey, type ReconciliationDifference as ReconciliationDifference };
+}

@@ -78,3 +78,8 @@ export class GatewayPayloadTooLargeError extends GatewayValidationError {
     this.maxBytes = maxBytes;
   }
 }
+
+/** One problem of invalid input: `GatewayValidationError.ValidationIssue`. */
+export declare namespace GatewayValidationError {
+  export { type ValidationIssue as ValidationIssue };
+}

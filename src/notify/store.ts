@@ -107,3 +107,8 @@ export interface NotificationStore<Context extends ProcessingContext = Processin
    */
   readonly tracking?: OrderTracking | undefined;
 }
+
+/** The types of a store's `runOnce`: `NotificationStore.RunOnceEvent`, `NotificationStore.RunOnceResult`. */
+export declare namespace NotificationStore {
+  export { type RunOnceEvent as RunOnceEvent, type RunOnceResult as RunOnceResult };
+}

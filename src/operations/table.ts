@@ -27,6 +27,7 @@ import {
 } from '../protocol/schemas/settlement.js';
 import type { NamedInput, NamedOutput } from '../protocol/schemas/fields.js';
 import type { PayOrder, UnifiedOrderResult } from '../protocol/schemas/order.js';
+import { refundOrderParamsSchema, refundOrderResultSchema, refundQueryParamsSchema, refundSchema, type Refund } from '../protocol/schemas/refund.js';
 import type { SettlementRecord } from '../protocol/schemas/settlement.js';
 
 /**
@@ -43,32 +44,7 @@ import type { SettlementRecord } from '../protocol/schemas/settlement.js';
 // Each row reads its schemas through getters: a schema is built on the first call that needs it
 // (protocol/schemas/lazy.ts), so a cold start builds only its first operation's.
 export const operations = {
-  /**
-   * Creates a payment order (`POST /api/pay/unifiedOrder`) and returns the payment parameters. A channel
-   * failure is a result (`orderState` 3 with `errCode`/`errMsg`), not an exception. `mchOrderNo` is your
-   * idempotency key: the gateway refuses a second order with it. A create is never sent twice blindly:
-   * after an ambiguous failure the order is looked up by `mchOrderNo`, and a recovered result has no
-   * `payData` (the query does not carry it).
-   *
-   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `mchOrderNo` (`reason` says which)
-   * @throws {@link GatewayOutcomeUnknownError} when the order may exist and no lookup could tell in time (`key` to reconcile by)
-   * @throws {@link GatewayReconciliationMismatchError} when the lookup finds another order under your `mchOrderNo`
-   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway (nothing was created)
-   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
-   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
-   * @throws {@link GatewayHttpStatusError} for a redirect (never followed: check `baseUrl`)
-   *
-   * @example
-   * ```ts
-   * const result = await client.unifiedOrder({
-   *   mchOrderNo: 'order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD',
-   *   subject: 'T-shirt', body: 'Blue T-shirt', channelExtra: { payDataType: 'codeImgUrl' },
-   * });
-   * if (result.orderState === PayOrderState.Failed) console.warn(result.errCode, result.errMsg);
-   * else showQrImage(result.payData);
-   * ```
-   */
+  /** Creates a payment order (`POST /api/pay/unifiedOrder`); the method docs: {@link GatewayClient.unifiedOrder}. */
   unifiedOrder: defineOperation({
     path: '/api/pay/unifiedOrder',
     get params() {
@@ -104,27 +80,7 @@ export const operations = {
     summary: 'Creates a payment order. Resolves to a `CreatedOrder` (`recovered: false`, with `payData`) or, after a lost answer, the `RecoveredOrder` found by `mchOrderNo` (no `payData`: see `reissueOrder`).',
   }),
 
-  /**
-   * Reads an order's latest state (`POST /api/pay/query`) by `payOrderId` or `mchOrderNo`, with its on-chain
-   * transactions (`orderTransactionList`, amounts as exact decimal strings). Retried on transient failures.
-   * The record must be the one asked for, of this merchant application.
-   *
-   * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. `order_not_found`
-   * @throws {@link GatewayResponseMismatchError} when the signed answer is another order's (a replayed or substituted response)
-   * @throws {@link GatewaySignatureError} when the answer's `sign` is missing or wrong
-   * @throws {@link GatewayResponseValidationError} when the answer is not the documented shape, or readings of its signed text differ in a field that is not free text
-   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (an HTTP error status, empty, truncated, not JSON, too large)
-   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
-   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time (`timeout`, `totalTimeout`)
-   * @throws {@link GatewayAbortError} when your `signal` aborted
-   *
-   * @example
-   * ```ts
-   * const order = await client.query({ mchOrderNo: 'order-1001' });
-   * if (order.state === PayOrderState.Succeeded) fulfil(order);
-   * ```
-   */
+  /** Reads an order (`POST /api/pay/query`); the method docs: {@link GatewayClient.query}. */
   query: defineOperation({
     path: '/api/pay/query',
     get params() {
@@ -141,30 +97,7 @@ export const operations = {
     summary: 'Reads an order by `payOrderId` or `mchOrderNo`. Resolves to the `PayOrder` asked for, with its on-chain transactions (amounts as exact decimal strings).',
   }),
 
-  /**
-   * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close. Only states
-   * 0 and 1 can be closed; a paying order may still become paid. The gateway answers an empty `data`, which
-   * proves nothing about the order (the reference answers it even when a payer moved the order to 1 meanwhile
-   * and nothing was closed): with `{ confirm: true }` the order is queried by the same ids afterwards and the
-   * call resolves to it only in a final state (6, or 2 when the payer paid first); an order still 0 or 1 is
-   * a {@link GatewayOrderNotFinalError}. A repeat that finds the order already closed is a success.
-   *
-   * @throws {@link GatewayOrderNotFinalError} with `confirm`, when the order read back is still 0 or 1: wait for its final state
-   * @throws {@link GatewayApiError} when the order cannot be closed (`order_not_closable`, `order_not_found`)
-   * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
-   * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
-   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
-   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
-   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
-   * @throws {@link GatewayAbortError} when your `signal` aborted
-   *
-   * @example
-   * ```ts
-   * await client.close({ mchOrderNo: 'order-1001' });
-   * const order = await client.close({ mchOrderNo: 'order-1002' }, { confirm: true });
-   * if (order.state === PayOrderState.Succeeded) fulfil(order); // paid just before the close
-   * ```
-   */
+  /** Closes an unpaid order (`POST /api/pay/close`); the method docs: {@link GatewayClient.close}. */
   close: defineOperation({
     path: '/api/pay/close',
     get params() {
@@ -194,25 +127,7 @@ export const operations = {
     summary: 'Closes an unpaid order (state 0 or 1). Resolves to nothing; with `{ confirm: true }`, to the `PayOrder` queried afterwards, which must be final (not 0 or 1).',
   }),
 
-  /**
-   * Declares a crypto address to receive settlements (`POST /api/channelbiz/coinpay/settleAddressApply`). The
-   * platform reviews it; once approved, settle to it with `addrServerRequestId: result.serverRequestId`. The
-   * gateway offers no lookup for declarations: an ambiguous failure ends in {@link GatewayOutcomeUnknownError}.
-   *
-   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `requestId`
-   * @throws {@link GatewayOutcomeUnknownError} after an ambiguous failure (`key` is your `requestId`)
-   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
-   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
-   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
-   *
-   * @example
-   * ```ts
-   * const { serverRequestId, status } = await client.settleAddressApply({
-   *   requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', remark: 'treasury',
-   * });
-   * ```
-   */
+  /** Declares a settlement address (`POST /api/channelbiz/coinpay/settleAddressApply`); the method docs: {@link GatewayClient.settleAddressApply}. */
   settleAddressApply: defineOperation({
     path: '/api/channelbiz/coinpay/settleAddressApply',
     get params() {
@@ -230,34 +145,7 @@ export const operations = {
     summary: 'Declares a crypto address for settlements, reviewed by the platform. Resolves to `{ serverRequestId, status }`.',
   }),
 
-  /**
-   * Requests a settlement of available balance (`POST /api/channelbiz/coinpay/settleRequest`) to a declared
-   * address (`addrServerRequestId`) or a given one (`address`): exactly one of the two. Only
-   * `payoutChannel: 'Crypto'` and `currency: 'USD'` are supported. `requestId` is your idempotency key. The
-   * answer, `{ serverRequestId, status }`, repeats nothing of the request: with `{ confirm: true }` the record
-   * is read back by `requestId` and must carry the `serverRequestId` answered and every field sent that it
-   * shows; the call then resolves to the {@link SettlementRecord} (for a declared address, compare its
-   * `address` with the one you declared).
-   *
-   * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. an unapproved address or a duplicate `requestId`
-   * @throws {@link GatewayOutcomeUnknownError} when the settlement may exist and no lookup could tell (`key` is your `requestId`)
-   * @throws {@link GatewayReconciliationMismatchError} when the record under your `requestId` is another settlement
-   * @throws {@link GatewayResponseMismatchError} with `confirm`, when the record read back is not the one answered
-   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
-   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
-   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
-   *
-   * @example
-   * ```ts
-   * const monthly = {
-   *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT',
-   *   payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
-   * } as const;
-   * const result = await client.settleRequest(monthly);
-   * const record = await client.settleRequest({ ...monthly, requestId: 'settle-2024-08' }, { confirm: true });
-   * ```
-   */
+  /** Requests a settlement (`POST /api/channelbiz/coinpay/settleRequest`); the method docs: {@link GatewayClient.settleRequest}. */
   settleRequest: defineOperation({
     path: '/api/channelbiz/coinpay/settleRequest',
     get params() {
@@ -296,24 +184,7 @@ export const operations = {
     summary: 'Settles available balance to a declared or given crypto address. Resolves to `{ serverRequestId, status }`; with `{ confirm: true }`, to the `SettlementRecord` read back and checked.',
   }),
 
-  /**
-   * Reads a settlement request by your `requestId` (`POST /api/channelbiz/coinpay/settleRequestGet`). The
-   * record must be the one asked for. `status` values are not defined by the spec (see {@link SettlementResult}).
-   *
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. `record_not_found`
-   * @throws {@link GatewayResponseMismatchError} when the signed answer is another request's record
-   * @throws {@link GatewayValidationError} for an invalid `requestId` (nothing is sent)
-   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
-   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
-   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
-   * @throws {@link GatewayAbortError} when your `signal` aborted
-   *
-   * @example
-   * ```ts
-   * const record = await client.settleRequestGet({ requestId: 'settle-2024-07' });
-   * console.log(record.status, record.amount);
-   * ```
-   */
+  /** Reads a settlement (`POST /api/channelbiz/coinpay/settleRequestGet`); the method docs: {@link GatewayClient.settleRequestGet}. */
   settleRequestGet: defineOperation({
     path: '/api/channelbiz/coinpay/settleRequestGet',
     get params() {
@@ -330,6 +201,81 @@ export const operations = {
     notFound: ['record_not_found'],
     logged: ['serverRequestId', 'status'],
     summary: 'Reads a settlement by your `requestId`. Resolves to the `SettlementRecord` asked for.',
+  }),
+
+  /**
+   * Refunds a paid order, wholly or in part (`POST /api/refund/refundOrder`). `mchRefundNo` is the key a lost answer
+   * is looked up by; the method docs: {@link GatewayClient.refundOrder}.
+   */
+  refundOrder: defineOperation({
+    path: '/api/refund/refundOrder',
+    get params() {
+      return refundOrderParamsSchema();
+    },
+    get result() {
+      return refundOrderResultSchema();
+    },
+    retry: 'create',
+    key: 'mchRefundNo',
+    // The answer has no order id: it is bound by what it has.
+    binds: ['mchRefundNo', 'refundAmount'],
+    // In the reference server's order (docs/reference/refunds.md section 1).
+    refusals: {
+      missing_order_id: missingOrderId,
+      order_not_found: orderNotFound,
+      order_not_refundable: {
+        match: /订单状态不正确|已全额退款|已完成全部订单退款|order (?:is )?not (?:paid|refundable)|(?:already )?fully refunded|cannot be refunded/i,
+        advice: 'the order cannot be refunded: it is not paid (state 2), or it is refunded in full already (state 5); query it to learn its state',
+      },
+      refund_exceeds_refundable: {
+        match: /超出.*可退款|exceeds? (?:the )?(?:refundable|remaining)|more than (?:is )?(?:left|refundable)/i,
+        advice: 'the refund is larger than what is left to refund of this order: refund at most the amount paid less what was refunded',
+      },
+      refund_in_progress: {
+        match: /在途退款|refund (?:is )?(?:already )?in progress|refunding (?:in progress|already)/i,
+        advice: 'another refund of this order is still in progress (state 1): try again later with the same mchRefundNo, never under a new one',
+      },
+      duplicate_refund: {
+        match: /退款订单号\[[^\]]*\]已存在|mchRefundNo (?:\[[^\]]*\] )?already exists|duplicate (?:mchRefundNo|refund)|refund (?:\[[^\]]*\] )?already exists/i,
+        advice: 'a refund with this mchRefundNo exists already: look it up (refundQuery by mchRefundNo) instead of refunding again; never refund the same thing under a new mchRefundNo',
+      },
+      refund_unsupported: {
+        match: /不支持退款|(?:channel|interface) (?:does not support|cannot) refunds?|refunds? (?:are |is )?not supported/i,
+        advice: "this order's payment channel cannot refund through the gateway: refund the payer another way",
+      },
+    },
+    reconcile: {
+      lookup: 'refundQuery',
+      by: ['mchRefundNo'],
+      toResult: (refund: Refund) => pick(refund, ['refundOrderId', 'mchRefundNo', 'payAmount', 'refundAmount', 'state', 'channelOrderNo', 'errCode', 'errMsg']),
+      // The record names its order by payOrderId only: a refund sent by mchOrderNo alone cannot be told from another
+      // order's refund under the same mchRefundNo, so its outcome stays unknown rather than taken.
+      decisive: ['refundAmount', 'currency', 'payOrderId', 'mchOrderNo'],
+    },
+    logged: ['refundOrderId', 'state'],
+    summary: 'Refunds a paid order, wholly or in part. Resolves to the `RefundOrderResult` (its `state` may be final already), or after a lost answer the refund found by `mchRefundNo`: never refunded twice.',
+  }),
+
+  /** Reads a refund by `mchRefundNo` or `refundOrderId` (`POST /api/refund/query`); the method docs: {@link GatewayClient.refundQuery}. */
+  refundQuery: defineOperation({
+    path: '/api/refund/query',
+    get params() {
+      return refundQueryParamsSchema();
+    },
+    get result() {
+      return refundSchema();
+    },
+    retry: 'read',
+    binds: ['mchRefundNo', 'refundOrderId'],
+    refusals: {
+      refund_not_found: {
+        match: /订单不存在|refund(?: order)? (?:does not exist|not found)|no such refund|order does not exist/i,
+        advice: 'the gateway has no such refund for this merchant: check mchRefundNo or refundOrderId (a refund whose create was lost and is not found was never made)',
+      },
+    },
+    notFound: ['refund_not_found'],
+    logged: ['refundOrderId', 'state'],
+    summary: 'Reads a refund by `mchRefundNo` or `refundOrderId`. Resolves to the `Refund` asked for, with its order and state.',
   }),
 };
 

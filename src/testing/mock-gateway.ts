@@ -13,6 +13,7 @@ import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/fault
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './domain/orders.js';
+import { RefundDesk, type MockRefund, type RefundDecision, type RefundMode } from './domain/refunds.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 import { createRequestHandler } from './http/handler.js';
@@ -71,6 +72,7 @@ export class MockGateway {
   readonly #baseUrl: string | undefined;
   readonly #orders: OrderBook;
   readonly #settlements: SettlementDesk;
+  readonly #refunds: RefundDesk;
   readonly #notifier: Notifier;
   readonly #faults = new FaultPlan();
   readonly #requests: RequestLog;
@@ -100,6 +102,10 @@ export class MockGateway {
       this.#schedule();
     });
     this.#settlements = new SettlementDesk(this.#clock);
+    this.#refunds = new RefundDesk(this.#clock, this.#orders, (refund) => {
+      this.#notifier.enqueueRefund(refund);
+      this.#schedule();
+    });
     this.#handle = createRequestHandler({
       basePath: o.baseUrl === undefined ? '' : new URL(o.baseUrl).pathname.replace(/\/+$/, ''),
       successCode: o.successCode ?? 200,
@@ -107,6 +113,7 @@ export class MockGateway {
       merchants: this.#merchants,
       orders: this.#orders,
       settlements: this.#settlements,
+      refunds: this.#refunds,
       faults: this.#faults,
       requests: this.#requests,
       controls: this,
@@ -194,6 +201,7 @@ export class MockGateway {
   advanceTime(ms: number): void {
     this.#clock.advance(ms);
     this.#orders.expire();
+    this.#refunds.expire();
     this.#schedule();
   }
 
@@ -410,6 +418,61 @@ export class MockGateway {
   }
 
   /**
+   * A copy of a refund, by `refundOrderId` or `mchRefundNo`; `undefined` when there is none.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.refund('refund-1001')?.state).toBe(RefundOrderState.Succeeded);
+   * ```
+   */
+  refund(ref: string): MockRefund | undefined {
+    return this.#refunds.snapshot(ref);
+  }
+
+  /**
+   * Copies of all refunds, oldest first.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.refunds().filter((r) => r.payOrderId === order.payOrderId)).toHaveLength(2);
+   * ```
+   */
+  refunds(): MockRefund[] {
+    return this.#refunds.list();
+  }
+
+  /**
+   * How the channel treats the coming refunds: `succeed` at once (the default: state 2, notified), `hold` in 1
+   * (refunding) until {@link MockGateway.settleRefund} decides them, or `fail` at once (3, notified).
+   *
+   * @example
+   * ```ts
+   * gateway.setRefundMode('hold');
+   * const refund = await client.refundOrder(params); // state 1
+   * gateway.settleRefund(refund.refundOrderId, { to: 'succeed' });
+   * ```
+   */
+  setRefundMode(mode: RefundMode): void {
+    this.#refunds.setMode(mode);
+  }
+
+  /**
+   * Decides a held refund (state 0 or 1): `succeed` (2: the order's refunded sum grows, 5 when in full), `fail` (3)
+   * or `close` (4, as the gateway's two-hour job; no notification). 2 and 3 are notified to the refund's `notifyUrl`.
+   *
+   * @throws an `Error` when the refund is unknown or already final
+   * @example
+   * ```ts
+   * gateway.settleRefund('refund-1001', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'merchant balance too low' });
+   * ```
+   */
+  settleRefund(ref: string, decision: RefundDecision): MockRefund {
+    const refund = this.#refunds.settle(ref, decision);
+    this.#schedule();
+    return refund;
+  }
+
+  /**
    * Arms a fault for the next matching request(s); see {@link FaultOptions}.
    *
    * @throws {@link payment-gateway-sdk!GatewayValidationError} when an option is wrong
@@ -483,6 +546,7 @@ export class MockGateway {
       notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
       addresses: this.#settlements.addresses(),
       settlements: this.#settlements.settlements(),
+      refunds: this.#refunds.list().reverse(),
       requests: this.#requests.recent(STATE_REQUESTS),
     };
   }

@@ -18,6 +18,8 @@ const VALID_PARAMS: { readonly [Op in OperationName]: ParamsOf<Op> } = {
   settleAddressApply: { requestId: 'r', tokenId: 'T', address: 'a' },
   settleRequest: { requestId: 'r', amount: 1, tokenId: 'T', payoutChannel: 'Crypto', currency: 'USD', address: 'a' },
   settleRequestGet: { requestId: 'r' },
+  refundOrder: { payOrderId: 'P1', mchRefundNo: 'r', refundAmount: 1, currency: 'USD', refundReason: 'why' },
+  refundQuery: { mchRefundNo: 'r' },
 };
 const secretArb = fc.stringMatching(/^[A-Za-z0-9]{24,40}$/);
 const base = { baseUrl: 'https://gateway.test', mchNo: 'M1', appId: 'A1', retry: { maxRetries: 0 } } as const;

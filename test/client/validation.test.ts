@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, GatewayValidationError, type UnifiedOrderParams, type ValidationIssue } from '../../src/index.js';
+import { GatewayClient, GatewayValidationError, type UnifiedOrderParams } from '../../src/index.js';
+
+type ValidationIssue = GatewayValidationError.ValidationIssue;
 import { CREDENTIALS, signedEnvelope, useWire } from '../support/wire.js';
 
 const wire = useWire();

@@ -50,7 +50,7 @@ describe('GatewayApiError.reason', () => {
   });
 
   // Every text the mock answers with, so a test against the mock branches as it would in production.
-  const MOCK: [keyof typeof MOCK_MESSAGES, string, GatewayApiErrorReason][] = [
+  const MOCK: [keyof typeof MOCK_MESSAGES, string, GatewayApiErrorReason, string?][] = [
     ['signatureMismatch', MOCK_MESSAGES.signatureMismatch, 'signature_invalid'],
     ['unknownMerchant', MOCK_MESSAGES.unknownMerchant, 'merchant_unknown'],
     ['appIdMismatch', MOCK_MESSAGES.appIdMismatch, 'app_mismatch'],
@@ -80,14 +80,35 @@ describe('GatewayApiError.reason', () => {
     ['addressNotApproved', MOCK_MESSAGES.addressNotApproved, 'address_not_approved'],
     ['addressTokenMismatch', MOCK_MESSAGES.addressTokenMismatch, 'address_token_mismatch'],
     ['settlementNotFound', MOCK_MESSAGES.settlementNotFound, 'record_not_found'],
+    // A refusal is read by its operation's rules: the same text means another thing in another operation.
+    ['missingRefundOrderIds', MOCK_MESSAGES.missingRefundOrderIds, 'missing_order_id', 'refundOrder'],
+    ['refundOrderNotFound', MOCK_MESSAGES.refundOrderNotFound, 'order_not_found', 'refundOrder'],
+    ['refundOrderState', MOCK_MESSAGES.refundOrderState, 'order_not_refundable', 'refundOrder'],
+    ['refundedInFull', MOCK_MESSAGES.refundedInFull, 'order_not_refundable', 'refundOrder'],
+    ['refundExceeds', MOCK_MESSAGES.refundExceeds, 'refund_exceeds_refundable', 'refundOrder'],
+    ['refundInProgress', MOCK_MESSAGES.refundInProgress, 'refund_in_progress', 'refundOrder'],
+    ['duplicateRefund', MOCK_MESSAGES.duplicateRefund('refund-7'), 'duplicate_refund', 'refundOrder'],
+    ['refundNotFound', MOCK_MESSAGES.refundNotFound, 'refund_not_found', 'refundQuery'],
   ];
 
   it('covers every MOCK_MESSAGES entry', () => {
     expect(MOCK.map(([name]) => name).sort()).toEqual(Object.keys(MOCK_MESSAGES).sort());
   });
 
-  it.each(MOCK)('the mock text %s is %s', (_name, text, reason) => {
-    expect(reasonOf(9999, text)).toBe(reason);
+  it.each(MOCK)('the mock text %s is %s', (_name, text, reason, operation) => {
+    expect(new GatewayApiError(9999, text, { operation }).reason).toBe(reason);
+  });
+
+  it('reads "订单不存在" by the operation refused: an order in query, a refund in refundQuery', () => {
+    expect(new GatewayApiError(9999, '订单不存在', { operation: 'query' }).reason).toBe('order_not_found');
+    expect(new GatewayApiError(9999, '订单不存在', { operation: 'refundQuery' }).reason).toBe('refund_not_found');
+  });
+
+  it('advises by the operation: a duplicate refund is looked up by mchRefundNo, never refunded under a new number', () => {
+    const { message } = new GatewayApiError(9999, MOCK_MESSAGES.duplicateRefund('refund-7'), { operation: 'refundOrder' });
+    expect(message).toMatch(/^A refund with this mchRefundNo exists already: look it up \(refundQuery by mchRefundNo\)/);
+    expect(message).toMatch(/never refund the same thing under a new mchRefundNo/);
+    expect(message).not.toMatch(/mchOrderNo/);
   });
 });
 

@@ -12,7 +12,6 @@ import {
   PayOrderState,
   verifyNotification,
   verifySign,
-  type FetchLike,
 } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import { referenceSign } from '../support/java-order.js';
@@ -143,7 +142,7 @@ describe('re-split signed fields cannot forge a paid notification (finding 1)', 
 function hostileNetwork(intercept: (operation: string, body: Record<string, unknown>) => Response | 'forward' | Promise<Response | 'forward'> = () => 'forward', merchants = [MERCHANT]) {
   const gateway = createMockGateway({ merchants });
   const recorded = new Map<string, string>();
-  const fetch: FetchLike = async (url, init) => {
+  const fetch: GatewayClient.FetchLike = async (url, init) => {
     const operation = url.split('/').pop() ?? '';
     const body = JSON.parse(String(init.body)) as Record<string, unknown>;
     const answer = await intercept(operation, body);
@@ -367,7 +366,7 @@ describe('each request gets its own headers object (finding 6)', () => {
   it("a fetch wrapper that adds a header to init.headers leaks nothing into another client's request", async () => {
     const gateway = createMockGateway({ merchants: [MERCHANT] });
     const seen: Record<string, string>[] = [];
-    const record: FetchLike = (url, init) => {
+    const record: GatewayClient.FetchLike = (url, init) => {
       seen.push({ ...(init.headers as Record<string, string>) });
       return gateway.fetch(url, init);
     };

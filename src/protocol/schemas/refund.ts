@@ -157,6 +157,9 @@ const refundIdsObject = () =>
     refundOrderId: z.optional(requiredText()),
   });
 
+/** The ids a refund is found by; {@link RefundQueryParams} needs at least one of them. */
+type RefundIds = z.input<ReturnType<typeof refundIdsObject>>;
+
 /** Checks {@link RefundQueryParams}: one id at least. */
 export const refundQueryParamsSchema = lazySchema(() =>
   withInput<RefundQueryParams>()(
@@ -175,7 +178,7 @@ export const refundQueryParamsSchema = lazySchema(() =>
  * const byGatewayId: RefundQueryParams = { refundOrderId: 'R202406180001' };
  * ```
  */
-export type RefundQueryParams = AtLeastOne<z.input<ReturnType<typeof refundIdsObject>>, 'mchRefundNo' | 'refundOrderId'>;
+export type RefundQueryParams = AtLeastOne<RefundIds, 'mchRefundNo' | 'refundOrderId'>;
 
 const refundObject = () =>
   z.looseObject({

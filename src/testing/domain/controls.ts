@@ -7,6 +7,7 @@
 import type { FaultOptions, InjectedFault } from './faults.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
 import type { ChannelFailure, MockPayOrder } from './orders.js';
+import type { MockRefund, RefundDecision } from './refunds.js';
 import type { MockRequestRecord } from './request-log.js';
 import type { MockAddress, MockSettlement, SettlementProgress } from './settlements.js';
 
@@ -31,6 +32,8 @@ export interface MockGatewayState {
   readonly notifications: readonly (MockNotification & { readonly attemptLog: readonly NotificationAttempt[] })[];
   readonly addresses: readonly MockAddress[];
   readonly settlements: readonly MockSettlement[];
+  /** Newest first. */
+  readonly refunds: readonly MockRefund[];
   /** The latest 200 requests, newest first, without their bodies: what each asked, what it was answered, and why a signature was refused. */
   readonly requests: readonly Omit<MockRequestRecord, 'body'>[];
 }
@@ -49,6 +52,7 @@ export interface GatewayControls {
   approveAddress(ref: string): MockAddress;
   rejectAddress(ref: string): MockAddress;
   progressSettlement(ref: string, to?: SettlementProgress): MockSettlement;
+  settleRefund(ref: string, decision: RefundDecision): MockRefund;
   injectFault(options: FaultOptions): InjectedFault;
   clearFaults(): void;
 }

@@ -1,5 +1,5 @@
 /**
- * Payment notifications as the reference gateway sends them (docs/reference/protocol.md section 3): signed
+ * Payment and refund notifications as the reference gateway sends them (docs/reference/protocol.md section 3): signed
  * once, retried on the mock's clock with the same form, each attempt judged; docs/guides/testing.md, "Notifications".
  *
  * @module
@@ -10,6 +10,7 @@ import { sign } from '../../protocol/signing/sign.js';
 import { readCappedStream } from '../../util/read-capped-stream.js';
 import type { SimulatedClock } from './clock.js';
 import { ORDER_FIELDS, type MockPayOrder } from './orders.js';
+import { REFUND_FIELDS, type MockRefund } from './refunds.js';
 
 /**
  * Attempts in all before a notification is given up (the operator may resend by hand later).
@@ -100,8 +101,16 @@ export interface NotificationAttempt {
 export interface MockNotification {
   /** The mock's id of the notification (`N1`, `N2`...), for {@link MockGateway.resendNotification}. */
   readonly id: string;
+  /** What it notifies: a paid order, or a refund that succeeded or failed. */
+  readonly kind: 'payment' | 'refund';
+  /** The order paid, or refunded. */
   readonly payOrderId: string;
+  /** The merchant's number of the order paid (empty for a refund: a refund's notification does not carry it). */
   readonly mchOrderNo: string;
+  /** For a refund: the gateway's refund id. */
+  readonly refundOrderId?: string | undefined;
+  /** For a refund: the merchant's refund number. */
+  readonly mchRefundNo?: string | undefined;
   readonly url: string;
   /** The form fields, signed once when the order was paid and re-sent unchanged by every retry. */
   readonly fields: Readonly<Record<string, string>>;
@@ -155,9 +164,14 @@ interface Outbox {
  * the query fields present, `reqTime` and `sign` (MD5 with the merchant's secret).
  */
 export function signedOrderFields(order: MockPayOrder, secret: string, now: number): Record<string, string> {
+  return signedFields(order, ORDER_FIELDS, secret, now);
+}
+
+/** A record's fields present, as text, with `reqTime` and `sign`: what every notification carries. */
+function signedFields<R>(record: R, names: readonly (keyof R & string)[], secret: string, now: number): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const name of ORDER_FIELDS) {
-    const value = order[name];
+  for (const name of names) {
+    const value = record[name];
     if (value !== undefined && value !== null) fields[name] = String(value);
   }
   fields.reqTime = String(now);
@@ -165,7 +179,7 @@ export function signedOrderFields(order: MockPayOrder, secret: string, now: numb
   return fields;
 }
 
-/** Signs, queues and delivers payment notifications; keeps the delivery log. */
+/** Signs, queues and delivers payment and refund notifications; keeps the delivery log. */
 export class Notifier {
   readonly #outbox: Outbox[] = [];
   readonly #log: NotificationAttempt[] = [];
@@ -183,12 +197,23 @@ export class Notifier {
   enqueue(order: MockPayOrder): void {
     if (!order.notifyUrl) return;
     const fields = signedOrderFields(order, this.#setup.secretOf(order.appId), this.#setup.clock.now());
+    this.#queue({ kind: 'payment', payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo }, order.notifyUrl, fields);
+  }
+
+  /** Queues the notification of a refund that succeeded or failed, due now; the same mechanism as a payment's. */
+  enqueueRefund(refund: MockRefund): void {
+    if (!refund.notifyUrl) return;
+    const fields = signedFields(refund, REFUND_FIELDS, this.#setup.secretOf(refund.appId), this.#setup.clock.now());
+    this.#queue({ kind: 'refund', payOrderId: refund.payOrderId, mchOrderNo: '', refundOrderId: refund.refundOrderId, mchRefundNo: refund.mchRefundNo }, refund.notifyUrl, fields);
+  }
+
+  #queue(about: Pick<MockNotification, 'kind' | 'payOrderId' | 'mchOrderNo' | 'refundOrderId' | 'mchRefundNo'>, url: string, fields: Record<string, string>): void {
     // Query-string keys of the notifyUrl also arrive as body fields, unsigned (docs/reference/protocol.md section 3).
-    const query = URL.canParse(order.notifyUrl) ? new URL(order.notifyUrl).searchParams : [];
+    const query = URL.canParse(url) ? new URL(url).searchParams : [];
     for (const [key, value] of query) if (!Object.hasOwn(fields, key)) fields[key] = value;
     const id = `N${this.#outbox.length + 1}`;
     this.#outbox.push({
-      notification: { id, payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, url: order.notifyUrl, fields, state: 'pending', attempts: 0, nextAttemptAt: this.#setup.clock.now() },
+      notification: { id, ...about, url, fields, state: 'pending', attempts: 0, nextAttemptAt: this.#setup.clock.now() },
       body: new URLSearchParams(fields).toString(),
     });
   }

@@ -6,11 +6,13 @@
 import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { OrderBook } from './orders.js';
+import type { RefundDesk } from './refunds.js';
 import type { SettlementDesk } from './settlements.js';
 
 export interface OperationContext extends AcceptedRequest {
   readonly orders: OrderBook;
   readonly settlements: SettlementDesk;
+  readonly refunds: RefundDesk;
   /** The origin (and base path) the gateway is reached by, for the cashier links in `payData`. */
   readonly origin: string;
   /** The `closeRacesPayer` fault struck this request. */
@@ -28,4 +30,6 @@ export const OPERATIONS: { readonly [Op in OperationName]: (context: OperationCo
   settleAddressApply: ({ settlements, app, params }) => settlements.declareAddress(app, params),
   settleRequest: ({ settlements, app, params }) => settlements.requestSettlement(app, params),
   settleRequestGet: ({ settlements, app, params }) => settlements.settlementData(app, params),
+  refundOrder: ({ refunds, ...request }) => refunds.create(request),
+  refundQuery: ({ refunds, app, params }) => refunds.queryData(refunds.find(app, params)),
 };

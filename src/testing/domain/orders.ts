@@ -221,6 +221,11 @@ export class OrderBook {
     return order && copy(order);
   }
 
+  /** A refund made the order's refunded sum reach its amount: 2 -> 5 (docs/reference/refunds.md section 2). */
+  markRefunded(order: MockPayOrder): void {
+    if (order.state === PayOrderState.Succeeded) order.state = PayOrderState.Refunded;
+  }
+
   /** Test control: the channel reports success. */
   pay(ref: string): MockPayOrder {
     return this.#pay(this.#unpaid(ref, 'payOrder'));

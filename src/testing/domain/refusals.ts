@@ -97,6 +97,22 @@ export const MESSAGES = {
   addressNotApproved: '结算地址未审核通过 (the declared address is not approved)',
   /** A declared address of another token than the settlement's `tokenId`. */
   addressTokenMismatch: '结算地址币种不匹配 (the declared address is for another tokenId)',
+  /** refundOrder without `payOrderId` and `mchOrderNo` (reference text). */
+  missingRefundOrderIds: 'mchOrderNo 和 payOrderId不能同时为空',
+  /** refundOrder of an order the merchant does not have (reference text). */
+  refundOrderNotFound: '退款订单不存在',
+  /** refundOrder of an order that is not paid (state 2) (reference text). */
+  refundOrderState: '订单状态不正确， 无法完成退款',
+  /** refundOrder of an order refunded in full already (reference text). */
+  refundedInFull: '订单已全额退款，本次申请失败',
+  /** refundOrder of more than is left to refund (reference text). */
+  refundExceeds: '申请金额超出订单可退款余额，请检查退款金额',
+  /** refundOrder while another refund of the order is still 1 (reference text). */
+  refundInProgress: '支付订单具有在途退款申请，请稍后再试',
+  /** refundOrder with a `mchRefundNo` used before (reference text). */
+  duplicateRefund: (mchRefundNo: string) => `商户退款订单号[${mchRefundNo}]已存在`,
+  /** refundQuery of a refund the merchant does not have (reference text). */
+  refundNotFound: '订单不存在',
   /** No settlement with this `requestId` for the merchant (reason `record_not_found`, so the client's reconciliation reads it as "absent"). */
   settlementNotFound: '结算记录不存在 (no settlement with this requestId)',
 } as const;

@@ -19,6 +19,7 @@ import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../domain/orders.js';
 import { Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
+import type { RefundDesk } from '../domain/refunds.js';
 import { MOCK_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';
 import { DecimalLiteral } from '../domain/json-text.js';
 import { handleCashier } from '../pages/cashier-page.js';
@@ -38,6 +39,7 @@ export interface HandlerSetup {
   readonly merchants: MerchantRegistry;
   readonly orders: OrderBook;
   readonly settlements: SettlementDesk;
+  readonly refunds: RefundDesk;
   readonly faults: FaultPlan;
   readonly requests: RequestLog;
   /** What the pages and the control routes act through. */
@@ -98,8 +100,9 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     record.keys = keysOf(route.operation, body);
     const accepted = acceptRequest(route, body, setup.merchants);
     setup.orders.expire();
+    setup.refunds.expire();
     const payerFirst = fault?.kind === 'closeRacesPayer';
-    const data = checkedAnswer(route.operation, OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, ...accepted, origin: base, payerFirst }));
+    const data = checkedAnswer(route.operation, OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, refunds: setup.refunds, ...accepted, origin: base, payerFirst }));
     result = { kind: 'success', data, secret: accepted.app.secret };
   } catch (error) {
     if (error instanceof BodyTooLarge) {
