@@ -16,7 +16,14 @@ import { merchantScoped, type MockMerchant } from './merchants.js';
 import type { MockPayOrder, OrderBook } from './orders.js';
 import { MESSAGES, refuse } from './refusals.js';
 
-/** A refund still 0 or 1 this long after its creation is closed (4) by the reference's job: two hours. */
+/**
+ * A refund still 0 or 1 this long after its creation is closed (4) by the reference's job: two hours.
+ *
+ * @example
+ * ```ts
+ * gateway.advanceTime(REFUND_EXPIRY_MS); // a held refund closes: state 4, no notification
+ * ```
+ */
 export const REFUND_EXPIRY_MS = 2 * 60 * 60 * 1000;
 
 /** The fields of a refund a query answers and a notification carries, in the reference's order. */
