@@ -88,7 +88,7 @@ async function exercise(gateway: MockGateway, client: GatewayClient) {
 /** `value` with each mock payOrderId's process-wide sequence number, and the signs over it, left out (errors as their name, message and fields). */
 function withoutSequence(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(/\b(P\d{13})\d{4,}\b/g, '$1…').replace(/"sign":"[0-9A-F]{32}"/g, '"sign":"…"');
-  if (value instanceof Error) return withoutSequence({ name: value.name, message: value.message, ...value });
+  if (value instanceof Error) return withoutSequence({ ...value, name: value.name, message: value.message });
   if (Array.isArray(value)) return value.map(withoutSequence);
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, withoutSequence(field)]));
   return value;
