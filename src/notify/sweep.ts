@@ -91,6 +91,8 @@ export interface TrackableOrder {
   readonly payOrderId: string;
   /** Your order number. */
   readonly mchOrderNo: string;
+  /** The validity its `unifiedOrder` sent, in seconds (a {@link CreatedOrder} carries it): when `closeExpired` may close it. */
+  readonly sentExpiredTime?: number | undefined;
 }
 
 /**
@@ -104,7 +106,9 @@ export interface TrackableOrder {
 export interface TrackOptions {
   /**
    * The order's validity in seconds, as sent to `unifiedOrder` (`expiredTime`): `closeExpired` closes it once
-   * this has passed since `track`. Default `7200`, the gateway's default; at most `315360000` (ten years).
+   * this has passed since `track`. Default: the `sentExpiredTime` a {@link CreatedOrder} carries; for a
+   * {@link RecoveredOrder} or bare ids, none: the validity is unknown and the sweep never closes the order.
+   * At most `315360000` (ten years).
    */
   expiredTime?: number | undefined;
 }
@@ -219,9 +223,10 @@ export interface SweepReport {
 export interface OrderSweeper {
   /**
    * Records `order` in the processor's store until a sweep finds it final. Call it right after `unifiedOrder`
-   * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}); tracking an order twice keeps the first record.
+   * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}); tracking it again with the same ids does nothing.
    *
-   * @throws {@link GatewayValidationError} when the store cannot track orders, or `order` has no ids
+   * @throws {@link GatewayValidationError} when the store cannot track orders, `order` has no ids, or its `payOrderId`
+   * is tracked with another `mchOrderNo` (the tracked record is kept: `untrack` it first if it is the wrong one)
    */
   track(order: TrackableOrder, options?: TrackOptions): Promise<void>;
   /**
