@@ -26,7 +26,7 @@ export interface SecretSource {
 }
 
 // An option's value is never printed: --secret-env and --secret-file mixed up would print the secret.
-export const NOT_REPEATED = 'its value is not repeated here, in case the secret was given in its place: --secret-file takes a file path, --secret-env a variable name';
+const NOT_REPEATED = 'its value is not repeated here, in case the secret was given in its place: --secret-file takes a file path, --secret-env a variable name';
 export const SECRET_ELSEWHERE = `put it in the ${DEFAULT_SECRET_ENV} environment variable (or the one --secret-env NAME names) or in a file given with --secret-file FILE`;
 
 /** The source `--secret-file` and `--secret-env` name; a `--secret-env` that is no variable name is refused. */

@@ -14,7 +14,6 @@ import { BodyError, readMessage, type SignedMessage } from './signed-message.js'
 import { readSecret, SECRET_ELSEWHERE, SECRET_FLAGS, secretSource, type SecretSource } from './secret-source.js';
 import { unknownOptionMistake, UsageError } from './usage-error.js';
 
-
 /** The largest body read from stdin. */
 export const MAX_STDIN_BYTES = 1024 * 1024;
 
@@ -69,7 +68,6 @@ const FLAGS = {
   'ignore-key': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
 
 /** The options of `sign` or `verify` from their arguments (after the command's name). */
 function readSigningOptions(command: 'sign' | 'verify', args: readonly string[]): SigningOptions {
