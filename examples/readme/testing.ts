@@ -7,7 +7,7 @@ import { GatewayClient, memoryStore } from 'payment-gateway-sdk';
 import { createMockGateway } from 'payment-gateway-sdk/testing';
 
 const merchant = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret' };
-const store = memoryStore();                                 // first: it refuses events from before it existed
+const store = memoryStore();                                 // forgets on a restart; allows the gateway's clock 5 min
 const gateway = createMockGateway({
   merchants: [merchant],
   // deliver notifications straight into your handler (or leave this out to POST to notifyUrl)

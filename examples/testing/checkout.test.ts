@@ -8,7 +8,8 @@ const merchant = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret' }
 let checkout: ReturnType<typeof createCheckout>;
 const signFor = (fields: Record<string, string>) => sign(fields, merchant.secret);
 
-// Before the mock: a memory store refuses events older than itself, and the mock's clock (manual) stays at its start.
+// A memory store refuses events older than itself less 5 minutes for the gateway's clock: the mock's (manual) clock
+// stays at its start, before or after the store's creation.
 const store = memoryStore();
 const gateway = createMockGateway({
   merchants: [merchant],

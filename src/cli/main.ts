@@ -31,6 +31,9 @@ Options of mock:
       --public-url URL         the origin pages and payData use when people reach the mock by another
                                name (a LAN address, a tunnel, a proxy), e.g. https://mock.example
   -m, --merchant M:APP:SECRET  a merchant application (repeat for several); default: one generated and printed
+  -m, --merchant M:APP         the same, its secret read from GATEWAY_SECRET or a file (ps shows no argument's)
+      --secret-file FILE       the secret of each --merchant M:APP, from FILE (its final line break dropped)
+      --secret-env NAME        the secret of each --merchant M:APP, from the variable NAME (default GATEWAY_SECRET)
       --forward-to URL         deliver every notification to URL instead of the order's notifyUrl
                                (default: only loopback notifyUrls are delivered)
   -c, --config FILE            JSON file with any of { merchants: [{ mchNo, appId, secret }], port, host,
@@ -84,7 +87,7 @@ export async function main(
   if ((TRIGGERS as readonly string[]).includes(rest[0] ?? '')) return runTrigger(rest[0] as Trigger, rest.slice(1), { out, err, env: input.env });
   let options: ReturnType<typeof readMockOptions>;
   try {
-    options = readMockOptions(rest);
+    options = readMockOptions(rest, input.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     err.write(`payment-gateway-sdk mock: ${error.message}\nRun payment-gateway-sdk --help for every option.\n`);

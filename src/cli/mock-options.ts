@@ -16,6 +16,7 @@ import { merchantsSchema } from '../testing/domain/merchants.js';
 import { notificationRoutingSchema } from '../testing/domain/notifier.js';
 import { publicOriginSchema } from '../testing/http/address-policy.js';
 import type { MockMerchant } from '../testing/index.js';
+import { DEFAULT_SECRET_ENV, readSecret, SECRET_FLAGS, secretSource } from './secret-source.js';
 import { unknownOptionMistake, UsageError } from './usage-error.js';
 
 export interface MockCommandOptions {
@@ -37,6 +38,7 @@ const MOCK_FLAGS = {
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   merchant: { type: 'string', short: 'm', multiple: true },
+  ...SECRET_FLAGS,
   'forward-to': { type: 'string' },
   'public-url': { type: 'string' },
   config: { type: 'string', short: 'c' },
@@ -64,8 +66,11 @@ const FLAG_OF: Readonly<Record<keyof CommandInput, string>> = {
   merchants: '--merchant', port: '--port', host: '--host', publicUrl: '--public-url', forwardTo: '--forward-to', clock: '--clock', notifyRetryMs: '--notify-retry-ms', quiet: '--quiet',
 };
 
-/** The options of `mock` from its arguments (after the word `mock`). */
-export function readMockOptions(args: readonly string[]): MockCommandOptions & { help: boolean } {
+/**
+ * The options of `mock` from its arguments (after the word `mock`); a `--merchant MCHNO:APPID` without a secret
+ * takes it from `--secret-file` or the environment (`env`), which `ps` does not show.
+ */
+export function readMockOptions(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): MockCommandOptions & { help: boolean } {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: MOCK_FLAGS, strict: true, allowPositionals: false });
@@ -73,10 +78,17 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
     throw new UsageError(argumentMistake(error));
   }
   const flags = parsed.values;
+  const source = secretSource(flags);
+  const secretless = flags.merchant?.filter((text) => text.split(':').length === 2).length ?? 0;
+  if (secretless === 0 && (flags['secret-file'] !== undefined || flags['secret-env'] !== undefined)) {
+    throw new UsageError('--secret-file and --secret-env give the secret of a --merchant MCHNO:APPID written without one, and every --merchant has its own: leave them out, or the secret out of --merchant');
+  }
+  // Read once, and only when a merchant needs it: a missing variable is no mistake when every secret is given.
+  const sharedSecret = secretless > 0 ? withContext('a --merchant MCHNO:APPID has no secret of its own', () => readSecret(source, env)) : undefined;
   const config = flags.config === undefined ? {} : check(readConfig(flags.config), (path) => `--config file: ${path}`);
   const given = check(
     {
-      merchants: flags.merchant?.map((text, i) => parseMerchant(text, i, flags.merchant?.length ?? 1)),
+      merchants: flags.merchant?.map((text, i) => parseMerchant(text, i, flags.merchant?.length ?? 1, sharedSecret)),
       port: wholeNumber(flags.port),
       host: flags.host,
       publicUrl: flags['public-url'],
@@ -102,6 +114,15 @@ export function readMockOptions(args: readonly string[]): MockCommandOptions & {
     retryStepMs: given.notifyRetryMs ?? config.notifyRetryMs,
     quiet: given.quiet ?? config.quiet ?? false,
   };
+}
+
+/** What `read` returns; its usage mistake prefixed with `context`. */
+function withContext<T>(context: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof UsageError ? new UsageError(`${context}: ${error.message}`) : error;
+  }
 }
 
 /** `value` as the command's schema reads it; `label` names where a problem is (a flag, or the config member). */
@@ -143,15 +164,18 @@ function argumentMistake(error: unknown): string {
   return String(message ?? error);
 }
 
-/** `MCHNO:APPID:SECRET`; the secret may itself contain colons. The value is never repeated: it holds the secret. */
-function parseMerchant(text: string, index: number, count: number): MockMerchant {
+/**
+ * `MCHNO:APPID:SECRET`, the secret possibly holding colons, or `MCHNO:APPID` with `sharedSecret` (from a file or the
+ * environment). The value is never repeated: it holds the secret.
+ */
+function parseMerchant(text: string, index: number, count: number, sharedSecret: string | undefined): MockMerchant {
   const [mchNo = '', appId = '', ...rest] = text.split(':');
-  const secret = rest.join(':');
+  const secret = rest.length === 0 && sharedSecret !== undefined ? sharedSecret : rest.join(':');
   const missing = [!mchNo && 'MCHNO', !appId && 'APPID', !secret && 'SECRET'].filter((part) => part !== false);
   if (missing.length > 0) {
     const which = count > 1 ? `--merchant number ${index + 1}` : 'the --merchant value';
     throw new UsageError(
-      `--merchant must be MCHNO:APPID:SECRET, e.g. --merchant M1700000001:app-1:my-test-secret; ${which} has no ${missing.join(' and no ')} ` +
+      `--merchant must be MCHNO:APPID:SECRET, or MCHNO:APPID with the secret in ${DEFAULT_SECRET_ENV} or --secret-file FILE, e.g. --merchant M1700000001:app-1; ${which} has no ${missing.join(' and no ')} ` +
         `(${text.includes(':') ? 'a part between or after its colons is empty' : 'it has no colon'}; the value is not repeated here, as it holds the secret)`,
     );
   }

@@ -10,7 +10,8 @@ import { sign, signingString } from '../protocol/signing/sign.js';
 import { signaturesEqual } from '../protocol/signing/verify.js';
 import { printable } from '../util/printable.js';
 import { coverage } from './signed-message.js';
-import { DEFAULT_SECRET_ENV, readSigningInput, type SigningCommandIo } from './signing-input.js';
+import { DEFAULT_SECRET_ENV } from './secret-source.js';
+import { readSigningInput, type SigningCommandIo } from './signing-input.js';
 
 const SIGN_USAGE = `Usage: payment-gateway-sdk sign [--secret-file FILE | --secret-env NAME] < body
 

@@ -5,17 +5,14 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GatewayValidationError } from '../errors/index.js';
 import { decodeUtf8 } from '../notify/input.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { BodyError, readMessage, type SignedMessage } from './signed-message.js';
+import { readSecret, SECRET_ELSEWHERE, SECRET_FLAGS, secretSource, type SecretSource } from './secret-source.js';
 import { unknownOptionMistake, UsageError } from './usage-error.js';
-
-/** The environment variable the secret is read from unless `--secret-env` names another (the README's name). */
-export const DEFAULT_SECRET_ENV = 'GATEWAY_SECRET';
 
 /** The largest body read from stdin. */
 export const MAX_STDIN_BYTES = 1024 * 1024;
@@ -50,7 +47,7 @@ export async function readSigningInput(command: 'sign' | 'verify', args: readonl
       io.out.write(usage);
       return 0;
     }
-    const secret = readSecret(options, io.env);
+    const secret = readSecret(options.secret, io.env);
     return { options, secret, message: readMessage(await readStdin(io, io.err)) };
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof BodyError)) throw error;
@@ -61,22 +58,16 @@ export async function readSigningInput(command: 'sign' | 'verify', args: readonl
 
 interface SigningOptions {
   readonly help: boolean;
-  readonly secretFile: string | undefined;
-  readonly secretEnv: string;
+  readonly secret: SecretSource;
   /** verify: received fields that are not signed (the notifyUrl's query keys). */
   readonly ignoreKeys: readonly string[];
 }
 
 const FLAGS = {
-  'secret-file': { type: 'string' },
-  'secret-env': { type: 'string' },
+  ...SECRET_FLAGS,
   'ignore-key': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-// An option's value is never printed: --secret-env and --secret-file mixed up would print the secret.
-const NOT_REPEATED = 'its value is not repeated here, in case the secret was given in its place: --secret-file takes a file path, --secret-env a variable name';
-const SECRET_ELSEWHERE = `put it in the ${DEFAULT_SECRET_ENV} environment variable (or the one --secret-env NAME names) or in a file given with --secret-file FILE`;
 
 /** The options of `sign` or `verify` from their arguments (after the command's name). */
 function readSigningOptions(command: 'sign' | 'verify', args: readonly string[]): SigningOptions {
@@ -95,31 +86,7 @@ function readSigningOptions(command: 'sign' | 'verify', args: readonly string[])
   }
   const { values } = parsed;
   if (command === 'sign' && values['ignore-key'] !== undefined) throw new UsageError('--ignore-key is an option of verify: sign signs every field it is given but sign');
-  const secretEnv = values['secret-env'] ?? DEFAULT_SECRET_ENV;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(secretEnv)) throw new UsageError(`--secret-env must name an environment variable, such as ${DEFAULT_SECRET_ENV}`);
-  return { help: values.help ?? false, secretFile: values['secret-file'], secretEnv, ignoreKeys: values['ignore-key'] ?? [] };
-}
-
-/** The secret: from `--secret-file` (its final line break dropped) or else the environment variable. */
-function readSecret(options: SigningOptions, env: SigningCommandInput['env']): string {
-  if (options.secretFile !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(options.secretFile, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--secret-file: cannot read the file it names (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}; ${NOT_REPEATED}); ${SECRET_ELSEWHERE}`);
-    }
-    const secret = text.replace(/\r?\n$/, '');
-    if (secret === '') throw new UsageError(`--secret-file: the file it names is empty (${NOT_REPEATED})`);
-    return secret;
-  }
-  const secret = env[options.secretEnv];
-  if (secret === undefined || secret === '') {
-    // The default name is ours to print; a name given with --secret-env is the caller's value, maybe the secret itself.
-    const which = options.secretEnv === DEFAULT_SECRET_ENV ? DEFAULT_SECRET_ENV : `the environment variable --secret-env names (${NOT_REPEATED})`;
-    throw new UsageError(`no secret: ${which} is not set; ${SECRET_ELSEWHERE}`);
-  }
-  return secret;
+  return { help: values.help ?? false, secret: secretSource(values), ignoreKeys: values['ignore-key'] ?? [] };
 }
 
 /** The body on stdin as text, at most {@link MAX_STDIN_BYTES}. */

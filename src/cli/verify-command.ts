@@ -7,7 +7,8 @@
 import { describeFields, diagnoseSignature, type SignatureDiagnosis } from '../protocol/signing/diagnose.js';
 import { printable } from '../util/printable.js';
 import { coverage, type SignedMessage } from './signed-message.js';
-import { DEFAULT_SECRET_ENV, readSigningInput, type SigningCommandIo } from './signing-input.js';
+import { DEFAULT_SECRET_ENV } from './secret-source.js';
+import { readSigningInput, type SigningCommandIo } from './signing-input.js';
 
 const VERIFY_USAGE = `Usage: payment-gateway-sdk verify [--secret-file FILE | --secret-env NAME] [--ignore-key KEY]... < message
 

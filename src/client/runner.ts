@@ -157,7 +157,7 @@ export class OperationRunner {
           : await this.#send<T>(call, operation, valid);
     // The gateway's own answer becomes the method's result; a record recovered by a lookup already is one.
     const { answer } = definition;
-    const response = answer && !sent.reconciled ? { ...sent, data: answer(sent.data as never) as T } : sent;
+    const response = answer && !sent.reconciled ? { ...sent, data: answer(sent.data as never, valid as never) as T } : sent;
     return options.confirm === true ? this.#confirm<T>(call, valid, response) : response;
   }
 

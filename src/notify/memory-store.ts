@@ -24,11 +24,19 @@ export interface MemoryStoreOptions {
   maxKeys?: number | undefined;
   /**
    * The oldest event time (a payment's `successTime`, milliseconds since the epoch) the store vouches for; older events are
-   * refused (outcome `stale`). Default: when the store was created, since it knows nothing from before (a
-   * payer replaying an old paid message after a restart is refused). `0` only in tests that replay recorded
+   * refused (outcome `stale`). Default: when the store was created, less `clockSkewMs`, since it knows nothing from
+   * before (a payer replaying an old paid message after a restart is refused). `0` only in tests that replay recorded
    * notifications: with it, a restart lets every old event run its effect again.
    */
   since?: number | undefined;
+  /**
+   * How far behind this machine's clock the gateway's may be, in milliseconds: the default `since` is the store's
+   * creation less this, because it is compared with the gateway's `successTime`. It keeps a payment made just after
+   * a restart (by a gateway whose clock is behind), or in a test whose mock gateway was created just before the
+   * store, from being refused as `stale`; the price is that a replay of an event processed this long before a
+   * restart runs again. Default `300000` (5 minutes). Ignored when `since` is given.
+   */
+  clockSkewMs?: number | undefined;
   /**
    * How long one run of the effect may hold its claim, in milliseconds. Past it the claim is released and
    * the run's `signal` aborted: a later delivery may run the effect (at least once, not at most once, for an
@@ -38,10 +46,15 @@ export interface MemoryStoreOptions {
 }
 
 // Built on first use (protocol/schemas/lazy.ts), not at import.
-const optionsSchema = lazySchema(() => z.strictObject({ maxKeys: z.optional(safeInteger(1)), since: z.optional(safeInteger(0)), claimTimeoutMs: z.optional(timerDelayMs(1)) }));
+const optionsSchema = lazySchema(() =>
+  z.strictObject({ maxKeys: z.optional(safeInteger(1)), since: z.optional(safeInteger(0)), clockSkewMs: z.optional(safeInteger(0)), claimTimeoutMs: z.optional(timerDelayMs(1)) }),
+);
 
 /** The default {@link MemoryStoreOptions.maxKeys}. */
 const DEFAULT_MAX_KEYS = 100_000;
+
+/** The default {@link MemoryStoreOptions.clockSkewMs}: a gateway clock up to 5 minutes behind loses no payment. */
+const DEFAULT_CLOCK_SKEW_MS = 300_000;
 
 type Entry = { readonly kind: 'running'; readonly lost: AbortController } | { readonly kind: 'done'; readonly eventTime: number | undefined };
 
@@ -55,8 +68,9 @@ type Entry = { readonly kind: 'running'; readonly lost: AbortController } | { re
  * before it are refused and must be fulfilled by querying the order. Use `sqliteStore` from
  * `payment-gateway-sdk/stores/sqlite` on one machine, `postgresStore` or `redisStore` for a fleet.
  *
- * Its horizon compares the gateway's clock (`successTime`) with this machine's: a gateway clock ahead of yours by
- * more than a restart takes would let a replay of an event processed just before the restart through.
+ * Its horizon compares the gateway's clock (`successTime`) with this machine's, with a margin (`clockSkewMs`, 5
+ * minutes) for a gateway clock behind yours: a replay of an event processed less than that before a restart (more
+ * if the gateway's clock is ahead of yours) runs again.
  *
  * Within one process it is exact: a key is claimed before the first `await`, so concurrent deliveries never run
  * the effect twice; a failed effect releases the key; an effect that runs longer than `claimTimeoutMs` loses
@@ -72,8 +86,9 @@ type Entry = { readonly kind: 'running'; readonly lost: AbortController } | { re
  */
 export function memoryStore(options: MemoryStoreOptions = {}): NotificationStore {
   const checked = parseInput(optionsSchema(), options ?? {}, 'Invalid memoryStore options', 'options');
-  const { maxKeys = DEFAULT_MAX_KEYS, claimTimeoutMs = DEFAULT_CLAIM_TIMEOUT_MS } = checked;
-  let horizon = checked.since ?? Date.now();
+  const { maxKeys = DEFAULT_MAX_KEYS, claimTimeoutMs = DEFAULT_CLAIM_TIMEOUT_MS, clockSkewMs = DEFAULT_CLOCK_SKEW_MS } = checked;
+  // Compared with the gateway's clock: a gateway behind this machine's must not make a fresh payment stale.
+  let horizon = checked.since ?? Date.now() - clockSkewMs;
   // Insertion order is the order to forget done keys in; a running key is never forgotten.
   const keys = new Map<string, Entry>();
   const forgetOldest = () => {

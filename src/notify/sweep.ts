@@ -91,6 +91,8 @@ export interface TrackableOrder {
   readonly payOrderId: string;
   /** Your order number. */
   readonly mchOrderNo: string;
+  /** The validity its `unifiedOrder` sent, in seconds (a {@link CreatedOrder} carries it): when `closeExpired` may close it. */
+  readonly sentExpiredTime?: number | undefined;
 }
 
 /**
@@ -104,7 +106,9 @@ export interface TrackableOrder {
 export interface TrackOptions {
   /**
    * The order's validity in seconds, as sent to `unifiedOrder` (`expiredTime`): `closeExpired` closes it once
-   * this has passed since `track`. Default `7200`, the gateway's default; at most `315360000` (ten years).
+   * this has passed since `track`. Default: the `sentExpiredTime` a {@link CreatedOrder} carries; for a
+   * {@link RecoveredOrder} or bare ids, none: the validity is unknown and the sweep never closes the order.
+   * At most `315360000` (ten years).
    */
   expiredTime?: number | undefined;
 }
@@ -219,9 +223,10 @@ export interface SweepReport {
 export interface OrderSweeper {
   /**
    * Records `order` in the processor's store until a sweep finds it final. Call it right after `unifiedOrder`
-   * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}); tracking an order twice keeps the first record.
+   * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}); tracking it again with the same ids does nothing.
    *
-   * @throws {@link GatewayValidationError} when the store cannot track orders, or `order` has no ids
+   * @throws {@link GatewayValidationError} when the store cannot track orders, `order` has no ids, or its `payOrderId`
+   * is tracked with another `mchOrderNo` (the tracked record is kept: `untrack` it first if it is the wrong one)
    */
   track(order: TrackableOrder, options?: TrackOptions): Promise<void>;
   /**
@@ -270,19 +275,18 @@ export interface SweeperSettings {
   readonly logLevel: LogLevel | undefined;
 }
 
-const DEFAULT_EXPIRED_TIME_S = 7_200;
 const DEFAULT_CONCURRENCY = 8;
 const MAX_CONCURRENCY = 64;
 const DEFAULT_NOT_FOUND_GRACE_MS = 600_000;
 const MAX_PROBLEMS = 100;
 
 // Built on first use (protocol/schemas/lazy.ts): an import that never tracks or sweeps builds none.
-const trackSchema = lazySchema(() => z.object({ payOrderId: requiredText(), mchOrderNo: requiredText() }));
 // Ten years: every store holds the expiry exactly (past 2^53 ms a SQLite row or a Redis record read back fails every sweep).
 const MAX_EXPIRED_TIME_S = 315_360_000;
-const trackOptionsSchema = lazySchema(() =>
-  z.strictObject({ expiredTime: z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` }))) }),
-);
+const expiredTimeSchema = () => z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` })));
+// A CreatedOrder carries the validity its unifiedOrder sent; a RecoveredOrder or bare ids carry none.
+const trackSchema = lazySchema(() => z.object({ payOrderId: requiredText(), mchOrderNo: requiredText(), sentExpiredTime: expiredTimeSchema() }));
+const trackOptionsSchema = lazySchema(() => z.strictObject({ expiredTime: expiredTimeSchema() }));
 const sweepOptionsSchema = lazySchema(() =>
   z.strictObject({
     olderThanMs: safeInteger(0),
@@ -320,10 +324,21 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
   return {
     async track(order, options = {}) {
       const tracking = trackingOf('track');
-      const { payOrderId, mchOrderNo } = parseInput(trackSchema(), order, 'Invalid processor.track order', 'request');
-      const { expiredTime = DEFAULT_EXPIRED_TIME_S } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
+      const { payOrderId, mchOrderNo, sentExpiredTime } = parseInput(trackSchema(), order, 'Invalid processor.track order', 'request');
+      const { expiredTime = sentExpiredTime } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
       const trackedAt = settings.now();
-      await tracking.track({ payOrderId, mchOrderNo, trackedAt, expiresAt: trackedAt + expiredTime * 1_000 });
+      const kept = await tracking.track({ payOrderId, mchOrderNo, trackedAt, expiresAt: expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000 });
+      if (typeof kept !== 'string') {
+        throw new GatewayError("The store's tracking.track resolved to no mchOrderNo: it must resolve to the mchOrderNo of the record it keeps (OrderTracking), so that a conflicting track is refused. Fix the store; the order may not be tracked.");
+      }
+      if (kept !== mchOrderNo) {
+        throw new GatewayValidationError('processor.track refused an order that conflicts with the one tracked', [
+          {
+            path: ['order', 'mchOrderNo'],
+            message: `is ${JSON.stringify(mchOrderNo)}, but payOrderId ${JSON.stringify(payOrderId)} is tracked with mchOrderNo ${JSON.stringify(kept)}: the tracked record is kept. Find which is right; if the tracked one is wrong, processor.untrack it, then track this one`,
+          },
+        ]);
+      }
     },
     async untrack(order) {
       const tracking = trackingOf('untrack');
@@ -392,7 +407,8 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
     if (mismatch !== undefined) return count('mismatched', order, mismatch);
     if (record.state === PayOrderState.Succeeded) return fulfil(order, record);
     if (record.state === PayOrderState.Generated || record.state === PayOrderState.Paying) {
-      if (!closing && closeExpired && settings.now() >= order.expiresAt) return closeOrder(order);
+      // An order whose validity is unknown is never closed: the payer may still be paying.
+      if (!closing && closeExpired && order.expiresAt !== undefined && settings.now() >= order.expiresAt) return closeOrder(order);
       return count('open', order);
     }
     count('closed', order);

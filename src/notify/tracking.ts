@@ -23,8 +23,12 @@ export interface TrackedOrder {
   readonly mchOrderNo: string;
   /** When `track` first recorded it. */
   readonly trackedAt: number;
-  /** When the order stops being payable (`track`'s time plus its `expiredTime`): `closeExpired` closes it after this. */
-  readonly expiresAt: number;
+  /**
+   * When the order stops being payable (`track`'s time plus its `expiredTime`): `closeExpired` closes it after this.
+   * `undefined` when its validity is not known (a {@link RecoveredOrder} or bare ids tracked without `expiredTime`):
+   * the sweep never closes it.
+   */
+  readonly expiresAt: number | undefined;
   /** When a sweep first found the gateway answering `order_not_found` for it, if one did. */
   readonly notFoundSince?: number | undefined;
 }
@@ -40,8 +44,12 @@ export interface TrackedOrder {
  * ```
  */
 export interface OrderTracking {
-  /** Records `order` unless its `payOrderId` is tracked already (then it keeps the first record). */
-  track(order: TrackedOrder): Promise<void>;
+  /**
+   * Records `order` unless its `payOrderId` is tracked already (then it keeps the first record, unchanged), in one
+   * atomic step, and resolves to the `mchOrderNo` of the record it keeps: `processor.track` refuses the order
+   * when that is not the one it was given.
+   */
+  track(order: TrackedOrder): Promise<string>;
   /**
    * Takes up to `limit` tracked orders last checked (or tracked, if never checked) at or before `dueBy`, oldest
    * first, and marks them checked at `checkedAt` (always later than `dueBy`), atomically: two sweeps running at
@@ -54,16 +62,30 @@ export interface OrderTracking {
   forget(payOrderId: string): Promise<void>;
 }
 
+/**
+ * What a store whose columns cannot be empty writes for an unknown expiry: later than any known one (at most ten
+ * years ahead), so that even an earlier SDK version reading the record never closes the order. @internal
+ */
+export const EXPIRY_UNKNOWN = Number.MAX_SAFE_INTEGER;
+
+/** A tracked order's expiry as a store writes it: {@link EXPIRY_UNKNOWN} for an unknown one. @internal */
+export const storedExpiry = (expiresAt: number | undefined): number => expiresAt ?? EXPIRY_UNKNOWN;
+
+/** A stored expiry read back: `undefined` for {@link EXPIRY_UNKNOWN}. @internal */
+export const readExpiry = (stored: number): number | undefined => (stored === EXPIRY_UNKNOWN ? undefined : stored);
+
 /** An in-memory `OrderTracking`, bounded: past `maxOrders` tracked orders, `track` refuses rather than forget one. */
 export function memoryTracking(maxOrders: number): OrderTracking {
   const orders = new Map<string, { order: TrackedOrder; checkedAt: number }>();
   return {
     async track(order) {
-      if (orders.has(order.payOrderId)) return;
+      const kept = orders.get(order.payOrderId);
+      if (kept !== undefined) return kept.order.mchOrderNo;
       if (orders.size >= maxOrders) {
         throw new GatewayError(`The memory store tracks at most ${maxOrders} orders (its maxKeys) and is full: sweep more often so that final orders are forgotten, or use a durable store.`);
       }
       orders.set(order.payOrderId, { order, checkedAt: order.trackedAt });
+      return order.mchOrderNo;
     },
     async checkOut(dueBy, checkedAt, limit) {
       // The map is in the order of the last check (a checked order moves to the end): the due ones come first.

@@ -100,8 +100,8 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly retry: RetryClass;
   /** What the method resolves to: the response's `data` (default), or nothing (close's `data` is `{}`). */
   readonly resolves?: 'data' | 'nothing';
-  /** Turns the gateway's own answer into the method's result (e.g. marks it apart from a recovered one). */
-  readonly answer?: (data: never) => unknown;
+  /** Turns the gateway's own answer, and the parameters sent, into the method's result (e.g. marks it apart from a recovered one). */
+  readonly answer?: (data: never, params: never) => unknown;
   /** For creates: the merchant's parameter that identifies the record (the idempotency key). */
   readonly key?: string;
   /**

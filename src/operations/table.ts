@@ -26,7 +26,7 @@ import {
   settleRequestParamsSchema,
 } from '../protocol/schemas/settlement.js';
 import type { NamedInput, NamedOutput } from '../protocol/schemas/fields.js';
-import type { PayOrder, UnifiedOrderResult } from '../protocol/schemas/order.js';
+import { GATEWAY_DEFAULT_EXPIRED_TIME_S, type PayOrder, type UnifiedOrderResult } from '../protocol/schemas/order.js';
 import { refundOrderParamsSchema, refundOrderResultSchema, refundQueryParamsSchema, refundSchema, type Refund } from '../protocol/schemas/refund.js';
 import type { SettlementRecord } from '../protocol/schemas/settlement.js';
 
@@ -53,8 +53,12 @@ export const operations = {
     get result() {
       return unifiedOrderResultSchema();
     },
-    /** The gateway's own answer, marked apart from an order recovered by a lookup. */
-    answer: (data: z.output<ReturnType<typeof unifiedOrderResultSchema>>): UnifiedOrderResult => ({ ...data, recovered: false }),
+    /** The gateway's own answer, marked apart from an order recovered by a lookup, with the validity sent (processor.track reads it). */
+    answer: (data: z.output<ReturnType<typeof unifiedOrderResultSchema>>, params: z.output<ReturnType<typeof unifiedOrderParamsSchema>>): UnifiedOrderResult => ({
+      ...data,
+      recovered: false,
+      sentExpiredTime: params.expiredTime ?? GATEWAY_DEFAULT_EXPIRED_TIME_S,
+    }),
     retry: 'create',
     key: 'mchOrderNo',
     binds: ['mchOrderNo'],
@@ -320,7 +324,7 @@ export type ResultOf<Op extends OperationName> = (typeof operations)[Op] extends
   ? void
   : (typeof operations)[Op] extends {
         /** The operation's own result, where it differs from `data`. */
-        readonly answer: (data: never) => infer Result;
+        readonly answer: (data: never, params: never) => infer Result;
       }
     ? Result
     : NamedOutput<(typeof operations)[Op]['result']>; // the named results carry NotUniquelySigned themselves

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Pool } from 'pg';
-import type { OrderTracking, TrackedOrder } from '../notify/tracking.js';
+import { readExpiry, storedExpiry, type OrderTracking, type TrackedOrder } from '../notify/tracking.js';
 
 /** The longest table name whose tracking table and index names still fit PostgreSQL's 63 characters. */
 export const MAX_TRACKED_BASE_NAME = 63 - '_tracked_due'.length;
@@ -45,7 +45,9 @@ interface TrackedRow {
 export function postgresTracking(pool: Pool, table: string): OrderTracking {
   const name = trackingNames(table).table;
   const sql = {
-    track: `INSERT INTO ${name} (pay_order_id, mch_order_no, tracked_at, expires_at, checked_at) VALUES ($1, $2, $3, $4, $3) ON CONFLICT (pay_order_id) DO NOTHING`,
+    // The update that changes nothing makes RETURNING give the record kept, atomically, even against a concurrent insert.
+    track: `INSERT INTO ${name} AS t (pay_order_id, mch_order_no, tracked_at, expires_at, checked_at) VALUES ($1, $2, $3, $4, $3)
+      ON CONFLICT (pay_order_id) DO UPDATE SET mch_order_no = t.mch_order_no RETURNING t.mch_order_no`,
     // SKIP LOCKED: two sweeps checking out at once take different orders, neither waits for the other.
     checkOut: `UPDATE ${name} SET checked_at = $2 WHERE pay_order_id IN (
         SELECT pay_order_id FROM ${name} WHERE checked_at <= $1 ORDER BY checked_at LIMIT $3 FOR UPDATE SKIP LOCKED)
@@ -55,7 +57,8 @@ export function postgresTracking(pool: Pool, table: string): OrderTracking {
   };
   return {
     async track(order) {
-      await pool.query(sql.track, [order.payOrderId, order.mchOrderNo, order.trackedAt, order.expiresAt]);
+      const { rows } = await pool.query<{ mch_order_no: string }>(sql.track, [order.payOrderId, order.mchOrderNo, order.trackedAt, storedExpiry(order.expiresAt)]);
+      return rows[0]!.mch_order_no;
     },
     async checkOut(dueBy, checkedAt, limit) {
       const { rows } = await pool.query<TrackedRow>(sql.checkOut, [dueBy, checkedAt, limit]);
@@ -64,7 +67,7 @@ export function postgresTracking(pool: Pool, table: string): OrderTracking {
           payOrderId: row.pay_order_id,
           mchOrderNo: row.mch_order_no,
           trackedAt: Number(row.tracked_at),
-          expiresAt: Number(row.expires_at),
+          expiresAt: readExpiry(Number(row.expires_at)),
           notFoundSince: row.not_found_since === null ? undefined : Number(row.not_found_since),
         }),
       );

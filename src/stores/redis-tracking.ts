@@ -7,12 +7,13 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { GatewayError } from '../errors/index.js';
-import type { OrderTracking, TrackedOrder } from '../notify/tracking.js';
+import { readExpiry, storedExpiry, type OrderTracking, type TrackedOrder } from '../notify/tracking.js';
 
 // KEYS: the due set, the orders hash, the not-found hash. An idempotency key (`<id>:<state number>`) can never
 // be one of these names after the prefix: none ends in `:due`, `:orders` or `:not-found`.
+// Returns the record kept: the one given, or the first.
 const TRACK = `if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 1 then redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
-return 1`;
+return redis.call('HGET', KEYS[2], ARGV[1])`;
 
 // Takes the due orders and marks them checked in one step: two sweeps never take the same order.
 const CHECK_OUT = `local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
@@ -45,7 +46,8 @@ export function redisTracking(client: Redis | Cluster, prefix: string): OrderTra
   const run = (script: string, ...args: (string | number)[]) => client.eval(script, keys.length, ...keys, ...args) as Promise<unknown>;
   return {
     async track(order) {
-      await run(TRACK, order.payOrderId, JSON.stringify([order.payOrderId, order.mchOrderNo, order.trackedAt, order.expiresAt]), order.trackedAt);
+      const kept = (await run(TRACK, order.payOrderId, JSON.stringify([order.payOrderId, order.mchOrderNo, order.trackedAt, storedExpiry(order.expiresAt)]), order.trackedAt)) as string;
+      return decode(kept, '').mchOrderNo;
     },
     async checkOut(dueBy, checkedAt, limit) {
       const flat = (await run(CHECK_OUT, dueBy, checkedAt, limit)) as string[];
@@ -68,5 +70,5 @@ function decode(text: string, notFoundSince: string): TrackedOrder {
   if (!Array.isArray(value) || value.length !== 4 || typeof value[0] !== 'string' || typeof value[1] !== 'string' || !Number.isSafeInteger(value[2]) || !Number.isSafeInteger(value[3])) {
     throw new GatewayError('A tracked order in Redis is not what processor.track wrote: check that nothing else writes under the store\'s prefix.');
   }
-  return { payOrderId: value[0], mchOrderNo: value[1], trackedAt: value[2] as number, expiresAt: value[3] as number, notFoundSince: notFoundSince === '' ? undefined : Number(notFoundSince) };
+  return { payOrderId: value[0], mchOrderNo: value[1], trackedAt: value[2] as number, expiresAt: readExpiry(value[3] as number), notFoundSince: notFoundSince === '' ? undefined : Number(notFoundSince) };
 }

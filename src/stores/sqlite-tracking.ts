@@ -5,7 +5,7 @@
  * @module
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { OrderTracking, TrackedOrder } from '../notify/tracking.js';
+import { readExpiry, storedExpiry, type OrderTracking, type TrackedOrder } from '../notify/tracking.js';
 
 /** The tracking table of a notification table (`name` → `name_tracked`), quoted, and its index's name. */
 function trackingNames(table: string): { readonly table: string; readonly index: string } {
@@ -41,7 +41,9 @@ interface TrackedRow {
 export function sqliteTracking(db: DatabaseSync, table: string): OrderTracking {
   const name = trackingNames(table).table;
   const sql = {
-    track: db.prepare(`INSERT OR IGNORE INTO ${name} (pay_order_id, mch_order_no, tracked_at, expires_at, checked_at) VALUES ($id, $orderNo, $trackedAt, $expiresAt, $trackedAt)`),
+    // The update that changes nothing makes RETURNING give the record kept, in the same statement as the insert.
+    track: db.prepare(`INSERT INTO ${name} (pay_order_id, mch_order_no, tracked_at, expires_at, checked_at) VALUES ($id, $orderNo, $trackedAt, $expiresAt, $trackedAt)
+      ON CONFLICT (pay_order_id) DO UPDATE SET mch_order_no = mch_order_no RETURNING mch_order_no`),
     // The index on checked_at bounds the read to `limit` rows, however large the table.
     checkOut: db.prepare(`UPDATE ${name} SET checked_at = $checkedAt WHERE pay_order_id IN (
         SELECT pay_order_id FROM ${name} WHERE checked_at <= $dueBy ORDER BY checked_at LIMIT $limit)
@@ -53,7 +55,8 @@ export function sqliteTracking(db: DatabaseSync, table: string): OrderTracking {
   // node:sqlite is synchronous; the methods are async so that a failure is a rejection, as with the other stores.
   return {
     async track(order) {
-      sql.track.run({ id: order.payOrderId, orderNo: order.mchOrderNo, trackedAt: order.trackedAt, expiresAt: order.expiresAt });
+      const kept = sql.track.get({ id: order.payOrderId, orderNo: order.mchOrderNo, trackedAt: order.trackedAt, expiresAt: storedExpiry(order.expiresAt) }) as { mch_order_no: string };
+      return kept.mch_order_no;
     },
     async checkOut(dueBy, checkedAt, limit) {
       const rows = sql.checkOut.all({ dueBy, checkedAt, limit }) as unknown as TrackedRow[];
@@ -62,7 +65,7 @@ export function sqliteTracking(db: DatabaseSync, table: string): OrderTracking {
           payOrderId: row.pay_order_id,
           mchOrderNo: row.mch_order_no,
           trackedAt: row.tracked_at,
-          expiresAt: row.expires_at,
+          expiresAt: readExpiry(row.expires_at),
           notFoundSince: row.not_found_since ?? undefined,
         }),
       );

@@ -182,7 +182,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
             if (typeof value !== 'number' || !Number.isFinite(value)) continue;
             const count = snakeCase(name);
             span.setAttribute(`payment_gateway.sweep.${count}`, value);
-            instruments().sweepOrders.add(value, { 'payment_gateway.sweep.count': count });
+            // The counter counts orders: the sweep's duration is the span's attribute only.
+            if (name !== 'durationMs') instruments().sweepOrders.add(value, { 'payment_gateway.sweep.count': count });
           }
         });
         return report;

@@ -9,6 +9,7 @@
  */
 import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky';
 import { readCappedStream } from '../util/read-capped-stream.js';
+import { serverRetryWaitMs } from './retry-after.js';
 
 /**
  * A fetch-compatible function: the global `fetch`, or one of your own (proxies, tests, benchmarks). It
@@ -167,6 +168,8 @@ export function createKyTransport(settings: TransportSettings): Transport {
       const timedOut = (kyError: unknown) => {
         if (attempt && !attempt.judged) settle(attempt, new TransportFailure('timeout', 'timed out', undefined, { cause: kyError }), kyError);
       };
+      // ky's totalTimeout starts about now: what is left of it decides whether a Retry-After can be waited out.
+      const deadline = performance.now() + plan.totalTimeout;
       try {
         await api(request.url, {
           timeout: request.timeout,
@@ -186,7 +189,10 @@ export function createKyTransport(settings: TransportSettings): Transport {
               const failure = failed();
               if (!failure || !plan.mayRetry(failure.failure)) return false;
               // A 429/503 reaches ky as its HTTPError, whose Retry-After ky reads; any other failure waits the backoff.
-              return isHTTPError(error) ? undefined : true;
+              if (!isHTTPError(error)) return true;
+              // A wait longer than the call has left would end on the total timeout anyway: fail now, with the status.
+              const wait = serverRetryWaitMs(error.response.headers);
+              return wait !== undefined && Math.min(wait, plan.maxRetryAfter) >= deadline - performance.now() ? false : undefined;
             },
           },
           // Only when someone listens: a hook costs ky a few µs per call to merge.

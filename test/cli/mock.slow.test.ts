@@ -1,5 +1,5 @@
 // `payment-gateway-sdk mock` end to end: the command as a child process, the SDK and raw HTTP against it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -232,11 +232,34 @@ describe('payment-gateway-sdk mock', () => {
     }
   }, 20_000);
 
+  it('--merchant MCHNO:APPID takes the secret from GATEWAY_SECRET or --secret-file: it answers the SDK, and no argument holds it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pgsdk-mock-secret-'));
+    try {
+      const file = join(dir, 'secret');
+      writeFileSync(file, `${MERCHANT.secret}\n`);
+      const ids = `${MERCHANT.mchNo}:${MERCHANT.appId}`;
+      for (const [args, env] of [[['--merchant', ids], { GATEWAY_SECRET: MERCHANT.secret }], [['--merchant', ids, '--secret-file', file], {}]] as const) {
+        const running = await startMockCommand(args, env);
+        try {
+          // What ps shows: the process's arguments.
+          expect(readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8')).not.toContain(MERCHANT.secret);
+          expect(running.output()).not.toContain(MERCHANT.secret);
+          await expect(new GatewayClient({ baseUrl: running.url, ...MERCHANT }).unifiedOrder(order(`secret-${args.length}`))).resolves.toMatchObject({ recovered: false });
+          await expect(new GatewayClient({ baseUrl: running.url, ...MERCHANT, secret: 'another-secret-0123' }).unifiedOrder(order('wrong'))).rejects.toThrow(/signature/i);
+        } finally {
+          await running.stop('SIGTERM');
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   it('refuses bad flags with a clear message and exit code 2; --help and --version work', async () => {
     const unknown = await runToEnd(['mock', '--prot', '4010']);
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(unknown.stderr).toMatch(/Unknown option '--prot'.*\n.*--help/);
-    expect((await runToEnd(['mock', '--merchant', 'M1:app-1'])).stderr).toContain('--merchant must be MCHNO:APPID:SECRET');
+    expect((await runToEnd(['mock', '--merchant', 'M1:app-1:'])).stderr).toContain('--merchant must be MCHNO:APPID:SECRET');
     expect((await runToEnd(['mock', '--clock', 'fast'])).stderr).toContain('--clock: must be real or manual');
     expect((await runToEnd(['mock', '--forward-to', 'ftp://x'])).stderr).toContain('--forward-to: must be an absolute http(s) URL, e.g. http://127.0.0.1:3000/notify');
     expect((await runToEnd(['mock', '--port', '70000'])).stderr).toContain('--port: must be at most 65535');

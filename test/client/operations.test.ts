@@ -51,6 +51,7 @@ describe('unifiedOrder', () => {
       payDataType: 'codeImgUrl',
       payData: 'https://pay.example.com/api/scan/imgs/abc.png',
       recovered: false, // the gateway's own answer, with payData
+      sentExpiredTime: 7_200, // what was sent: none, so the gateway's default
     });
   });
 

@@ -171,7 +171,7 @@ describe('creates are never replayed blindly', () => {
       return globalThis.fetch(url, init);
     };
     script({ unifiedOrder: [() => json(signedEnvelope(created))] });
-    await expect(clientWith({ fetch }).client.unifiedOrder(order)).resolves.toEqual({ ...created, recovered: false });
+    await expect(clientWith({ fetch }).client.unifiedOrder(order)).resolves.toEqual({ ...created, recovered: false, sentExpiredTime: 7_200 });
     expect(sent('query')).toHaveLength(0);
   });
 

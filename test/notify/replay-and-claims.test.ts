@@ -16,8 +16,9 @@ afterEach(() => {
 describe("a payer's replay of their own paid message", () => {
   it('after a restart (a new memoryStore): refused as stale, 400, onPaid not run, and the outcome says to query the order', async () => {
     const onPaid = vi.fn<OnPaid>(async () => {});
-    const before = createNotificationProcessor({ ...MERCHANT, store: memoryStore(), onPaid });
-    const paid = formBody(freshFields()); // paid while it runs; the cashier's returnUrl redirect hands it to the payer
+    // A store that ran for long; the payment 6 minutes before the restart, past memoryStore's margin for the gateway's clock.
+    const before = createNotificationProcessor({ ...MERCHANT, store: memoryStore({ since: 0 }), onPaid });
+    const paid = formBody(freshFields({ successTime: String(Date.now() - 6 * 60_000) })); // the cashier's returnUrl redirect hands it to the payer
     expect((await before.handle(paid)).outcome.kind).toBe('processed');
     await sleep(5);
     const afterRestart = createNotificationProcessor({ ...MERCHANT, store: memoryStore(), onPaid });

@@ -214,6 +214,50 @@ describe.each(['memory', 'sqlite'] as const)('processor.sweep on the %s store', 
     expect(gateway.order(paidLate.payOrderId)!.state).toBe(PayOrderState.Succeeded);
   });
 
+  it('closes an order only after the validity its unifiedOrder sent; an order tracked without a known validity never', async () => {
+    const { gateway, processor, client, clock } = setup({ kind });
+    const params = { wayCode: 'QR_CASHIER', amount: 700, currency: 'USD', subject: 's', body: 'b' } as const;
+    const forADay = await client.unifiedOrder({ ...params, mchOrderNo: 'day-1', expiredTime: 86_400 });
+    const byDefault = await client.unifiedOrder({ ...params, mchOrderNo: 'default-1' });
+    const elsewhere = await client.unifiedOrder({ ...params, mchOrderNo: 'ids-1', expiredTime: 600 });
+    // What was sent, not what the gateway answered: the gateway's default (2 hours) when none was sent.
+    expect([forADay.sentExpiredTime, byDefault.sentExpiredTime]).toEqual([86_400, 7_200]);
+    await processor.track(forADay);
+    await processor.track(byDefault);
+    await processor.track({ payOrderId: elsewhere.payOrderId, mchOrderNo: elsewhere.mchOrderNo }); // bare ids: validity unknown
+    clock.advance(2 * 3_600_000 + 1_000);
+    expect(counts(await processor.sweep({ olderThanMs: 0, closeExpired: true }))).toEqual({ ...zero, checked: 3, open: 2, closed: 1 });
+    expect([forADay, byDefault, elsewhere].map((o) => gateway.order(o.payOrderId)!.state)).toEqual([PayOrderState.Generated, PayOrderState.Closed, PayOrderState.Generated]);
+    clock.advance(86_400_000);
+    expect(counts(await processor.sweep({ olderThanMs: 0, closeExpired: true }))).toEqual({ ...zero, checked: 2, open: 1, closed: 1 });
+    expect(gateway.order(forADay.payOrderId)!.state).toBe(PayOrderState.Closed);
+    clock.advance(10 * 365 * 86_400_000);
+    expect(counts(await processor.sweep({ olderThanMs: 0, closeExpired: true }))).toEqual({ ...zero, checked: 1, open: 1 });
+    expect(gateway.order(elsewhere.payOrderId)!.state).toBe(PayOrderState.Generated);
+  });
+
+  it('refuses a track that conflicts with the tracked record, saying which field and what to do; an identical one is a no-op', async () => {
+    const { gateway, client, processor, order, fulfilled } = setup({ kind });
+    const first = await order();
+    await expect(processor.track(first)).resolves.toBeUndefined();
+    await expect(processor.track({ payOrderId: first.payOrderId, mchOrderNo: first.mchOrderNo })).resolves.toBeUndefined();
+    const refusal = await processor.track({ payOrderId: first.payOrderId, mchOrderNo: 'not-sw-1' }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(GatewayValidationError);
+    expect((refusal as GatewayValidationError).issues).toEqual([
+      { path: ['order', 'mchOrderNo'], message: expect.stringMatching(/is "not-sw-1", but payOrderId "P\d+" is tracked with mchOrderNo "sw-1".*processor.untrack it, then track this one/) },
+    ]);
+    // A wrong record tracked first is never replaced quietly: the right one is refused until the wrong one is untracked.
+    const other = await client.unifiedOrder({ mchOrderNo: 'right-2', wayCode: 'QR_CASHIER', amount: 900, currency: 'USD', subject: 's', body: 'b' });
+    await processor.track({ payOrderId: other.payOrderId, mchOrderNo: 'wrong-2' });
+    await expect(processor.track(other)).rejects.toThrow(/tracked with mchOrderNo "wrong-2"/);
+    await processor.untrack({ payOrderId: other.payOrderId, mchOrderNo: 'wrong-2' });
+    await processor.track(other);
+    gateway.payOrder(first.payOrderId);
+    gateway.payOrder(other.payOrderId);
+    expect(counts(await processor.sweep({ olderThanMs: 0 }))).toEqual({ ...zero, checked: 2, paid: 2 });
+    expect(fulfilled.map((paid) => paid.mchOrderNo).sort()).toEqual(['right-2', 'sw-1']);
+  });
+
   it('an order the gateway does not know is open for notFoundGraceMs, then reported as notFound, never fulfilled', async () => {
     const { processor, clock, onPaid } = setup({ kind });
     await processor.track({ payOrderId: 'P-NEVER-MADE', mchOrderNo: 'ghost-1' });
@@ -411,6 +455,13 @@ describe('processor.sweep', () => {
     expect(counts(report)).toEqual({ ...zero, checked: 1, failed: 1 });
     expect(report.problems[0]!.message).toMatch(/horizon\(\) returned NaN/);
     expect(onPaid).not.toHaveBeenCalled();
+  });
+
+  it("a custom store whose tracking.track does not say which record it kept fails track closed", async () => {
+    const inner = memoryStore();
+    const tracking = { ...inner.tracking!, track: async () => undefined as unknown as string };
+    const processor = createNotificationProcessor({ ...merchant, onPaid: () => {}, store: { runOnce: inner.runOnce, tracking } });
+    await expect(processor.track({ payOrderId: 'P1', mchOrderNo: 'o-1' })).rejects.toThrow(/resolved to no mchOrderNo/);
   });
 
   it('the memory store bounds tracked orders by maxKeys: track refuses rather than forget one', async () => {

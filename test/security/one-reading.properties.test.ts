@@ -28,7 +28,7 @@ const SETTLEMENT_RECORD_FIELDS = ['serverRequestId', 'requestId', 'tokenId', 'cu
 const CREATED_ORDER_FIELDS = ['payOrderId', 'mchOrderNo', 'orderState', 'payDataType', 'payData', 'errCode', 'errMsg'];
 const freeTextOf = (known: readonly string[]) => new Set(known.filter((name) => FREE_TEXT.includes(name)));
 // What the SDK adds to a record: never a signed field.
-const SDK_MEMBERS = new Set(['ambiguousFields', 'idempotencyKey', 'recovered']);
+const SDK_MEMBERS = new Set(['ambiguousFields', 'idempotencyKey', 'recovered', 'sentExpiredTime']);
 
 const NAMES = ['a', 'amount', 'b', 'body', 'mchOrderNo', 'order', 'p', 'payData', 'payDataA', 'q', 'ref', 'state', 'State', 'subject', 'subjectx', 'status', 'x', 'z', '_', 'a0'];
 const piece = fc.oneof(

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createNotificationProcessor,
   GatewayClient,
+  GatewayValidationError,
   type CreatedOrder,
   type NotificationStore,
   type PaidOrder,
@@ -250,7 +251,8 @@ describe('the stores\' tracking', () => {
     const tracking = (await storeOf(kind, `checkout-${kind}`)).tracking!;
     const now = Date.now();
     for (let i = 0; i < 200; i++) await tracking.track({ payOrderId: `P-CO-${i}`, mchOrderNo: `co-${i}`, trackedAt: now - 1_000, expiresAt: now + 7_200_000 });
-    await tracking.track({ payOrderId: 'P-CO-0', mchOrderNo: 'co-other', trackedAt: now, expiresAt: now });
+    // A repeat keeps the first record and says which it kept (processor.track refuses it when it differs).
+    expect(await tracking.track({ payOrderId: 'P-CO-0', mchOrderNo: 'co-other', trackedAt: now, expiresAt: now })).toBe('co-0');
     const taken: string[] = [];
     await Promise.all(Array.from({ length: 6 }, async () => {
       for (let page = await tracking.checkOut(now, now + 1, 17); page.length > 0; page = await tracking.checkOut(now, now + 1, 17)) taken.push(...page.map((o) => o.payOrderId));
@@ -294,6 +296,23 @@ describe('the stores\' tracking', () => {
     expect((await tracking.checkOut(now + 1, now + 2, 100)).map((o) => o.payOrderId)).toEqual(['P-PLAIN']);
     // The store's claims are untouched by what tracking wrote.
     expect(await store.runOnce('P-PLAIN:2', async () => {})).toMatchObject({ status: 'ran' });
+  });
+
+  it.each(['postgres', 'redis', 'sqlite'] as const)('on %s: processor.track refuses a conflicting record, repeats an identical one, and keeps an unknown expiry unknown', async (kind) => {
+    const store = await storeOf(kind, `conflict-${kind}`);
+    const processor = createNotificationProcessor({ ...merchant, store, onPaid: () => {}, logLevel: 'off' });
+    const before = Date.now();
+    await processor.track({ payOrderId: 'P-CF-1', mchOrderNo: 'cf-1' });
+    await processor.track({ payOrderId: 'P-CF-1', mchOrderNo: 'cf-1' });
+    await processor.track({ payOrderId: 'P-CF-2', mchOrderNo: 'cf-2' }, { expiredTime: 600 });
+    const refusal = await processor.track({ payOrderId: 'P-CF-1', mchOrderNo: 'cf-other' }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(GatewayValidationError);
+    expect((refusal as GatewayValidationError).issues[0]).toMatchObject({ path: ['order', 'mchOrderNo'], message: expect.stringContaining('tracked with mchOrderNo "cf-1"') });
+    const taken = await store.tracking!.checkOut(Date.now(), Date.now() + 1, 10);
+    expect(taken.map(({ payOrderId, mchOrderNo, expiresAt }) => ({ payOrderId, mchOrderNo, expiresAt: expiresAt === undefined ? 'unknown' : expiresAt - 600_000 >= before })).sort((a, b) => a.payOrderId.localeCompare(b.payOrderId))).toEqual([
+      { payOrderId: 'P-CF-1', mchOrderNo: 'cf-1', expiresAt: 'unknown' },
+      { payOrderId: 'P-CF-2', mchOrderNo: 'cf-2', expiresAt: true },
+    ]);
   });
 
   it('postgresStore.migrate() adds the tracking table to a database an earlier version made, from several instances at once', async () => {

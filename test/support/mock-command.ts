@@ -13,14 +13,14 @@ export interface RunningMock {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** `payment-gateway-sdk …args` from the source (through tsx), as a child process. */
-export function runCommand(args: readonly string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `payment-gateway-sdk …args` from the source (through tsx), as a child process, with `env` added to this one's. */
+export function runCommand(args: readonly string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
 }
 
 /** Starts `payment-gateway-sdk mock --port 0 …args` and resolves once the first line (the base URL) is out. */
-export async function startMockCommand(args: readonly string[] = []): Promise<RunningMock> {
-  const child = runCommand(['mock', '--port', '0', ...args]);
+export async function startMockCommand(args: readonly string[] = [], env: Record<string, string> = {}): Promise<RunningMock> {
+  const child = runCommand(['mock', '--port', '0', ...args], env);
   let out = '';
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

@@ -236,7 +236,7 @@ describe('notification spans', () => {
 describe('sweeps (the abstraction processor.sweep reports through)', () => {
   it("a span with the report's counts, on_paid inside it, and the counts added to payment_gateway.sweep.orders", async () => {
     otel.exporter.reset();
-    const report = { checked: 5, paid: 1, alreadyDone: 1, open: 2, closed: 1, failed: 0, note: 'not a count' };
+    const report = { checked: 5, paid: 1, alreadyDone: 1, open: 2, closed: 1, failed: 0, durationMs: 37, note: 'not a count' };
     const swept = await telemetry.sweep(async () => {
       await telemetry.handler('on_paid', () => tracer.startActiveSpan('fulfil', (span) => span.end()));
       return report;
@@ -250,6 +250,7 @@ describe('sweeps (the abstraction processor.sweep reports through)', () => {
       'payment_gateway.sweep.open': 2,
       'payment_gateway.sweep.closed': 1,
       'payment_gateway.sweep.failed': 0,
+      'payment_gateway.sweep.duration_ms': 37,
     });
     const onPaid = childrenOf(otel.spans(), sweep);
     expect(onPaid.map((span) => span.name)).toEqual(['payment_gateway.on_paid']);
@@ -257,6 +258,9 @@ describe('sweeps (the abstraction processor.sweep reports through)', () => {
     const orders = (await otel.metrics()).get('payment_gateway.sweep.orders');
     expect(orders?.descriptor.unit).toBe('{order}');
     expect(pointsOf(orders, { 'payment_gateway.sweep.count': 'already_done' }).map((point) => point.value)).toEqual([1]);
+    // Orders only: the sweep's duration is no count of orders.
+    expect(pointsOf(orders, { 'payment_gateway.sweep.count': 'duration_ms' })).toEqual([]);
+    expect(pointsOf(orders, { 'payment_gateway.sweep.count': 'checked' }).map((point) => point.value)).toEqual([5]);
 
     await expect(telemetry.sweep(() => Promise.reject(new GatewayApiError(9999, 'system busy')))).rejects.toBeInstanceOf(GatewayApiError);
     expect(lastSpan('payment_gateway.sweep').attributes['error.type']).toBe('GatewayApiError');

@@ -134,6 +134,8 @@ describe('retries', () => {
     }
     expect(gateway.deliveries.map((d) => (d.at - START) / 1000)).toEqual([0, 30, 90, 180, 300, 450]);
     expect(gateway.notifications[0]).toMatchObject({ state: 'failed', attempts: 6 });
+    // A refused answer on the last attempt says the notification failed; the earlier ones do not.
+    expect(gateway.deliveries.map((d) => /the notification failed/.test(d.reason))).toEqual([false, false, false, false, false, true]);
     gateway.advanceTime(3600_000);
     expect(await gateway.deliverNotifications()).toEqual([]);
   });
@@ -144,6 +146,25 @@ describe('retries', () => {
     await paidOrder({ notifyUrl: `${closed.url}/n` });
     const [attempt] = await gateway.deliverNotifications();
     expect(attempt).toMatchObject({ delivered: false, status: undefined, error: 'ECONNREFUSED' });
+  });
+
+  it('says on the last attempt that the notification failed, never that it will be retried; earlier unanswered ones will be', async () => {
+    const closed = await startNotifyEndpoint();
+    await closed.close();
+    const lines: string[] = [];
+    gateway = createMockGateway({ merchants: [MERCHANT], startTime: START, log: (event) => lines.push(event.line) });
+    await paidOrder({ notifyUrl: `${closed.url}/n` });
+    for (let due = gateway.nextNotificationAt(); due !== undefined; due = gateway.nextNotificationAt()) {
+      gateway.advanceTime(due - gateway.now());
+      await gateway.deliverNotifications();
+    }
+    const reasons = gateway.deliveries.map((d) => d.reason);
+    expect(reasons).toHaveLength(NOTIFY_MAX_ATTEMPTS);
+    expect(reasons.slice(0, -1)).toEqual(Array(NOTIFY_MAX_ATTEMPTS - 1).fill('no answer (ECONNREFUSED): the notification will be retried'));
+    expect(reasons.at(-1)).toBe(`no answer (ECONNREFUSED); the notification failed: no attempt is left (the gateway makes ${NOTIFY_MAX_ATTEMPTS})`);
+    const notifyLines = lines.filter((line) => line.includes(' notify N1 '));
+    expect(notifyLines.at(-1)).toMatch(/notify N1 #6 .*-> no answer \(ECONNREFUSED\); the notification failed: no attempt is left/);
+    expect(notifyLines.at(-1)).not.toMatch(/retried/);
   });
 
   it('logs a notifyUrl that cannot be parsed as a failed attempt instead of failing payOrder', async () => {

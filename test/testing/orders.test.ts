@@ -25,6 +25,14 @@ describe('unifiedOrder', () => {
     });
   });
 
+  it('two mocks of one process, their clocks at the same millisecond, never hand out the same payOrderId', async () => {
+    const [first, second] = [newGateway(), newGateway()];
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) for (const gateway of [first, second]) ids.push((await create(gateway, { mchOrderNo: `order-${i}` })).payOrderId);
+    expect(ids.every((id) => id.startsWith(`P${START}`))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('echoes optional fields sent as "" in the query, unsigned (as the query-response vector)', async () => {
     const gateway = newGateway();
     await create(gateway, { extParam: '', clientIp: '', returnUrl: '', notifyUrl: '' });

@@ -175,7 +175,16 @@ export const unifiedOrderResultSchema = lazySchema(() =>
 export type CreatedOrder = z.output<ReturnType<typeof unifiedOrderResultSchema>> & NotUniquelySigned & {
   /** `false`: the gateway's own answer, with the payment data. */
   readonly recovered: false;
+  /**
+   * The order's validity in seconds as this client **sent** it to `unifiedOrder` (`expiredTime`), or the gateway's
+   * default, `7200`, when it sent none. Not part of the gateway's answer, nor signed: the SDK adds it from your
+   * parameters so that `processor.track(order)` knows when the order expires.
+   */
+  readonly sentExpiredTime: number;
 };
+
+/** The validity of an order created without `expiredTime`: the gateway's default, 2 hours (protocol.md). @internal */
+export const GATEWAY_DEFAULT_EXPIRED_TIME_S = 7_200;
 
 /**
  * A {@link GatewayClient.unifiedOrder} result recovered by looking the order up after an ambiguous failure
@@ -206,6 +215,8 @@ export interface RecoveredOrder {
   readonly errCode?: string | undefined;
   /** The channel's error description when the payment failed. */
   readonly errMsg?: string | undefined;
+  /** Never set: the validity the order was created with is not known (a lookup does not say), so a sweep never closes it when tracked. */
+  readonly sentExpiredTime?: undefined;
 }
 
 /**

@@ -258,15 +258,15 @@ export class Notifier {
       const target = deliveryTarget(notification.url, this.#setup.routing);
       const outcome = typeof target === 'string' ? await this.#send(target, entry.body) : { error: target.refused, reason: target.refused };
       const attempt = notification.attempts + 1;
+      const current = entry.notification;
+      const delivered = outcome.error === undefined || current.state === 'delivered';
+      const exhausted = !delivered && (attempt >= NOTIFY_MAX_ATTEMPTS || current.state === 'failed');
       const record: NotificationAttempt = {
         notificationId: notification.id, payOrderId: notification.payOrderId, url: typeof target === 'string' ? target : notification.url, attempt, at,
         fields: notification.fields, status: outcome.status, response: outcome.response?.slice(0, 200), error: outcome.error,
-        delivered: outcome.error === undefined, reason: outcome.reason, resend: resend || undefined, ms: Math.round(performance.now() - started),
+        delivered: outcome.error === undefined, reason: withFate(outcome, exhausted ? 'failed' : delivered ? 'delivered' : 'pending'), resend: resend || undefined, ms: Math.round(performance.now() - started),
       };
       this.#log.push(record);
-      const current = entry.notification;
-      const delivered = record.delivered || current.state === 'delivered';
-      const exhausted = !delivered && (attempt >= NOTIFY_MAX_ATTEMPTS || current.state === 'failed');
       entry.notification = {
         ...current,
         attempts: attempt,
@@ -281,7 +281,7 @@ export class Notifier {
     }
   }
 
-  async #send(url: string, body: string): Promise<{ status?: number; response?: string; error?: string; reason: string }> {
+  async #send(url: string, body: string): Promise<SendOutcome> {
     try {
       const answer = await this.#setup.fetch()(url, {
         method: 'POST',
@@ -300,9 +300,25 @@ export class Notifier {
       return { status: answer.status, response, reason: verdict.reason, ...(verdict.accepted ? {} : { error: verdict.reason }) };
     } catch (cause) {
       const error = describeFailure(cause);
-      return { error, reason: `no answer (${error}): the notification will be retried` };
+      return { error, reason: `no answer (${error})`, unanswered: true };
     }
   }
+}
+
+/** What one delivery attempt got; `unanswered` when no answer came at all. */
+interface SendOutcome {
+  readonly status?: number;
+  readonly response?: string;
+  readonly error?: string;
+  readonly reason: string;
+  readonly unanswered?: boolean;
+}
+
+/** An attempt's reason, with what becomes of its notification when it failed: failed for good, or (unanswered) retried. */
+function withFate(outcome: SendOutcome, state: MockNotification['state']): string {
+  if (outcome.error === undefined) return outcome.reason;
+  if (state === 'failed') return `${outcome.reason}; the notification failed: no attempt is left (the gateway makes ${NOTIFY_MAX_ATTEMPTS})`;
+  return state === 'pending' && outcome.unanswered ? `${outcome.reason}: the notification will be retried` : outcome.reason;
 }
 
 /** Where a notification goes under the routing, or why it is not sent. */

@@ -116,12 +116,14 @@ const transactionInputSchema = z.strictObject({
 
 const DEFAULT_FAILURE = { errCode: 'MOCK_CHANNEL_DECLINED', errMsg: 'payment declined by the channel (mock)' };
 
+// Shared by every mock of the process: two mocks (whose clocks may read the same millisecond) never hand out one payOrderId.
+let payOrderSequence = 0;
+
 /** The orders of all merchants, with the state machine and the channel simulation. */
 export class OrderBook {
   readonly #orders = new Map<string, MockPayOrder>();
   readonly #byMerchantOrderNo = new Map<string, MockPayOrder>();
   readonly #declines: ChannelFailure[] = [];
-  #sequence = 0;
 
   constructor(
     private readonly clock: SimulatedClock,
@@ -144,7 +146,7 @@ export class OrderBook {
     const extra = readChannelExtra(wayCode, p.channelExtra);
 
     const now = this.clock.now();
-    const payOrderId = `P${now}${String(++this.#sequence).padStart(4, '0')}`;
+    const payOrderId = `P${now}${String(++payOrderSequence).padStart(4, '0')}`;
     const depositAddress = isCoinWayCode(wayCode) ? addressFor(wayCode.slice(5), payOrderId) : undefined;
     const payData = payDataFor(wayCode, payOrderId, extra, origin, depositAddress);
     const order: MockPayOrder = {
