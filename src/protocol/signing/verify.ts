@@ -78,6 +78,7 @@ export interface VerifySignOptions {
  * ```ts
  * verifySign({ amount: 100, mchOrderNo: 'order-1001' }, 'SECRET', receivedSign); // true or false
  * verifySign({ mchOrderNo: 'Gift&state=2' }, 'SECRET', receivedSign); // false: two readings
+ * verifySign({ b: '0', B: '0' }, 'SECRET', receivedSign); // false: names that differ only by case
  * ```
  */
 export function verifySign(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown, options: VerifySignOptions = {}): boolean {
