@@ -18,7 +18,8 @@ import { judgeReadings, refusalMessage, type ReadingRefusal } from '../protocol/
 import { markAmbiguous } from '../protocol/schemas/free-text.js';
 import { objectFields } from '../protocol/schemas/introspect.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
-import { signatureMatches } from '../protocol/signing/verify.js';
+import { caseTwinsReason } from '../protocol/signing/sign.js';
+import { signatureVerdict } from '../protocol/signing/verify.js';
 import type { HttpExchange } from '../transport/http.js';
 
 /** How responses are judged. */
@@ -67,7 +68,11 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     if (typeof sign !== 'string' || sign === '') {
       throw new GatewaySignatureError(`${operation} response has no sign: it cannot be trusted. (verifyResponses: false turns this check off, unsafely.)`, { operation });
     }
-    if (!signatureMatches(signed, context.secret, sign)) {
+    const matches = signatureVerdict(signed, context.secret, sign);
+    if (typeof matches !== 'boolean') {
+      throw new GatewaySignatureError(`${operation} response cannot be trusted: ${caseTwinsReason(matches)}. The gateway sends no such response: treat it as altered.`, { operation });
+    }
+    if (!matches) {
       throw new GatewaySignatureError(`${operation} response signature does not match: check that the client's secret belongs to this mchNo/appId; otherwise the response was altered.`, { operation });
     }
     signatureVerified = true;

@@ -6,7 +6,8 @@ import { objectFields } from '../protocol/schemas/introspect.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { markAmbiguous, type NotUniquelySigned } from '../protocol/schemas/free-text.js';
 import { judgeReadings, refusalMessage, type ReadingRefusal, type ReadingRules } from '../protocol/signing/one-reading.js';
-import { signatureMatches } from '../protocol/signing/verify.js';
+import { caseTwinsReason } from '../protocol/signing/sign.js';
+import { signatureVerdict } from '../protocol/signing/verify.js';
 import type { DeclaredKind, Expected } from './kinds.js';
 import { kindOptionsSchemas, resolveNotificationOptions } from './options.js';
 import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
@@ -137,7 +138,11 @@ function checkSignature(label: string, received: string | undefined, fields: Rec
   if (received === undefined || received === '') {
     throw new GatewaySignatureError(`The ${label} has no sign, so it cannot be trusted: do not act on it. (If you passed a parsed body, check that the parser kept every field.)`);
   }
-  if (!signatureMatches(fields, options.secret, received)) {
+  const matches = signatureVerdict(fields, options.secret, received);
+  if (typeof matches !== 'boolean') {
+    throw new GatewaySignatureError(`The ${label} cannot be trusted: ${caseTwinsReason(matches)}. The gateway sends no such ${label}: do not act on it.`);
+  }
+  if (!matches) {
     throw new GatewaySignatureError(
       `The ${label}'s signature does not match, so it cannot be trusted: do not act on it. Check that the secret is the one of appId ${options.appId}; ` +
         'if your notifyUrl has query parameters of its own, list them in ignoreKeys; otherwise the notification was forged or altered.',

@@ -96,19 +96,53 @@ export const JAVA_ORDER: { readonly comparisons: readonly JavaComparison[]; read
   return { comparisons, signatures };
 })();
 
+type SignableEntries = Iterable<readonly [string, string | number | boolean | null | undefined]>;
+
 /**
  * A stateless reference signer, written from the protocol text (docs/reference/protocol.md section 1) and nothing of the
  * SDK: every entry but `sign`, without null/undefined/"", as `key=value&`, sorted with the reference
  * order, `key=SECRET`, MD5 over UTF-8, upper-case hex. Ill-formed text (a lone surrogate) has no UTF-8
- * form: it returns `undefined`, where the SDK must refuse.
+ * form, and case twins ({@link caseTwinsOf}) no one signature: it returns `undefined`, where the SDK must refuse.
  */
-export function referenceSign(entries: Iterable<readonly [string, string | number | boolean | null | undefined]>, secret: string): string | undefined {
+export function referenceSign(entries: SignableEntries, secret: string): string | undefined {
+  const list = [...entries];
+  return caseTwinsOf(list) === undefined ? javaSign(list, secret) : undefined;
+}
+
+/**
+ * What a JDK 17 gateway computes (`JeepayKit.getSign`): {@link referenceSign} without its refusal of case
+ * twins, whose fragments a stable sort leaves in the order given (as Java's `Arrays.sort` does); a message
+ * with twins signed this way is "genuinely signed" for whoever sent them in this order.
+ */
+export function javaSign(entries: SignableEntries, secret: string): string | undefined {
+  const text = `${signedFragments(entries).sort(compareCaseInsensitive).join('')}key=${secret}`;
+  if (!text.isWellFormed()) return undefined;
+  return createHash('md5').update(Buffer.from(text, 'utf8')).digest('hex').toUpperCase();
+}
+
+/**
+ * Two signed keys the SDK must refuse to sign together, found pair by pair (not by the SDK's neighbour
+ * check): names of one length whose UTF-16 units fold alike under the JDK's fold (`b`/`B`, `ſ`/`s`), or
+ * whole fragments the reference order ties (`𐐀=x&`/`𐐨=x&`: then the signature depends on their order).
+ */
+export function caseTwinsOf(entries: SignableEntries): readonly [string, string] | undefined {
+  const signed = [...entries].filter(([key, value]) => key !== 'sign' && value !== null && value !== undefined && value !== '');
+  for (let i = 0; i < signed.length; i++) {
+    for (let j = i + 1; j < signed.length; j++) {
+      const [a, x] = signed[i]!;
+      const [b, y] = signed[j]!;
+      const sameButForCase = a.length === b.length && [...Array(a.length).keys()].every((k) => JAVA_FOLD[a.charCodeAt(k)] === JAVA_FOLD[b.charCodeAt(k)]);
+      if (sameButForCase || compareCaseInsensitive(`${a}=${String(x)}&`, `${b}=${String(y)}&`) === 0) return [a, b];
+    }
+  }
+  return undefined;
+}
+
+function signedFragments(entries: SignableEntries): string[] {
   const fragments: string[] = [];
   for (const [key, value] of entries) {
     if (key === 'sign' || value === null || value === undefined || value === '') continue;
     fragments.push(`${key}=${String(value)}&`);
   }
-  const text = `${fragments.sort(compareCaseInsensitive).join('')}key=${secret}`;
-  if (!text.isWellFormed()) return undefined;
-  return createHash('md5').update(Buffer.from(text, 'utf8')).digest('hex').toUpperCase();
+  return fragments;
 }

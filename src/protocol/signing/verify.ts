@@ -1,6 +1,7 @@
 import { GatewayValidationError } from '../../errors/index.js';
 import { findAmbiguity } from './one-reading.js';
-import { sign, signedTexts, type SignableParams, type SignableValue } from './sign.js';
+import { md5Hex } from './md5.js';
+import { signedTexts, signingStringOrTwins, type CaseTwins, type SignableParams, type SignableValue } from './sign.js';
 
 /**
  * Compares two signatures in time that depends only on their length, case-insensitively (the gateway
@@ -28,13 +29,24 @@ function foldCase(c: number): number {
  * @internal
  */
 export function signatureMatches(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown): boolean {
+  return signatureVerdict(params, secret, received) === true;
+}
+
+/**
+ * {@link signatureMatches}, or the case twins that leave the message without one signature (two fields
+ * whose names differ only by case: see {@link sign}), for verifiers that say why they refuse it.
+ * @internal
+ */
+export function signatureVerdict(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown): boolean | CaseTwins {
   if (typeof received !== 'string' || received === '') return false;
+  let text: string | CaseTwins;
   try {
-    return signaturesEqual(received, sign(params, secret));
+    text = signingStringOrTwins(params, secret);
   } catch (error) {
     if (error instanceof GatewayValidationError) return false;
     throw error;
   }
+  return typeof text === 'string' ? signaturesEqual(received, md5Hex(text)) : text;
 }
 
 /**
@@ -58,13 +70,15 @@ export interface VerifySignOptions {
  * Whether `received` is the signature of `params` under `secret` (constant time) **and** the signed text
  * has one reading: every name is an identifier and no value holds `&name=` (but `options.urlField`'s, as
  * far as the gateway's sort allows), since the signature covers the fields joined as `name=value&` and
- * cannot tell `subject=Gift&state=2` from two fields. Parameters that cannot be signed are `false`. Prefer
+ * cannot tell `subject=Gift&state=2` from two fields. Parameters that cannot be signed are `false`, and so
+ * are two fields whose names differ only by case (`b`, `B`: their signature depends on their order). Prefer
  * {@link verifyNotification}, which also refuses repeated fields and checks the merchant, shape and amounts.
  *
  * @example
  * ```ts
  * verifySign({ amount: 100, mchOrderNo: 'order-1001' }, 'SECRET', receivedSign); // true or false
  * verifySign({ mchOrderNo: 'Gift&state=2' }, 'SECRET', receivedSign); // false: two readings
+ * verifySign({ b: '0', B: '0' }, 'SECRET', receivedSign); // false: names that differ only by case
  * ```
  */
 export function verifySign(params: SignableParams | ReadonlyMap<string, SignableValue>, secret: string, received: unknown, options: VerifySignOptions = {}): boolean {

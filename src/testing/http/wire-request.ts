@@ -7,8 +7,7 @@
  */
 import { COMMON_REQUEST_FIELDS } from '../../operations/wire.js';
 import { diagnoseSignature, type ReceivedTexts } from '../../protocol/signing/diagnose.js';
-import { sign } from '../../protocol/signing/sign.js';
-import { signaturesEqual } from '../../protocol/signing/verify.js';
+import { signatureMatches } from '../../protocol/signing/verify.js';
 import type { AcceptedRequest } from '../domain/accepted-request.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
 import { BUSINESS_ERROR, MESSAGES, Refusal, refuse, refuseParameter } from '../domain/refusals.js';
@@ -54,7 +53,8 @@ export function acceptRequest(route: OperationRoute, body: Readonly<Record<strin
   if (bound.signType !== 'MD5') throw refuse(MESSAGES.signTypeUnsupported);
   if (!/^\d{13}$/.test(String(bound.reqTime))) throw refuse(MESSAGES.reqTimeFormat);
   const app = merchants.authenticate(String(bound.mchNo), String(bound.appId));
-  if (!signaturesEqual(String(bound.sign), sign(bound, app.secret))) {
+  // False for fields that cannot be signed (a lone surrogate, case twins) too: the diagnosis says why.
+  if (!signatureMatches(bound, app.secret, bound.sign)) {
     throw new Refusal(BUSINESS_ERROR, MESSAGES.signatureMismatch, explainSignature(route, body, bound, app.secret));
   }
 
