@@ -8,8 +8,8 @@ import type { OperationName } from '../operations/table.js';
  * @example
  * ```ts
  * import type { RequestEvent } from 'payment-gateway-sdk';
- * import type { AttemptPurpose } from './hooks.js'; // internal: not exported by the package
  *
+ * // An attempt's purpose is RequestEvent['purpose'].
  * const label = (e: RequestEvent): string => (e.purpose === 'request' ? e.operation : `${e.operation} (${e.purpose})`);
  * ```
  */

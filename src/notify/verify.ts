@@ -142,7 +142,7 @@ export type VerifySettlementNotificationOptions = VerifyOptionsOf<'settlement'>;
  * if (notification.state === PayOrderState.Succeeded && !(await alreadyProcessed(notification.idempotencyKey))) {
  *   await fulfil(notification.mchOrderNo, notification.amount);
  * }
- * reply(NOTIFICATION_ACK); // 'SUCCESS', nothing else
+ * return new Response(NOTIFICATION_ACK); // 'SUCCESS', nothing else
  * ```
  */
 export function verifyNotification(input: NotificationInput, options: VerifyNotificationOptions): Promise<PayOrderNotification> {

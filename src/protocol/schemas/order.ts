@@ -255,10 +255,10 @@ const orderIdsSchema = () => z.strictObject(orderIdsShape());
  *
  * @example
  * ```ts
- * import type { OrderIds } from './order.js'; // internal: not exported by the package
+ * import type { QueryParams } from 'payment-gateway-sdk';
  *
  * // What your order table keeps: your number always, the gateway's id once unifiedOrder answered.
- * const ids = (row: { number: string; gatewayId?: string }): OrderIds => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });
+ * const ids = (row: { number: string; gatewayId?: string }): QueryParams => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });
  * ```
  */
 export type OrderIds = z.input<ReturnType<typeof orderIdsSchema>>;
