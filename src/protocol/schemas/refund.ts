@@ -1,0 +1,240 @@
+/**
+ * Refunds (the reference gateway's refund API, docs/reference/refunds.md): the refund states, the zod schemas of
+ * `refundOrder`, `refundQuery` and the refund notification, and the public types derived from them.
+ *
+ * @module
+ */
+import * as z from 'zod/mini';
+import { httpUrl, jsonTextParam, minorUnits, named, optionalText, requiredText, wireInteger, withInput } from './fields.js';
+import { freeText, type NotUniquelySigned } from './free-text.js';
+import { lazySchema } from './lazy.js';
+import type { AtLeastOne } from './one-of.js';
+
+/**
+ * Refund states (`state` of a {@link Refund}). Transitions: 0→1, 0/1→2 or 3, 0/1→4 (a refund still open two
+ * hours after its creation is closed by the gateway); 2, 3 and 4 are final. The gateway notifies 2 and 3 only.
+ * A refund's 2 is money going back to the payer: never a payment.
+ *
+ * @example
+ * ```ts
+ * import { RefundOrderState } from 'payment-gateway-sdk';
+ *
+ * const refund = await client.refundQuery({ mchRefundNo: 'refund-1001' });
+ * if (refund.state === RefundOrderState.Succeeded) markRefunded(refund.mchRefundNo);
+ * ```
+ */
+export const RefundOrderState = {
+  /** 0: created, not yet handed to the channel. */
+  Created: 0,
+  /** 1: the channel is refunding (the usual answer of a real channel). */
+  Refunding: 1,
+  /** 2: refunded: the money went back to the payer. */
+  Succeeded: 2,
+  /** 3: the refund failed (see `errCode`/`errMsg`); no money moved. */
+  Failed: 3,
+  /** 4: closed: still open two hours after its creation, closed by the gateway; no money moved. */
+  Closed: 4,
+} as const;
+
+/** A refund state code, 0 to 4. */
+export type RefundOrderState = (typeof RefundOrderState)[keyof typeof RefundOrderState];
+
+/** Checks a {@link RefundOrderState}. An unknown code is an error: a refund in an unknown state is not safe to act on. */
+export const refundOrderStateSchema = lazySchema(() => z.enum(RefundOrderState, { error: 'must be a refund state 0..4' }));
+
+const refundStateNames = Object.fromEntries(Object.entries(RefundOrderState).map(([name, code]) => [code, name])) as Record<RefundOrderState, keyof typeof RefundOrderState>;
+
+/**
+ * The name of a refund state, for logs and messages.
+ *
+ * @example
+ * ```ts
+ * import { refundOrderStateName } from 'payment-gateway-sdk';
+ *
+ * refundOrderStateName(2); // 'Succeeded'
+ * ```
+ */
+export function refundOrderStateName(state: RefundOrderState): keyof typeof RefundOrderState {
+  return refundStateNames[state];
+}
+
+// Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
+
+const refundOrderParamsObject = () =>
+  z.strictObject({
+    /** The gateway's id of the paid order to refund. Give this or `mchOrderNo`. */
+    payOrderId: z.optional(requiredText()),
+    /** Your number of the paid order to refund. Give this or `payOrderId`. */
+    mchOrderNo: z.optional(requiredText()),
+    /**
+     * Your refund number, unique per merchant: the key a lost answer is looked up by. Keep it with the refund
+     * before you call, and never refund the same thing under a new one while this one may exist.
+     */
+    mchRefundNo: requiredText(),
+    /** The amount to refund in integer minor units (at least 1): all of what is left to refund, or part of it. */
+    refundAmount: minorUnits(),
+    /** Three-letter currency code: the order's. */
+    currency: requiredText(),
+    /** Why the payer is refunded (free text). */
+    refundReason: freeText(requiredText()),
+    /** The payer's IP address. */
+    clientIp: optionalText(),
+    /** Where the gateway POSTs the refund notification when the refund succeeds or fails: an absolute http(s) URL. */
+    notifyUrl: z.optional(freeText(httpUrl())),
+    /** Channel parameters: an object (serialized for you) or a JSON string. */
+    channelExtra: z.optional(freeText(jsonTextParam(z.looseObject({})))),
+    /** Your own data, returned as given by `refundQuery` and the notification: an object (serialized for you) or a string. */
+    extParam: z.optional(freeText(jsonTextParam(z.looseObject({})))),
+  });
+
+/** Checks {@link RefundOrderParams}: one order id at least, at run time (the refinement) and at compile time (the type). */
+export const refundOrderParamsSchema = lazySchema(() =>
+  withInput<RefundOrderParams>()(
+    refundOrderParamsObject().check(z.refine((params) => params.payOrderId !== undefined || params.mchOrderNo !== undefined, { error: 'give payOrderId or mchOrderNo of the paid order (at least one)' })),
+  ),
+);
+
+/** The fields of {@link RefundOrderParams} before the rule "one order id at least". */
+type RefundOrderFields = z.input<ReturnType<typeof refundOrderParamsObject>>;
+
+/**
+ * Parameters of {@link GatewayClient.refundOrder}: the paid order (`payOrderId` or `mchOrderNo`), your refund
+ * number, the amount in minor units, its currency and a reason.
+ *
+ * @example
+ * ```ts
+ * import type { RefundOrderParams } from 'payment-gateway-sdk';
+ *
+ * const refund: RefundOrderParams = {
+ *   mchOrderNo: 'order-1001', mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD',
+ *   refundReason: 'Returned: wrong size', notifyUrl: 'https://shop.example.com/pay/notify',
+ * };
+ * ```
+ */
+export type RefundOrderParams = AtLeastOne<RefundOrderFields, 'payOrderId' | 'mchOrderNo'>;
+
+const refundOrderResultObject = () =>
+  z.looseObject({
+    /** The gateway's refund id. */
+    refundOrderId: z.string(),
+    /** Your refund number, as sent. */
+    mchRefundNo: z.string(),
+    /** The refunded order's amount, in integer minor units. */
+    payAmount: wireInteger(),
+    /** The amount of this refund, in integer minor units. */
+    refundAmount: wireInteger(),
+    /** The refund's state: usually 1 (refunding); 2 or 3 when the channel decided at once. */
+    state: refundOrderStateSchema(),
+    /** The refund's number at the channel. */
+    channelOrderNo: z.optional(z.string()),
+    /** The channel's error code when the refund failed. */
+    errCode: z.optional(z.string()),
+    /** The channel's error description when the refund failed. */
+    errMsg: z.optional(freeText(z.string())),
+  });
+/** The schema typed by {@link RefundOrderResult}, so compile errors name it. */
+export const refundOrderResultSchema = lazySchema(() => named<z.input<ReturnType<typeof refundOrderResultObject>>, RefundOrderResult>()(refundOrderResultObject()));
+
+/**
+ * What {@link GatewayClient.refundOrder} resolves to: the refund the gateway made, from its answer or, after a
+ * lost answer, from the refund found by your `mchRefundNo`. Its `state` may already be final (2 or 3).
+ *
+ * @example
+ * ```ts
+ * import { RefundOrderState, type RefundOrderResult } from 'payment-gateway-sdk';
+ *
+ * const describe = (refund: RefundOrderResult) =>
+ *   refund.state === RefundOrderState.Succeeded ? 'refunded' : refund.state === RefundOrderState.Failed ? `failed: ${refund.errMsg}` : 'in progress';
+ * ```
+ */
+export interface RefundOrderResult extends z.output<ReturnType<typeof refundOrderResultObject>>, NotUniquelySigned {}
+
+const refundIdsObject = () =>
+  z.strictObject({
+    /** Your refund number, as sent to `refundOrder`. */
+    mchRefundNo: z.optional(requiredText()),
+    /** The gateway's refund id, from the answer of `refundOrder`. */
+    refundOrderId: z.optional(requiredText()),
+  });
+
+/** Checks {@link RefundQueryParams}: one id at least. */
+export const refundQueryParamsSchema = lazySchema(() =>
+  withInput<RefundQueryParams>()(
+    refundIdsObject().check(z.refine((ids) => ids.mchRefundNo !== undefined || ids.refundOrderId !== undefined, { error: 'give mchRefundNo or refundOrderId (at least one)' })),
+  ),
+);
+
+/**
+ * Parameters of {@link GatewayClient.refundQuery}: `mchRefundNo`, `refundOrderId`, or both.
+ *
+ * @example
+ * ```ts
+ * import type { RefundQueryParams } from 'payment-gateway-sdk';
+ *
+ * const byOurNumber: RefundQueryParams = { mchRefundNo: 'refund-1001' };
+ * const byGatewayId: RefundQueryParams = { refundOrderId: 'R202406180001' };
+ * ```
+ */
+export type RefundQueryParams = AtLeastOne<z.input<ReturnType<typeof refundIdsObject>>, 'mchRefundNo' | 'refundOrderId'>;
+
+const refundObject = () =>
+  z.looseObject({
+    /** The gateway's refund id. */
+    refundOrderId: z.string(),
+    /** The refunded order's gateway id. */
+    payOrderId: z.string(),
+    /** Merchant number. */
+    mchNo: z.string(),
+    /** Merchant application id. */
+    appId: z.string(),
+    /** Your refund number. */
+    mchRefundNo: z.string(),
+    /** The refunded order's amount, in integer minor units. */
+    payAmount: wireInteger(),
+    /** The amount of this refund, in integer minor units. */
+    refundAmount: wireInteger(),
+    /** Three-letter currency code. */
+    currency: z.string(),
+    /** The refund's state, see {@link RefundOrderState}. */
+    state: refundOrderStateSchema(),
+    /** The refund's number at the channel. */
+    channelOrderNo: z.optional(z.string()),
+    /** The channel's error code when the refund failed. */
+    errCode: z.optional(z.string()),
+    /** The channel's error description when the refund failed. */
+    errMsg: z.optional(freeText(z.string())),
+    /** Your own data, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
+    extParam: z.optional(freeText(z.string())),
+    /** When the refund succeeded, milliseconds since the epoch. */
+    successTime: z.optional(wireInteger()),
+    /** When the refund was created, milliseconds since the epoch. */
+    createdAt: wireInteger(),
+  });
+/** The schema typed by {@link Refund}, so compile errors name it. */
+export const refundSchema = lazySchema(() => named<z.input<ReturnType<typeof refundObject>>, Refund>()(refundObject()));
+
+/**
+ * A refund, as {@link GatewayClient.refundQuery} returns it.
+ *
+ * @example
+ * ```ts
+ * import { RefundOrderState, type Refund } from 'payment-gateway-sdk';
+ *
+ * // Money went back to the payer only in state 2.
+ * const refunded = (refund: Refund): number => (refund.state === RefundOrderState.Succeeded ? refund.refundAmount : 0);
+ * ```
+ */
+export interface Refund extends z.output<ReturnType<typeof refundObject>>, NotUniquelySigned {}
+
+/**
+ * Checks a refund notification: the refund's fields as `refundQuery` returns them, plus the `reqTime` the gateway
+ * signed it with. Values must already be typed: verification turns the received strings into them first. A
+ * payment notification is not one (it has no `refundOrderId`, `mchRefundNo`, `refundAmount` or `payAmount`).
+ */
+export const refundNotificationSchema = lazySchema(() =>
+  z.looseObject({
+    ...refundObject().def.shape,
+    /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
+    reqTime: wireInteger(),
+  }),
+);
