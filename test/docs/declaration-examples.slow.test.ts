@@ -77,7 +77,7 @@ declare const paymentsTracerProvider: import('@opentelemetry/api').TracerProvide
 declare const paymentsMeterProvider: import('@opentelemetry/api').MeterProvider;
 declare const onPaid: (notification: import('payment-gateway-sdk').PaidOrder) => Promise<void>;
 declare const fulfil: Effect, fulfilOnce: Effect, fulfilIfPaid: Effect, effect: Effect, ship: Effect, reserveStock: Effect;
-declare const markPaid: Effect, recordSettlement: Effect, scheduleRetry: Effect, reconcileLater: Effect, alertSecurityTeam: Effect;
+declare const keepForSupport: Effect, alertOnCall: Effect, markPaid: Effect, recordSettlement: Effect, scheduleRetry: Effect, reconcileLater: Effect, alertSecurityTeam: Effect;
 declare const showQrImage: Effect, showPending: Effect, showPaid: Effect, showNotPaid: Effect;
 declare function alreadyProcessed(idempotencyKey: string): Promise<boolean>;
 declare function redirectTo(url: string | undefined): void;
