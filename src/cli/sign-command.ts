@@ -5,7 +5,7 @@
  * @module
  */
 import { GatewayValidationError } from '../errors/index.js';
-import { REDACTED_SECRET } from '../protocol/signing/diagnose.js';
+import { REDACTED_SECRET } from '../testing/domain/diagnose.js';
 import { sign, signingString } from '../protocol/signing/sign.js';
 import { signaturesEqual } from '../protocol/signing/verify.js';
 import { printable } from '../util/printable.js';

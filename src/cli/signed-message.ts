@@ -9,7 +9,7 @@
 import { GatewayValidationError } from '../errors/index.js';
 import { decodeFormBody } from '../notify/input.js';
 import { JsonDuplicateMemberError, JsonSyntaxError, memberTexts, parseLossless, TOP_LEVEL } from '../protocol/json/lossless-json.js';
-import type { ReceivedTexts } from '../protocol/signing/diagnose.js';
+import type { ReceivedTexts } from '../testing/domain/diagnose.js';
 
 /** Why a body cannot be read, said so that the user can fix it (exit code 2, like a usage mistake). */
 export class BodyError extends Error {}

@@ -1,10 +1,10 @@
 /**
  * `payment-gateway-sdk verify`: checks the signature of a received message from stdin and, when it is
- * wrong, names the most likely mistake of its signer (src/protocol/signing/diagnose.ts).
+ * wrong, names the most likely mistake of its signer (src/testing/domain/diagnose.ts).
  *
  * @module
  */
-import { describeFields, diagnoseSignature, type SignatureDiagnosis } from '../protocol/signing/diagnose.js';
+import { describeFields, diagnoseSignature, type SignatureDiagnosis } from '../testing/domain/diagnose.js';
 import { printable } from '../util/printable.js';
 import { coverage, type SignedMessage } from './signed-message.js';
 import { DEFAULT_SECRET_ENV } from './secret-source.js';

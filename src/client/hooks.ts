@@ -8,10 +8,10 @@ import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations
  *
  * @example
  * ```ts
- * import type { RequestEvent } from 'payment-gateway-sdk';
- * import type { AttemptPurpose } from './hooks.js'; // internal: not exported by the package
+ * import type { GatewayHooks } from 'payment-gateway-sdk';
  *
- * const label = (e: RequestEvent): string => (e.purpose === 'request' ? e.operation : `${e.operation} (${e.purpose})`);
+ * // An attempt's purpose is GatewayHooks.RequestEvent['purpose'].
+ * const label = (e: GatewayHooks.RequestEvent): string => (e.purpose === 'request' ? e.operation : `${e.operation} (${e.purpose})`);
  * ```
  */
 export type AttemptPurpose = 'request' | 'reconcile' | 'confirm' | 'fallback' | 'wait';
@@ -22,10 +22,10 @@ import type { GatewayError, GatewayOutcomeUnknownError, GatewayReconciliationMis
  *
  * @example
  * ```ts
- * import { GatewayClient, type RequestEvent } from 'payment-gateway-sdk';
+ * import { GatewayClient, type GatewayHooks } from 'payment-gateway-sdk';
  *
  * // The body holds order details (subject, clientIp): log where the call goes, not what it carries.
- * const onRequest = ({ operation, attempt, path }: RequestEvent) => log.debug({ operation, attempt, path }, 'gateway request');
+ * const onRequest = ({ operation, attempt, path }: GatewayHooks.RequestEvent) => log.debug({ operation, attempt, path }, 'gateway request');
  * const client = new GatewayClient({ ...credentials, hooks: { onRequest } });
  * ```
  */
@@ -52,9 +52,9 @@ export interface RequestEvent {
  *
  * @example
  * ```ts
- * import { GatewayClient, type ResponseEvent } from 'payment-gateway-sdk';
+ * import { GatewayClient, type GatewayHooks } from 'payment-gateway-sdk';
  *
- * function onResponse({ operation, status, durationMs, error }: ResponseEvent): void {
+ * function onResponse({ operation, status, durationMs, error }: GatewayHooks.ResponseEvent): void {
  *   metrics.timing(`gateway.${operation}`, durationMs, { status: status ?? 'none', outcome: error?.name ?? 'ok' });
  * }
  * const client = new GatewayClient({ ...credentials, hooks: { onResponse } });
@@ -85,10 +85,10 @@ export interface ResponseEvent {
  *
  * @example
  * ```ts
- * import { GatewayClient, type RetryEvent } from 'payment-gateway-sdk';
+ * import { GatewayClient, type GatewayHooks } from 'payment-gateway-sdk';
  *
  * // Retries are normal; many in a row mean the gateway or the network is degrading.
- * const onRetry = ({ operation, attempt, delayMs, reason }: RetryEvent) => log.warn({ operation, attempt, delayMs, reason }, 'gateway retry');
+ * const onRetry = ({ operation, attempt, delayMs, reason }: GatewayHooks.RetryEvent) => log.warn({ operation, attempt, delayMs, reason }, 'gateway retry');
  * const client = new GatewayClient({ ...credentials, hooks: { onRetry } });
  * ```
  */
@@ -113,10 +113,10 @@ export interface RetryEvent {
  *
  * @example
  * ```ts
- * import { GatewayClient, type ReconcileEvent } from 'payment-gateway-sdk';
+ * import { GatewayClient, type GatewayHooks } from 'payment-gateway-sdk';
  *
  * // 'unknown' ends in GatewayOutcomeUnknownError: worth a metric, and a reconciliation job later.
- * const onReconcile = ({ operation, key, outcome }: ReconcileEvent) => metrics.increment(`gateway.${operation}.reconcile.${outcome}`, { [key.name]: key.value });
+ * const onReconcile = ({ operation, key, outcome }: GatewayHooks.ReconcileEvent) => metrics.increment(`gateway.${operation}.reconcile.${outcome}`, { [key.name]: key.value });
  * const client = new GatewayClient({ ...credentials, hooks: { onReconcile } });
  * ```
  */

@@ -21,15 +21,17 @@ import type { PayOrder } from '../protocol/schemas/order.js';
  * ```ts
  * import { GatewayOrderNotFinalError, GatewayOrderPaidError, PayOrderState } from 'payment-gateway-sdk';
  *
+ * const recovered = await client.unifiedOrder(params);
+ * if (!recovered.recovered) return recovered;
  * try {
- *   order = await client.reissueOrder(order, { ...params, mchOrderNo: 'order-1001-2' });
+ *   return await client.reissueOrder(recovered, { ...params, mchOrderNo: 'order-1001-2' });
  * } catch (error) {
  *   if (error instanceof GatewayOrderPaidError) return showPaid(error.order);
  *   if (!(error instanceof GatewayOrderNotFinalError)) throw error;
  *   // The payer may be paying the old order: learn how it ends before offering another one.
  *   const final = await client.waitForOrder({ payOrderId: error.order.payOrderId });
  *   if (final.state === PayOrderState.Succeeded) return showPaid(final);
- *   order = await client.reissueOrder(order, { ...params, mchOrderNo: 'order-1001-2' });
+ *   return await client.reissueOrder(recovered, { ...params, mchOrderNo: 'order-1001-2' });
  * }
  * ```
  */

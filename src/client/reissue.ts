@@ -21,8 +21,9 @@ import type { ReadBack } from './runner.js';
  * ```ts
  * import { GatewayOrderPaidError } from 'payment-gateway-sdk';
  *
+ * let order = await client.unifiedOrder(params);
  * try {
- *   order = await client.reissueOrder(order, { ...params, mchOrderNo: 'order-1001-2' });
+ *   if (order.recovered) order = await client.reissueOrder(order, { ...params, mchOrderNo: 'order-1001-2' });
  * } catch (error) {
  *   if (error instanceof GatewayOrderPaidError) return showPaid(error.order);
  *   throw error;

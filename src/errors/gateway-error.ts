@@ -17,11 +17,9 @@ type Branded = { [BRAND]?: readonly string[] };
  * @example
  * ```ts
  * import { GatewayConnectionError } from 'payment-gateway-sdk';
- * import { type GatewayErrorOptions } from './gateway-error.js'; // internal: not exported by the package
  *
  * // A test double of your payment service fails the way the real client would.
- * const options: GatewayErrorOptions = { operation: 'query', cause: new Error('socket hang up') };
- * throw new GatewayConnectionError('query could not reach the gateway (ECONNRESET).', { ...options, mayHaveReachedGateway: true });
+ * throw new GatewayConnectionError('query could not reach the gateway (ECONNRESET).', { operation: 'query', cause: new Error('socket hang up'), mayHaveReachedGateway: true });
  * ```
  */
 export interface GatewayErrorOptions {

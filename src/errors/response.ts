@@ -10,11 +10,9 @@ export const BODY_EXCERPT_LIMIT = 512;
  * @example
  * ```ts
  * import { GatewayHttpStatusError } from 'payment-gateway-sdk';
- * import { type ResponseErrorDetails } from './response.js'; // internal: not exported by the package
  *
  * // A test double of your payment service answers as an overloaded gateway would.
- * const details: ResponseErrorDetails = { operation: 'query', status: 503, body: 'Service Unavailable', headers: new Headers({ 'retry-after': '2' }) };
- * throw new GatewayHttpStatusError('query got HTTP 503 from the gateway.', details);
+ * throw new GatewayHttpStatusError('query got HTTP 503 from the gateway.', { operation: 'query', status: 503, body: 'Service Unavailable', headers: new Headers({ 'retry-after': '2' }) });
  * ```
  */
 export interface ResponseErrorDetails extends GatewayErrorOptions {

@@ -59,7 +59,7 @@ export type PaidOrder = PayOrderNotification | SweptPayOrder;
  *
  * @example
  * ```ts
- * const client: SweepClient = new GatewayClient(config);
+ * const client = new GatewayClient(config); // a GatewayClient is a SweepClient
  * const processor = createNotificationProcessor({ ...config, store, onPaid, client });
  * ```
  */
@@ -100,6 +100,7 @@ export interface TrackableOrder {
  *
  * @example
  * ```ts
+ * const order = await client.unifiedOrder({ ...params, expiredTime: 900 });
  * await processor.track(order, { expiredTime: 900 }); // as sent to unifiedOrder: 15 minutes
  * ```
  */

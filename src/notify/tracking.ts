@@ -13,6 +13,10 @@ import { GatewayError } from '../errors/index.js';
  *
  * @example
  * ```ts
+ * import type { NotificationStore } from 'payment-gateway-sdk';
+ *
+ * // Named through the store whose tracking keeps it (the type is not exported).
+ * type TrackedOrder = Parameters<NonNullable<NotificationStore['tracking']>['track']>[0];
  * const tracked: TrackedOrder = { payOrderId: 'P202406180001', mchOrderNo: 'order-1001', trackedAt: Date.now(), expiresAt: Date.now() + 7_200_000 };
  * ```
  */

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { notificationKinds } from './kinds.js';
-import type { KindOptionsSchema } from './options.js';
+import type { CLIENT_ONLY_OPTIONS, KindOptionsSchema } from './options.js';
 import type { NotificationInput } from './input.js';
 import { verifyReceived, type IdempotentNotification } from './verify-received.js';
 
@@ -56,6 +56,15 @@ export type SettlementNotification = z.output<typeof settlement.schema> & Idempo
 export type PayOrderExpectation = z.input<typeof payment.expect>;
 
 /**
+ * A client's options that verification accepts and ignores, so that one configuration object serves both: they
+ * are left out of the verify options' types, whose documentation then lists only what verification reads.
+ */
+type IgnoredClientOption = Exclude<(typeof CLIENT_ONLY_OPTIONS)[number], 'telemetry'>;
+
+/** A kind's verify options, as a merchant writes them. */
+type VerifyOptionsOf<Kind extends keyof typeof notificationKinds> = Omit<z.input<KindOptionsSchema<Kind>>, IgnoredClientOption>;
+
+/**
  * Options of {@link verifyNotification}: {@link NotificationOptions} and what the notification must match
  * (`expect`; a mismatch is a {@link GatewayValidationError}).
  *
@@ -69,7 +78,7 @@ export type PayOrderExpectation = z.input<typeof payment.expect>;
  * };
  * ```
  */
-export type VerifyNotificationOptions = z.input<KindOptionsSchema<'payment'>>;
+export type VerifyNotificationOptions = VerifyOptionsOf<'payment'>;
 
 /**
  * What a settlement notification must match, e.g. from your settlement record.
@@ -97,7 +106,7 @@ export type SettlementExpectation = z.input<typeof settlement.expect>;
  * };
  * ```
  */
-export type VerifySettlementNotificationOptions = z.input<KindOptionsSchema<'settlement'>>;
+export type VerifySettlementNotificationOptions = VerifyOptionsOf<'settlement'>;
 
 /**
  * Verifies a payment notification (the gateway's POST to your `notifyUrl`) and returns it typed.
@@ -133,7 +142,7 @@ export type VerifySettlementNotificationOptions = z.input<KindOptionsSchema<'set
  * if (notification.state === PayOrderState.Succeeded && !(await alreadyProcessed(notification.idempotencyKey))) {
  *   await fulfil(notification.mchOrderNo, notification.amount);
  * }
- * reply(NOTIFICATION_ACK); // 'SUCCESS', nothing else
+ * return new Response(NOTIFICATION_ACK); // 'SUCCESS', nothing else
  * ```
  */
 export function verifyNotification(input: NotificationInput, options: VerifyNotificationOptions): Promise<PayOrderNotification> {

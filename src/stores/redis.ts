@@ -35,6 +35,9 @@ import { redisTracking } from './redis-tracking.js';
  *
  * @example
  * ```ts
+ * import { Redis } from 'ioredis';
+ * import type { RedisStoreOptions } from 'payment-gateway-sdk/stores/redis';
+ *
  * const options: RedisStoreOptions = { client: new Redis(process.env.REDIS_URL!), leaseMs: 60_000, prefix: 'shop:notify:' };
  * ```
  */
@@ -73,7 +76,10 @@ export interface RedisStoreOptions {
  *
  * @example
  * ```ts
- * const store: RedisStore = redisStore({ client });
+ * import { Redis } from 'ioredis';
+ * import { redisStore, type RedisStore } from 'payment-gateway-sdk/stores/redis';
+ *
+ * const store: RedisStore = redisStore({ client: new Redis(process.env.REDIS_URL!) });
  * ```
  */
 export type RedisStore = NotificationStore<ProcessingContext> & {

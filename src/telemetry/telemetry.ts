@@ -13,7 +13,7 @@
  *
  * @example
  * ```ts
- * import type { TelemetrySpan } from 'payment-gateway-sdk';
+ * import type { TelemetrySpan } from 'payment-gateway-sdk/opentelemetry';
  *
  * // A span that only counts attempts, e.g. for a test double of a Telemetry.
  * function countingSpan(counts: { attempts: number }): TelemetrySpan {
@@ -39,7 +39,7 @@ export interface TelemetrySpan {
  *
  * @example
  * ```ts
- * import type { TelemetryAttempt } from 'payment-gateway-sdk';
+ * import type { TelemetryAttempt } from 'payment-gateway-sdk/opentelemetry';
  *
  * const started = performance.now();
  * const attempt: TelemetryAttempt = { end: (status, error) => log.debug({ status, error: error?.name, ms: performance.now() - started }) };
@@ -59,7 +59,7 @@ export interface TelemetryAttempt {
  *
  * @example
  * ```ts
- * import type { TelemetryNotificationOutcome } from 'payment-gateway-sdk';
+ * import type { TelemetryNotificationOutcome } from 'payment-gateway-sdk/opentelemetry';
  *
  * const acknowledged = (outcome: TelemetryNotificationOutcome) => outcome.kind === 'processed' || outcome.kind === 'duplicate';
  * ```

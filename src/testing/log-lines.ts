@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { describeFields } from '../protocol/signing/diagnose.js';
+import { describeFields } from './domain/diagnose.js';
 import { printable } from '../util/printable.js';
 import type { NotificationAttempt } from './domain/notifier.js';
 import type { MockRequestRecord, MockSignatureRefusal } from './domain/request-log.js';

@@ -143,8 +143,10 @@ export class MockGateway {
    *
    * @example
    * ```ts
+   * import { setupServer } from 'msw/node';
    * import { mockGatewayHandlers } from 'payment-gateway-sdk/testing/msw';
-   * server.use(...mockGatewayHandlers(gateway)); // these handlers, with msw's type
+   *
+   * const server = setupServer(...mockGatewayHandlers(gateway)); // these handlers, with msw's type
    * ```
    */
   get handlers(): readonly unknown[] {
@@ -234,6 +236,7 @@ export class MockGateway {
    *
    * @example
    * ```ts
+   * const order = await client.query({ mchOrderNo: 'order-1001' });
    * gateway.payOrder(order.payOrderId);
    * await gateway.deliverNotifications();
    * ```

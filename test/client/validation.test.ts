@@ -36,6 +36,9 @@ describe('unifiedOrder input validation (nothing is sent)', () => {
     ['divisionMode', { divisionMode: 3 }, /0 \(not divided\), 1 \(automatic\) or 2 \(manual\)/],
     ['channelExtra', { channelExtra: 5 }, /object .* or a JSON string/],
     ['channelExtra.payDataType', { channelExtra: { payDataType: 'qr' } }, /must be one of payurl/],
+    ['currency', { currency: 'EURO' }, /three-letter currency code/],
+    ['currency', { currency: 'US' }, /three-letter currency code/],
+    ['currency', { currency: 'U$D' }, /three-letter currency code/],
     ['extParam', { extParam: { big: 1n } }, /cannot be serialized/],
   ])('%s: %o', async (path, patch, message) => {
     const issues = await issuesOf(() => client.unifiedOrder({ ...order, ...patch } as never));
@@ -46,6 +49,40 @@ describe('unifiedOrder input validation (nothing is sent)', () => {
   it('names an unknown key and suggests the right spelling (notifyURL)', async () => {
     const issues = await issuesOf(() => client.unifiedOrder({ ...order, notifyURL: 'https://shop.test/n' } as never));
     expect(issues).toEqual([{ path: ['notifyURL'], message: expect.stringMatching(/unknown field 'notifyURL'.*Did you mean 'notifyUrl'\?/) }]);
+  });
+
+  it('suggests a known field for a near miss (notifyUrll)', async () => {
+    const issues = await issuesOf(() => client.unifiedOrder({ ...order, notifyUrll: 'https://shop.test/n' } as never));
+    expect(issues[0]?.message).toMatch(/Did you mean 'notifyUrl'\?/);
+  });
+
+  // A misspelled channelExtra key is ignored by the gateway: payDatatype would silently give a codeUrl.
+  it.each([
+    ['payDatatype', 'payDataType'],
+    ['pay_data_type', 'payDataType'],
+    ['paydataType', 'payDataType'],
+    ['payDataTyp', 'payDataType'],
+    ['authcode', 'authCode'],
+    ['authCdoe', 'authCode'],
+    ['openId', 'openid'],
+    ['buyerUserID', 'buyerUserId'],
+    ['cancelURL', 'cancelUrl'],
+  ])('refuses channelExtra.%s and suggests %s', async (typo, meant) => {
+    const issues = await issuesOf(() => client.unifiedOrder({ ...order, channelExtra: { [typo]: 'codeImgUrl' } }));
+    expect(issues).toEqual([{ path: ['channelExtra', typo], message: expect.stringContaining(`did you mean '${meant}'?`) }]);
+  });
+
+  it('sends channelExtra keys of other channels and the known keys as given', async () => {
+    wire.replyWith(signedEnvelope({ payOrderId: 'P1', mchOrderNo: 'o-1', orderState: 1 }));
+    const channelExtra = { payDataType: 'codeImgUrl', storeId: 'S-9', deviceInfo: 'POS-1', user: 'u' } as const;
+    await client.unifiedOrder({ ...order, channelExtra });
+    expect(wire.captured[0]?.body.channelExtra).toBe(JSON.stringify(channelExtra));
+  });
+
+  it('accepts a currency code in either case', async () => {
+    wire.replyWith(signedEnvelope({ payOrderId: 'P1', mchOrderNo: 'o-1', orderState: 1 }));
+    await client.unifiedOrder({ ...order, currency: 'usd' });
+    expect(wire.captured[0]?.body.currency).toBe('usd');
   });
 
   it('lists what the operation sends for an unknown key with no near match', async () => {

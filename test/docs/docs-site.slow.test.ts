@@ -63,6 +63,32 @@ afterAll(async () => {
   await profile?.dispose();
 });
 
+/**
+ * What a reader types into the site's search box, and the guide (its page under documents/) that must be among
+ * the first results. Add a row when a guide is added; when the refunds guide exists, "refund" names it.
+ */
+const SEARCHES: readonly (readonly [query: string, guide: string])[] = [
+  ['webhook', 'Notifications_in_production.html'],
+  ['idempotent', 'Notifications_in_production.html'],
+  ['exactly once', 'Notifications_in_production.html'],
+  ['refund', 'Payment_results_without_a_notification.html'], // state 5 (refunded), until the refunds guide
+];
+const FIRST_RESULTS = 3;
+
+/** The pages the site's search box lists for `query`, best first, as a reader gets them. */
+async function searchSite(context: BrowserContext, query: string): Promise<string[]> {
+  const page = await context.newPage();
+  try {
+    await page.goto(`${origin}/index.html`, { waitUntil: 'load' });
+    await page.click('#tsd-search-trigger');
+    await page.fill('#tsd-search-input', query);
+    await page.waitForSelector('#tsd-search-results li a', { timeout: 10_000 });
+    return await page.$$eval('#tsd-search-results li a', (links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  } finally {
+    await page.close();
+  }
+}
+
 /** Visits every internal page reachable from `start`; checks each link's page, anchor and each image. */
 async function crawlSite(context: BrowserContext, start: string): Promise<Crawl> {
   const page = await context.newPage();
@@ -148,6 +174,12 @@ describe('the docs site (npm run docs), crawled in Chromium', () => {
 
   it('no page has a script error or a failed request', () => {
     expect(crawl.errors).toEqual([]);
+  });
+
+  // The search reads the guides' text (typedoc.json searchInDocuments; scripts/typedoc-search.mjs ranks them).
+  it.each(SEARCHES)('the search box answers %o with the guide %s among its first results', async (query, guide) => {
+    const results = await searchSite(browser, query);
+    expect(results.slice(0, FIRST_RESULTS), results.join('\n')).toContain(`/documents/${guide}`);
   });
 
   it('opens on the guides in reading order, with the flow diagram on its first page', () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONTROL_ROUTES } from '../../src/testing/http/control-routes.js';
+import { createMockGateway } from '../../src/testing/index.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
 const guide = read('docs/guides/mock-command.md');
@@ -36,6 +37,14 @@ describe('docs/guides/mock-command.md, the control API', () => {
     ];
     expect(named.length).toBeGreaterThan(0);
     expect(named.filter(([method, path]) => !declared(method, path))).toEqual([]);
+  });
+
+  it('GET /_mock/state: its table lists every member the state has, and no other', () => {
+    const start = guide.indexOf('| member | what it holds |');
+    expect(start).toBeGreaterThan(-1);
+    const rows = guide.slice(start).split('\n').slice(2).filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('|')));
+    const state = createMockGateway({ merchants: [{ mchNo: 'M1', appId: 'A1', secret: 's' }] }).state();
+    expect(rows.map((row) => /^\| `(\w+)`/.exec(row)?.[1])).toEqual(Object.keys(state));
   });
 
   it('the check above fails on a route that does not exist', () => {

@@ -1,8 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { gatewayClientOptionsSchema } from '../../src/client/options.js';
-import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type SettlementRecord, type SettlementResult, type UnifiedOrderResult, type RecoveredOrder, type GatewayClientOptions, type GatewayHooks } from '../../src/index.js';
-import type { verifyNotificationOptionsSchema } from '../../src/notify/options.js';
+import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type SettlementRecord, type SettlementResult, type UnifiedOrderResult, type RecoveredOrder, type GatewayClientOptions, type GatewayHooks, type VerifyNotificationOptions, type VerifySettlementNotificationOptions } from '../../src/index.js';
+import type { kindOptionsSchemas } from '../../src/notify/options.js';
 import type { queryParamsSchema, unifiedOrderParamsSchema } from '../../src/protocol/schemas/order.js';
 import type { settleRequestGetParamsSchema } from '../../src/protocol/schemas/settlement.js';
 
@@ -98,6 +98,13 @@ describe('a recovered create has no payData (issue 18)', () => {
     void verifyNotification('body', config);
     void verifyNotification('body', { ...config, expect: { amount: 1 } });
   });
+
+  // A client's other options are accepted and ignored at run time; the type (and its page) lists only these.
+  it('the verify options types list only what verification reads, not the 12 client options typed unknown', () => {
+    type Own = 'secret' | 'mchNo' | 'appId' | 'ignoreKeys' | 'maxAgeMs' | 'maxBodyBytes' | 'now' | 'telemetry' | 'expect';
+    expectTypeOf<keyof VerifyNotificationOptions>().toEqualTypeOf<Own>();
+    expectTypeOf<keyof VerifySettlementNotificationOptions>().toEqualTypeOf<Own>();
+  });
 });
 
 describe('notifications are typed', () => {
@@ -130,7 +137,7 @@ describe('schema input types are exact', () => {
     expectTypeOf<z.input<ReturnType<typeof unifiedOrderParamsSchema>>['mchOrderNo']>().toEqualTypeOf<string>();
     expectTypeOf<z.input<typeof gatewayClientOptionsSchema>['secret']>().toEqualTypeOf<string>();
     expectTypeOf<z.input<ReturnType<typeof settleRequestGetParamsSchema>>['requestId']>().toEqualTypeOf<string>();
-    expectTypeOf<z.input<ReturnType<typeof verifyNotificationOptionsSchema>>['appId']>().toEqualTypeOf<string>();
+    expectTypeOf<z.input<(typeof kindOptionsSchemas)['payment']>['appId']>().toEqualTypeOf<string>();
     expectTypeOf<z.input<ReturnType<typeof queryParamsSchema>>['payOrderId']>().toEqualTypeOf<string | undefined>();
   });
 });

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readMessage } from '../../src/cli/signed-message.js';
-import { diagnoseSignature, REDACTED_SECRET } from '../../src/protocol/signing/diagnose.js';
+import { diagnoseSignature, REDACTED_SECRET } from '../../src/testing/domain/diagnose.js';
 import { sign, signingString } from '../../src/protocol/signing/sign.js';
 import { runInProcess } from '../support/cli-in-process.js';
 import { GUIDE_SECRET, guideCommandSamples, guideExamples, guideMistakes } from '../support/signing-guide.js';

@@ -16,7 +16,8 @@ describe('createMockGateway options', () => {
   });
 
   it('names an unknown option and lists the known ones, and never echoes a secret', () => {
-    expect(() => createMockGateway({ merchants: [MERCHANT], clok: 'real' } as never)).toThrow(/unknown option 'clok'\. The options are: merchants, startTime, clock,/);
+    expect(() => createMockGateway({ merchants: [MERCHANT], speed: 'real' } as never)).toThrow(/unknown option 'speed'\. The options are: merchants, startTime, clock,/);
+    expect(() => createMockGateway({ merchants: [MERCHANT], clok: 'real' } as never)).toThrow(/unknown option 'clok'\. Did you mean 'clock'\?/);
     expect(() => createMockGateway({ merchants: [MERCHANT], clock: 'fast' as never })).toThrow(/clock: must be 'manual' or 'real'/);
     expect(() => createMockGateway({ merchants: [MERCHANT], notifications: { forwardTo: 'ftp://x' } })).toThrow(/notifications\.forwardTo: must be an absolute http\(s\) URL, e\.g\. http:\/\/127\.0\.0\.1:3000\/notify/);
     expect(() => createMockGateway({ merchants: [MERCHANT], notifications: { forwardTo: '' } })).toThrow(/notifications\.forwardTo: must not be empty, e\.g\. http:\/\/127\.0\.0\.1:3000\/notify$/);

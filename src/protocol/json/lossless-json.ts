@@ -11,11 +11,6 @@
 /**
  * A JSON number literal kept as written, because converting it to a JS number would change it (`10.50`,
  * `1e2`, an unsafe integer). Response schemas turn it into an exact string or reject it.
- *
- * @example
- * ```ts
- * new JsonNumberText("10.50").text; // "10.50"
- * ```
  */
 export class JsonNumberText {
   /** @param text - the literal, exactly as received */

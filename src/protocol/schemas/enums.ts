@@ -66,11 +66,11 @@ export function isFinalPayOrderState(state: PayOrderState): boolean {
  *
  * @example
  * ```ts
- * import { TRANSACTION_STATUSES } from './enums.js'; // internal: not exported by the package
+ * import type { TransactionStatus } from 'payment-gateway-sdk';
  *
- * // Count an unknown status apart, so a new upstream status shows up on a dashboard.
- * const known = new Set<string>(TRANSACTION_STATUSES);
- * const label = (status: string) => (known.has(status) ? status : 'Other');
+ * // Count a status this SDK does not know apart, so a new upstream status shows up on a dashboard.
+ * const known: readonly TransactionStatus[] = ['Submitted', 'PendingScreening', 'PendingAuthorization', 'PendingSignature', 'Broadcasting', 'Confirming', 'Completed', 'Failed', 'Rejected', 'Pending'];
+ * const label = (status: TransactionStatus) => (known.includes(status) ? status : 'Other');
  * ```
  */
 export const TRANSACTION_STATUSES = [
@@ -92,11 +92,11 @@ export const TRANSACTION_STATUSES = [
  * @example
  * ```ts
  * import { type TransactionStatus } from 'payment-gateway-sdk';
- * import { isFinalTransactionStatus } from './enums.js'; // internal: not exported by the package
  *
+ * // Completed, Failed and Rejected are final; anything else, a status added later included, is in progress.
  * function describeTransfer(status: TransactionStatus): string {
  *   if (status === 'Completed') return 'funds available';
- *   return isFinalTransactionStatus(status) ? 'not paid' : 'in progress';
+ *   return status === 'Failed' || status === 'Rejected' ? 'not paid' : 'in progress';
  * }
  * ```
  */
@@ -104,19 +104,6 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number] | (string 
 
 /** Checks a {@link TransactionStatus}: any string; unknown values are kept, to be treated as in progress. */
 export const transactionStatusSchema = lazySchema(() => openString<(typeof TRANSACTION_STATUSES)[number]>());
-
-/**
- * Whether a transaction status is final: `Completed` (funds available), `Failed` or `Rejected`.
- * Anything else, including a status this SDK does not know, is in progress.
- *
- * @example
- * ```ts
- * isFinalTransactionStatus('Confirming'); // false
- * ```
- */
-export function isFinalTransactionStatus(status: TransactionStatus): boolean {
-  return status === 'Completed' || status === 'Failed' || status === 'Rejected';
-}
 
 /**
  * How an order's funds may be divided: 0 not divided (default), 1 automatically on payment success per
@@ -196,10 +183,10 @@ export const requestedPayDataTypeSchema = lazySchema(() => z.enum(PAY_DATA_TYPES
  *
  * @example
  * ```ts
- * import { KNOWN_WAY_CODES } from './enums.js'; // internal: not exported by the package
+ * import type { WayCode } from 'payment-gateway-sdk';
  *
- * // The WeChat and Alipay ways for a payment picker; coin way codes come from your gateway account.
- * const walletWays = KNOWN_WAY_CODES.filter((way) => way.startsWith('WX_') || way.startsWith('ALI_'));
+ * // The WeChat and Alipay ways for a payment picker (editors offer these); coin way codes come from your gateway account.
+ * const walletWays: readonly WayCode[] = ['WX_JSAPI', 'WX_H5', 'WX_NATIVE', 'ALI_WAP', 'ALI_PC', 'ALI_QR'];
  * ```
  */
 export const KNOWN_WAY_CODES = [
@@ -213,10 +200,9 @@ export const KNOWN_WAY_CODES = [
  * @example
  * ```ts
  * import { type WayCode } from 'payment-gateway-sdk';
- * import { isBarcodeWayCode } from './enums.js'; // internal: not exported by the package
  *
  * const wayCode: WayCode = 'WX_BAR';
- * const needsAuthCode = isBarcodeWayCode(wayCode); // true: send channelExtra.authCode
+ * const needsAuthCode = wayCode.endsWith('_BAR'); // true: a barcode way needs channelExtra.authCode
  * ```
  */
 export type WayCode = (typeof KNOWN_WAY_CODES)[number] | (string & {});

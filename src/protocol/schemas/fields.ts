@@ -19,6 +19,10 @@ export const secretText = (): z.ZodMiniString<string> =>
     }),
   );
 
+/** A three-letter currency code (ISO 4217, any case: gateways differ), e.g. `USD`; `EURO` or `$` is refused before sending. */
+export const currencyCode = (): z.ZodMiniString<string> =>
+  z.string({ error: 'must be a string' }).check(z.regex(/^[A-Za-z]{3}$/, { error: 'must be a three-letter currency code, e.g. USD or EUR' }));
+
 /** An optional string field; `""` is allowed and means "not sent" (the signer drops it). */
 export const optionalText = () => z.optional(z.string({ error: 'must be a string' }));
 

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import type { ValidationIssue } from '../../errors/index.js';
 import { JsonNumberText } from '../json/lossless-json.js';
+import { nearKey } from './near-key.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -79,8 +80,7 @@ function received(input: unknown): string {
 }
 
 function unknownKeyMessage(key: string, known: KnownKeys | undefined, of = known?.of): string {
-  const lower = key.toLowerCase();
-  const suggestion = known?.keys.find((k) => k.toLowerCase() === lower);
+  const suggestion = known ? nearKey(key, known.keys) : undefined;
   const list = known ? ` ${known.of === 'request' ? 'This operation sends only' : 'The options are'}: ${known.keys.join(', ')}.` : '';
   const hint = suggestion ? ` Did you mean '${suggestion}'?` : list;
   return of === 'options'

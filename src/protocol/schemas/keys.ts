@@ -9,11 +9,6 @@ import type * as z from 'zod/mini';
 /**
  * The field names of a type, without an index signature: the fields a schema declares (a loose object's
  * output also admits any other key, which names no declared field).
- *
- * @example
- * ```ts
- * type Named = KnownKeys<{ a: string; b?: number; [key: string]: unknown }>; // 'a' | 'b'
- * ```
  */
 export type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] } & string;
 

@@ -3,11 +3,11 @@
  *
  * @example
  * ```ts
- * import type { AtLeastOne } from './one-of.js'; // internal: not exported by the package
+ * import type { QueryParams } from 'payment-gateway-sdk';
  *
- * type CustomerLookup = AtLeastOne<{ email?: string; phone?: string }, 'email' | 'phone'>;
- * const byEmail: CustomerLookup = { email: 'payer@example.com' };
- * // const nothing: CustomerLookup = {}; // does not compile
+ * // QueryParams needs at least one of payOrderId and mchOrderNo.
+ * const byNumber: QueryParams = { mchOrderNo: 'order-1001' };
+ * // const nothing: QueryParams = {}; // does not compile
  * ```
  */
 export type AtLeastOne<T, K extends keyof T> = { [P in K]-?: Omit<T, P> & { [Q in P]-?: Exclude<T[Q], undefined> } }[K];
@@ -18,11 +18,13 @@ export type AtLeastOne<T, K extends keyof T> = { [P in K]-?: Omit<T, P> & { [Q i
  *
  * @example
  * ```ts
- * import type { ExactlyOne } from './one-of.js'; // internal: not exported by the package
+ * import type { SettleRequestParams } from 'payment-gateway-sdk';
  *
- * type Payout = ExactlyOne<{ amount: number; addrServerRequestId?: string; address?: string }, 'addrServerRequestId' | 'address'>;
- * const toDeclared: Payout = { amount: 150000, addrServerRequestId: 'SRV-ADDR-1' };
- * // const both: Payout = { amount: 150000, addrServerRequestId: 'SRV-ADDR-1', address: 'TXYZ…' }; // does not compile
+ * // SettleRequestParams takes exactly one destination: a declared address's id, or an address.
+ * const toDeclared: SettleRequestParams = {
+ *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
+ * };
+ * // const both: SettleRequestParams = { ...toDeclared, address: 'TXYZ…' }; // does not compile
  * ```
  */
 export type ExactlyOne<T, K extends keyof T> = {

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import {
+  currencyCode,
   decimalText,
   httpUrl,
   jsonTextParam,
@@ -30,6 +31,7 @@ import {
 } from './enums.js';
 import { freeText, type NotUniquelySigned } from './free-text.js';
 import { lazySchema } from './lazy.js';
+import { nearKey } from './near-key.js';
 import type { AtLeastOne } from './one-of.js';
 
 // Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
@@ -51,8 +53,22 @@ export const channelExtraSchema = lazySchema(() =>
     userId: z.optional(z.string()),
     /** Where PayPal returns a cancelled payment (`PP_PC`). */
     cancelUrl: z.optional(z.string()),
-  }),
+  }).check(z.superRefine(refuseMisspelledKeys)),
 );
+
+/**
+ * Other channels' keys pass as given, but one that is a known key misspelled (`payDatatype`) is refused: the
+ * gateway would ignore it and the order would silently get the default (`codeUrl` for `codeImgUrl`).
+ */
+function refuseMisspelledKeys(value: Record<string, unknown>, ctx: z.core.$RefinementCtx<Record<string, unknown>>): void {
+  const known = Object.keys(channelExtraSchema().def.shape);
+  for (const key of Object.keys(value)) {
+    const meant = nearKey(key, known);
+    if (meant !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [key], input: value, message: `is not a key the gateway knows: did you mean '${meant}'? (a misspelled key is ignored by the gateway, so the order would get its default)` });
+    }
+  }
+}
 
 /**
  * `channelExtra` of {@link UnifiedOrderParams} as an object: the members the reference gateway knows, plus
@@ -78,8 +94,8 @@ const unifiedOrderParamsObject = () =>
     wayCode: openString<(typeof KNOWN_WAY_CODES)[number]>(),
     /** Amount in integer minor units (cents), at least 1: 1999 is 19.99. */
     amount: minorUnits(),
-    /** Currency code, e.g. `USD`. */
-    currency: requiredText(),
+    /** Three-letter currency code, e.g. `USD`. */
+    currency: currencyCode(),
     /** Goods title. Text holding `&name=` is refused where the gateway's signature could read it as another field. */
     subject: freeText(requiredText()),
     /** Goods description. */
@@ -250,10 +266,10 @@ const orderIdsSchema = () => z.strictObject(orderIdsShape());
  *
  * @example
  * ```ts
- * import type { OrderIds } from './order.js'; // internal: not exported by the package
+ * import type { QueryParams } from 'payment-gateway-sdk';
  *
  * // What your order table keeps: your number always, the gateway's id once unifiedOrder answered.
- * const ids = (row: { number: string; gatewayId?: string }): OrderIds => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });
+ * const ids = (row: { number: string; gatewayId?: string }): QueryParams => ({ mchOrderNo: row.number, payOrderId: row.gatewayId });
  * ```
  */
 export type OrderIds = z.input<ReturnType<typeof orderIdsSchema>>;

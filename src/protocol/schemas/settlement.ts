@@ -68,10 +68,10 @@ const settleRequestFieldsSchema = () => z.strictObject(settleRequestShape());
  *
  * @example
  * ```ts
- * import type { SettleRequestFields } from './settlement.js'; // internal: not exported by the package
+ * import type { SettleRequestParams } from 'payment-gateway-sdk';
  *
  * // The part of a settlement that a monthly payout job fixes in its configuration.
- * const monthlyDefaults: Pick<SettleRequestFields, 'tokenId' | 'payoutChannel' | 'currency'> = {
+ * const monthlyDefaults: Pick<SettleRequestParams, 'tokenId' | 'payoutChannel' | 'currency'> = {
  *   tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD',
  * };
  * ```

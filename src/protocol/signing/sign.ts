@@ -9,9 +9,8 @@ import { md5Hex } from './md5.js';
  * @example
  * ```ts
  * import { sign } from 'payment-gateway-sdk';
- * import { type SignableValue } from './sign.js'; // internal: not exported by the package
  *
- * const clientIp: SignableValue = request.headers.get('x-real-ip'); // null when absent: not signed
+ * const clientIp = request.headers.get('x-real-ip'); // null when absent: not signed
  * const signature = sign({ mchOrderNo: 'order-1001', amount: 1999, clientIp }, process.env.GATEWAY_SECRET!);
  * ```
  */
@@ -24,10 +23,9 @@ export type SignableValue = string | number | boolean | bigint | null | undefine
  * @example
  * ```ts
  * import { sign } from 'payment-gateway-sdk';
- * import { type SignableParams } from './sign.js'; // internal: not exported by the package
  *
  * // A request of an operation this SDK has no method for, signed by the gateway's rule.
- * const params: SignableParams = { mchNo, appId, mchOrderNo: 'order-1001', reqTime: Date.now(), version: '1.0', signType: 'MD5' };
+ * const params: Parameters<typeof sign>[0] = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', mchOrderNo: 'order-1001', reqTime: Date.now(), version: '1.0', signType: 'MD5' };
  * const body = { ...params, sign: sign(params, process.env.GATEWAY_SECRET!) };
  * ```
  */

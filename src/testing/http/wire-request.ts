@@ -6,7 +6,7 @@
  * @module
  */
 import { COMMON_REQUEST_FIELDS } from '../../operations/wire.js';
-import { diagnoseSignature, type ReceivedTexts } from '../../protocol/signing/diagnose.js';
+import { diagnoseSignature, type ReceivedTexts } from '../domain/diagnose.js';
 import { signatureMatches } from '../../protocol/signing/verify.js';
 import type { AcceptedRequest } from '../domain/accepted-request.js';
 import type { MerchantRegistry } from '../domain/merchants.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import { payOrderStateName } from '../../protocol/schemas/enums.js';
-import { describeFields } from '../../protocol/signing/diagnose.js';
+import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
 import type { MockRequestRecord } from '../domain/request-log.js';

@@ -9,10 +9,10 @@
  * @module
  */
 import { GatewayValidationError } from '../../errors/index.js';
-import { sign, signingString } from './sign.js';
-import { signaturesEqual } from './verify.js';
-import { compareCaseInsensitive } from './case-fold.js';
-import { loadNodeCrypto, md5Hex } from './md5.js';
+import { sign, signingString } from '../../protocol/signing/sign.js';
+import { signaturesEqual } from '../../protocol/signing/verify.js';
+import { compareCaseInsensitive } from '../../protocol/signing/case-fold.js';
+import { loadNodeCrypto, md5Hex } from '../../protocol/signing/md5.js';
 
 /** What stands for the secret in every string this module returns. */
 export const REDACTED_SECRET = '***';

@@ -1,13 +1,13 @@
-// The diagnosis behind `payment-gateway-sdk verify` (src/protocol/signing/diagnose.ts): each common mistake is
+// The diagnosis behind `payment-gateway-sdk verify` (src/testing/domain/diagnose.ts): each common mistake is
 // made here by hand, independently of the module, and must be named; nothing it returns holds the secret.
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diagnoseSignature, type ReceivedTexts, type SignatureMistakeId } from '../../../src/protocol/signing/diagnose.js';
-import { sign, signingString } from '../../../src/protocol/signing/sign.js';
-import { caseTwinsOf } from '../../support/java-order.js';
-import { md5 } from '../../support/md5.js';
-import { propertyRuns } from '../../support/property-runs.js';
+import { diagnoseSignature, type ReceivedTexts, type SignatureMistakeId } from '../../src/testing/domain/diagnose.js';
+import { sign, signingString } from '../../src/protocol/signing/sign.js';
+import { caseTwinsOf } from '../support/java-order.js';
+import { md5 } from '../support/md5.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const SECRET = 'diagnose-test-secret';
 const fields = (entries: Record<string, string | null>): ReceivedTexts => new Map(Object.entries(entries));
