@@ -47,6 +47,7 @@ const RUNTIME_EXPORTS = [
   'payOrderStateName',
   'sign',
   'verifyNotification',
+  'verifyRefundNotification',
   'verifySettlementNotification',
   'verifySign',
 ];
@@ -70,6 +71,7 @@ const TYPE_ONLY_EXPORTS = [
   'NotificationOptions',
   'NotificationOutcome',
   'NotificationProcessor',
+  'NotificationProcessorOptions',
   'NotificationReply',
   'NotificationStore',
   'OperationName',
@@ -80,6 +82,8 @@ const TYPE_ONLY_EXPORTS = [
   'PayOrderNotification',
   'PaymentExpectation',
   'PaymentProcessorOptions',
+  'RefundExpectation',
+  'RefundNotification',
   'ProcessingContext',
   'QueryParams',
   'ReconcileEvent',
@@ -104,6 +108,7 @@ const TYPE_ONLY_EXPORTS = [
   'UnifiedOrderResult',
   'ValidationIssue',
   'VerifyNotificationOptions',
+  'VerifyRefundNotificationOptions',
   'VerifySettlementNotificationOptions',
   'VerifySignOptions',
   'WaitForOrderOptions',
@@ -127,8 +132,8 @@ function declaredExports(): { name: string; file: string }[] {
 }
 
 describe('the public surface (src/index.ts)', () => {
-  it('is at most 100 names: what a merchant uses, no internal machinery', () => {
-    expect(new Set([...RUNTIME_EXPORTS, ...TYPE_ONLY_EXPORTS]).size).toBeLessThanOrEqual(100);
+  it('is at most 105 names: what a merchant uses, no internal machinery', () => {
+    expect(new Set([...RUNTIME_EXPORTS, ...TYPE_ONLY_EXPORTS]).size).toBeLessThanOrEqual(105);
   });
 
   it('exports exactly these values at run time', () => {

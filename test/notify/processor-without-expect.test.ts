@@ -18,7 +18,7 @@ const delivered = () => new Promise((resolve) => setImmediate(resolve));
 describe('a processor without expect', () => {
   it('warns once per process, with code PGSDK_NO_EXPECT, saying why expect matters; a processor with expect does not warn', async () => {
     createNotificationProcessor({ ...MERCHANT, expect: { mchOrderNo: 'o-1' }, onPaid: () => undefined });
-    createNotificationProcessor({ ...MERCHANT, expect: () => ({ requestId: 'settle-1' }), onSettlement: () => undefined });
+    createNotificationProcessor({ ...MERCHANT, expectSettlement: () => ({ requestId: 'settle-1' }), onSettlement: () => undefined });
     await delivered();
     expect(warnings.filter((w) => (w as { code?: string }).code === 'PGSDK_NO_EXPECT')).toHaveLength(0);
     createNotificationProcessor({ ...MERCHANT, onPaid: () => undefined });
