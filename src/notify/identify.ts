@@ -7,16 +7,15 @@
  */
 import { GatewayValidationError } from '../errors/index.js';
 import type { DeclaredKind } from './kinds.js';
-import type { ReceivedFields } from './input.js';
 
 /**
  * The one kind whose identifying fields are all present (signed: neither `sign`, an ignored key nor an empty
  * value, which the gateway does not sign), provided that the message carries no identifying field of another
  * kind that its own schema does not declare; otherwise a refusal naming the kinds it could be.
  */
-export function identifyKind<Kind extends DeclaredKind>(kinds: readonly Kind[], fields: ReceivedFields, ignoreKeys: readonly string[]): Kind | GatewayValidationError {
-  const present = (name: string) => name !== 'sign' && !ignoreKeys.includes(name) && (fields.get(name) ?? '') !== '';
-  const matching = kinds.filter((kind) => kind.identifiedBy.every(present));
+export function identifyKind<Kind extends DeclaredKind>(kinds: readonly Kind[], fields: ReadonlyMap<string, string | null>, ignoreKeys: readonly string[]): Kind | GatewayValidationError {
+  const present = signedPresence(fields, ignoreKeys);
+  const matching = matchingKinds(kinds, fields, ignoreKeys);
   const [kind] = matching;
   if (matching.length !== 1 || kind === undefined) return unidentified(kinds, matching);
   const foreign = kinds.flatMap((other) => (other === kind ? [] : other.identifiedBy.filter((name) => present(name) && !Object.hasOwn(kind.schema.def.shape, name))));
@@ -26,6 +25,17 @@ export function identifyKind<Kind extends DeclaredKind>(kinds: readonly Kind[], 
     ]);
   }
   return kind;
+}
+
+/** The kinds whose identifying fields are all present: one for a notification, none for a request or an answer. */
+export function matchingKinds<Kind extends DeclaredKind>(kinds: readonly Kind[], fields: ReadonlyMap<string, string | null>, ignoreKeys: readonly string[]): Kind[] {
+  const present = signedPresence(fields, ignoreKeys);
+  return kinds.filter((kind) => kind.identifiedBy.every(present));
+}
+
+// The gateway signs neither `sign`, the merchant's own notifyUrl parameters nor an empty value.
+function signedPresence(fields: ReadonlyMap<string, string | null>, ignoreKeys: readonly string[]): (name: string) => boolean {
+  return (name) => name !== 'sign' && !ignoreKeys.includes(name) && (fields.get(name) ?? '') !== '';
 }
 
 function unidentified(kinds: readonly DeclaredKind[], matching: readonly DeclaredKind[]): GatewayValidationError {
