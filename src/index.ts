@@ -101,6 +101,8 @@ export {
   type TransactionStatus,
   type WayCode,
 } from './protocol/schemas/enums.js';
+// A refund's states, for refund handlers (onRefunded, onRefundFailed) and verifyRefundNotification.
+export { RefundOrderState } from './protocol/schemas/refund.js';
 export type {
   ChannelExtra,
   CreatedOrder,

@@ -13,7 +13,7 @@ import type { NotificationOptions } from './options.js';
 import type { NotificationInput } from './input.js';
 import type { NotificationReply } from './reply.js';
 import type { OrderSweeper, PaidOrder, SweepClient } from './sweep.js';
-import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification } from './verify.js';
+import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification, VerifyRefundNotificationOptions } from './verify.js';
 
 /**
  * What a processor's notification must match: fixed values, or a function of the verified notification that
@@ -90,7 +90,7 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
  * const expected: RefundExpectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
  * ```
  */
-export type RefundExpectation = Omit<z.input<(typeof notificationKinds)['refund']['expect']>, 'state'>;
+export type RefundExpectation = Omit<NonNullable<VerifyRefundNotificationOptions['expect']>, 'state'>;
 
 type Kinds = typeof notificationKinds;
 /** The processor options that hold a handler: `onPaid`, `onRefunded`, `onRefundFailed`, `onSettlement`. */

@@ -41,7 +41,7 @@ export type PayOrderNotification = KindNotification<'payment'>;
 export type SettlementNotification = KindNotification<'settlement'>;
 
 /**
- * A verified refund notification: the refund's fields typed as {@link GatewayClient.refundQuery} returns them
+ * A verified refund notification: the refund's fields typed as the gateway's refund query returns them
  * (numbers for `refundAmount`, `payAmount`, `state`, `successTime`, `createdAt`), `reqTime`, unknown extra
  * fields kept, and `idempotencyKey` (`refund:${refundOrderId}:${state}`). Its `state` 2 is money going back to
  * the payer, never a payment.
@@ -50,7 +50,7 @@ export type SettlementNotification = KindNotification<'settlement'>;
  * @example
  * ```ts
  * const refund: RefundNotification = await verifyRefundNotification(request, credentials);
- * if (refund.state === RefundOrderState.Succeeded) await markRefunded(refund.mchRefundNo, refund.refundAmount);
+ * if (refund.state === 2) await markRefunded(refund.mchRefundNo, refund.refundAmount); // 2: succeeded, 3: failed
  * ```
  */
 export type RefundNotification = KindNotification<'refund'>;
@@ -214,13 +214,13 @@ export function verifySettlementNotification(input: NotificationInput, options: 
  *
  * @example
  * ```ts
- * import { NOTIFICATION_ACK, RefundOrderState, verifyRefundNotification } from 'payment-gateway-sdk';
+ * import { NOTIFICATION_ACK, verifyRefundNotification } from 'payment-gateway-sdk';
  *
  * const refund = await verifyRefundNotification(request, {
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
  *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
  * });
- * if (refund.state === RefundOrderState.Succeeded) await markRefunded(refund.mchRefundNo);
+ * if (refund.state === 2) await markRefunded(refund.mchRefundNo); // 2: succeeded; 3: failed, no money moved
  * return new Response(NOTIFICATION_ACK);
  * ```
  */

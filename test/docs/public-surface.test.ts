@@ -38,6 +38,7 @@ const RUNTIME_EXPORTS = [
   'PAY_DATA_TYPES',
   'PayOrderState',
   'RETRY_DEFAULTS',
+  'RefundOrderState',
   'WAIT_FOR_ORDER_DEFAULTS',
   'createNotificationProcessor',
   'isFinalPayOrderState',
@@ -132,8 +133,8 @@ function declaredExports(): { name: string; file: string }[] {
 }
 
 describe('the public surface (src/index.ts)', () => {
-  it('is at most 105 names: what a merchant uses, no internal machinery', () => {
-    expect(new Set([...RUNTIME_EXPORTS, ...TYPE_ONLY_EXPORTS]).size).toBeLessThanOrEqual(105);
+  it('is at most 106 names: what a merchant uses, no internal machinery', () => {
+    expect(new Set([...RUNTIME_EXPORTS, ...TYPE_ONLY_EXPORTS]).size).toBeLessThanOrEqual(106);
   });
 
   it('exports exactly these values at run time', () => {
