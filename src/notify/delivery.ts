@@ -24,8 +24,8 @@ type Received = { readonly kind: ProcessedKind; readonly fields: ReceivedFields 
 /** A processor of every kind of the parsed options: each delivery runs the handler of its kind and state, or none. */
 export function processorOf({ settings, kinds, ignoreKeys }: ParsedProcessorOptions): NotificationProcessor<IdempotentNotification> {
   const { telemetry } = settings;
-  // Every kind reads alike (the same maxBodyBytes): the first one's reader serves.
-  const { read } = kinds[0]!.verifier;
+  // Every kind reads alike (the same maxBodyBytes): a handled kind's reader serves, built already.
+  const { read } = (kinds.find((kind) => kind.handlers.length > 0) ?? kinds[0]!).verifier;
   const rows = kinds.map((kind) => kind.row);
 
   async function receive(input: NotificationInput): Promise<Received> {

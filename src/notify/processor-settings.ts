@@ -66,7 +66,7 @@ export interface GivenHandler {
 export interface ProcessedKind {
   readonly row: DeclaredKind;
   readonly verifier: ReceivedVerifier<z.ZodMiniObject>;
-  /** What an expectation function may return: the kind's `expect` schema. */
+  /** What an expectation function may return: the kind's `expect` schema (read only when the kind has one). */
   readonly expectSchema: z.ZodMiniType;
   readonly fixedExpect: Readonly<Record<string, Expected>> | undefined;
   readonly expectFunction: ExpectFunction | undefined;
@@ -137,8 +137,21 @@ function processedKind(row: DeclaredKind, options: Readonly<Record<string, unkno
   const fixedExpect = typeof expectation === 'function' ? undefined : (expectation as Readonly<Record<string, Expected>> | undefined);
   // Checked as given: the kind's default expectation is added below, which would make `{}` look like a check.
   if (fixedExpect !== undefined) assertExpectation(row, fixedExpect, SUMMARY, row.expectOption);
-  const verifier = receivedVerifier(row, { ...credentials, expect: row.defaultExpect === undefined ? fixedExpect : { ...fixedExpect, ...row.defaultExpect } });
-  return { row, verifier, expectSchema: kindOptionsSchemas[row.name].def.shape.expect, fixedExpect, expectFunction, handlers };
+  const build = () => receivedVerifier(row, { ...credentials, expect: row.defaultExpect === undefined ? fixedExpect : { ...fixedExpect, ...row.defaultExpect } });
+  // A kind without a handler is verified only to say it is unhandled: its schemas are built when one arrives, not at start-up.
+  const verifier = handlers.length > 0 ? build() : builtOnFirstUse(build);
+  return {
+    row, verifier, fixedExpect, expectFunction, handlers,
+    get expectSchema() {
+      return kindOptionsSchemas[row.name].def.shape.expect;
+    },
+  };
+}
+
+function builtOnFirstUse(build: () => ReceivedVerifier<z.ZodMiniObject>): ReceivedVerifier<z.ZodMiniObject> {
+  let built: ReceivedVerifier<z.ZodMiniObject> | undefined;
+  const verifier = () => (built ??= build());
+  return { read: (input) => verifier().read(input), verify: (fields) => verifier().verify(fields) };
 }
 
 /** The code of the warning a processor without an expectation gives, once per process (for `--disable-warning`). */
