@@ -1,7 +1,8 @@
 /**
  * The kinds of notification the gateway sends, declared once each: verification (`verify.ts`), its options
- * (`options.ts`) and the processor (`processor.ts`) derive from these rows, and every field name in a row is
- * checked by the compiler against the kind's schema.
+ * (`options.ts`), and the processor's option types (`processor-options.ts`), option checks
+ * (`processor-settings.ts`), identification (`identify.ts`), dispatch and telemetry names (`delivery.ts`) derive
+ * from these rows, and every field name in a row is checked by the compiler against the kind's schemas.
  *
  * @module
  */
