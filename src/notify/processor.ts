@@ -108,7 +108,7 @@ function withSweeper(parsed: ParsedProcessorOptions, tracked: ProcessedKind, opt
     const outcome = processed.expectFunction && (await checkAgainstRecord({ ...processed, row: { ...processed.row, label: SWEPT_LABEL } }, processed.expectFunction, paid));
     return outcome && (outcome.kind === 'refused' ? outcome : { kind: 'failed', error: outcome.kind === 'failed' ? outcome.error : undefined });
   };
-  const { logger, logLevel } = options as { logger?: SweeperSettings['logger']; logLevel?: string };
+  const { logger, logLevel } = options;
   // A sweep finds paid orders: the tracked kind's handler for that state.
   const handler = handlerFor(processed, { state: PayOrderState.Succeeded } as unknown as IdempotentNotification)!;
   const onPaid: Handler<SweptPayOrder> = (paid, context) => handler.run(paid, context);
