@@ -23,7 +23,7 @@ export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS, type WaitForOrderOpti
 export { GatewayOrderPaidError } from './client/reissue.js';
 export { GatewayOrderNotFinalError } from './client/order-not-final.js';
 export type { GatewayResponse } from './client/runner.js';
-export type { GatewayHooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './client/hooks.js';
+export type { GatewayHooks } from './client/hooks.js';
 export type { GatewayLogger, LogLevel } from './client/logging.js';
 export type { FetchLike, HttpExchange } from './transport/http.js';
 export type { OperationName } from './operations/table.js';
@@ -33,7 +33,6 @@ export { verifySign, type VerifySignOptions } from './protocol/signing/verify.js
 // Errors
 export {
   GatewayAbortError,
-  GatewayApiError,
   GatewayConnectionError,
   GatewayEmptyResponseError,
   GatewayError,
@@ -42,6 +41,7 @@ export {
   GatewayOutcomeUnknownError,
   GatewayPayloadTooLargeError,
   GatewayReconciliationMismatchError,
+  GatewayResponseContractError,
   GatewayResponseError,
   GatewayResponseMismatchError,
   GatewayResponseTooLargeError,
@@ -55,7 +55,7 @@ export {
   type ReconciliationDifference,
   type ValidationIssue,
 } from './errors/index.js';
-export type { GatewayApiErrorReason } from './errors/index.js';
+export { GatewayApiError, type GatewayApiErrorReason } from './operations/api-error.js';
 
 // Notifications
 export {

@@ -1,10 +1,11 @@
-import { successCodeAdvice } from '../errors/index.js';
+import { GatewayApiError } from '../operations/api-error.js';
+import { successCodeAdvice } from '../operations/refusals.js';
 import { definitionOf, type OperationName } from '../operations/table.js';
 import {
-  GatewayApiError,
   GatewayEmptyResponseError,
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
+  GatewayResponseContractError,
   GatewayResponseMismatchError,
   GatewayResponseValidationError,
   GatewaySignatureError,
@@ -14,7 +15,7 @@ import {
 import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, presentMemberTexts, type CapturedMembers, type LosslessParse } from '../protocol/json/lossless-json.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { judgeReadings, refusalMessage, type ReadingRefusal } from '../protocol/signing/one-reading.js';
-import { FREE_TEXT_FIELDS, markAmbiguous } from '../protocol/schemas/free-text.js';
+import { markAmbiguous } from '../protocol/schemas/free-text.js';
 import { objectFields } from '../protocol/schemas/introspect.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
@@ -28,8 +29,8 @@ export interface ResponseContext {
   /** The client's merchant application: a record that names another is not this client's. */
   readonly mchNo: string;
   readonly appId: string;
-  /** What the request asked for, that the record must echo (e.g. `{ mchOrderNo: 'order-1001' }`). */
-  readonly asked: Readonly<Record<string, string>>;
+  /** What the request asked for, that the record must echo as typed values (e.g. `{ mchOrderNo: 'order-1001' }`). */
+  readonly asked: Readonly<Record<string, string | number>>;
   /** The URL the request went to, for the message of an HTTP error status. */
   readonly url: string;
 }
@@ -71,18 +72,24 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     }
     signatureVerified = true;
   }
-  const { names, required } = objectFields(definitionOf(operation).result);
+  const { names, required, freeText } = objectFields(definitionOf(operation).result);
   const verdict = judgeReadings(signed, {
     known: names,
     required,
-    freeText: FREE_TEXT_FIELDS,
+    freeText,
     // Another reading counts when this call could return it: the binding to the request and the client.
     accepts: (reading) => acceptsReading(reading, context),
   });
   if ('refused' in verdict) throw ambiguityError(operation, verdict.refused, details);
   const result = definitionOf(operation).result.safeParse(onlySigned(data ?? {}, signed), REPORT_INPUT);
   if (!result.success) {
-    throw new GatewayResponseValidationError(`${operation} response data is not the documented shape`, toValidationIssues(result.error.issues), details);
+    // An answer of the gateway's own, not a lost one: retrying gets it again, and a create is never repaired from it.
+    const answered = signatureVerified ? 'answered success with a valid signature' : 'answered success (its signature unchecked: verifyResponses is off)';
+    throw new GatewayResponseContractError(
+      `${operation} was ${answered}, but its data breaks the documented shape, so it is not returned: a contract error between the gateway and this SDK (report it with the fields below; repeating the call gets the same answer)`,
+      toValidationIssues(result.error.issues),
+      { ...details, signatureVerified },
+    );
   }
   checkBinding(operation, result.data as Readonly<Record<string, unknown>>, context, details);
   return { data: markAmbiguous(result.data, verdict.ambiguous) as T, signatureVerified };
@@ -95,7 +102,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
  * which keeps the search sound.
  */
 function acceptsReading(reading: ReadonlyMap<string, string>, context: ResponseContext): boolean {
-  for (const [field, asked] of Object.entries(context.asked)) if (reading.get(field) !== asked) return false;
+  for (const [field, asked] of Object.entries(context.asked)) if (reading.get(field) !== String(asked)) return false;
   for (const field of ['mchNo', 'appId'] as const) {
     const found = reading.get(field);
     if (found !== undefined && found !== context[field]) return false;
@@ -144,7 +151,7 @@ function checkBinding(operation: OperationName, data: Readonly<Record<string, un
     if (data[field] !== asked) {
       throw new GatewayResponseMismatchError(
         `${operation} asked for ${field} '${asked}', but the signed response is for ${field} ${describe(data[field])}: it answers another request (a replayed or substituted response), so it is not returned. Check what stands between you and the gateway.`,
-        { field, expected: asked, found: data[field] },
+        { field, expected: String(asked), found: data[field] },
         details,
       );
     }

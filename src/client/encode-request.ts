@@ -2,7 +2,7 @@ import { definitionOf, type OperationName } from '../operations/table.js';
 import { COMMON_REQUEST_FIELDS, requiredWireFields, wireFieldSet } from '../operations/wire.js';
 import { GatewayValidationError, type ValidationIssue } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
-import { FREE_TEXT_FIELDS } from '../protocol/schemas/free-text.js';
+import { objectFields } from '../protocol/schemas/introspect.js';
 import { judgeReadings, refusalMessage } from '../protocol/signing/one-reading.js';
 import { sign } from '../protocol/signing/sign.js';
 
@@ -60,7 +60,7 @@ function ambiguities(operation: OperationName, params: ValidParams): ValidationI
   // before any value is compared): stand-in values place them exactly.
   for (const name of COMMON_REQUEST_FIELDS) if (name !== 'sign') fields.set(name, '1');
   // The gateway takes a reading that carries every field it requires.
-  const verdict = judgeReadings(fields, { known: wireFieldSet(operation), required: requiredWireFields(operation), freeText: FREE_TEXT_FIELDS, accepts: () => true });
+  const verdict = judgeReadings(fields, { known: wireFieldSet(operation), required: requiredWireFields(operation), freeText: freeTextOf(operation), accepts: () => true });
   if ('refused' in verdict) {
     const { field, name, problem } = verdict.refused;
     const message =
@@ -73,12 +73,16 @@ function ambiguities(operation: OperationName, params: ValidParams): ValidationI
     .filter((field) => Object.hasOwn(params, field))
     .map((field) => ({
       path: [field],
-      message: `holds '&name=' where the gateway's signature could also be read as ${describeReadings(verdict.ambiguous)}: the gateway could take other text than was sent. Remove the '&' or the '=', or encode that part (e.g. encodeURIComponent)`,
+      message: `holds '&name=' where the gateway's signature could also be read as ${describeReadings(operation, verdict.ambiguous)}: the gateway could take other text than was sent. Remove the '&' or the '=', or encode that part (e.g. encodeURIComponent)`,
     }));
 }
 
-function describeReadings(ambiguous: ReadonlyMap<string, readonly string[]>): string {
-  const extra = [...ambiguous.keys()].filter((name) => !FREE_TEXT_FIELDS.has(name));
+/** The operation's free-text parameters, as its schema marks them. */
+const freeTextOf = (operation: OperationName): ReadonlySet<string> => objectFields(definitionOf(operation).params).freeText;
+
+function describeReadings(operation: OperationName, ambiguous: ReadonlyMap<string, readonly string[]>): string {
+  const freeText = freeTextOf(operation);
+  const extra = [...ambiguous.keys()].filter((name) => !freeText.has(name));
   return extra.length > 0 ? `another field (${extra.map((name) => `'${name}'`).join(', ')})` : 'other text';
 }
 

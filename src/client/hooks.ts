@@ -1,4 +1,5 @@
-import type { OperationName } from '../operations/table.js';
+import { recordFields } from '../operations/define.js';
+import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 
 /**
  * Why an HTTP attempt was made: the operation called (`request`), a lookup that settles an ambiguous create
@@ -159,6 +160,11 @@ export interface GatewayHooks {
   onReconcile?: ((event: ReconcileEvent) => void) | undefined;
 }
 
+/** The events the hooks receive, by name: `GatewayHooks.RequestEvent`, `GatewayHooks.RetryEvent`... */
+export declare namespace GatewayHooks {
+  export { type ReconcileEvent as ReconcileEvent, type RequestEvent as RequestEvent, type ResponseEvent as ResponseEvent, type RetryEvent as RetryEvent };
+}
+
 /**
  * Both sets observe every event, the merchant's first; a hook that throws or rejects does not keep the
  * other from it. An event only one set observes costs nothing more.
@@ -193,13 +199,15 @@ export function observe<A extends unknown[]>(observer: (...args: A) => unknown, 
   }
 }
 
-const RECORD_KEYS = ['mchOrderNo', 'payOrderId', 'requestId'] as const;
+// The fields that name a record in any operation of the table, read from the rows once (the SDK's own table).
+let recordKeys: readonly string[] | undefined;
 
 /** The record keys among a call's parameters (text or numbers only: the parameters may be invalid). */
 export function recordIds(params: unknown): Record<string, string> {
   const ids: Record<string, string> = {};
   if (typeof params !== 'object' || params === null) return ids;
-  for (const field of RECORD_KEYS) {
+  recordKeys ??= [...new Set(OPERATION_NAMES.flatMap((operation) => recordFields(definitionOf(operation))))];
+  for (const field of recordKeys) {
     const value: unknown = (params as Record<string, unknown>)[field];
     if (typeof value === 'string' || typeof value === 'number') ids[field] = String(value);
   }

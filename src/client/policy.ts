@@ -5,15 +5,16 @@
  *
  * @module
  */
+import { GatewayApiError } from '../operations/api-error.js';
 import type { RetryClass } from '../operations/define.js';
 import {
   GatewayAbortError,
-  GatewayApiError,
   GatewayConnectionError,
   GatewayEmptyResponseError,
   GatewayError,
   GatewayHttpStatusError,
   GatewayNonJsonResponseError,
+  GatewayResponseContractError,
   GatewayResponseError,
   GatewayTimeoutError,
   GatewayTruncatedResponseError,
@@ -25,16 +26,18 @@ import type { RetryPolicy } from './options.js';
  * What a failed attempt tells about the request:
  * - `not-sent`: provably not processed (connection refused, 408, 429): any operation may be sent again;
  * - `lost`: may have been processed, the answer was lost (timeout, reset, 5xx, an empty or cut body);
- * - `untrusted`: an answer came that cannot be trusted (signature, shape, another record's, too large);
+ * - `untrusted`: an answer came that cannot be trusted (signature, one reading, another record's, too large);
+ * - `contract`: the gateway's own answer broke the documented shape: not lost, and the same again if repeated;
  * - `refused`: the gateway's definite refusal;
  * - `invalid`: refused before sending (our validation) or never to be repeated (a redirect);
  * - `aborted`: the caller's signal.
  */
-export type FailureKind = 'not-sent' | 'lost' | 'untrusted' | 'refused' | 'invalid' | 'aborted';
+export type FailureKind = 'not-sent' | 'lost' | 'untrusted' | 'contract' | 'refused' | 'invalid' | 'aborted';
 
 export function classify(error: GatewayError): FailureKind {
   if (error instanceof GatewayAbortError) return 'aborted';
   if (error instanceof GatewayValidationError) return 'invalid';
+  if (error instanceof GatewayResponseContractError) return 'contract';
   if (error instanceof GatewayApiError) return 'refused';
   if (error instanceof GatewayConnectionError) return error.mayHaveReachedGateway ? 'lost' : 'not-sent';
   if (error instanceof GatewayTimeoutError) return 'lost';

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { GatewayApiError, GatewayError, GatewayValidationError } from '../errors/index.js';
+import { GatewayApiError } from '../operations/api-error.js';
+import { GatewayError, GatewayValidationError } from '../errors/index.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { GatewayOrderNotFinalError } from './order-not-final.js';
 import type { PayOrder, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';

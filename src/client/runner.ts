@@ -4,19 +4,22 @@
  *
  * @module
  */
+import { GatewayApiError } from '../operations/api-error.js';
 import { pickFields, type ConfirmDefinition, type ReconcileDefinition } from '../operations/define.js';
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import {
   GatewayAbortError,
-  GatewayApiError,
   GatewayError,
   GatewayOutcomeUnknownError,
   GatewayReconciliationMismatchError,
+  GatewayResponseContractError,
   GatewayResponseMismatchError,
   GatewayTimeoutError,
   GatewayValidationError,
+  type ContractLookup,
   type ReconcileKey,
+  withContractLookup,
 } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { Telemetry, TelemetrySpan } from '../telemetry/telemetry.js';
@@ -223,6 +226,8 @@ export class OperationRunner {
         return await this.#send<T>(call, call.operation, params, { retries: retriesLeft, progress });
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error;
+        // The gateway's own answer, broken: looked up once so the caller learns the record, never resolved from.
+        if (error instanceof GatewayResponseContractError) throw await this.#contractBroken(call, params, key, reconcile, error);
         retriesLeft -= Math.max(0, call.attempts - attemptsBefore - 1);
         // Judged by what the attempts did, not by the last error alone: an abort or the deadline while
         // waiting after a refused connection ends a create that provably never reached the gateway.
@@ -242,6 +247,29 @@ export class OperationRunner {
         if (onRetry) observe(onRetry, { operation: call.operation, purpose: call.purpose, ids: recordIds(params), attempt: call.attempts, delayMs: 0, reason: failureReason(error) });
       }
     }
+  }
+
+  /**
+   * A create answered success whose data breaks the schema: it was made. One lookup by the merchant's key tells
+   * the caller what the gateway holds (attached as `lookup`); the call still fails, loudly, whatever it finds.
+   */
+  async #contractBroken(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName> | undefined, error: GatewayResponseContractError): Promise<GatewayResponseContractError> {
+    const dont = `Do not send it again under a new ${key.name}: the gateway answered success, so the record exists`;
+    if (!reconcile) return withContractLookup(error, undefined, `${dont}; the gateway offers no lookup for it, so keep ${key.name} '${key.value}' with it`);
+    let lookup: ContractLookup;
+    try {
+      lookup = { outcome: 'found', record: (await this.#readBack(call, reconcile, params, 'reconcile')).data };
+    } catch (lookupError) {
+      lookup = isNotFound(lookupError, reconcile.lookup) ? { outcome: 'absent' } : { outcome: 'unknown', error: lookupError };
+    }
+    this.#reconciled(call, key, lookup.outcome === 'found' ? 'found' : lookup.outcome === 'absent' ? 'absent' : 'unknown');
+    const seen =
+      lookup.outcome === 'found'
+        ? `${reconcile.lookup} finds it under ${key.name} '${key.value}' (error.lookup.record)`
+        : lookup.outcome === 'absent'
+          ? `${reconcile.lookup} does not find it under ${key.name} '${key.value}' yet (look again later)`
+          : `${reconcile.lookup} could not read it back (error.lookup.error)`;
+    return withContractLookup(error, lookup, `${dont}: ${seen}`);
   }
 
   /** The record a create made, `absent` when proved absent, or why the outcome stays unknown. */
@@ -314,8 +342,9 @@ export class OperationRunner {
     const s = this.#settings;
     const { retries = call.maxRetries, progress, purpose = call.purpose, span = call.span } = how;
     const { path, binds, retry: retryClass } = definitionOf(operation);
-    const asked: Record<string, string> = {};
-    for (const field of binds) if (params[field] !== undefined) asked[field] = String(params[field]);
+    // Compared as typed values: a binding names only fields whose parameter and answer have one type.
+    const asked: Record<string, string | number> = {};
+    for (const field of binds) if (params[field] !== undefined) asked[field] = params[field];
     const ids = recordIds(params);
     if (call.signal?.aborted) throw GatewayAbortError.of(operation, call.signal.reason);
     if (performance.now() >= call.deadline) throw this.#timedOut(call, 'call');

@@ -5,8 +5,6 @@
  */
 export { GatewayError, isGatewayError, type GatewayErrorOptions } from './gateway-error.js';
 export { formatIssues, GatewayPayloadTooLargeError, GatewayValidationError, type ValidationIssue } from './validation.js';
-export { GatewayApiError } from './api.js';
-export { apiErrorReason, successCodeAdvice, type GatewayApiErrorReason } from './api-error-reason.js';
 export { GatewaySignatureError } from './signature.js';
 export {
   BODY_EXCERPT_LIMIT,
@@ -16,10 +14,13 @@ export {
   GatewayNonJsonResponseError,
   GatewayResponseError,
   GatewayResponseMismatchError,
+  GatewayResponseContractError,
   GatewayResponseTooLargeError,
   GatewayResponseValidationError,
+  type ContractLookup,
   GatewayTruncatedResponseError,
   type ResponseErrorDetails,
+  withContractLookup,
 } from './response.js';
 export { GatewayAbortError, GatewayConnectionError, GatewayTimeoutError } from './network.js';
 export { GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, type ReconcileKey, type ReconciliationDifference } from './outcome.js';

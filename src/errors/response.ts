@@ -145,6 +145,86 @@ export class GatewayResponseValidationError extends GatewayResponseError {
 }
 
 /**
+ * What a create's lookup found after its answer broke the contract ({@link GatewayResponseContractError}):
+ * `found` with the record the gateway holds under your key, `absent` when the lookup proved there is none, or
+ * `unknown` when the lookup could not tell (then `error` says why).
+ *
+ * @example
+ * ```ts
+ * import { GatewayResponseContractError } from 'payment-gateway-sdk';
+ *
+ * try {
+ *   await client.unifiedOrder(order);
+ * } catch (error) {
+ *   if (error instanceof GatewayResponseContractError && error.lookup?.outcome === 'found') keepForSupport(error.lookup.record);
+ *   throw error;
+ * }
+ * ```
+ */
+export type ContractLookup =
+  | { readonly outcome: 'found'; readonly record: Readonly<Record<string, unknown>> }
+  | { readonly outcome: 'absent' }
+  | { readonly outcome: 'unknown'; readonly error: unknown };
+
+// Set by the class's static block: what withContractLookup calls to read the error's private parts.
+let addLookup: (error: GatewayResponseContractError, lookup: ContractLookup | undefined, advice: string) => GatewayResponseContractError;
+
+/**
+ * The gateway answered success, signed (or with `verifyResponses: false`, unchecked), but its `data` is not the
+ * documented shape: a broken contract between the gateway and this SDK, never a lost answer. Retrying gets the
+ * same answer, so nothing is repeated. After a create, the record is looked up once by your key, so that you
+ * learn whether it exists (`lookup`), but the call never resolves from it: **do not create it again under a new
+ * key**; report the `issues` (the field, what was expected) to whoever runs the gateway, or upgrade the SDK.
+ *
+ * @example
+ * ```ts
+ * import { GatewayResponseContractError } from 'payment-gateway-sdk';
+ *
+ * try {
+ *   await client.query({ mchOrderNo: 'order-1001' });
+ * } catch (error) {
+ *   if (error instanceof GatewayResponseContractError) alertOnCall(`${error.operation}: ${error.message}`);
+ *   throw error;
+ * }
+ * ```
+ */
+export class GatewayResponseContractError extends GatewayResponseValidationError {
+  static override readonly kind: string = 'GatewayResponseContractError';
+  /** Whether the answer's signature was checked and matched (`false` only with `verifyResponses: false`). */
+  readonly signatureVerified: boolean;
+  /** For a create that has a lookup: what the lookup by your key found. */
+  readonly lookup: ContractLookup | undefined;
+
+  // What the error was made from, so that a create's lookup can add to it (withContractLookup): never enumerated.
+  readonly #summary: string;
+  readonly #details: ResponseErrorDetails;
+
+  constructor(message: string, issues: readonly ValidationIssue[], details: ResponseErrorDetails & { readonly signatureVerified: boolean; readonly lookup?: ContractLookup | undefined }) {
+    super(message, issues, details);
+    this.signatureVerified = details.signatureVerified;
+    this.lookup = details.lookup;
+    this.#summary = message;
+    this.#details = { operation: details.operation, status: details.status, body: details.body, headers: details.headers };
+  }
+
+  static {
+    addLookup = (error, lookup, advice) =>
+      new GatewayResponseContractError(`${error.#summary}. ${advice}`, error.issues, { ...error.#details, signatureVerified: error.signatureVerified, lookup, cause: error });
+  }
+}
+
+
+/** The types of a contract error's parts: `GatewayResponseContractError.Lookup`. */
+export declare namespace GatewayResponseContractError {
+  export { type ContractLookup as Lookup };
+}
+
+/** The same contract error after a create: what its lookup found (if it has one), and what to do, added to the message. */
+export function withContractLookup(error: GatewayResponseContractError, lookup: ContractLookup | undefined, advice: string): GatewayResponseContractError {
+  return addLookup(error, lookup, advice);
+}
+
+/**
  * A genuine signed answer to another request: a record of another order, request id or merchant application
  * (a replayed or substituted response). Never returned; after a create, the record is looked up by your key.
  *

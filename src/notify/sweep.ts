@@ -6,7 +6,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { GatewayAbortError, GatewayApiError, GatewayError, GatewayValidationError } from '../errors/index.js';
+import { GatewayAbortError, GatewayError, GatewayValidationError } from '../errors/index.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import { requiredText, safeInteger } from '../protocol/schemas/fields.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
@@ -414,7 +414,7 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
     try {
       record = await client.query(idsOf(order), { signal });
     } catch (error) {
-      if (!(error instanceof GatewayApiError && error.reason === 'order_not_found')) {
+      if (!isRefusal(error, 'order_not_found')) {
         return count('failed', order, `the query failed: ${(error as Error)?.message ?? String(error)}`, error);
       }
       const now = settings.now();
@@ -496,4 +496,9 @@ function log({ logger, logLevel }: SweeperSettings, report: SweepReport, failure
   if (logger === undefined) return trouble ? console.warn(line) : console.info(line);
   if (trouble) logger.warn(line, { ...fields, problems: problems.length });
   else logger.info(line, fields);
+}
+
+/** Whether `error` is the gateway's refusal for `reason` (a `GatewayApiError`, a class of the layer above this one). */
+function isRefusal(error: unknown, reason: string): boolean {
+  return error instanceof GatewayError && error.name === 'GatewayApiError' && (error as { readonly reason?: unknown }).reason === reason;
 }

@@ -4,7 +4,7 @@ import { coerceFields } from './coerce.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 import { objectFields } from '../protocol/schemas/introspect.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import { FREE_TEXT_FIELDS, markAmbiguous, type NotUniquelySigned } from '../protocol/schemas/free-text.js';
+import { markAmbiguous, type NotUniquelySigned } from '../protocol/schemas/free-text.js';
 import { judgeReadings, refusalMessage, type ReadingRefusal, type ReadingRules } from '../protocol/signing/one-reading.js';
 import { signatureMatches } from '../protocol/signing/verify.js';
 import type { DeclaredKind, Expected } from './kinds.js';
@@ -94,18 +94,18 @@ function checkRecord<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>,
 
 /**
  * Which readings of a signed text this verifier accepts (`protocol/signing/one-reading.ts`): the kind's
- * field names, the protocol's free text, and the checks of {@link checkRecord}. Readings differ from the
+ * field names, the free text its schema marks, and the checks of {@link checkRecord}. Readings differ from the
  * received record only in free text, unknown fields and optional fields split off or swallowed; the schema
  * checks each field apart, and `expect` and the required fields read fields every reading shares, so a
  * reading passes {@link checkRecord} when each field it does not share passes (and names this merchant).
  */
 function readingRules(kind: DeclaredKind<z.ZodMiniObject>, options: CheckOptions): ReadingRules {
-  const { names, required } = objectFields(kind.schema);
+  const { names, required, freeText } = objectFields(kind.schema);
   const shape = kind.schema.def.shape as Readonly<Record<string, z.ZodMiniType>>;
   return {
     known: names,
     required,
-    freeText: FREE_TEXT_FIELDS,
+    freeText,
     accepts: (reading, received) => {
       for (const [name, text] of reading) {
         if (text === received.get(name) || !Object.hasOwn(shape, name)) continue;

@@ -6,8 +6,8 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import type { GatewayApiErrorReason } from '../errors/index.js';
 import type { Keys, KnownKeys } from '../protocol/schemas/keys.js';
+import type { Refusals } from './refusals.js';
 
 export type { Keys, KnownKeys };
 
@@ -104,34 +104,79 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly answer?: (data: never) => unknown;
   /** For creates: the merchant's parameter that identifies the record (the idempotency key). */
   readonly key?: string;
-  /** The parameters the response's `data` must echo: another record (a replayed answer) is refused. */
+  /**
+   * The parameters the response's `data` must echo, compared as typed values: another record (a replayed answer)
+   * is refused. Only a field whose parameter and answer have the same type can be named.
+   */
   readonly binds: readonly string[];
-  /** For reads: the gateway's refusals that prove the record absent (a lookup that finds nothing). */
-  readonly notFound?: readonly GatewayApiErrorReason[];
+  /**
+   * The operation's own refusals: reason to the rule that reads it from the gateway's `msg` and the advice its
+   * error leads with. Every operation also has the shared ones (`refusals.ts`); a rule several rows share is
+   * written once there and named in each row.
+   */
+  readonly refusals?: Refusals;
+  /** For reads: the reasons of its own refusals that prove the record absent (a lookup that finds nothing). */
+  readonly notFound?: readonly string[];
   /** Why the gateway answers this operation with an empty body, and what to do (close: the channel refused). */
   readonly emptyAnswer?: string;
   /** For creates with a lookup: how to settle an ambiguous failure. Absent: no lookup, the outcome stays unknown. */
   readonly reconcile?: ReconcileDefinition<Lookup>;
   /** For answers that bind nothing: how `confirm: true` reads the record back. */
   readonly confirm?: ConfirmDefinition<Lookup>;
+  /** The answer's fields a log shows (the ids the gateway made, the state): the mock's request log. */
+  readonly logged?: readonly string[];
   /** One line for documentation (the README's operation table). */
   readonly summary: string;
 }
 
+/** The fields of both schemas whose parameter and answer have the same type: what `binds` may name (they are compared as typed values). */
+export type BindableKeys<P extends z.ZodMiniObject, R extends z.ZodMiniObject> = {
+  [K in Keys<P> & Keys<R>]: [NonNullable<z.output<P>[K]>] extends [NonNullable<z.output<R>[K]>] ? ([NonNullable<z.output<R>[K]>] extends [NonNullable<z.output<P>[K]>] ? K : never) : never;
+}[Keys<P> & Keys<R>];
+
 /**
  * What `defineOperation` checks of a declaration beyond its shape: every field name it holds is one
- * its schemas declare (a misspelled name does not compile).
+ * its schemas declare (a misspelled name does not compile), and a binding compares values of one type.
  */
 interface CheckedFields<P extends z.ZodMiniObject, R extends z.ZodMiniObject> {
   readonly key?: Keys<P>;
-  readonly binds: readonly (Keys<P> & Keys<R>)[];
+  readonly binds: readonly BindableKeys<P, R>[];
   readonly reconcile?: ReconcileDefinition<string, Keys<P>>;
   readonly confirm?: ConfirmDefinition<string, Keys<P>, Keys<R>>;
+  readonly logged?: readonly Keys<R>[];
 }
 
-/** Declares an operation: checks its shape and every field name in it, and keeps its literal types for the derived ones. */
+/** A compile error naming each property a row has that an operation does not (a misspelled or removed one). */
+type OnlyRowProperties<Definition> = {
+  readonly [K in Exclude<keyof Definition, keyof OperationDefinition>]: `not a property of an operation row: ${K & string}`;
+} & {
+  readonly reconcile?: Definition extends { readonly reconcile: infer R } ? { readonly [K in Exclude<keyof R, keyof ReconcileDefinition>]: `not a property of reconcile: ${K & string}` } : unknown;
+  readonly confirm?: Definition extends { readonly confirm: infer C } ? { readonly [K in Exclude<keyof C, keyof ConfirmDefinition>]: `not a property of confirm: ${K & string}` } : unknown;
+};
+
+/** A compile error unless every reason `notFound` names is one of the row's own `refusals`. */
+type NotFoundIsOwn<Definition> = Definition extends { readonly notFound: readonly (infer Reason)[] }
+  ? [Exclude<Reason, keyof (Definition extends { readonly refusals: infer Own } ? Own : {})>] extends [never]
+    ? unknown
+    : { readonly notFound: `not a reason of this row's refusals: ${Exclude<Reason, keyof (Definition extends { readonly refusals: infer Own } ? Own : {})> & string}` }
+  : unknown;
+
+/**
+ * Declares an operation: checks its shape, every property and field name in it, and keeps its literal types for
+ * the derived ones.
+ */
 export function defineOperation<P extends z.ZodMiniObject, R extends z.ZodMiniObject, const Definition extends OperationDefinition & CheckedFields<P, R>>(
-  definition: Definition & { readonly params: P; readonly result: R },
+  definition: Definition & { readonly params: P; readonly result: R } & OnlyRowProperties<Definition> & NotFoundIsOwn<Definition>,
 ): Definition {
   return definition;
+}
+
+/**
+ * The parameters that name an operation's record: a create's key, the ids its lookups find it by, and a read's
+ * bindings (the ids it asked for). Logs, traces and the mock's request log show them.
+ */
+export function recordFields(definition: OperationDefinition): readonly string[] {
+  const read = definition.retry === 'read' ? definition.binds : [];
+  const names = [definition.key, ...read, ...(definition.reconcile?.by ?? []), ...(definition.confirm?.by ?? [])];
+  return [...new Set(names.filter((name): name is string => name !== undefined))];
 }

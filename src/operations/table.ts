@@ -8,6 +8,7 @@
  */
 import type * as z from 'zod/mini';
 import { defineOperation, pick, type OperationDefinition } from './define.js';
+import { duplicateRequest, missingOrderId, orderNotFound } from './refusals.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import {
   closeParamsSchema,
@@ -81,6 +82,17 @@ export const operations = {
     retry: 'create',
     key: 'mchOrderNo',
     binds: ['mchOrderNo'],
+    refusals: {
+      duplicate_order: {
+        match: /订单\[[^\]]*\]已存在|order (?:\[[^\]]*\] )?already exists|duplicate (?:mchOrderNo|(?:merchant )?order)/i,
+        advice: 'an order with this mchOrderNo already exists: query it by mchOrderNo instead of creating it again, or give a new order a new mchOrderNo',
+      },
+      amount_invalid: { match: /金额不能为空|amount (?:cannot be empty|is (?:invalid|required))|invalid amount/i, advice: 'the gateway refused the amount: send a whole number of minor units, at least 1' },
+      way_code_unsupported: {
+        match: /不支持的支付方式|unsupported (?:payment )?(?:way(?: ?code)?|method)|way ?code (?:is )?not supported/i,
+        advice: 'this application cannot take payments with this wayCode: use a way code configured for it at the gateway',
+      },
+    },
     // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
     reconcile: {
       lookup: 'query',
@@ -88,6 +100,7 @@ export const operations = {
       toResult: (order: PayOrder) => ({ ...pick(order, ['payOrderId', 'mchOrderNo', 'errCode', 'errMsg']), orderState: order.state, recovered: true }),
       decisive: ['amount', 'currency', 'wayCode'],
     },
+    logged: ['payOrderId', 'orderState'],
     summary: 'Creates a payment order. Resolves to a `CreatedOrder` (`recovered: false`, with `payData`) or, after a lost answer, the `RecoveredOrder` found by `mchOrderNo` (no `payData`: see `reissueOrder`).',
   }),
 
@@ -122,7 +135,9 @@ export const operations = {
     },
     retry: 'read',
     binds: ['payOrderId', 'mchOrderNo'],
+    refusals: { missing_order_id: missingOrderId, order_not_found: orderNotFound },
     notFound: ['order_not_found'],
+    logged: ['payOrderId', 'state'],
     summary: 'Reads an order by `payOrderId` or `mchOrderNo`. Resolves to the `PayOrder` asked for, with its on-chain transactions (amounts as exact decimal strings).',
   }),
 
@@ -160,6 +175,11 @@ export const operations = {
     },
     retry: 'idempotent',
     resolves: 'nothing',
+    refusals: {
+      missing_order_id: missingOrderId,
+      order_not_closable: { match: /不可关闭|cannot be closed|not closable/i, advice: 'the order cannot be closed in its state (only unpaid orders, states 0 and 1, can be): query it to learn its state' },
+      order_not_found: orderNotFound,
+    },
     // The gateway answers an empty data: nothing to bind; confirm queries the order by the same ids.
     binds: [],
     emptyAnswer: 'The gateway does this when the channel refuses the close: query the order to learn its state.',
@@ -205,6 +225,8 @@ export const operations = {
     key: 'requestId',
     // The answer is { serverRequestId, status }: nothing of the request to bind, and no lookup.
     binds: [],
+    refusals: { duplicate_request: duplicateRequest },
+    logged: ['serverRequestId', 'status'],
     summary: 'Declares a crypto address for settlements, reviewed by the platform. Resolves to `{ serverRequestId, status }`.',
   }),
 
@@ -248,6 +270,21 @@ export const operations = {
     key: 'requestId',
     // The answer is { serverRequestId, status }: nothing to bind; confirm reads the record by requestId.
     binds: [],
+    refusals: {
+      duplicate_request: duplicateRequest,
+      address_not_approved: {
+        match: /地址未审核通过|address (?:is )?(?:not (?:yet )?approved|under review|rejected)/i,
+        advice: 'the declared address is not approved: the platform has not reviewed it yet, or rejected it; settle to it once approved, or declare another address',
+      },
+      address_token_mismatch: {
+        match: /地址币种不匹配|address (?:is )?for another token|address token (?:does not match|mismatch)/i,
+        advice: 'the declared address was declared for another tokenId: settle with the token it was declared for, or declare this address for this token',
+      },
+      address_not_found: {
+        match: /地址不存在|(?:declared )?address (?:does not exist|not found)|no (?:such |declared )?address/i,
+        advice: 'the gateway has no declared address with this addrServerRequestId for this merchant: use the serverRequestId that settleAddressApply answered',
+      },
+    },
     reconcile: {
       lookup: 'settleRequestGet',
       by: ['requestId'],
@@ -255,6 +292,7 @@ export const operations = {
       decisive: ['amount', 'tokenId', 'currency', 'address', 'addrServerRequestId'],
     },
     confirm: { lookup: 'settleRequestGet', by: ['requestId'], answered: ['serverRequestId'] },
+    logged: ['serverRequestId', 'status'],
     summary: 'Settles available balance to a declared or given crypto address. Resolves to `{ serverRequestId, status }`; with `{ confirm: true }`, to the `SettlementRecord` read back and checked.',
   }),
 
@@ -286,7 +324,11 @@ export const operations = {
     },
     retry: 'read',
     binds: ['requestId'],
+    refusals: {
+      record_not_found: { match: /记录不存在|(?:record|settlement|request) (?:does not exist|not found)|no (?:such )?(?:record|settlement)/i, advice: 'the gateway has no such record: check requestId' },
+    },
     notFound: ['record_not_found'],
+    logged: ['serverRequestId', 'status'],
     summary: 'Reads a settlement by your `requestId`. Resolves to the `SettlementRecord` asked for.',
   }),
 };

@@ -2,19 +2,11 @@
 // from (option, then PAYMENT_GATEWAY_LOG, then off), and what is never written: the secret, a sign, the
 // string that is hashed, a body. A logger that throws changes nothing.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  GatewayApiError,
-  GatewayClient,
-  GatewayValidationError,
-  GatewayWaitTimeoutError,
-  PayOrderState,
-  type GatewayClientOptions,
-  type GatewayLogger,
-  type LogLevel,
-  type ResponseEvent,
-} from '../../src/index.js';
+import { GatewayApiError, GatewayClient, GatewayValidationError, GatewayWaitTimeoutError, PayOrderState, type GatewayClientOptions, type GatewayLogger, type LogLevel, type GatewayHooks } from '../../src/index.js';
 import { signingString } from '../../src/protocol/signing/sign.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
+
+type ResponseEvent = GatewayHooks.ResponseEvent;
 
 const MERCHANT = { mchNo: 'M1700000042', appId: 'app-log-1', secret: 'log-secret-7f3a9c2e5b1d' };
 const ADDRESS = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GatewayAbortError,
-  GatewayApiError,
-  GatewayClient,
-  GatewayHttpStatusError,
-  GatewayOutcomeUnknownError,
-  GatewaySignatureError,
-  GatewayTimeoutError,
-  type RetryEvent,
-} from '../../src/index.js';
+import { GatewayAbortError, GatewayApiError, GatewayClient, GatewayHttpStatusError, GatewayOutcomeUnknownError, GatewaySignatureError, GatewayTimeoutError, type GatewayHooks } from '../../src/index.js';
 import { CREDENTIALS, hangingFetch, SECRET, signedEnvelope, useWire } from '../support/wire.js';
+
+type RetryEvent = GatewayHooks.RetryEvent;
 
 const wire = useWire();
 const FAST = { initialDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 30 };

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayAbortError, GatewayClient, GatewayHttpStatusError, GatewayOutcomeUnknownError, GatewayTimeoutError, type GatewayClientOptions, type RetryEvent } from '../../src/index.js';
+import { GatewayAbortError, GatewayClient, GatewayHttpStatusError, GatewayOutcomeUnknownError, GatewayTimeoutError, type GatewayClientOptions, type GatewayHooks } from '../../src/index.js';
 import { refusedPort } from '../support/fault-proxy.js';
 import { useServers } from '../support/http-server.js';
 import { signedEnvelope } from '../support/wire.js';
+
+type RetryEvent = GatewayHooks.RetryEvent;
 
 // How ky carries the SDK's retry plan, observed from a real server on loopback.
 const MERCHANT = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: 'jeepay-test-secret-0123456789' } as const;

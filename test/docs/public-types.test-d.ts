@@ -1,10 +1,12 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { gatewayClientOptionsSchema } from '../../src/client/options.js';
-import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type ReconcileEvent, type SettlementRecord, type SettlementResult, type UnifiedOrderResult, type RecoveredOrder, type GatewayClientOptions } from '../../src/index.js';
+import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type SettlementRecord, type SettlementResult, type UnifiedOrderResult, type RecoveredOrder, type GatewayClientOptions, type GatewayHooks } from '../../src/index.js';
 import type { verifyNotificationOptionsSchema } from '../../src/notify/options.js';
 import type { queryParamsSchema, unifiedOrderParamsSchema } from '../../src/protocol/schemas/order.js';
 import type { settleRequestGetParamsSchema } from '../../src/protocol/schemas/settlement.js';
+
+type ReconcileEvent = GatewayHooks.ReconcileEvent;
 
 declare const client: GatewayClient;
 const order = { mchOrderNo: 'o', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' } as const;

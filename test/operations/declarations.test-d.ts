@@ -5,7 +5,6 @@ import * as z from 'zod/mini';
 import { defineOperation, pick, type Keys } from '../../src/operations/define.js';
 import { operations, type ConfirmedOf } from '../../src/operations/table.js';
 import type { PayOrder } from '../../src/index.js';
-import { refundRows } from '../fixtures/refund/refund-operation.js';
 import { defineNotificationKind, notificationKinds } from '../../src/notify/kinds.js';
 
 const params = z.strictObject({ refundNo: z.string(), payOrderId: z.string(), amount: z.number(), notifyUrl: z.optional(z.string()) });
@@ -19,8 +18,8 @@ describe('defineOperation checks every field name against the schemas', () => {
       ...base,
       key: 'refundNo',
       binds: ['refundNo'],
-      urlParams: ['notifyUrl'],
-      resultUrlField: 'payData',
+      refusals: { refund_not_found: { match: /refund not found/i, advice: 'check refundNo' } },
+      notFound: ['refund_not_found'],
       reconcile: { lookup: 'refundQuery', by: ['refundNo'], toResult: (r: z.output<typeof record>) => pick(r, ['refundId', 'state']), decisive: ['amount'] },
       confirm: { lookup: 'refundQuery', by: ['refundNo'], answered: ['refundId'] },
     });
@@ -41,8 +40,16 @@ describe('defineOperation checks every field name against the schemas', () => {
     defineOperation({ ...base, binds: [], reconcile: { lookup: 'refundQuery', by: ['refundNo'], toResult: (r) => r, decisive: ['amout'] } });
     // @ts-expect-error confirm.answered: not a result field
     defineOperation({ ...base, binds: [], confirm: { lookup: 'refundQuery', by: ['refundNo'], answered: ['refundID'] } });
-    // @ts-expect-error notFound: not a reason the gateway gives
-    defineOperation({ ...base, binds: [], notFound: ['refund_not_foundd'] });
+    // @ts-expect-error notFound: not a reason of the row's own refusals
+    defineOperation({ ...base, binds: [], refusals: { refund_not_found: { match: /x/, advice: 'x' } }, notFound: ['refund_not_foundd'] });
+    // @ts-expect-error a property operations do not have (a misspelled notFound)
+    defineOperation({ ...base, binds: [], notfound: ['refund_not_found'] });
+    // @ts-expect-error a property operations no longer have (removed: every URL parameter is checked by its schema)
+    defineOperation({ ...base, binds: [], urlParams: ['notifyUrl'] });
+    // @ts-expect-error reconcile: a property reconcile does not have
+    defineOperation({ ...base, binds: [], reconcile: { lookup: 'refundQuery', by: ['refundNo'], toResult: (r) => r, decisive: [], decisiv: [] } });
+    // @ts-expect-error binds: a number parameter compared with a text answer would never match
+    defineOperation({ ...base, params: z.strictObject({ refundNo: z.string(), amount: z.number() }), result: z.looseObject({ refundNo: z.string(), amount: z.string() }), binds: ['amount'] });
   });
 
   it('pick takes only the declared fields of its record', () => {
@@ -55,14 +62,6 @@ describe('defineOperation checks every field name against the schemas', () => {
   it('the table keeps each lookup by name, so confirm resolves to the lookup record', () => {
     expectTypeOf(operations.close.confirm.lookup).toEqualTypeOf<'query'>();
     expectTypeOf<ConfirmedOf<'close'>>().toEqualTypeOf<PayOrder>();
-  });
-});
-
-describe("CONTRIBUTING.md's worked example (test/fixtures/refund/refund-operation.ts)", () => {
-  it('declares rows whose types the client would derive', () => {
-    expectTypeOf(refundRows.refundOrder.reconcile.lookup).toEqualTypeOf<'refundQuery'>();
-    expectTypeOf(refundRows.refundOrder.key).toEqualTypeOf<'mchRefundNo'>();
-    expectTypeOf<Keys<typeof refundRows.refundQuery.result>>().toEqualTypeOf<'refundOrderId' | 'mchRefundNo' | 'payOrderId' | 'refundAmount' | 'currency' | 'state' | 'errCode' | 'errMsg'>();
   });
 });
 

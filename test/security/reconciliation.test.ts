@@ -1,8 +1,10 @@
 // Reconciliation returns only the record that was asked for (issue 9, defect 5), against the mock
 // gateway's real order and settlement books; and the onReconcile hook that reports each lookup.
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, PayOrderState, type ReconcileEvent } from '../../src/index.js';
+import { GatewayClient, GatewayOutcomeUnknownError, GatewayReconciliationMismatchError, PayOrderState, type GatewayHooks } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
+
+type ReconcileEvent = GatewayHooks.ReconcileEvent;
 
 const MERCHANT = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: 'jeepay-test-secret-0123456789' };
 

@@ -1,15 +1,36 @@
 /**
  * Free text in the gateway's records: the fields whose values are titles, descriptions, the merchant's own
- * data or URLs, and so may hold `&name=` (`body: "Size=M&Color=Red"`, a URL with a query string). Every other
- * field (ids, the merchant, amounts, currencies, states, addresses, times) never holds it: a value that does
- * is refused, and no other reading of a signed text may change one. SECURITY.md ("What a signature can and
- * cannot bind") gives the argument.
+ * data or URLs, and so may hold `&name=` (`body: "Size=M&Color=Red"`, a URL with a query string). Each is
+ * marked where its schema is declared ({@link freeText}); every other field (ids, the merchant, amounts,
+ * currencies, states, addresses, times) never holds it: a value that does is refused, and no other reading of
+ * a signed text may change one. SECURITY.md ("What a signature can and cannot bind") gives the argument.
  *
  * @module
  */
+import * as z from 'zod/mini';
 
-/** The free-text fields of every record, request and notification of the protocol. */
-export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set(['subject', 'body', 'extParam', 'errMsg', 'payData', 'notifyUrl', 'returnUrl', 'channelExtra', 'remark']);
+// The SDK's own field schemas marked free text: filled by the schema builders, never by received data.
+const freeTextFields = z.registry<{ readonly freeText: true }>();
+
+/**
+ * Marks a field's schema as free text (it may hold `&name=`): a request's, a record's or a notification's field
+ * is free text exactly when its schema is marked so. Mark the field where it is declared, e.g.
+ * `subject: freeText(requiredText())`, `errMsg: z.optional(freeText(z.string()))`.
+ */
+export function freeText<S extends z.ZodMiniType>(schema: S): S {
+  freeTextFields.add(schema, { freeText: true });
+  return schema;
+}
+
+/** Whether a field's schema (or the schema it wraps: optional, nullable, defaulted, piped) is marked {@link freeText}. */
+export function isFreeText(schema: z.core.$ZodType): boolean {
+  for (let current: z.core.$ZodType | undefined = schema; current; ) {
+    if (freeTextFields.has(current)) return true;
+    const def = current._zod.def as { innerType?: z.core.$ZodType; in?: z.core.$ZodType };
+    current = def.innerType ?? def.in;
+  }
+  return false;
+}
 
 /** The member of a verified record that holds its ambiguous free text; no field of the record is returned under this name. */
 const AMBIGUOUS_FIELDS = 'ambiguousFields';

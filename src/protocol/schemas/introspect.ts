@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { isFreeText } from './free-text.js';
 
 /** What a field's schema says of the field on the wire: whether it may be left out, and what its text holds. */
 export interface FieldForm {
@@ -37,22 +38,39 @@ export function fieldForm(schema: z.core.$ZodType): FieldForm {
   return { optional, kind: def.type === 'array' || def.type === 'object' ? 'json' : 'text' };
 }
 
-/** The field names of an object schema, and those it requires (neither optional, nullable nor defaulted). */
+/** The field names of an object schema, those it requires (neither optional, nullable nor defaulted), and its free text. */
 export interface ObjectFields {
   readonly names: ReadonlySet<string>;
   readonly required: ReadonlySet<string>;
+  /** The fields marked {@link freeText} where they are declared: they may hold `&name=`. */
+  readonly freeText: ReadonlySet<string>;
 }
 
 // Read once per schema: keyed by the SDK's own schema objects, never by received data.
 const fieldsCache = new WeakMap<object, ObjectFields>();
 
-/** The names and required names of an object schema's fields, read once per schema. */
+/** The names, required names and free-text names of an object schema's fields, read once per schema. */
 export function objectFields(schema: z.ZodMiniObject): ObjectFields {
   let fields = fieldsCache.get(schema);
   if (!fields) {
     const shape = Object.entries(schema.def.shape as Readonly<Record<string, z.core.$ZodType>>);
-    fields = { names: new Set(shape.map(([name]) => name)), required: new Set(shape.filter(([, field]) => !fieldForm(field).optional).map(([name]) => name)) };
+    fields = {
+      names: new Set(shape.map(([name]) => name)),
+      required: new Set(shape.filter(([, field]) => !fieldForm(field).optional).map(([name]) => name)),
+      freeText: new Set(shape.filter(([, field]) => isFreeText(field)).map(([name]) => name)),
+    };
     fieldsCache.set(schema, fields);
   }
   return fields;
+}
+
+/**
+ * The name of `value` in a field's enum schema (`z.enum(PayOrderState)`: 2 is `Succeeded`), for logs; `undefined`
+ * when the field is no enum or the value none of its entries.
+ */
+export function enumName(schema: z.core.$ZodType | undefined, value: unknown): string | undefined {
+  let def = schema?._zod.def as unknown as Def | undefined;
+  while (def && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) def = def.innerType._zod.def;
+  if (def?.type !== 'enum') return undefined;
+  return Object.entries(def.entries ?? {}).find(([, entry]) => entry === value)?.[0];
 }

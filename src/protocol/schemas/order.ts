@@ -28,7 +28,7 @@ import {
   requestedPayDataTypeSchema,
   transactionStatusSchema,
 } from './enums.js';
-import type { NotUniquelySigned } from './free-text.js';
+import { freeText, type NotUniquelySigned } from './free-text.js';
 import { lazySchema } from './lazy.js';
 import type { AtLeastOne } from './one-of.js';
 
@@ -81,21 +81,21 @@ const unifiedOrderParamsObject = () =>
     /** Currency code, e.g. `USD`. */
     currency: requiredText(),
     /** Goods title. Text holding `&name=` is refused where the gateway's signature could read it as another field. */
-    subject: requiredText(),
+    subject: freeText(requiredText()),
     /** Goods description. */
-    body: requiredText(),
+    body: freeText(requiredText()),
     /** The payer's IP address. */
     clientIp: optionalText(),
     /** Where the gateway POSTs the payment notification: an absolute http(s) URL. */
-    notifyUrl: z.optional(httpUrl()),
+    notifyUrl: z.optional(freeText(httpUrl())),
     /** Where the payer is redirected after paying: an absolute http(s) URL. */
-    returnUrl: z.optional(httpUrl()),
+    returnUrl: z.optional(freeText(httpUrl())),
     /** Validity of the order in whole seconds, at least 1 (the gateway's default is 2 hours). */
     expiredTime: z.optional(safeInteger(1)),
     /** Channel parameters: an object (serialized once with `JSON.stringify`) or a ready JSON string. */
-    channelExtra: z.optional(jsonTextParam(channelExtraSchema())),
+    channelExtra: z.optional(freeText(jsonTextParam(channelExtraSchema()))),
     /** Your own extension data, returned in queries and notifications: an object or a JSON string. */
-    extParam: z.optional(jsonTextParam(z.looseObject({}))),
+    extParam: z.optional(freeText(jsonTextParam(z.looseObject({})))),
     /** 0 not divided (default), 1 automatic, 2 manual: see {@link DivisionMode}. */
     divisionMode: z.optional(divisionModeSchema()),
     /** The payer's user id at the channel. */
@@ -149,11 +149,11 @@ export const unifiedOrderResultSchema = lazySchema(() =>
     /** What `payData` holds (only for states 0, 1, 2), normalized in case. */
     payDataType: z.optional(payDataTypeSchema()),
     /** The payment parameters to collect the payment with. */
-    payData: z.optional(z.string()),
+    payData: z.optional(freeText(z.string())),
     /** The channel's error code when the payment failed. */
     errCode: z.optional(z.string()),
     /** The channel's error description when the payment failed. */
-    errMsg: z.optional(z.string()),
+    errMsg: z.optional(freeText(z.string())),
   }),
 );
 
@@ -356,17 +356,17 @@ const payOrderObject = () =>
      * Goods title. Absent from a verified record when its signed text could also be read with another title
      * (it holds `&name=`): the values the signature allows are then in `ambiguousFields`.
      */
-    subject: z.optional(z.string()),
+    subject: z.optional(freeText(z.string())),
     /** Goods description; absent, like `subject`, when the signature cannot pin it down (see `ambiguousFields`). */
-    body: z.optional(z.string()),
+    body: z.optional(freeText(z.string())),
     /** The order number at the channel. */
     channelOrderNo: z.optional(z.string()),
     /** The channel's payment error code. */
     errCode: z.optional(z.string()),
     /** The channel's payment error description. */
-    errMsg: z.optional(z.string()),
+    errMsg: z.optional(freeText(z.string())),
     /** Your extension parameter, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
-    extParam: z.optional(z.string()),
+    extParam: z.optional(freeText(z.string())),
     /** Payment success time, milliseconds since the epoch. */
     successTime: z.optional(wireInteger()),
     /** Creation time, milliseconds since the epoch. */

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { httpUrl, jsonTextParam, minorUnits, named, optionalText, requiredText, wireInteger, withInput } from './fields.js';
-import type { NotUniquelySigned } from './free-text.js';
+import { freeText, type NotUniquelySigned } from './free-text.js';
 import { lazySchema } from './lazy.js';
 import type { AtLeastOne } from './one-of.js';
 
@@ -76,15 +76,15 @@ const refundOrderParamsObject = () =>
     /** Three-letter currency code: the order's. */
     currency: requiredText(),
     /** Why the payer is refunded (free text). */
-    refundReason: requiredText(),
+    refundReason: freeText(requiredText()),
     /** The payer's IP address. */
     clientIp: optionalText(),
     /** Where the gateway POSTs the refund notification when the refund succeeds or fails: an absolute http(s) URL. */
-    notifyUrl: z.optional(httpUrl()),
+    notifyUrl: z.optional(freeText(httpUrl())),
     /** Channel parameters: an object (serialized for you) or a JSON string. */
-    channelExtra: z.optional(jsonTextParam(z.looseObject({}))),
+    channelExtra: z.optional(freeText(jsonTextParam(z.looseObject({})))),
     /** Your own data, returned as given by `refundQuery` and the notification: an object (serialized for you) or a string. */
-    extParam: z.optional(jsonTextParam(z.looseObject({}))),
+    extParam: z.optional(freeText(jsonTextParam(z.looseObject({})))),
   });
 
 /** Checks {@link RefundOrderParams}: one order id at least, at run time (the refinement) and at compile time (the type). */
@@ -130,7 +130,7 @@ const refundOrderResultObject = () =>
     /** The channel's error code when the refund failed. */
     errCode: z.optional(z.string()),
     /** The channel's error description when the refund failed. */
-    errMsg: z.optional(z.string()),
+    errMsg: z.optional(freeText(z.string())),
   });
 /** The schema typed by {@link RefundOrderResult}, so compile errors name it. */
 export const refundOrderResultSchema = lazySchema(() => named<z.input<ReturnType<typeof refundOrderResultObject>>, RefundOrderResult>()(refundOrderResultObject()));
@@ -202,9 +202,9 @@ const refundObject = () =>
     /** The channel's error code when the refund failed. */
     errCode: z.optional(z.string()),
     /** The channel's error description when the refund failed. */
-    errMsg: z.optional(z.string()),
+    errMsg: z.optional(freeText(z.string())),
     /** Your own data, as sent (absent when the signature cannot pin it down: see `ambiguousFields`). */
-    extParam: z.optional(z.string()),
+    extParam: z.optional(freeText(z.string())),
     /** When the refund succeeded, milliseconds since the epoch. */
     successTime: z.optional(wireInteger()),
     /** When the refund was created, milliseconds since the epoch. */

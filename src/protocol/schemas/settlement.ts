@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, named, withInput } from './fields.js';
-import type { NotUniquelySigned } from './free-text.js';
+import { freeText, type NotUniquelySigned } from './free-text.js';
 import { lazySchema } from './lazy.js';
 import type { ExactlyOne } from './one-of.js';
 
@@ -21,7 +21,7 @@ const settleAddressApplyParamsObject = () =>
     /** The withdrawal address to declare. */
     address: requiredText(),
     /** A remark for the reviewer. */
-    remark: optionalText(),
+    remark: freeText(optionalText()),
   });
 /** The schema typed by {@link SettleAddressApplyParams}, so compile errors name it. */
 export const settleAddressApplyParamsSchema = lazySchema(() => named<SettleAddressApplyParams, z.output<ReturnType<typeof settleAddressApplyParamsObject>>>()(settleAddressApplyParamsObject()));
@@ -53,7 +53,7 @@ const settleRequestShape = () => ({
   /** Only `USD` is supported. */
   currency: z.literal('USD', { error: "must be 'USD': the gateway settles in USD only" }),
   /** Where the gateway calls back about this settlement: an absolute http(s) URL. */
-  notifyUrl: z.optional(httpUrl()),
+  notifyUrl: z.optional(freeText(httpUrl())),
   /** The `serverRequestId` of an approved declared address ({@link GatewayClient.settleAddressApply}). Give this or `address`. */
   addrServerRequestId: z.optional(requiredText()),
   /** A withdrawal address. Give this or `addrServerRequestId`. */
@@ -176,7 +176,7 @@ const settlementRecordObject = () =>
     /** Withdrawal address (for a declared address: the address it resolved to). */
     address: z.optional(z.string()),
     /** Callback address. */
-    notifyUrl: z.optional(z.string()),
+    notifyUrl: z.optional(freeText(z.string())),
   });
 /** The schema typed by {@link SettlementRecord}, so compile errors name it. */
 export const settlementRecordSchema = lazySchema(() => named<z.input<ReturnType<typeof settlementRecordObject>>, SettlementRecord>()(settlementRecordObject()));

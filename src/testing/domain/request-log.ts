@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { GatewayApiErrorReason } from '../../errors/index.js';
+import type { GatewayApiErrorReason } from '../../operations/api-error.js';
 import type { OperationName } from '../../operations/table.js';
 import type { FaultKind } from './faults.js';
 

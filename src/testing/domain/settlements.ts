@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { OperationName } from '../../operations/table.js';
 import * as z from 'zod/mini';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { SimulatedClock } from './clock.js';
@@ -42,6 +43,15 @@ export type MockSettlementStatus = (typeof MockSettlementStatus)[keyof typeof Mo
 export const ADDRESS_STATUS_NAMES: Readonly<Record<MockAddressStatus, string>> = ['under review', 'approved', 'rejected'];
 /** Each settlement status's name, for the log and the dashboard. */
 export const SETTLEMENT_STATUS_NAMES: Readonly<Record<MockSettlementStatus, string>> = ['pending', 'processing', 'completed', 'failed'];
+/**
+ * The names of the mock's own settlement statuses, by the answer field of each operation that carries one: the
+ * spec defines no status values (the SDK types them as numbers), so the mock names its own for the log.
+ */
+export const MOCK_STATUS_NAMES: { readonly [Op in OperationName]?: Readonly<Record<string, Readonly<Record<number, string>>>> } = {
+  settleAddressApply: { status: ADDRESS_STATUS_NAMES },
+  settleRequest: { status: SETTLEMENT_STATUS_NAMES },
+  settleRequestGet: { status: SETTLEMENT_STATUS_NAMES },
+};
 
 /**
  * What the mock records of every coinpay request: the gateway's id, the merchant's id, whose it is and

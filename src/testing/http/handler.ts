@@ -5,9 +5,12 @@
  *
  * @module
  */
-import { apiErrorReason } from '../../errors/index.js';
-import type { OperationName } from '../../operations/table.js';
-import { PayOrderState, payOrderStateName } from '../../protocol/schemas/enums.js';
+import { apiErrorReason } from '../../operations/api-error.js';
+import { recordFields } from '../../operations/define.js';
+import { definitionOf, type OperationName } from '../../operations/table.js';
+import { enumName } from '../../protocol/schemas/introspect.js';
+import { formatIssues } from '../../errors/index.js';
+import { toValidationIssues } from '../../protocol/schemas/issues.js';
 import type { SimulatedClock } from '../domain/clock.js';
 import type { GatewayControls } from '../domain/controls.js';
 import type { FaultPlan } from '../domain/faults.js';
@@ -16,7 +19,8 @@ import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../domain/orders.js';
 import { Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
-import { ADDRESS_STATUS_NAMES, SETTLEMENT_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';
+import { MOCK_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';
+import { DecimalLiteral } from '../domain/json-text.js';
 import { handleCashier } from '../pages/cashier-page.js';
 import { handleDashboard } from '../pages/dashboard-page.js';
 import { handleControl } from './control-routes.js';
@@ -43,11 +47,6 @@ export interface HandlerSetup {
 }
 
 type Recording = { -readonly [K in keyof MockRequestRecord]: MockRequestRecord[K] };
-
-/** The fields a request names its record by, shown in the log. */
-const KEY_FIELDS = ['mchOrderNo', 'payOrderId', 'requestId'] as const;
-/** The fields of an answer's `data` shown in the log. */
-const RESULT_FIELDS = ['payOrderId', 'serverRequestId', 'orderState', 'state', 'status'] as const;
 
 export function createRequestHandler(setup: HandlerSetup): (request: Request) => Promise<Outcome> {
   return async (request) => {
@@ -96,11 +95,11 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
   try {
     const body = await readBody(request);
     record.body = body;
-    record.keys = keysOf(body);
+    record.keys = keysOf(route.operation, body);
     const accepted = acceptRequest(route, body, setup.merchants);
     setup.orders.expire();
     const payerFirst = fault?.kind === 'closeRacesPayer';
-    const data = OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, ...accepted, origin: base, payerFirst });
+    const data = checkedAnswer(route.operation, OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, ...accepted, origin: base, payerFirst }));
     result = { kind: 'success', data, secret: accepted.app.secret };
   } catch (error) {
     if (error instanceof BodyTooLarge) {
@@ -116,33 +115,52 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
   return render(result, setup.successCode, fault?.kind);
 }
 
+/**
+ * The mock's answer, checked against the operation's declared result: an answer the SDK would call a broken
+ * contract is the mock's bug or the declaration's, and fails loudly here rather than as a client's error.
+ */
+function checkedAnswer(operation: OperationName, data: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const checked = definitionOf(operation).result.safeParse(asReceived(data));
+  if (!checked.success) {
+    throw new Error(`The mock gateway's ${operation} answer breaks the operation's declared result (${formatIssues(toValidationIssues(checked.error.issues))}): the declaration and the mock disagree; fix one of them.`);
+  }
+  return data;
+}
+
+/** The answer as a client reads it: a decimal literal is the number text it is written as. */
+function asReceived(value: unknown, depth = 0): unknown {
+  if (value instanceof DecimalLiteral) return value.text;
+  if (typeof value !== 'object' || value === null || depth > 4) return value;
+  if (Array.isArray(value)) return value.map((item) => asReceived(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, asReceived(member, depth + 1)]));
+}
+
 function describe(record: Recording, result: Answer, successCode: number): void {
   if (result.kind === 'success') {
     record.code = successCode;
     record.msg = 'SUCCESS';
-    const shown = RESULT_FIELDS.filter((name) => result.data[name] !== undefined && !(name in record.keys)).map((name) => ` ${name}=${String(result.data[name])}${stateName(record.operation, name, result.data[name])}`);
+    const { logged = [], result: schema } = definitionOf(record.operation);
+    const shape = schema.def.shape as Readonly<Record<string, Parameters<typeof enumName>[0]>>;
+    const shown = logged
+      .filter((name) => result.data[name] !== undefined && !(name in record.keys))
+      .map((name) => {
+        const value = result.data[name];
+        const stateName = enumName(shape[name], value) ?? (typeof value === 'number' ? MOCK_STATUS_NAMES[record.operation]?.[name]?.[value] : undefined);
+        return ` ${name}=${String(value)}${stateName === undefined ? '' : ` (${stateName})`}`;
+      });
     record.outcome = `SUCCESS${shown.join('')}`;
     return;
   }
   record.code = result.code;
   record.msg = bounded(result.msg, 200);
-  record.reason = apiErrorReason(result.code, result.msg);
+  record.reason = apiErrorReason(result.code, result.msg, record.operation);
   record.outcome = `${result.code} ${record.msg} (${record.reason})`;
 }
 
-/** A state's name beside its number in the log (` (Succeeded)`, ` (completed)`): the wire has only numbers. */
-function stateName(operation: OperationName, field: string, value: unknown): string {
-  if (typeof value !== 'number') return '';
-  const names: Readonly<Record<number, string | undefined>> = field !== 'status' ? PAY_ORDER_STATE_NAMES : operation === 'settleAddressApply' ? ADDRESS_STATUS_NAMES : SETTLEMENT_STATUS_NAMES;
-  const name = names[value];
-  return name === undefined ? '' : ` (${name})`;
-}
-
-const PAY_ORDER_STATE_NAMES: Readonly<Record<number, string>> = Object.fromEntries(Object.values(PayOrderState).map((state) => [state, payOrderStateName(state)]));
-
-function keysOf(body: Readonly<Record<string, unknown>>): Record<string, string> {
+/** The fields that name the request's record (the row's key, bindings and lookup ids), shown in the log. */
+function keysOf(operation: OperationName, body: Readonly<Record<string, unknown>>): Record<string, string> {
   const keys: Record<string, string> = {};
-  for (const name of KEY_FIELDS) {
+  for (const name of recordFields(definitionOf(operation))) {
     const value = body[name];
     if ((typeof value === 'string' && value !== '') || typeof value === 'number') keys[name] = bounded(String(value), 64);
   }
