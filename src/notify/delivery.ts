@@ -74,14 +74,18 @@ async function deliverKind(kind: ProcessedKind, fields: ReceivedFields, settings
 
 /** The given handler of the kind that takes the notification's state, if any. */
 export function handlerFor(kind: ProcessedKind, notification: IdempotentNotification): GivenHandler | undefined {
-  const { stateField } = kind.row;
-  const state = stateField === undefined ? undefined : (notification as unknown as Readonly<Record<string, unknown>>)[stateField];
+  const state = stateOf(kind.row, notification);
   return kind.handlers.find((handler) => handler.states === undefined || handler.states.includes(state as number));
+}
+
+/** The value of the row's `stateField` (verified, so of the schema's type); `undefined` for a kind without one. */
+function stateOf(row: DeclaredKind, notification: IdempotentNotification): unknown {
+  return row.stateField === undefined ? undefined : (notification as unknown as Readonly<Record<string, unknown>>)[row.stateField];
 }
 
 function unhandledError({ row }: ProcessedKind, notification: IdempotentNotification): GatewayError {
   const { stateField } = row;
-  const state = stateField === undefined ? undefined : (notification as unknown as Readonly<Record<string, unknown>>)[stateField];
+  const state = stateOf(row, notification);
   const takers = Object.entries(row.handlers)
     .filter(([, handler]) => handler?.states === undefined || handler.states.includes(state as number))
     .map(([option]) => option);
