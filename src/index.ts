@@ -55,25 +55,30 @@ export { GatewayApiError, type GatewayApiErrorReason } from './operations/api-er
 // Notifications
 export {
   verifyNotification,
+  verifyRefundNotification,
   verifySettlementNotification,
   type PayOrderExpectation,
   type PayOrderNotification,
+  type RefundNotification,
   type SettlementExpectation,
   type SettlementNotification,
   type VerifyNotificationOptions,
+  type VerifyRefundNotificationOptions,
   type VerifySettlementNotificationOptions,
 } from './notify/verify.js';
 export { NOTIFICATION_ACK, notificationAckResponse } from './notify/acknowledge.js';
 export type { NotificationOptions } from './notify/options.js';
 export type { NotificationInput } from './notify/input.js';
-export {
-  createNotificationProcessor,
-  type NotificationProcessor,
-  type PaymentExpectation,
-  type PaymentNotificationProcessor,
-  type PaymentProcessorOptions,
-  type SettlementProcessorOptions,
-} from './notify/processor.js';
+export { createNotificationProcessor } from './notify/processor.js';
+export type {
+  NotificationProcessor,
+  NotificationProcessorOptions,
+  PaymentExpectation,
+  PaymentNotificationProcessor,
+  PaymentProcessorOptions,
+  RefundExpectation,
+  SettlementProcessorOptions,
+} from './notify/processor-options.js';
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
 export { memoryStore } from './notify/memory-store.js';
 export type { NotificationStore, ProcessingContext } from './notify/store.js';

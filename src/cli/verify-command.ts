@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { identifyKind, matchingKinds } from '../notify/identify.js';
+import { notificationKinds, type DeclaredKind } from '../notify/kinds.js';
 import { describeFields, diagnoseSignature, type SignatureDiagnosis } from '../testing/domain/diagnose.js';
 import { printable } from '../util/printable.js';
 import { coverage, type SignedMessage } from './signed-message.js';
@@ -15,6 +17,7 @@ const VERIFY_USAGE = `Usage: payment-gateway-sdk verify [--secret-file FILE | --
 Verifies the sign of the message on stdin: a notification (form or JSON), a request, or a response envelope
 {code, msg, data, sign} (verified over data). The first line printed is the verdict: valid, or invalid and
 the rule that failed (missing sign, wrong sign); for a wrong sign, the most likely mistake of the signer.
+A notification's kind (payment, refund, settlement) is named by its shape, as a notification processor tells it.
 Strings are shown with the secret as ***. The secret is read from ${DEFAULT_SECRET_ENV}, never from the command line.
 
 Options of verify:
@@ -61,9 +64,21 @@ export async function runVerify(args: readonly string[], io: SigningCommandIo): 
       }
       break;
   }
+  const kind = message.kind === 'fields' ? kindLine(message, options.ignoreKeys) : undefined;
+  if (kind) lines.push(kind);
   // Every line holds received text (field names, values, the sign): escaped, it stays on its line and reads as sent.
   io.out.write(`${lines.map(printable).join('\n')}\n`);
   return diagnosis.verdict === 'valid' ? 0 : 1;
+}
+
+const KINDS: readonly DeclaredKind[] = Object.values(notificationKinds);
+
+/** Which notification the message is shaped as, as a processor tells (identify.ts); none for a request. */
+function kindLine(message: SignedMessage, ignoreKeys: readonly string[]): string | undefined {
+  if (matchingKinds(KINDS, message.fields, ignoreKeys).length === 0) return undefined;
+  const kind = identifyKind(KINDS, message.fields, ignoreKeys);
+  if (kind instanceof Error) return `kind:      none a processor takes: ${kind.message}`;
+  return `kind:      a ${kind.label} (it has ${kind.identifiedBy.join(' and ')}): a processor runs ${Object.keys(kind.handlers).join(' or ')} for it`;
 }
 
 /** The message's signed fields without the ignored keys, which join the unsigned ones. */

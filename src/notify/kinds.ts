@@ -1,7 +1,8 @@
 /**
  * The kinds of notification the gateway sends, declared once each: verification (`verify.ts`), its options
- * (`options.ts`) and the processor (`processor.ts`) derive from these rows, and every field name in a row is
- * checked by the compiler against the kind's schema.
+ * (`options.ts`), and the processor's option types (`processor-options.ts`), option checks
+ * (`processor-settings.ts`), identification (`identify.ts`), dispatch and telemetry names (`delivery.ts`) derive
+ * from these rows, and every field name in a row is checked by the compiler against the kind's schemas.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { minorUnits, requiredText } from '../protocol/schemas/fields.js';
 import type { Keys } from '../protocol/schemas/keys.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
+import { RefundOrderState, refundNotificationSchema } from '../protocol/schemas/refund.js';
 
 /** A value a field must have, or a list of the values it may have. */
 export type Expected = string | number | readonly (string | number)[] | undefined;
@@ -23,22 +25,49 @@ export interface EventTime<Field extends string = string> {
   readonly happened: string;
 }
 
+/**
+ * One handler a kind's row declares: the processor option that holds it (the key of `handlers`), its name in
+ * telemetry, and the states it takes.
+ */
+export interface KindHandler<HandlerName extends `on_${string}` = `on_${string}`> {
+  /** The handler as telemetry names it, e.g. `on_paid`. */
+  readonly name: HandlerName;
+  /** The values of the row's `stateField` it takes; absent: every state (a kind without one). */
+  readonly states?: readonly number[] | undefined;
+}
+
 /** What sets one kind of notification apart from another; the rules are the same for all. */
 export interface NotificationKind<
   Schema extends z.ZodMiniObject = z.ZodMiniObject,
   Expect extends z.ZodMiniObject = z.ZodMiniObject,
-  Handler extends string = string,
+  Handlers extends { readonly [Option in `on${string}`]?: KindHandler } = { readonly [Option in `on${string}`]?: KindHandler },
   Name extends string = string,
-  HandlerName extends string = string,
+  ExpectOption extends `expect${string}` = `expect${string}`,
+  Tracked extends boolean = boolean,
 > {
   /** The kind's name, the key of its row, and its name in telemetry (`payment`). */
   readonly name: Name;
   /** For messages, e.g. `payment notification`. */
   readonly label: string;
-  /** The processor option that holds this kind's handler, e.g. `onPaid`: a processor's kind is the one whose handler it is given. */
-  readonly handler: Handler;
-  /** The handler as telemetry names it, e.g. `on_paid`. */
-  readonly handlerName: HandlerName;
+  /**
+   * The processor options that hold this kind's handlers (`onPaid`), each with its telemetry name and the
+   * states it takes. A processor runs the one given that takes the notification's state.
+   */
+  readonly handlers: Handlers;
+  /** The processor option that holds what this kind's notifications must match, e.g. `expect`, `expectRefund`. */
+  readonly expectOption: ExpectOption;
+  /**
+   * The fields every message of this kind carries and no message of another kind does without being refused:
+   * a processor picks the kind whose fields are all present, and refuses a message that two kinds or none
+   * claim, or that also carries another kind's identifying fields its own schema does not declare.
+   */
+  readonly identifiedBy: readonly string[];
+  /** The field whose value picks the handler (`state`); absent: the kind's handlers take every message. */
+  readonly stateField?: string | undefined;
+  /** The amount an expectation may pin, which is checked only with `currency` (1000 USD is not 1000 JPY). */
+  readonly amountField: string;
+  /** Whether the processor's `track` and `sweep` serve this kind (its records are what a sweep finds). */
+  readonly tracked?: Tracked | undefined;
   /** The typed shape of the verified notification. */
   readonly schema: Schema;
   /** What the caller's `expect` may pin: fields of the notification, each optional. */
@@ -60,27 +89,40 @@ export interface NotificationKind<
   readonly recover: string;
 }
 
+/** The field names a row gives outside its functions, each a field of its schemas (checked where a row is declared). */
+interface NamedFields<Schema extends z.ZodMiniObject, Expect extends z.ZodMiniObject> {
+  readonly identifiedBy: readonly Keys<Schema>[];
+  readonly stateField?: Keys<Schema> | undefined;
+  readonly amountField: Keys<Expect>;
+}
+
 /** A compile error unless every field an expectation names is a field of the notification. */
 type ExpectsOnlyFields<Schema extends z.ZodMiniObject, Expect extends z.ZodMiniObject> =
   [Exclude<Keys<Expect>, Keys<Schema>>] extends [never] ? unknown : { readonly expect: `not a field of the notification: ${Exclude<Keys<Expect>, Keys<Schema>>}` };
+
+/** A compile error unless every handler option is named `onSomething`. */
+type HandlersNamedOn<Handlers> =
+  [Exclude<keyof Handlers, `on${string}`>] extends [never] ? unknown : { readonly handlers: `not a handler option (onSomething): ${Exclude<keyof Handlers, `on${string}`> & string}` };
 
 /** Declares a notification kind: checks every field name in it against its schema, and keeps its types for those derived. */
 export function defineNotificationKind<
   Schema extends z.ZodMiniObject,
   Expect extends z.ZodMiniObject,
-  const Handler extends `on${string}`,
+  const Handlers extends { readonly [Option in `on${string}`]?: KindHandler },
   const Name extends string,
-  const HandlerName extends `on_${string}`,
->(kind: NotificationKind<Schema, Expect, Handler, Name, HandlerName> & ExpectsOnlyFields<Schema, Expect>): NotificationKind<Schema, Expect, Handler, Name, HandlerName> {
+  const ExpectOption extends `expect${string}`,
+  const Tracked extends boolean = false,
+>(
+  kind: NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracked> & NamedFields<Schema, Expect> & ExpectsOnlyFields<Schema, Expect> & HandlersNamedOn<Handlers>,
+): NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracked> {
   return kind;
 }
 
-const STATES: ReadonlySet<unknown> = new Set(Object.values(PayOrderState));
 // One state or a non-empty list of them; a check rather than a zod union, which would cost bundle size.
-const expectedState = () =>
-  z.custom<PayOrderState | readonly PayOrderState[]>((v) => STATES.has(v) || (Array.isArray(v) && v.length > 0 && v.every((s) => STATES.has(s))), {
-    error: 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded',
-  });
+const expectedState = <State extends number>(states: Readonly<Record<string, State>>, error: string) => {
+  const known: ReadonlySet<unknown> = new Set(Object.values(states));
+  return z.custom<State | readonly State[]>((v) => known.has(v) || (Array.isArray(v) && v.length > 0 && v.every((s) => known.has(s))), { error });
+};
 
 // What `expect` may pin, per kind. Each row reads its schemas through getters: a schema is built when a
 // verifier or a processor first needs it (protocol/schemas/lazy.ts), not at import.
@@ -93,7 +135,20 @@ const paymentExpect = lazySchema(() =>
     /** The currency code, compared case-insensitively. */
     currency: z.optional(requiredText()),
     /** The state, or the states, the notification may carry. Default `PayOrderState.Succeeded` (2) only. */
-    state: z.optional(expectedState()),
+    state: z.optional(expectedState(PayOrderState, 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded')),
+  }),
+);
+
+const refundExpect = lazySchema(() =>
+  z.strictObject({
+    /** Your refund number, as sent to `refundOrder`. */
+    mchRefundNo: z.optional(requiredText()),
+    /** The refunded amount in integer minor units. */
+    refundAmount: z.optional(minorUnits()),
+    /** The currency code, compared case-insensitively. */
+    currency: z.optional(requiredText()),
+    /** The state, or the states, the notification may carry. Default 2 or 3 (`RefundOrderState.Succeeded`, `Failed`): the states the gateway notifies. */
+    state: z.optional(expectedState(RefundOrderState, 'must be a refund state (0 to 4) or a non-empty list of them, e.g. RefundOrderState.Succeeded')),
   }),
 );
 
@@ -114,8 +169,14 @@ const settlementExpect = lazySchema(() =>
 const payment = defineNotificationKind({
   name: 'payment',
   label: 'payment notification',
-  handler: 'onPaid',
-  handlerName: 'on_paid',
+  handlers: {
+    onPaid: { name: 'on_paid', states: [PayOrderState.Succeeded] },
+  },
+  expectOption: 'expect',
+  identifiedBy: ['payOrderId', 'mchOrderNo'],
+  stateField: 'state',
+  amountField: 'amount',
+  tracked: true,
   get schema() {
     return payOrderNotificationSchema();
   },
@@ -123,6 +184,7 @@ const payment = defineNotificationKind({
     return paymentExpect();
   },
   merchantRequired: true,
+  // Unchanged since the first release: durable stores hold these keys, and another form would run onPaid again.
   idempotencyKey: (n) => `${n.payOrderId}:${n.state}`,
   // The gateway notifies only paid orders: a message of another state is not a payment.
   defaultExpect: { state: PayOrderState.Succeeded },
@@ -131,12 +193,46 @@ const payment = defineNotificationKind({
   recover: 'Query the order (client.query) and fulfil it',
 });
 
+/** The gateway's notification of a refund that ended, at the refund's `notifyUrl`: `verifyRefundNotification`, `onRefunded`, `onRefundFailed`. */
+const refund = defineNotificationKind({
+  name: 'refund',
+  label: 'refund notification',
+  handlers: {
+    onRefunded: { name: 'on_refunded', states: [RefundOrderState.Succeeded] },
+    // 4 (closed) is never notified; a sweep finds it, and it ended without money moving as 3 did.
+    onRefundFailed: { name: 'on_refund_failed', states: [RefundOrderState.Failed, RefundOrderState.Closed] },
+  },
+  expectOption: 'expectRefund',
+  identifiedBy: ['refundOrderId', 'mchRefundNo'],
+  stateField: 'state',
+  amountField: 'refundAmount',
+  get schema() {
+    return refundNotificationSchema();
+  },
+  get expect() {
+    return refundExpect();
+  },
+  // Required: a signed refundQuery answer (the same record, signed with the same secret) carries neither.
+  merchantRequired: true,
+  // The kind leads, so that no refund's key can be a payment's (`${payOrderId}:${state}`).
+  idempotencyKey: (n) => `refund:${n.refundOrderId}:${n.state}`,
+  // The gateway notifies a refund when it succeeds or fails, never in another state.
+  defaultExpect: { state: [RefundOrderState.Succeeded, RefundOrderState.Failed] },
+  // A failed refund has no successTime: its creation (earlier, so refused sooner) then. Never reqTime, which a re-send renews.
+  eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: 'was refunded' } : { field: 'createdAt', time: n.createdAt, happened: 'is of a refund created' }),
+  recover: 'Read the refund (client.refundQuery) and record it',
+});
+
 /** The gateway's call to a settlement's `notifyUrl`: `verifySettlementNotification`, `onSettlement`. */
 const settlement = defineNotificationKind({
   name: 'settlement',
   label: 'settlement notification',
-  handler: 'onSettlement',
-  handlerName: 'on_settlement',
+  handlers: {
+    onSettlement: { name: 'on_settlement' },
+  },
+  expectOption: 'expectSettlement',
+  identifiedBy: ['serverRequestId'],
+  amountField: 'amount',
   get schema() {
     return settlementNotificationSchema();
   },
@@ -145,6 +241,7 @@ const settlement = defineNotificationKind({
   },
   // Required as in a payment notification: a settleRequestGet answer, signed alike, carries neither.
   merchantRequired: true,
+  // Unchanged since the first release, as the payment's: durable stores hold these keys.
   idempotencyKey: (n) => `${n.serverRequestId}:${n.status}`,
   // Signed for the merchant's own callback only, and re-sent with its original reqTime: no payer can have it signed again.
   eventTime: (n) => ({ field: 'reqTime', time: n.reqTime, happened: 'was signed' }),
@@ -152,16 +249,16 @@ const settlement = defineNotificationKind({
 });
 
 /** Every kind, by name. A new kind is a new row here (see CONTRIBUTING.md, "Adding a notification kind"). */
-export const notificationKinds = { payment, settlement } satisfies { readonly [Name in string]: { readonly name: Name } };
+export const notificationKinds = { payment, refund, settlement } satisfies { readonly [Name in string]: { readonly name: Name } };
 
-/** A kind's name: `payment`, `settlement`. */
+/** A kind's name: `payment`, `refund`, `settlement`. */
 export type NotificationKindName = keyof typeof notificationKinds;
 
 /** A row of {@link notificationKinds}, of the given schema: what verification and the processor take. */
 export type DeclaredKind<Schema extends z.ZodMiniObject = z.ZodMiniObject> = NotificationKind<
   Schema,
   z.ZodMiniObject,
-  (typeof notificationKinds)[NotificationKindName]['handler'],
+  { readonly [Option in `on${string}`]?: KindHandler },
   NotificationKindName,
-  (typeof notificationKinds)[NotificationKindName]['handlerName']
+  (typeof notificationKinds)[NotificationKindName]['expectOption']
 >;

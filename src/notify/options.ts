@@ -9,7 +9,7 @@ import { requiredText, secretText, safeInteger } from '../protocol/schemas/field
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { telemetryOption } from '../telemetry/option.js';
-import { notificationKinds, type NotificationKindName } from './kinds.js';
+import { notificationKinds, type DeclaredKind, type NotificationKindName } from './kinds.js';
 
 /**
  * The options of a `GatewayClient` that verification has no use for. They are accepted and ignored, so one
@@ -123,7 +123,7 @@ export type ClientNotificationOptions<Options> = Omit<Options, 'secret' | 'mchNo
  * comes with its currency, and it names at least one field. The schema judges each value's type; these are
  * the issues it cannot see, with paths under `path`.
  */
-export function expectationIssues(expected: unknown, path: readonly string[]): ValidationIssue[] {
+export function expectationIssues(kind: Pick<DeclaredKind, 'amountField'>, expected: unknown, path: readonly string[]): ValidationIssue[] {
   if (expected === null) return [{ path: [...path], message: 'is null: give the fields the notification must match, or leave expect out' }];
   if (typeof expected !== 'object' || Array.isArray(expected)) return [];
   const fields = expected as Readonly<Record<string, unknown>>;
@@ -133,16 +133,17 @@ export function expectationIssues(expected: unknown, path: readonly string[]): V
       issues.push({ path: [...path, key], message: `is ${value}, so it would check nothing: give the value to compare (a record column read under another name, e.g. total_minor as totalMinor, is undefined), or leave ${key} out` });
     }
   }
-  if (fields.amount !== undefined && fields.amount !== null && (fields.currency === undefined || fields.currency === null)) {
-    issues.push({ path: [...path, 'currency'], message: 'is missing: an amount is checked only with its currency (1000 USD is not 1000 JPY), so give currency with amount' });
+  const amount = fields[kind.amountField];
+  if (amount !== undefined && amount !== null && (fields.currency === undefined || fields.currency === null)) {
+    issues.push({ path: [...path, 'currency'], message: `is missing: an amount is checked only with its currency (1000 USD is not 1000 JPY), so give currency with ${kind.amountField}` });
   }
-  if (Object.keys(fields).length === 0) issues.push({ path: [...path], message: 'checks nothing: give the fields the notification must match (e.g. mchOrderNo, amount and currency)' });
+  if (Object.keys(fields).length === 0) issues.push({ path: [...path], message: `checks nothing: give the fields the notification must match (e.g. ${kind.amountField} and currency)` });
   return issues;
 }
 
 /** Throws a configuration error when a fixed expectation would check nothing or too little ({@link expectationIssues}). */
-export function assertExpectation(expected: unknown, summary: string): void {
-  const issues = expectationIssues(expected, ['expect']);
+export function assertExpectation(kind: Pick<DeclaredKind, 'amountField'>, expected: unknown, summary: string, option = 'expect'): void {
+  const issues = expectationIssues(kind, expected, [option]);
   if (issues.length > 0) throw new GatewayValidationError(summary, issues);
 }
 
@@ -150,10 +151,11 @@ export function assertExpectation(expected: unknown, summary: string): void {
  * Parses options once, never echoing the secret. `signedFields` are the fields the notification's schema
  * declares: ignoring one of them would return an unverified value as if it were signed, so it is refused.
  */
-export function resolveNotificationOptions<Schema extends z.ZodMiniObject>(schema: Schema, options: unknown, signedFields: readonly string[]): z.output<Schema> {
-  const parsed = parseInput(schema, options ?? {}, 'Invalid notification options', 'options');
+export function resolveNotificationOptions<Name extends NotificationKindName>(kind: DeclaredKind & { readonly name: Name }, options: unknown): z.output<KindOptionsSchema<Name>> {
+  const parsed = parseInput(kindOptionsSchemas[kind.name], options ?? {}, 'Invalid notification options', 'options');
+  const signedFields = Object.keys(kind.schema.def.shape);
   const { expect } = parsed as { expect?: unknown };
-  if (expect !== undefined) assertExpectation((options as { expect?: unknown }).expect, 'Invalid notification options');
+  if (expect !== undefined) assertExpectation(kind, (options as { expect?: unknown }).expect, 'Invalid notification options');
   const ignoredKeys = (parsed as { ignoreKeys?: readonly string[] }).ignoreKeys ?? [];
   const refused = ignoredKeys.filter((key) => key === 'sign' || signedFields.includes(key));
   if (refused.length > 0) {
@@ -162,5 +164,5 @@ export function resolveNotificationOptions<Schema extends z.ZodMiniObject>(schem
       refused.map((key) => ({ path: ['ignoreKeys'], message: `cannot ignore '${key}': it is a field the gateway signs; list only the query parameters of your own notifyUrl` })),
     );
   }
-  return parsed;
+  return parsed as z.output<KindOptionsSchema<Name>>;
 }

@@ -1,5 +1,6 @@
 import { GatewayPayloadTooLargeError, type GatewayError } from '../errors/index.js';
 import { NOTIFICATION_ACK } from './acknowledge.js';
+import type { IdempotentNotification } from './verify-received.js';
 
 /**
  * What a notification processor did with one delivery:
@@ -9,6 +10,9 @@ import { NOTIFICATION_ACK } from './acknowledge.js';
  * - `failed`: the handler, the store or your `expect` function threw, or that function returned something that
  *   is not an expectation (the claim, if any, was released);
  * - `refused`: not verified, or not what `expect` says: nothing was claimed and nothing ran;
+ * - `unhandled`: verified, but of a kind or a state none of the processor's handlers takes (a refund's state 3
+ *   without `onRefundFailed`, a refund without any refund handler): nothing was claimed and nothing ran, and the
+ *   gateway will deliver it again; give the processor that handler (the outcome's error names it);
  * - `stale`: verified, but older (its `reqTime`) than the oldest event the store still remembers (a
  *   `memoryStore` after a restart or past `maxKeys`, a `redisStore` past `doneTtlMs`): it may have been
  *   processed and forgotten, so the handler did not run. Query the order and fulfil it if not already done.
@@ -17,6 +21,7 @@ import { NOTIFICATION_ACK } from './acknowledge.js';
  * ```ts
  * const { outcome } = await processor.handle(request);
  * if (outcome.kind === 'refused') log.warn('notification refused', outcome.error.message);
+ * if (outcome.kind === 'unhandled') log.error('notification without a handler', outcome.error.message);
  * if (outcome.kind === 'failed') log.error('notification processing failed', outcome.error);
  * if (outcome.kind === 'processed' && outcome.warning) log.warn(outcome.warning);
  * if (outcome.kind === 'stale') await fulfilIfPaid(outcome.notification.mchOrderNo); // after client.query
@@ -28,6 +33,7 @@ export type NotificationOutcome<Notification> =
   | { readonly kind: 'busy'; readonly notification: Notification }
   | { readonly kind: 'failed'; readonly notification: Notification | undefined; readonly error: unknown }
   | { readonly kind: 'refused'; readonly error: GatewayError }
+  | { readonly kind: 'unhandled'; readonly notification: IdempotentNotification; readonly error: GatewayError }
   | { readonly kind: 'stale'; readonly notification: Notification; readonly error: GatewayError };
 
 /**
@@ -39,6 +45,7 @@ export type NotificationOutcome<Notification> =
  * | `processed`, `duplicate` | 200 | `SUCCESS` |
  * | `refused` | 400 (413 when over `maxBodyBytes`) | `FAIL: refused` / `FAIL: too large` |
  * | `stale` | 400 | `FAIL: stale` |
+ * | `unhandled` | 400 | `FAIL: unhandled` |
  * | `busy` | 409 | `FAIL: in progress` |
  * | `failed` | 500 | `FAIL: processing failed` |
  *
@@ -81,6 +88,8 @@ function answerFor(outcome: NotificationOutcome<unknown>): [NotificationReply<un
       return outcome.error instanceof GatewayPayloadTooLargeError ? [413, 'FAIL: too large'] : [400, 'FAIL: refused'];
     case 'stale':
       return [400, 'FAIL: stale'];
+    case 'unhandled':
+      return [400, 'FAIL: unhandled'];
     case 'busy':
       return [409, 'FAIL: in progress'];
     case 'failed':

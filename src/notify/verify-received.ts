@@ -9,7 +9,7 @@ import { judgeReadings, refusalMessage, type ReadingRefusal, type ReadingRules }
 import { caseTwinsReason } from '../protocol/signing/sign.js';
 import { signatureVerdict } from '../protocol/signing/verify.js';
 import type { DeclaredKind, Expected } from './kinds.js';
-import { kindOptionsSchemas, resolveNotificationOptions } from './options.js';
+import { resolveNotificationOptions } from './options.js';
 import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
 
 /**
@@ -40,25 +40,36 @@ interface CheckOptions {
 }
 
 /** The default `maxBodyBytes`: 64 KiB, many times a genuine notification (well under 2 KiB). */
-const DEFAULT_MAX_BODY_BYTES = 65_536;
+export const DEFAULT_MAX_BODY_BYTES = 65_536;
 
 /**
  * Reads, verifies and types a notification: the signature over every received field but `sign` and the
  * ignored keys (constant-time), the merchant, the shape, the caller's expectations and, when asked, the age.
  */
 export async function verifyReceived<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, input: NotificationInput, rawOptions: unknown): Promise<Verified<Schema>> {
-  return receivedVerifier(kind, rawOptions)(input);
+  const verifier = receivedVerifier(kind, rawOptions);
+  return verifier.verify(await verifier.read(input));
+}
+
+/** One kind's verification with parsed options: read an input, then verify the fields read. */
+export interface ReceivedVerifier<Schema extends z.ZodMiniObject> {
+  /** Reads the input's fields, within `maxBodyBytes`: a map of this call's own, which `verify` consumes. */
+  read(input: NotificationInput): Promise<ReceivedFields>;
+  /** Verifies fields read by `read` as a notification of this kind. */
+  verify(fields: ReceivedFields): Verified<Schema>;
 }
 
 /** Parses the options once (throwing when they are invalid) and returns the verification of one input with them. */
-export function receivedVerifier<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, rawOptions: unknown): (input: NotificationInput) => Promise<Verified<Schema>> {
-  const options: CheckOptions = resolveNotificationOptions(kindOptionsSchemas[kind.name], rawOptions, Object.keys(kind.schema.def.shape));
+export function receivedVerifier<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, rawOptions: unknown): ReceivedVerifier<Schema> {
+  const options: CheckOptions = resolveNotificationOptions(kind, rawOptions);
   const rules = readingRules(kind, options);
-  return (input) => verifyResolved(kind, input, options, rules);
+  return {
+    read: (input) => readNotificationInput(input, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
+    verify: (fields) => verifyResolved(kind, fields, options, rules),
+  };
 }
 
-async function verifyResolved<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, input: NotificationInput, options: CheckOptions, rules: ReadingRules): Promise<Verified<Schema>> {
-  const fields = await readNotificationInput(input, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+function verifyResolved<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schema>, fields: ReceivedFields, options: CheckOptions, rules: ReadingRules): Verified<Schema> {
   checkReceivedText(fields);
   const signature = fields.get('sign');
   // The map is this call's own: drop what is not signed in place instead of copying it. The gateway

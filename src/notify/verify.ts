@@ -1,10 +1,13 @@
 import type * as z from 'zod/mini';
-import { notificationKinds } from './kinds.js';
+import { notificationKinds, type NotificationKindName } from './kinds.js';
 import type { CLIENT_ONLY_OPTIONS, KindOptionsSchema } from './options.js';
 import type { NotificationInput } from './input.js';
 import { verifyReceived, type IdempotentNotification } from './verify-received.js';
 
-const { payment, settlement } = notificationKinds;
+const { payment, refund, settlement } = notificationKinds;
+
+/** A verified notification of a kind, by the kind's name: its schema's output and its `idempotencyKey`. */
+export type KindNotification<Name extends NotificationKindName> = z.output<(typeof notificationKinds)[Name]['schema']> & IdempotentNotification;
 
 /**
  * A verified payment notification: the pay-order fields typed as {@link GatewayClient.query} returns them
@@ -20,7 +23,7 @@ const { payment, settlement } = notificationKinds;
  * n.idempotencyKey;  // 'P202106181104177050002:2'
  * ```
  */
-export type PayOrderNotification = z.output<typeof payment.schema> & IdempotentNotification;
+export type PayOrderNotification = KindNotification<'payment'>;
 
 /**
  * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
@@ -35,7 +38,22 @@ export type PayOrderNotification = z.output<typeof payment.schema> & IdempotentN
  * console.log(s.requestId, s.status, s.amount);
  * ```
  */
-export type SettlementNotification = z.output<typeof settlement.schema> & IdempotentNotification;
+export type SettlementNotification = KindNotification<'settlement'>;
+
+/**
+ * A verified refund notification: the refund's fields typed as the gateway's refund query returns them
+ * (numbers for `refundAmount`, `payAmount`, `state`, `successTime`, `createdAt`), `reqTime`, unknown extra
+ * fields kept, and `idempotencyKey` (`refund:${refundOrderId}:${state}`). Its `state` 2 is money going back to
+ * the payer, never a payment.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const refund: RefundNotification = await verifyRefundNotification(request, credentials);
+ * if (refund.state === 2) await markRefunded(refund.mchRefundNo, refund.refundAmount); // 2: succeeded, 3: failed
+ * ```
+ */
+export type RefundNotification = KindNotification<'refund'>;
 
 /**
  * What a payment notification must match, e.g. from your order record (`currency` case-insensitively).
@@ -109,6 +127,22 @@ export type SettlementExpectation = z.input<typeof settlement.expect>;
 export type VerifySettlementNotificationOptions = VerifyOptionsOf<'settlement'>;
 
 /**
+ * Options of {@link verifyRefundNotification}: {@link NotificationOptions} and what the refund must match
+ * (`expect`: `mchRefundNo`, `refundAmount` with `currency`, `state`, by default 2 or 3, the states the gateway
+ * notifies; a mismatch is a {@link GatewayValidationError}).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: VerifyRefundNotificationOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
+ * };
+ * ```
+ */
+export type VerifyRefundNotificationOptions = z.input<KindOptionsSchema<'refund'>>;
+
+/**
  * Verifies a payment notification (the gateway's POST to your `notifyUrl`) and returns it typed.
  *
  * The signature is checked over **every field received** except `sign` and your `ignoreKeys`, in
@@ -174,4 +208,31 @@ export function verifyNotification(input: NotificationInput, options: VerifyNoti
  */
 export function verifySettlementNotification(input: NotificationInput, options: VerifySettlementNotificationOptions): Promise<SettlementNotification> {
   return verifyReceived(settlement, input, options);
+}
+
+/**
+ * Verifies a refund notification (the gateway's POST to a refund's `notifyUrl`, sent when the refund succeeds,
+ * state 2, or fails, state 3) and returns it typed. The rules are those of {@link verifyNotification}: the
+ * signature over every field received, `mchNo` and `appId` (required: a signed `refundQuery` answer, the same
+ * record without them, is refused), the refund's shape, `expect`. A payment notification is not a refund (it has
+ * no `refundOrderId`, `mchRefundNo` or `refundAmount`) and is refused. Process each `idempotencyKey` once.
+ *
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
+ *   is not a refund, is of another state than `expect.state` (default 2 or 3), differs from `expect`, or fails `maxAgeMs`
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, verifyRefundNotification } from 'payment-gateway-sdk';
+ *
+ * const refund = await verifyRefundNotification(request, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
+ * });
+ * if (refund.state === 2) await markRefunded(refund.mchRefundNo); // 2: succeeded; 3: failed, no money moved
+ * return new Response(NOTIFICATION_ACK);
+ * ```
+ */
+export function verifyRefundNotification(input: NotificationInput, options: VerifyRefundNotificationOptions): Promise<RefundNotification> {
+  return verifyReceived(refund, input, options);
 }

@@ -195,7 +195,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
   function notified(span: Span, kind: string, outcome: TelemetryNotificationOutcome): void {
     span.setAttribute('payment_gateway.notification.outcome', outcome.kind);
     if (outcome.notification) span.setAttributes(idAttributes(outcome.notification as Record<string, unknown>));
-    if (outcome.kind === 'refused' || outcome.kind === 'stale' || outcome.kind === 'failed') {
+    if (outcome.kind === 'refused' || outcome.kind === 'unhandled' || outcome.kind === 'stale' || outcome.kind === 'failed') {
       span.setAttribute('error.type', errorType(outcome.error));
       span.setStatus({ code: SpanStatusCode.ERROR });
     }

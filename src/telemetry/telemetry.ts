@@ -65,8 +65,8 @@ export interface TelemetryAttempt {
  * ```
  */
 export interface TelemetryNotificationOutcome {
-  /** `processed`, `duplicate`, `busy`, `refused`, `stale` (older than the store remembers) or `failed`. */
-  readonly kind: 'processed' | 'duplicate' | 'busy' | 'refused' | 'stale' | 'failed';
+  /** `processed`, `duplicate`, `busy`, `refused`, `unhandled` (no handler of its kind and state), `stale` (older than the store remembers) or `failed`. */
+  readonly kind: 'processed' | 'duplicate' | 'busy' | 'refused' | 'unhandled' | 'stale' | 'failed';
   /** The verified notification, when it was verified. */
   readonly notification?: object | undefined;
   /** Why it was refused or failed. */
@@ -97,10 +97,10 @@ export interface Telemetry {
   operation<R>(operation: string, ids: Readonly<Record<string, string>>, run: (span: TelemetrySpan) => Promise<R>): Promise<R>;
   /**
    * One delivery handled by a notification processor. `kind` is the name of its notification kind (`payment`,
-   * `settlement`): the SDK's own, never a received value.
+   * `refund`, `settlement`), or `unknown` for a message of no kind or of two: the SDK's own, never a received value.
    */
   notification<R extends TelemetryNotificationOutcome>(kind: string, run: () => Promise<R>): Promise<R>;
-  /** The merchant's handler, by its kind's name for it (`on_paid`, `on_settlement`), inside the notification or sweep it serves. */
+  /** The merchant's handler, by its kind's name for it (`on_paid`, `on_refunded`, `on_refund_failed`, `on_settlement`), inside the notification or sweep it serves. */
   handler(name: `on_${string}`, run: () => unknown): Promise<unknown>;
   /** One sweep of a processor; the report's numeric members are its counts. */
   sweep<R extends object>(run: () => Promise<R>): Promise<R>;

@@ -153,6 +153,18 @@ describe('verify', () => {
     expect(notIgnored.stdout).toContain(`expected:  ${sign({ ...fields, shop: 'eu' }, SECRET)}\nreceived:  ${sign(fields, SECRET)}\n`);
   });
 
+  it('names the kind of notification a message is shaped as: a refund is no payment, and a message of two kinds is none', async () => {
+    const refund = { refundOrderId: 'R1', mchRefundNo: 'refund-1', payOrderId: 'P1', refundAmount: '500', state: '2' };
+    const valid = await runInProcess(['verify'], `${new URLSearchParams({ ...refund, sign: sign(refund, SECRET) })}`, env);
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toContain('\nkind:      a refund notification (it has refundOrderId and mchRefundNo): a processor runs onRefunded or onRefundFailed for it\n');
+    const both = { ...refund, mchOrderNo: 'order-1' };
+    const mixed = await runInProcess(['verify'], JSON.stringify({ ...both, sign: sign(both, SECRET) }), env);
+    expect(mixed.stdout).toMatch(/\nkind: {6}none a processor takes: The message is shaped as a payment notification and as a refund notification, so it was not processed as either: a payment notification has payOrderId and mchOrderNo; a refund notification has refundOrderId and mchRefundNo/);
+    const request = await runInProcess(['verify'], JSON.stringify({ mchNo: 'M1', amount: 1, sign: sign({ mchNo: 'M1', amount: '1' }, SECRET) }), env);
+    expect(request.stdout).not.toContain('kind:');
+  });
+
   it('explains a +-encoded form body: valid with + read as spaces; a signer that signed a bare + or a body whose spaces stayed +', async () => {
     const fields = { payOrderId: 'P1', amount: '58', subject: 'Blue T-shirt size M' };
     const plusEncoded = `${new URLSearchParams({ ...fields, sign: sign(fields, SECRET) })}`;

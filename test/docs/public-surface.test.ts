@@ -50,6 +50,7 @@ const RUNTIME_EXPORTS = [
   'refundOrderStateName',
   'sign',
   'verifyNotification',
+  'verifyRefundNotification',
   'verifySettlementNotification',
   'verifySign',
 ];
@@ -69,6 +70,7 @@ const TYPE_ONLY_EXPORTS = [
   'NotificationOptions',
   'NotificationOutcome',
   'NotificationProcessor',
+  'NotificationProcessorOptions',
   'NotificationReply',
   'NotificationStore',
   'OperationName',
@@ -79,6 +81,8 @@ const TYPE_ONLY_EXPORTS = [
   'PayOrderNotification',
   'PaymentExpectation',
   'PaymentProcessorOptions',
+  'RefundExpectation',
+  'RefundNotification',
   'ProcessingContext',
   'QueryParams',
   'Refund',
@@ -98,6 +102,7 @@ const TYPE_ONLY_EXPORTS = [
   'UnifiedOrderParams',
   'UnifiedOrderResult',
   'VerifyNotificationOptions',
+  'VerifyRefundNotificationOptions',
   'VerifySettlementNotificationOptions',
   'VerifySignOptions',
   'WayCode',
@@ -120,7 +125,7 @@ function declaredExports(): { name: string; file: string }[] {
 }
 
 describe('the public surface (src/index.ts)', () => {
-  it('is at most 100 names: what a merchant uses, no internal machinery', () => {
+  it('is at most 103 names: what a merchant uses, no internal machinery', () => {
     expect(new Set([...RUNTIME_EXPORTS, ...TYPE_ONLY_EXPORTS]).size).toBeLessThanOrEqual(100);
   });
 

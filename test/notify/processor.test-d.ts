@@ -12,6 +12,9 @@ import {
   type SweptPayOrder,
   type ProcessingContext,
   type SettlementNotification,
+  type NotificationProcessor,
+  type NotificationProcessorOptions,
+  type RefundNotification,
 } from '../../src/index.js';
 import { postgresStore } from '../../src/stores/postgres.js';
 import { redisStore } from '../../src/stores/redis.js';
@@ -30,6 +33,23 @@ describe('createNotificationProcessor types', () => {
     expectTypeOf(payments.handleRequest).toEqualTypeOf<(request: Request) => Promise<Response>>();
   });
 
+  it('one processor takes several kinds: each handler gets its own kind, and handle answers with any of them', () => {
+    const both = createNotificationProcessor({
+      ...merchant,
+      expect: async (n) => ({ mchOrderNo: n.mchOrderNo }),
+      expectRefund: async (r) => ({ mchRefundNo: r.mchRefundNo, refundAmount: r.refundAmount, currency: r.currency }),
+      onPaid: (n) => expectTypeOf(n).toEqualTypeOf<PaidOrder>(),
+      onRefunded: (r) => expectTypeOf(r).toEqualTypeOf<RefundNotification>(),
+      onRefundFailed: (r) => expectTypeOf(r).toEqualTypeOf<RefundNotification>(),
+    });
+    expectTypeOf(both).toEqualTypeOf<PaymentNotificationProcessor<PayOrderNotification | RefundNotification>>();
+    expectTypeOf(both.sweep).toBeFunction();
+    const refunds = createNotificationProcessor({ ...merchant, expectRefund: { mchRefundNo: 'r-1' }, onRefunded: () => {} });
+    expectTypeOf(refunds).toEqualTypeOf<NotificationProcessor<RefundNotification>>();
+    const options: NotificationProcessorOptions = { ...merchant, onRefundFailed: async () => {} };
+    createNotificationProcessor(options);
+  });
+
   it('the context is the store\'s: db with Postgres, none with memory or Redis', () => {
     createNotificationProcessor({
       ...merchant,
@@ -45,8 +65,12 @@ describe('createNotificationProcessor types', () => {
   });
 
   it('wrong calls fail to compile', () => {
-    // @ts-expect-error one handler, not both
-    createNotificationProcessor({ ...merchant, onPaid: () => {}, onSettlement: () => {} });
+    // @ts-expect-error a refund's expectation under the payment's option
+    createNotificationProcessor({ ...merchant, expect: { mchRefundNo: 'r-1' }, onPaid: () => {} });
+    // @ts-expect-error expectRefund cannot name a state: each refund handler takes its own
+    createNotificationProcessor({ ...merchant, expectRefund: { state: 2 }, onRefunded: () => {} });
+    // @ts-expect-error a settlement's expectation is expectSettlement
+    createNotificationProcessor({ ...merchant, expect: { requestId: 'r' }, onSettlement: () => {} });
     // @ts-expect-error a handler is required
     createNotificationProcessor({ ...merchant });
     // @ts-expect-error onPaid is for paid orders: its expect cannot name a state
@@ -76,7 +100,7 @@ describe('createNotificationProcessor types', () => {
     createNotificationProcessor({ ...merchant, onPaid: older });
     // @ts-expect-error a settlement processor neither tracks nor sweeps
     createNotificationProcessor({ ...merchant, onSettlement: () => {} }).sweep;
-    // @ts-expect-error the client is for payment processors
-    createNotificationProcessor({ ...merchant, onSettlement: () => {}, client: {} as PaymentNotificationProcessor });
+    // @ts-expect-error a refund processor neither tracks nor sweeps (yet)
+    createNotificationProcessor({ ...merchant, onRefunded: () => {} }).sweep;
   });
 });

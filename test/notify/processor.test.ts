@@ -188,7 +188,7 @@ describe('an expect function that returns what is not an expectation', () => {
 describe('createNotificationProcessor: settlement notifications', () => {
   it('runs onSettlement once per settlement event (serverRequestId:status)', async () => {
     const onSettlement = vi.fn<(s: SettlementNotification) => Promise<void>>(async () => {});
-    const processor = createNotificationProcessor({ ...MERCHANT, onSettlement, expect: { requestId: 'settle-2024-07' } });
+    const processor = createNotificationProcessor({ ...MERCHANT, onSettlement, expectSettlement: { requestId: 'settle-2024-07' } });
     const processing = formBody(freshFields({}, SETTLEMENT_FIELDS));
     const settled = formBody(freshFields({ status: '2' }, SETTLEMENT_FIELDS));
     const kinds = [];
@@ -216,8 +216,11 @@ describe('handleRequest: a Web Request in, a Web Response out', () => {
 describe('options are checked when the processor is created', () => {
   const onPaid = async () => {};
   it.each([
-    ['no handler', { ...MERCHANT }, /exactly one handler/],
-    ['both handlers', { ...MERCHANT, onPaid, onSettlement: onPaid }, /exactly one handler/],
+    ['no handler', { ...MERCHANT }, /pass a handler at least: onPaid for payment notifications of state 2, onRefunded for refund notifications of state 2, onRefundFailed/],
+    ['an expectation without a handler of its kind', { ...MERCHANT, onPaid, expectRefund: { mchRefundNo: 'r-1' } }, /expectRefund: is what refund notifications must match, but no handler of theirs is given \(onRefunded, onRefundFailed\)/],
+    ['a payment expectation for settlements', { ...MERCHANT, onSettlement: onPaid, expect: { amount: 1, currency: 'USD' } }, /expect: is what payment notifications must match/],
+    ['an expectation that checks nothing', { ...MERCHANT, onRefunded: onPaid, expectRefund: { refundAmount: 500 } }, /expectRefund.currency: is missing: an amount is checked only with its currency/],
+    ['a handler that is no function', { ...MERCHANT, onRefunded: 'yes' }, /onRefunded: must be a function/],
     ['a store that is not one', { ...MERCHANT, onPaid, store: {} }, /store: must be a store/],
     ['a wait past the gateway\'s patience', { ...MERCHANT, onPaid, busyWaitMs: 20_000 }, /busyWaitMs: must be at most 15000/],
     ['a missing secret', { mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, onPaid }, /secret/],

@@ -382,7 +382,7 @@ describe('processor.sweep', () => {
     await expect(processor.sweep({ olderThanMs: 0, concurrency: 65 })).rejects.toBeInstanceOf(GatewayValidationError);
     await expect(processor.sweep({} as never)).rejects.toBeInstanceOf(GatewayValidationError);
     await expect(processor.track({ payOrderId: '', mchOrderNo: 'o' })).rejects.toBeInstanceOf(GatewayValidationError);
-    expect(() => createNotificationProcessor({ ...merchant, onSettlement: () => {}, client } as never)).toThrow(/payment processors/);
+    expect(() => createNotificationProcessor({ ...merchant, onSettlement: () => {}, client } as never)).toThrow(/client: is for track and sweep, which serve onPaid/);
   });
 
   it('a store that cannot hand out tracked orders fails the sweep, after the checks under way, with a warning line', async () => {

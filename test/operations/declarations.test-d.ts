@@ -6,7 +6,6 @@ import { defineOperation, pick, type Keys } from '../../src/operations/define.js
 import { operations, type ConfirmedOf } from '../../src/operations/table.js';
 import type { PayOrder } from '../../src/index.js';
 import { defineNotificationKind, notificationKinds } from '../../src/notify/kinds.js';
-import { refund as refundNotification } from '../fixtures/refund/refund-notification.js';
 
 const params = z.strictObject({ refundNo: z.string(), payOrderId: z.string(), amount: z.number(), notifyUrl: z.optional(z.string()) });
 const result = z.looseObject({ refundNo: z.string(), refundId: z.string(), state: z.number(), payData: z.optional(z.string()) });
@@ -69,11 +68,24 @@ describe('defineOperation checks every field name against the schemas', () => {
 describe('a notification kind names only fields of its schema', () => {
   const schema = z.looseObject({ refundOrderId: z.string(), state: z.number(), refundAmount: z.number(), currency: z.string(), reqTime: z.number() });
   const expect = z.strictObject({ refundAmount: z.optional(z.number()), currency: z.optional(z.string()) });
-  const row = { name: 'refund', label: 'refund notification', handler: 'onRefunded', handlerName: 'on_refunded', schema, expect, merchantRequired: true, recover: 'Read the refund.', eventTime: (n: { reqTime: number }) => ({ field: 'reqTime' as const, time: n.reqTime, happened: 'was signed' }) } as const;
+  const row = {
+    name: 'refund',
+    label: 'refund notification',
+    handlers: { onRefunded: { name: 'on_refunded', states: [2] } },
+    expectOption: 'expectRefund',
+    identifiedBy: ['refundOrderId'],
+    stateField: 'state',
+    amountField: 'refundAmount',
+    schema,
+    expect,
+    merchantRequired: true,
+    recover: 'Read the refund.',
+    eventTime: (n: { reqTime: number }) => ({ field: 'reqTime' as const, time: n.reqTime, happened: 'was signed' }),
+  } as const;
 
   it('a row naming only fields of its schema compiles, and keeps its literal names', () => {
     const kind = defineNotificationKind({ ...row, idempotencyKey: (n) => `${n.refundOrderId}:${n.state}`, defaultExpect: { state: 2 } });
-    expectTypeOf(kind.handler).toEqualTypeOf<'onRefunded'>();
+    expectTypeOf(kind.handlers.onRefunded.name).toEqualTypeOf<'on_refunded'>();
     expectTypeOf(kind.name).toEqualTypeOf<'refund'>();
   });
 
@@ -86,20 +98,28 @@ describe('a notification kind names only fields of its schema', () => {
     defineNotificationKind({ ...row, expect: z.strictObject({ refundAmout: z.optional(z.number()) }), idempotencyKey: (n) => n.refundOrderId });
     // @ts-expect-error eventTime: names a field the notification does not have
     defineNotificationKind({ ...row, idempotencyKey: (n) => n.refundOrderId, eventTime: (n) => ({ field: 'reqtime', time: n.reqTime, happened: 'was signed' }) });
-    // @ts-expect-error handler: a processor option, named onSomething
-    defineNotificationKind({ ...row, handler: 'refunded', idempotencyKey: (n) => n.refundOrderId });
+    // @ts-expect-error handlers: a processor option, named onSomething
+    defineNotificationKind({ ...row, handlers: { refunded: { name: 'on_refunded' } }, idempotencyKey: (n) => n.refundOrderId });
+    // @ts-expect-error identifiedBy: not a field of the notification
+    defineNotificationKind({ ...row, identifiedBy: ['refundOrderID'], idempotencyKey: (n) => n.refundOrderId });
+    // @ts-expect-error stateField: not a field of the notification
+    defineNotificationKind({ ...row, stateField: 'status', idempotencyKey: (n) => n.refundOrderId });
+    // @ts-expect-error amountField: not a field the expectation pins
+    defineNotificationKind({ ...row, amountField: 'amount', idempotencyKey: (n) => n.refundOrderId });
   });
 
   it('the SDK\'s rows are declared so', () => {
-    expectTypeOf(notificationKinds.payment.handler).toEqualTypeOf<'onPaid'>();
-    expectTypeOf(notificationKinds.settlement.handlerName).toEqualTypeOf<'on_settlement'>();
+    expectTypeOf(notificationKinds.payment.handlers.onPaid.name).toEqualTypeOf<'on_paid'>();
+    expectTypeOf(notificationKinds.settlement.handlers.onSettlement.name).toEqualTypeOf<'on_settlement'>();
   });
 });
 
-describe("CONTRIBUTING.md's worked example (test/fixtures/refund/refund-notification.ts)", () => {
-  it('declares a row whose types verification and the processor would derive', () => {
-    expectTypeOf(refundNotification.handler).toEqualTypeOf<'onRefunded'>();
-    expectTypeOf<Keys<typeof refundNotification.expect>>().toEqualTypeOf<'mchRefundNo' | 'refundAmount' | 'currency' | 'state'>();
-    expectTypeOf(refundNotification.idempotencyKey).parameter(0).toHaveProperty('mchRefundNo').toEqualTypeOf<string>();
+describe("CONTRIBUTING.md's worked example of a notification kind: the refund row", () => {
+  it('declares a row whose types verification and the processor derive', () => {
+    const { refund } = notificationKinds;
+    expectTypeOf(refund.handlers.onRefundFailed.name).toEqualTypeOf<'on_refund_failed'>();
+    expectTypeOf(refund.expectOption).toEqualTypeOf<'expectRefund'>();
+    expectTypeOf<Keys<typeof refund.expect>>().toEqualTypeOf<'mchRefundNo' | 'refundAmount' | 'currency' | 'state'>();
+    expectTypeOf(refund.idempotencyKey).parameter(0).toHaveProperty('mchRefundNo').toEqualTypeOf<string>();
   });
 });

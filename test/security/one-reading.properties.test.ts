@@ -11,10 +11,11 @@ import {
   GatewayOutcomeUnknownError,
   GatewayValidationError,
   verifyNotification,
+  verifyRefundNotification,
   verifySettlementNotification,
 } from '../../src/index.js';
 import { referenceSign } from '../support/java-order.js';
-import { MERCHANT, PAY_FIELDS, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
+import { FAILED_REFUND_FIELDS, MERCHANT, PAY_FIELDS, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
 import { propertyRuns } from '../support/property-runs.js';
 import { fieldsOf, form, readingsByRules, readingsNear, readingsOf, sameFields, signedText, withoutSwallowedFields } from '../support/resplit.js';
 
@@ -194,6 +195,23 @@ describe('property: every reading of a signed text that a verifier accepts is th
             );
           },
         ),
+        parameters,
+      );
+    });
+  }
+
+  for (const { label, parameters } of propertyRuns(60, 31, 15, true)) {
+    it(`refund notifications whose errMsg and extParam hold "&word=" and other kinds' field names (${label})`, async () => {
+      const refundText = fc.array(fc.oneof(textPiece, fc.constantFrom('&mchOrderNo=', '&mchRefundNo=', '&refundAmount=', '&refundOrderId=', '&payAmount=', '&mchNo=')), { minLength: 1, maxLength: 5 }).map((pieces) => pieces.join(''));
+      await fc.assert(
+        fc.asyncProperty(fc.record({ errMsg: refundText, extParam: maybe(refundText) }), fc.constantFrom('2', '3'), fc.integer(), async (text, state, order) => {
+          const genuine = fieldsOf(signedFields({ ...text, state }, FAILED_REFUND_FIELDS));
+          const known = [...Object.keys(FAILED_REFUND_FIELDS), 'extParam', 'channelOrderNo', 'successTime'];
+          const decisive = ['refundOrderId', 'payOrderId', 'mchNo', 'appId', 'mchRefundNo', 'payAmount', 'refundAmount', 'currency', 'state', 'createdAt', 'reqTime'];
+          await everyAcceptedReadingIsTheGenuineRecord(genuine, known, decisive, order, 200, (reading, sign) =>
+            accepts(verifyRefundNotification(form(reading, sign), MERCHANT)) as Promise<Record<string, unknown> | undefined>,
+          );
+        }),
         parameters,
       );
     });

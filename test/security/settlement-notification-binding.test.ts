@@ -38,7 +38,7 @@ describe('a settleRequestGet answer posted to the settlement notify endpoint', (
       expect(error).toBeInstanceOf(GatewayValidationError);
       expect(error.issues.map((i) => i.path)).toEqual(expect.arrayContaining([['mchNo'], ['appId']]));
       const onSettlement = vi.fn();
-      const processor = createNotificationProcessor({ ...MERCHANT, expect: { requestId: 'settle-1' }, onSettlement });
+      const processor = createNotificationProcessor({ ...MERCHANT, expectSettlement: { requestId: 'settle-1' }, onSettlement });
       const reply = await processor.handle(input);
       expect(reply).toMatchObject({ status: 400, outcome: { kind: 'refused' } });
       expect(onSettlement).not.toHaveBeenCalled();

@@ -1,5 +1,5 @@
 // The fleet test: several worker processes (each an HTTP server on 127.0.0.1 running a notification processor on
-// a shared store), a few hundred paid orders, each notification delivered 3-5 times at once to random workers,
+// a shared store), a few hundred paid orders and refunds (one in five, to the same URL, run by onRefunded), each notification delivered 3-5 times at once to random workers,
 // onPaid failing now and then, workers killing themselves mid-onPaid (and restarted, but not every time), and a
 // coordinator that re-delivers whatever was not answered SUCCESS. Real PostgreSQL and Redis, and a SQLite file
 // the worker processes share (one machine), no mocks.
@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../src/stores/postgres.js';
 import { deliver, eachLimited, Fleet, overlaps, readRuns, seededRandom, type DeliveryResult, type Run } from '../support/fleet/fleet.js';
-import { formBody, freshFields, MERCHANT } from '../support/notification.js';
+import { formBody, freshFields, MERCHANT, REFUND_FIELDS } from '../support/notification.js';
 import { removeDir } from '../support/servers/process.js';
 import { startPostgres, type TestPostgres } from '../support/servers/postgres.js';
 import { startRedis, type TestRedis } from '../support/servers/redis.js';
@@ -71,12 +71,21 @@ async function runFleet(store: 'postgres' | 'redis' | 'sqlite'): Promise<FleetFi
   const random = seededRandom(SEED + ['postgres', 'redis', 'sqlite'].indexOf(store));
   const dir = join(scratch, store);
   mkdirSync(join(dir, 'crash'), { recursive: true });
+  // Every fifth event is a refund, to the same notify URL: onRefunded runs once per refund as onPaid per order.
   const orders = Array.from({ length: ORDERS }, (_, i) => {
     const payOrderId = `P-${store}-${SEED}-${i}`;
-    const fields = freshFields({ payOrderId, mchOrderNo: `${store}-order-${i}`, amount: String(100 + Math.floor(random() * 100_000)) });
+    const amount = String(100 + Math.floor(random() * 100_000));
+    if (i % 5 === 4) {
+      const refundOrderId = `R-${store}-${SEED}-${i}`;
+      const fields = freshFields({ refundOrderId, payOrderId, mchRefundNo: `${store}-order-${i}`, refundAmount: amount, payAmount: amount }, REFUND_FIELDS);
+      return { key: `refund:${refundOrderId}:2`, body: formBody(fields) };
+    }
+    const fields = freshFields({ payOrderId, mchOrderNo: `${store}-order-${i}`, amount });
     return { key: `${payOrderId}:2`, body: formBody(fields) };
   });
   const crashKeys = new Set<string>();
+  // One crash at least kills a worker mid-onRefunded: its claim must free as a payment's does.
+  crashKeys.add(orders[4 + 5 * Math.floor(random() * (ORDERS / 5))]!.key);
   while (crashKeys.size < CRASHES) crashKeys.add(orders[Math.floor(random() * ORDERS)]!.key);
   const fleet = new Fleet(
     (worker) => ({
@@ -178,7 +187,7 @@ describe('a fleet of notification processors', () => {
   it(`on Postgres: ${ORDERS} orders, each fulfilled exactly once, through failures and crashes mid-onPaid`, async () => {
     const figures = await runFleet('postgres');
     const effects = await effectRows('postgres');
-    const recorded = (await pool.query("SELECT count(*)::int AS n FROM payment_gateway_notifications WHERE processed_at IS NOT NULL AND idempotency_key LIKE 'P-postgres-%'")).rows[0].n;
+    const recorded = (await pool.query("SELECT count(*)::int AS n FROM payment_gateway_notifications WHERE processed_at IS NOT NULL AND (idempotency_key LIKE 'P-postgres-%' OR idempotency_key LIKE 'refund:R-postgres-%')")).rows[0].n;
     const runs = tally(figures.runs);
     const byId = new Map([...figures.runs.values()].flat().map((run) => [run.run, run]));
     const committedRun = new Map(effects.map(({ key, run }) => [key, run]));

@@ -58,3 +58,31 @@ export const SETTLEMENT_FIELDS: Readonly<Record<string, string>> = {
   appId: MERCHANT.appId,
   reqTime: '1700000000123',
 };
+
+/**
+ * A refund notification as the gateway posts it (docs/reference/refunds.md, section 4): the refund query's fields
+ * plus `reqTime`, every value a string; state 2 (succeeded). A failed one (state 3) has no successTime.
+ */
+export const REFUND_FIELDS: Readonly<Record<string, string>> = {
+  refundOrderId: 'R1623985459000001',
+  payOrderId: 'P202106181104177050002',
+  mchNo: MERCHANT.mchNo,
+  appId: MERCHANT.appId,
+  mchRefundNo: 'refund-1001-1',
+  payAmount: '1999',
+  refundAmount: '500',
+  currency: 'USD',
+  state: '2',
+  channelOrderNo: 'CH-R-1',
+  successTime: '1623985459000',
+  createdAt: '1623985400000',
+  reqTime: '1623985459123',
+};
+
+/** {@link REFUND_FIELDS} of a refund that failed: state 3, the channel's error, no successTime. */
+export const FAILED_REFUND_FIELDS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(Object.entries(REFUND_FIELDS).filter(([name]) => name !== 'successTime')),
+  state: '3',
+  errCode: 'REFUND_FAIL',
+  errMsg: 'insufficient merchant balance',
+};

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNotificationProcessor, GatewayApiError, GatewayClient, GatewayValidationError, PayOrderState, verifyNotification, type GatewayClientOptions } from '../../src/index.js';
 import { openTelemetry } from '../../src/opentelemetry.js';
 import { createMockGateway, type MockGatewayServer } from '../../src/testing/index.js';
-import { formBody, freshFields, MERCHANT, SETTLEMENT_FIELDS } from '../support/notification.js';
+import { FAILED_REFUND_FIELDS, formBody, freshFields, MERCHANT, REFUND_FIELDS, SETTLEMENT_FIELDS } from '../support/notification.js';
 import { childrenOf, idOf, inMemoryOpenTelemetry, parentOf, pointsOf, spanTree } from './support.js';
 
 const merchant = { mchNo: 'M1700000027', appId: 'app-otel', secret: 'otel-secret-0123456789abcdef' } as const;
@@ -218,6 +218,20 @@ describe('notification spans', () => {
     });
     expect(childrenOf(otel.spans(), notification).map((span) => span.name)).toEqual(['payment_gateway.on_settlement']);
     expect(settled).toEqual([SETTLEMENT_FIELDS.requestId]);
+  });
+
+  it('one processor of payments and refunds: each delivery named by its kind, each handler by its row; unhandled and unknown are errors', async () => {
+    otel.exporter.reset();
+    const processor = createNotificationProcessor({ ...MERCHANT, telemetry, onPaid: () => {}, onRefunded: () => {} });
+    expect((await processor.handle(formBody(freshFields({}, REFUND_FIELDS)))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields({}, FAILED_REFUND_FIELDS)))).outcome.kind).toBe('unhandled');
+    expect((await processor.handle(formBody(freshFields({ refundOrderId: 'R1', mchRefundNo: 'r-1' })))).outcome.kind).toBe('refused');
+    const [refunded, failed, twoKinds] = spansNamed('payment_gateway.notification');
+    expect(refunded?.attributes['payment_gateway.notification.kind']).toBe('refund');
+    expect(childrenOf(otel.spans(), refunded!).map((span) => span.name)).toEqual(['payment_gateway.on_refunded']);
+    expect(failed?.attributes).toMatchObject({ 'payment_gateway.notification.kind': 'refund', 'payment_gateway.notification.outcome': 'unhandled', 'error.type': 'GatewayError' });
+    expect(failed?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(twoKinds?.attributes).toEqual({ 'payment_gateway.notification.kind': 'unknown', 'payment_gateway.notification.outcome': 'refused', 'error.type': 'GatewayValidationError' });
   });
 
   it('a handler that throws: on_paid and the notification ERROR with its class, outcome failed', async () => {

@@ -1,5 +1,5 @@
 // One instance of a merchant's fleet, for test/stores/fleet.slow.test.ts: an HTTP server on 127.0.0.1 that
-// hands every POST to a notification processor on the shared store. Its onPaid writes the merchant's effect row
+// hands every POST to a notification processor on the shared store. Its onPaid and onRefunded write the merchant's effect row
 // (Postgres: through context.db), logs when it starts and ends (CLOCK_MONOTONIC, comparable across processes),
 // fails when told to, and SIGKILLs its own process in the middle of the first run of a "crash" key.
 import { appendFileSync, closeSync, openSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createNotificationProcessor, type NotificationStore, type PayOrderNotification, type ProcessingContext } from '../../../src/index.js';
+import { createNotificationProcessor, type NotificationStore, type PaidOrder, type ProcessingContext, type RefundNotification } from '../../../src/index.js';
 import { postgresStore } from '../../../src/stores/postgres.js';
 import { redisStore } from '../../../src/stores/redis.js';
 import { sqliteStore } from '../../../src/stores/sqlite.js';
@@ -78,14 +78,15 @@ const store: NotificationStore<ProcessingContext & { db?: pg.PoolClient }> =
       ? redisStore({ client: new Redis(settings.redisUrl), leaseMs: settings.leaseMs })
       : sqliteStore({ path: settings.sqlitePath, claimTimeoutMs: settings.leaseMs });
 
-async function onPaid(notification: PayOrderNotification, context: ProcessingContext & { db?: pg.PoolClient }): Promise<void> {
+// One effect for both kinds: a payment fulfils its order, a refund records itself under its refund number.
+async function fulfil(notification: PaidOrder | RefundNotification, context: ProcessingContext & { db?: pg.PoolClient }): Promise<void> {
   const key = notification.idempotencyKey;
   const run = `${process.pid}-${Math.random().toString(36).slice(2)}`;
   log({ e: 'start', key, run });
   try {
     // The merchant's effect: with Postgres, in the store's transaction; with Redis or SQLite, in the merchant's own database.
     const db = context.db ?? pool;
-    await db.query('INSERT INTO fulfilments (order_no, idempotency_key, run) VALUES ($1, $2, $3)', [notification.mchOrderNo, key, run]);
+    await db.query('INSERT INTO fulfilments (order_no, idempotency_key, run) VALUES ($1, $2, $3)', ['mchRefundNo' in notification ? notification.mchRefundNo : notification.mchOrderNo, key, run]);
     await sleep(Math.random() * settings!.workMs);
     if (crashKeys.has(key) && firstToCrash(key)) {
       log({ e: 'crash', key, run });
@@ -100,7 +101,7 @@ async function onPaid(notification: PayOrderNotification, context: ProcessingCon
   }
 }
 
-const processor = createNotificationProcessor({ ...settings.merchant, store, onPaid, busyWaitMs: 1_000 });
+const processor = createNotificationProcessor({ ...settings.merchant, store, onPaid: fulfil, onRefunded: fulfil, busyWaitMs: 1_000 });
 
 const server = createServer(async (req, res) => {
   const { status, headers, body, outcome } = await processor.handle(req);

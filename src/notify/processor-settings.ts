@@ -1,0 +1,182 @@
+/**
+ * `createNotificationProcessor`'s options, checked and read once: the store and its wait, and for every kind of
+ * notification its row, its verifier, what its notifications must match and the handlers given for it.
+ *
+ * @module
+ */
+import * as z from 'zod/mini';
+import { GatewayValidationError } from '../errors/index.js';
+import { timerDelayMs } from '../protocol/schemas/fields.js';
+import { lazySchema } from '../protocol/schemas/lazy.js';
+import { parseInput } from '../protocol/schemas/parse.js';
+import { telemetryOption } from '../telemetry/option.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { memoryStore } from './memory-store.js';
+import type { NotificationStore, ProcessingContext } from './store.js';
+import { notificationKinds, type DeclaredKind, type Expected } from './kinds.js';
+import { assertExpectation, kindOptionsSchemas, type NotificationOptions } from './options.js';
+import type { SweepClient } from './sweep.js';
+import { receivedVerifier, type IdempotentNotification, type ReceivedVerifier } from './verify-received.js';
+
+const SUMMARY = 'Invalid createNotificationProcessor options';
+const MAX_BUSY_WAIT_MS = 15_000;
+const DEFAULT_BUSY_WAIT_MS = 5_000;
+/** What a processor's `store` can be, as its errors name them. */
+const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
+
+/** Every row, and each handler option a row declares with the row's name for it. */
+const KINDS: readonly DeclaredKind[] = Object.values(notificationKinds);
+const HANDLER_OPTIONS: readonly string[] = KINDS.flatMap((kind) => Object.keys(kind.handlers));
+/** The options a processor takes that verification does not. */
+const PROCESSOR_ONLY_OPTIONS: ReadonlySet<string> = new Set(['store', 'busyWaitMs', 'telemetry', 'client', ...HANDLER_OPTIONS, ...KINDS.map((kind) => kind.expectOption)]);
+
+// Built on first use (protocol/schemas/lazy.ts), not at import.
+const processorSchema = lazySchema(() =>
+  z.object({
+    store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
+      error: `must be a store: ${STORE_CHOICES}`,
+    })),
+    busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
+    // One option per handler a row declares (onPaid, onRefunded...).
+    ...(Object.fromEntries(HANDLER_OPTIONS.map((option) => [option, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as Record<string, z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>>),
+    telemetry: telemetryOption(),
+    client: z.optional(z.custom<SweepClient>((v) => typeof (v as Partial<SweepClient> | null)?.query === 'function' && typeof (v as Partial<SweepClient>).close === 'function', {
+      error: 'must be a GatewayClient (something with query and close)',
+    })),
+  }),
+);
+
+/** A merchant's handler, as the processor calls it. */
+export type Handler<Notification> = (notification: Notification, context: ProcessingContext) => unknown;
+/** An `expect` function, as the processor calls it. */
+export type ExpectFunction = (notification: unknown) => unknown;
+
+/** A handler given to the processor, with what its row says of it. */
+export interface GivenHandler {
+  /** Its option, e.g. `onPaid`. */
+  readonly option: string;
+  /** Its name in telemetry, e.g. `on_paid`. */
+  readonly name: `on_${string}`;
+  /** The states it takes; absent: all. */
+  readonly states?: readonly number[] | undefined;
+  readonly run: Handler<IdempotentNotification>;
+}
+
+/** One kind as a processor handles it: every kind has one, with no handler when none of its was given. */
+export interface ProcessedKind {
+  readonly row: DeclaredKind;
+  readonly verifier: ReceivedVerifier<z.ZodMiniObject>;
+  /** What an expectation function may return: the kind's `expect` schema (read only when the kind has one). */
+  readonly expectSchema: z.ZodMiniType;
+  readonly fixedExpect: Readonly<Record<string, Expected>> | undefined;
+  readonly expectFunction: ExpectFunction | undefined;
+  readonly handlers: readonly GivenHandler[];
+  /** Called once the event is processed (now or before): a payment's tracked order is forgotten, sweeps need not read it. */
+  readonly settled?: ((notification: IdempotentNotification) => Promise<void>) | undefined;
+}
+
+/** How every kind is processed: the store, its wait and the telemetry. */
+export interface ProcessorSettings {
+  readonly store: NotificationStore<ProcessingContext>;
+  readonly busyWaitMs: number;
+  readonly telemetry: Telemetry | undefined;
+}
+
+/** The checked options: the settings, every kind, and the verification options the kinds share. */
+export interface ParsedProcessorOptions {
+  readonly settings: ProcessorSettings;
+  readonly kinds: readonly ProcessedKind[];
+  readonly ignoreKeys: readonly string[];
+  readonly client: SweepClient | undefined;
+}
+
+/**
+ * Checks a processor's options and reads them once.
+ *
+ * @throws {@link GatewayValidationError} for invalid options: no handler, an expectation without a handler of its
+ *   kind, a `client` without a tracked kind's handler, no `store` outside tests
+ */
+export function parseProcessorOptions(options: unknown): ParsedProcessorOptions {
+  const checked = parseInput(processorSchema(), options ?? {}, SUMMARY, 'options') as Record<string, unknown>;
+  const given = options as Readonly<Record<string, unknown>>;
+  if (!HANDLER_OPTIONS.some((option) => checked[option] !== undefined)) {
+    const choices = KINDS.flatMap((kind) => Object.entries(kind.handlers).map(([option, handler]) => `${option} for ${kind.label}s${handler?.states ? ` of state ${handler.states.join(' or ')}` : ''}`));
+    throw new GatewayValidationError(SUMMARY, [{ path: [], message: `pass a handler at least: ${choices.join(', ')} (one processor for every kind your notifyUrl receives)` }]);
+  }
+  // What verification takes: everything but the processor's own options.
+  const credentials = Object.fromEntries(Object.entries(given).filter(([name]) => !PROCESSOR_ONLY_OPTIONS.has(name))) as NotificationOptions;
+  const kinds = KINDS.map((row) => processedKind(row, given, credentials));
+  const withoutExpectation = kinds.filter((kind) => kind.handlers.length > 0 && kind.fixedExpect === undefined && kind.expectFunction === undefined);
+  if (withoutExpectation.length > 0) warnWithoutExpect(withoutExpectation.map((kind) => kind.row));
+  const client = checked.client as SweepClient | undefined;
+  if (client !== undefined && !kinds.some((kind) => kind.row.tracked && kind.handlers.length > 0)) {
+    const tracking = KINDS.filter((row) => row.tracked).flatMap((row) => Object.keys(row.handlers));
+    throw new GatewayValidationError(SUMMARY, [{ path: ['client'], message: `is for track and sweep, which serve ${tracking.join(', ')}: leave it out, or give that handler` }]);
+  }
+  const settings: ProcessorSettings = {
+    store: (checked.store as NotificationStore<ProcessingContext> | undefined) ?? defaultStore(),
+    busyWaitMs: (checked.busyWaitMs as number | undefined) ?? DEFAULT_BUSY_WAIT_MS,
+    telemetry: checked.telemetry as Telemetry | undefined,
+  };
+  return { settings, kinds, ignoreKeys: credentials.ignoreKeys ?? [], client };
+}
+
+/** A row with the handlers and the expectation given for it, and its verifier (which requires the row's default expectation). */
+function processedKind(row: DeclaredKind, options: Readonly<Record<string, unknown>>, credentials: NotificationOptions): ProcessedKind {
+  const handlers = Object.entries(row.handlers).flatMap(([option, declared]) => {
+    const run = options[option] as Handler<IdempotentNotification> | undefined;
+    return run === undefined || declared === undefined ? [] : [{ option, name: declared.name, states: declared.states, run }];
+  });
+  const expectation = options[row.expectOption];
+  if (expectation !== undefined && handlers.length === 0) {
+    throw new GatewayValidationError(SUMMARY, [
+      { path: [row.expectOption], message: `is what ${row.label}s must match, but no handler of theirs is given (${Object.keys(row.handlers).join(', ')}): give one, or leave ${row.expectOption} out` },
+    ]);
+  }
+  const expectFunction = typeof expectation === 'function' ? (expectation as ExpectFunction) : undefined;
+  const fixedExpect = typeof expectation === 'function' ? undefined : (expectation as Readonly<Record<string, Expected>> | undefined);
+  // Checked as given: the kind's default expectation is added below, which would make `{}` look like a check.
+  if (fixedExpect !== undefined) assertExpectation(row, fixedExpect, SUMMARY, row.expectOption);
+  const build = () => receivedVerifier(row, { ...credentials, expect: row.defaultExpect === undefined ? fixedExpect : { ...fixedExpect, ...row.defaultExpect } });
+  // A kind without a handler is verified only to say it is unhandled: its schemas are built when one arrives, not at start-up.
+  const verifier = handlers.length > 0 ? build() : builtOnFirstUse(build);
+  return {
+    row, verifier, fixedExpect, expectFunction, handlers,
+    get expectSchema() {
+      return kindOptionsSchemas[row.name].def.shape.expect;
+    },
+  };
+}
+
+function builtOnFirstUse(build: () => ReceivedVerifier<z.ZodMiniObject>): ReceivedVerifier<z.ZodMiniObject> {
+  let built: ReceivedVerifier<z.ZodMiniObject> | undefined;
+  const verifier = () => (built ??= build());
+  return { read: (input) => verifier().read(input), verify: (fields) => verifier().verify(fields) };
+}
+
+/** The code of the warning a processor without an expectation gives, once per process (for `--disable-warning`). */
+const NO_EXPECT_WARNING = 'PGSDK_NO_EXPECT';
+// Once per process: a processor made per request (serverless handlers) must not flood the log.
+let warnedWithoutExpect = false;
+
+function warnWithoutExpect(rows: readonly DeclaredKind[]): void {
+  if (warnedWithoutExpect) return;
+  warnedWithoutExpect = true;
+  const options = rows.map((row) => row.expectOption).join(', ');
+  const message =
+    `createNotificationProcessor was created without ${options}: its handler will run for any genuine notification of this merchant application, ` +
+    'whatever its order, amount or currency. A signature proves the gateway sent it, not that it is the payment your order asks for ' +
+    '(an order created with a price taken from the browser is paid genuinely too). Pass expect: a function that returns your order record\'s ' +
+    '{ mchOrderNo, amount, currency } (and expectRefund: your refund record\'s { mchRefundNo, refundAmount, currency }) (docs/guides/notifications-in-production.md, "expect").';
+  const { process } = globalThis as { process?: { emitWarning?: (message: string, options: { code: string }) => void } };
+  if (typeof process?.emitWarning === 'function') process.emitWarning(message, { code: NO_EXPECT_WARNING });
+  else console.warn(`Warning: ${message}`);
+}
+
+/** A memory store in tests; elsewhere the merchant must choose, since the memory store forgets on a restart. */
+function defaultStore(): NotificationStore<ProcessingContext> {
+  if ((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV === 'test') return memoryStore();
+  throw new GatewayValidationError(SUMMARY, [
+    { path: ['store'], message: `is required outside tests (NODE_ENV=test), so that a restart cannot forget which notifications ran their handler: pass ${STORE_CHOICES}` },
+  ]);
+}

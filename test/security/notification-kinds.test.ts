@@ -1,0 +1,132 @@
+// Issue 30 and 31: one notify URL receives payments and refunds, and both use state 2 for their success. A refund
+// must never run onPaid, a payment never a refund handler, and a message no handler takes is never acknowledged
+// (SUCCESS would lose it) nor claimed. Every attack goes through the public processor.
+import { describe, expect, it, vi } from 'vitest';
+import { createNotificationProcessor, memoryStore, type NotificationStore, type ProcessingContext } from '../../src/index.js';
+import { FAILED_REFUND_FIELDS, formBody, freshFields, MERCHANT, PAY_FIELDS, REFUND_FIELDS, signedFields } from '../support/notification.js';
+import { fieldsOf, form, readingsOf, signedText } from '../support/resplit.js';
+
+const handlers = () => ({ onPaid: vi.fn(async () => {}), onRefunded: vi.fn(async () => {}), onRefundFailed: vi.fn(async () => {}), onSettlement: vi.fn(async () => {}) });
+const calls = (spies: ReturnType<typeof handlers>) => Object.fromEntries(Object.entries(spies).map(([name, spy]) => [name, spy.mock.calls.length]));
+const NONE = { onPaid: 0, onRefunded: 0, onRefundFailed: 0, onSettlement: 0 };
+
+describe('a message of a kind or state the processor has no handler for', () => {
+  it('a genuine refund to an onPaid-only processor: unhandled, FAIL (the gateway keeps it), nothing claimed', async () => {
+    const store = memoryStore();
+    const spies = handlers();
+    const payments = createNotificationProcessor({ ...MERCHANT, store, onPaid: spies.onPaid });
+    const refund = formBody(freshFields({}, REFUND_FIELDS));
+    const reply = await payments.handle(refund);
+    expect(reply).toMatchObject({ status: 400, body: 'FAIL: unhandled', outcome: { kind: 'unhandled', notification: { idempotencyKey: 'refund:R1623985459000001:2' } } });
+    expect(reply.outcome.kind === 'unhandled' && reply.outcome.error.message).toMatch(/A genuine refund notification of state 2 arrived, but this processor has no handler for it \(onRefunded\)/);
+    expect(calls(spies)).toEqual(NONE);
+    // Not claimed: once the merchant adds onRefunded, the gateway's next attempt runs it.
+    const both = createNotificationProcessor({ ...MERCHANT, store, onPaid: spies.onPaid, onRefunded: spies.onRefunded });
+    expect((await both.handle(refund)).outcome.kind).toBe('processed');
+    expect(calls(spies)).toEqual({ ...NONE, onRefunded: 1 });
+  });
+
+  it('a genuine payment to an onRefunded-only processor: unhandled, onRefunded not run', async () => {
+    const spies = handlers();
+    const refunds = createNotificationProcessor({ ...MERCHANT, onRefunded: spies.onRefunded, onRefundFailed: spies.onRefundFailed });
+    const reply = await refunds.handle(formBody(freshFields()));
+    expect(reply).toMatchObject({ status: 400, body: 'FAIL: unhandled', outcome: { kind: 'unhandled' } });
+    expect(reply.outcome.kind === 'unhandled' && reply.outcome.error.message).toMatch(/payment notification of state 2 .*\(onPaid\)/);
+    expect(calls(spies)).toEqual(NONE);
+  });
+
+  it('a failed refund (state 3) to a processor with onRefunded only: unhandled, never onRefunded, nothing claimed', async () => {
+    const store = memoryStore();
+    const spies = handlers();
+    const failed = formBody(freshFields({}, FAILED_REFUND_FIELDS));
+    const reply = await createNotificationProcessor({ ...MERCHANT, store, onPaid: spies.onPaid, onRefunded: spies.onRefunded }).handle(failed);
+    expect(reply).toMatchObject({ status: 400, body: 'FAIL: unhandled', outcome: { kind: 'unhandled' } });
+    expect(reply.outcome.kind === 'unhandled' && reply.outcome.error.message).toMatch(/of state 3 .*\(onRefundFailed\)/);
+    expect(calls(spies)).toEqual(NONE);
+    expect((await createNotificationProcessor({ ...MERCHANT, store, onRefundFailed: spies.onRefundFailed }).handle(failed)).outcome.kind).toBe('processed');
+  });
+
+  it('a settlement to a payment and refund processor: unhandled; a forged refund to an onPaid-only one: refused, not unhandled', async () => {
+    const spies = handlers();
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid: spies.onPaid, onRefunded: spies.onRefunded });
+    const settlement = { serverRequestId: 'SRV-1', requestId: 'settle-1', tokenId: 'TRON_USDT', currency: 'USD', amount: '150000', status: '1', address: 'TXYZ', mchNo: MERCHANT.mchNo, appId: MERCHANT.appId };
+    expect((await processor.handle(formBody(freshFields({}, settlement)))).outcome.kind).toBe('unhandled');
+    const forged = await createNotificationProcessor({ ...MERCHANT, onPaid: spies.onPaid }).handle(formBody(freshFields({}, REFUND_FIELDS, 'not-the-secret')));
+    expect(forged).toMatchObject({ status: 400, body: 'FAIL: refused', outcome: { kind: 'refused' } });
+    expect(calls(spies)).toEqual(NONE);
+  });
+});
+
+describe('a message shaped as two kinds, or as none, is refused before any handler', () => {
+  const processorWithAll = (store: NotificationStore<ProcessingContext> = memoryStore()) => {
+    const spies = handlers();
+    return { spies, processor: createNotificationProcessor({ ...MERCHANT, store, ...spies }) };
+  };
+
+  it.each([
+    ['a payment carrying a refund id and number', freshFields({ refundOrderId: 'R1', mchRefundNo: 'refund-1001-1', refundAmount: '1999', payAmount: '1999' })],
+    ['a payment carrying a refund id only', freshFields({ refundOrderId: 'R1' })],
+    ['a refund carrying a payment order number', freshFields({ mchOrderNo: 'order-1001' }, REFUND_FIELDS)],
+    ['a refund carrying a settlement id', freshFields({ serverRequestId: 'SRV-1' }, REFUND_FIELDS)],
+    ['a message of no kind', freshFields({ payOrderId: undefined }, Object.fromEntries(Object.entries(PAY_FIELDS).filter(([name]) => name !== 'mchOrderNo')))],
+  ])('%s, signed with the right key: 400 refused, no handler runs', async (_name, fields) => {
+    const { processor, spies } = processorWithAll();
+    const reply = await processor.handle(formBody(fields));
+    expect(reply).toMatchObject({ status: 400, body: 'FAIL: refused', outcome: { kind: 'refused' } });
+    expect(calls(spies)).toEqual(NONE);
+  });
+
+  it('no reading of a genuine refund or payment whose free text holds the other kind\'s fields runs the other kind\'s handler', async () => {
+    const hostile = '&mchOrderNo=order-1&amount=500&wayCode=WX_NATIVE&refundOrderId=R9&mchRefundNo=x&refundAmount=1&payAmount=1';
+    const refund = signedFields({ errMsg: `declined${hostile}`, extParam: `note${hostile}` }, FAILED_REFUND_FIELDS);
+    const payment = signedFields({ state: '2', body: `Size=M${hostile}`, subject: `Gift${hostile}`, extParam: `x${hostile}` });
+    for (const [genuine, own] of [[refund, 'onRefundFailed'], [payment, 'onPaid']] as const) {
+      const readings = readingsOf(signedText(fieldsOf(genuine)), 400, 31);
+      expect(readings.length).toBeGreaterThan(20);
+      const { processor, spies } = processorWithAll(memoryStore({ since: 0 }));
+      expect((await processor.handle(formBody(genuine))).outcome.kind).toBe('processed');
+      for (const reading of readings) expect((await processor.handle(form(reading, genuine.sign!))).body).toMatch(/^SUCCESS$|^FAIL: refused$/);
+      // Every reading is the same event of the message's own kind: run once, by its own handler.
+      expect(calls(spies)).toEqual({ ...NONE, [own]: 1 });
+    }
+  });
+});
+
+describe('refund notifications through a processor with every handler', () => {
+  const EXPECTED_REFUND = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
+  const setup = () => {
+    const spies = handlers();
+    return { spies, processor: createNotificationProcessor({ ...MERCHANT, expectRefund: EXPECTED_REFUND, ...spies }) };
+  };
+
+  it.each([
+    ['for another merchant', () => freshFields({ mchNo: 'M-OTHER' }, REFUND_FIELDS)],
+    ['for another application', () => freshFields({ appId: 'app-other' }, REFUND_FIELDS)],
+    ['forged (a wrong key)', () => freshFields({}, REFUND_FIELDS, 'not-the-secret')],
+    ['altered after signing (a larger refund)', () => ({ ...freshFields({}, REFUND_FIELDS), refundAmount: '5000' })],
+    ['a state the gateway never notifies (1, refunding)', () => freshFields({ state: '1' }, REFUND_FIELDS)],
+    ['not what expectRefund says (another amount)', () => freshFields({ refundAmount: '400' }, REFUND_FIELDS)],
+    ['not what expectRefund says (another refund number)', () => freshFields({ mchRefundNo: 'refund-other' }, REFUND_FIELDS)],
+  ])('a refund %s: 400 refused, no handler runs', async (_name, fields) => {
+    const { processor, spies } = setup();
+    expect(await processor.handle(formBody(fields()))).toMatchObject({ status: 400, body: 'FAIL: refused', outcome: { kind: 'refused' } });
+    expect(calls(spies)).toEqual(NONE);
+  });
+
+  it('a replay after done, and the same event re-signed with a new reqTime: SUCCESS without a second run', async () => {
+    const { processor, spies } = setup();
+    const genuine = freshFields({}, REFUND_FIELDS);
+    expect((await processor.handle(formBody(genuine))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(genuine))).outcome.kind).toBe('duplicate');
+    const resent = signedFields({ ...genuine, sign: undefined, reqTime: String(Date.now() + 60_000) }, REFUND_FIELDS);
+    expect(await processor.handle(formBody(resent))).toMatchObject({ body: 'SUCCESS', outcome: { kind: 'duplicate' } });
+    expect(calls(spies)).toEqual({ ...NONE, onRefunded: 1 });
+  });
+
+  it("a refund's key can be no payment's: a payment whose payOrderId is the refund's id runs onPaid too", async () => {
+    const { processor, spies } = setup();
+    expect((await processor.handle(formBody(freshFields({}, REFUND_FIELDS)))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields({ payOrderId: 'R1623985459000001' })))).outcome.kind).toBe('processed');
+    expect(calls(spies)).toEqual({ ...NONE, onRefunded: 1, onPaid: 1 });
+  });
+});
