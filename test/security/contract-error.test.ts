@@ -51,6 +51,18 @@ describe('a create answered success with data that breaks the schema', () => {
     expect(sent.filter((event) => event.operation === 'unifiedOrder')).toHaveLength(1);
   });
 
+  it('refundOrder: a refundAmount as text rejects naming it, after one refundQuery; never resolves', async () => {
+    const record = { refundOrderId: 'R1', payOrderId: 'P1', mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, mchRefundNo: 'refund-1', payAmount: 1000, refundAmount: 400, currency: 'USD', state: 2, createdAt: 1_700_000_000_000 };
+    wire.replyWith((path) => (path.endsWith('/refundOrder') ? signedEnvelope({ refundOrderId: 'R1', mchRefundNo: 'refund-1', payAmount: 1000, refundAmount: '400', state: 2 }) : signedEnvelope(record)));
+    const { gateway, sent } = client();
+    const error = await rejection(gateway.refundOrder({ payOrderId: 'P1', mchRefundNo: 'refund-1', refundAmount: 400, currency: 'USD', refundReason: 'r' }));
+    expect(error).toBeInstanceOf(GatewayResponseContractError);
+    expect(error.issues.map((issue) => issue.path.join('.'))).toContain('refundAmount');
+    expect(error.message).toMatch(/Do not send it again under a new mchRefundNo/);
+    expect(error.lookup).toMatchObject({ outcome: 'found', record: { refundOrderId: 'R1' } });
+    expect(sent.map((event) => event.operation)).toEqual(['refundOrder', 'refundQuery']);
+  });
+
   it('a create without a lookup (settleAddressApply) rejects at once, sending it once', async () => {
     wire.replyWith(signedEnvelope({ serverRequestId: 'SRV-1', status: 'approved-ish' }));
     const { gateway, sent } = client();

@@ -125,6 +125,21 @@ describe('unifiedOrder sends URLs whose query no reading can cut (finding 3)', (
   });
 });
 
+describe("a new operation's free text is marked on its schema (issue 30)", () => {
+  it('refundReason "Size=M&Color=Red" is sent as given, as the same text in subject is; an id holding it is refused', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    const client = new GatewayClient({ baseUrl: ORIGIN, ...MERCHANT, fetch: gateway.fetch });
+    const order = await client.unifiedOrder({ mchOrderNo: 'o-r', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'Size=M&Color=Red', body: 'Blue' });
+    gateway.payOrder(order.payOrderId);
+    const refunded = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'r-1', refundAmount: 100, currency: 'USD', refundReason: 'Size=M&Color=Red' });
+    expect(refunded.mchRefundNo).toBe('r-1');
+    expect(gateway.refund('r-1')).toMatchObject({ refundReason: 'Size=M&Color=Red' });
+    const forged = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'r-2&refundAmount=1', refundAmount: 100, currency: 'USD', refundReason: 'x' }).catch((e: unknown) => e);
+    expect(forged).toBeInstanceOf(GatewayValidationError);
+    expect(gateway.refunds()).toHaveLength(1);
+  });
+});
+
 describe('what a reading cannot prove, and what the search costs', () => {
   it('a create whose record shows its body only as ambiguous is not reconciled: the outcome stays unknown', async () => {
     // The request reads one way (channelExtra sorts between body and cm); the record, without clientIp or
