@@ -84,7 +84,13 @@ const notificationOptionsSchema = () => z.strictObject({ ...ignored(), ...notifi
  * await verifyNotification(body, { ...config, expect: { amount: 1999, currency: 'USD' } });
  * ```
  */
-export type NotificationOptions = z.input<ReturnType<typeof notificationOptionsSchema>>;
+export type NotificationOptions = Omit<z.input<ReturnType<typeof notificationOptionsSchema>>, IgnoredClientOption>;
+
+/**
+ * A client's options that verification accepts and ignores, so that one configuration object serves both: they
+ * are left out of the options' types, whose documentation then lists only what verification reads.
+ */
+export type IgnoredClientOption = Exclude<(typeof CLIENT_ONLY_OPTIONS)[number], 'telemetry'>;
 
 /** The options of one kind of notification: the common ones, the client's ignored, and the fields its `expect` can pin. */
 function optionsExpecting<const Expect extends z.ZodMiniObject>(expect: Expect) {
@@ -102,9 +108,6 @@ export const kindOptionsSchemas = Object.defineProperties(
   {},
   Object.fromEntries(Object.values(notificationKinds).map((kind) => [kind.name, { get: lazySchema(() => optionsExpecting(kind.expect)), enumerable: true }])),
 ) as { readonly [Name in NotificationKindName]: KindOptionsSchema<Name> };
-
-/** Checks {@link VerifyNotificationOptions}: the payment kind's options, by the name type tests read them. */
-export const verifyNotificationOptionsSchema = (): KindOptionsSchema<'payment'> => kindOptionsSchemas.payment;
 
 /**
  * The options a {@link GatewayClient} takes for a notification: its own credentials are used.

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { notificationKinds, type NotificationKindName } from './kinds.js';
-import type { CLIENT_ONLY_OPTIONS, KindOptionsSchema } from './options.js';
+import type { IgnoredClientOption, KindOptionsSchema } from './options.js';
 import type { NotificationInput } from './input.js';
 import { verifyReceived, type IdempotentNotification } from './verify-received.js';
 
@@ -72,12 +72,6 @@ export type RefundNotification = KindNotification<'refund'>;
  * ```
  */
 export type PayOrderExpectation = z.input<typeof payment.expect>;
-
-/**
- * A client's options that verification accepts and ignores, so that one configuration object serves both: they
- * are left out of the verify options' types, whose documentation then lists only what verification reads.
- */
-type IgnoredClientOption = Exclude<(typeof CLIENT_ONLY_OPTIONS)[number], 'telemetry'>;
 
 /** A kind's verify options, as a merchant writes them. */
 type VerifyOptionsOf<Kind extends keyof typeof notificationKinds> = Omit<z.input<KindOptionsSchema<Kind>>, IgnoredClientOption>;
