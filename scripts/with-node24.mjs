@@ -5,7 +5,7 @@
 // Usage: node scripts/with-node24.mjs <command> [args...]
 import { spawn } from 'node:child_process';
 
-export const DEVELOPMENT_NODE = '24.21.0';
+const DEVELOPMENT_NODE = '24.21.0';
 
 const [command, ...args] = process.argv.slice(2);
 if (command === undefined) {
