@@ -1,7 +1,7 @@
 /**
  * Cold start of the SDK next to stripe-node and openai-node, and the floor of the two HTTP stacks (a first
  * POST with no SDK, over fetch and over node:http): each probe is a fresh `node` process that imports one
- * SDK and makes its first call against the loopback server (bench/cold-start-probe.mjs). The probes take
+ * SDK and makes its first call against the loopback server (bench/peers/cold-start-probe.mjs). The probes take
  * turns within each round so that load on the machine hits them alike.
  */
 import { execFile } from 'node:child_process';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const run = promisify(execFile);
 const RUNS = 21;
-const PROBE = fileURLToPath(new URL('./cold-start-probe.mjs', import.meta.url));
+const PROBE = fileURLToPath(new URL('./peers/cold-start-probe.mjs', import.meta.url));
 
 export const COLD_START_SDKS = ['ours', 'stripe', 'openai', 'fetch', 'nodeHttp'] as const;
 export type ColdStartSdk = (typeof COLD_START_SDKS)[number];
@@ -48,7 +48,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const versionOf = (sdk: ColdStartSdk) =>
   sdk === 'fetch' || sdk === 'nodeHttp'
     ? `Node ${process.versions.node}`
-    : (JSON.parse(readFileSync(new URL(sdk === 'ours' ? '../package.json' : `../node_modules/${sdk}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+    : (JSON.parse(readFileSync(new URL(sdk === 'ours' ? '../package.json' : `./peers/node_modules/${sdk}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
 
 export async function measureColdStarts(target: ProbeTarget): Promise<ColdStart[]> {
   // One discarded run each first: it fills the OS file cache, which every later run then finds warm.

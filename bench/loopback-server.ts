@@ -48,7 +48,7 @@ const server = createServer({ keepAliveTimeout: 60_000 }, async (req, res) => {
   if (req.method === 'POST' && req.url === '/api/pay/query') {
     return isSignedQuery(body) ? reply(res, 200, QUERY_RESPONSE_BODY) : reply(res, 400, 'bad signature', 'text/plain');
   }
-  // The peer case (bench/peers.ts): the same answer to any POST, for clients that do not sign.
+  // The peer case (bench/peers/peers.ts): the same answer to any POST, for clients that do not sign.
   if (req.method === 'POST' && req.url === PEER_PATH) return reply(res, 200, QUERY_RESPONSE_BODY);
   if (req.method === 'GET' && req.url === '/v1/balance') return reply(res, 200, STRIPE_BALANCE);
   if (req.method === 'GET' && req.url?.startsWith('/v1/models')) return reply(res, 200, OPENAI_MODELS);

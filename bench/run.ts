@@ -17,7 +17,7 @@ import { startLoopbackServer } from './loopback.js';
 import { measureTelemetry, type TelemetryCost } from './telemetry.js';
 import { MISSED_NOTES, type BudgetId } from './missed.js';
 import { writeReadmeFigures, type BenchResults } from '../scripts/readme-figures.js';
-import { PEER_NAMES, PEER_SIDES, peerBatches, type PeerSide } from './peers.js';
+import { PEER_NAMES, PEER_SIDES, peerBatches, type PeerSide } from './peers/peers.js';
 import { measureSweeps } from './sweep.js';
 import { formBody, MERCHANT, signedFields } from '../test/support/notification.js';
 
@@ -239,7 +239,7 @@ writeFileSync(
     `The telemetry alone, the same two spans and two points without a client or HTTP, costs ${telemetryCost.ownCpuUs.toFixed(1)} µs of CPU per call: ` +
     `load on the machine moves the ratio by more than that.\n\n` +
     `## Cold start (load average ${coldLoad} at the start)\n\n` +
-    `Each figure is the median of ${COLD_START_RUNS} fresh \`node\` processes (bench/cold-start-probe.mjs), the probes taking ` +
+    `Each figure is the median of ${COLD_START_RUNS} fresh \`node\` processes (bench/peers/cold-start-probe.mjs), the probes taking ` +
     `turns within each round after one discarded run each (which warms the OS file cache). \`import\` is the time of the dynamic ` +
     `\`import()\` of the package's ESM entry (ours: dist/index.js); import + first call adds constructing the client and its first ` +
     `call, made against the same loopback server (not an in-process stub), retries off, the result checked. Node's own start-up, ` +

@@ -1,13 +1,12 @@
 // `npm run check:package`: is what we publish installable and correct for every consumer?
 // Builds and packs the tarball, lints it (publint, attw), installs it into a scratch project and proves
 // that `import`, `require` and TypeScript (module nodenext, as ESM and as CommonJS) all work there, and that
-// `npx payment-gateway-sdk mock` serves from it.
+// `npx payment-gateway-sdk mock` serves from it. The linters are one-off tools, run pinned through npx (fetched
+// once into npx's cache), not devDependencies every clone installs.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { publint } from 'publint';
-import { formatMessage } from 'publint/utils';
 import {
   buildAndPack,
   entryPoints,
@@ -23,28 +22,29 @@ import {
 } from './lib/shipped-package.mjs';
 
 const consumerFixtures = new URL('./package-consumer/', import.meta.url);
-const bin = (name) => join(repoRoot, 'node_modules', '.bin', name);
+const PUBLINT = 'publint@0.3.25';
+const ATTW = '@arethetypeswrong/cli@0.18.5';
 const report = (step, outcome) => console.log(`  ${step.padEnd(15)} ${outcome}`);
+
+/** A pinned one-off tool through npx; its exit code is the caller's to judge. */
+const npxTool = (spec, bin, args) => run('npx', ['--yes', '-p', spec, '--', bin, ...args], { allowFailure: true });
 
 /** publint over the tarball's own bytes: every message (suggestions included) is a failure. */
 async function lintWithPublint(tarball) {
-  const bytes = await readFile(tarball);
-  const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, level: 'suggestion', strict: true });
-  if (messages.length > 0) {
-    throw new StepError(`publint found ${messages.length} problem(s):\n${messages.map((m) => `  ${m.type}: ${formatMessage(m, pkg)}`).join('\n')}`);
-  }
+  const { code, stdout, stderr } = await npxTool(PUBLINT, 'publint', ['run', tarball, '--level', 'suggestion', '--strict']);
+  if (code !== 0 || !stdout.includes('All good!')) throw new StepError(`publint found problems:\n${stdout}\n${stderr}`.trim());
   return 'clean';
 }
 
 /** attw over the tarball, offline (no @types lookup); any problem is a failure, shown as attw's table. */
 async function lintWithAttw(tarball) {
   const args = [tarball, '--no-definitely-typed', '--no-color'];
-  const { stdout, stderr } = await run(bin('attw'), [...args, '--format', 'json'], { allowFailure: true });
+  const { stdout, stderr } = await npxTool(ATTW, 'attw', [...args, '--format', 'json']);
   if (!stdout.trim().startsWith('{')) throw new StepError(`attw did not produce a report:\n${stdout}\n${stderr}`);
   const { analysis, problems } = JSON.parse(stdout);
   const count = Object.values(problems).flat().length;
   if (count > 0) {
-    const table = await run(bin('attw'), [...args, '--format', 'ascii']).then((r) => r.stdout, (e) => e.message);
+    const table = (await npxTool(ATTW, 'attw', [...args, '--format', 'ascii'])).stdout;
     throw new StepError(`attw found ${count} problem(s):\n${table}`);
   }
   const entries = Object.keys(analysis.entrypoints);

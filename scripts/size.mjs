@@ -11,6 +11,8 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const work = `${root}.tmp/size`;
+// stripe-node comes from the bench's own install (bench/peers, installed by `npm run size` first).
+const peers = `${root}bench/peers/node_modules`;
 mkdirSync(work, { recursive: true });
 
 if (!process.argv.includes('--built')) execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
@@ -47,7 +49,7 @@ async function bundle(name, source, external = []) {
   writeFileSync(`${work}/${name}.mjs`, source);
   const result = await build({
     entryPoints: [`${work}/${name}.mjs`], bundle: true, minify: true, format: 'esm', platform: 'neutral', conditions: ['worker', 'browser'],
-    external, write: false, metafile: true, logLevel: 'silent',
+    external, nodePaths: [peers], write: false, metafile: true, logLevel: 'silent',
   });
   const code = result.outputFiles[0].contents;
   const packages = new Set();
@@ -61,7 +63,7 @@ async function bundle(name, source, external = []) {
 // The budget holds for what ships: the consumer bundled from dist, against stripe-node's in this run.
 const shipped = await bundle('consumer', ours(`${root}dist/index.js`));
 const peer = await bundle('consumer-stripe', stripe);
-const stripeVersion = JSON.parse(readFileSync(`${root}node_modules/stripe/package.json`, 'utf8')).version;
+const stripeVersion = JSON.parse(readFileSync(`${peers}/stripe/package.json`, 'utf8')).version;
 const testingLeaked = /createMockGateway|mock gateway/i.test(new TextDecoder().decode(shipped.code));
 
 // dist may inline its dependencies, so the split comes from the same consumer bundled from src, where

@@ -1,10 +1,11 @@
 // `npm run test:runtimes [-- name ...]`: the end-to-end scenario (scenario.mjs) on Node 22, Node 24, Bun,
 // Deno and workerd, each from its npm package (this folder's package.json), against the packed tarball
 // installed in a scratch project and a gateway on 127.0.0.1. One line per runtime; exit 1 if any fails.
-import { copyFile, readFile, stat } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildAndPack, installTarball, npm, repoRoot, run, scratchDir, StepError } from '../lib/shipped-package.mjs';
+import { buildAndPack, installTarball, repoRoot, run, scratchDir, StepError } from '../lib/shipped-package.mjs';
+import { installOnDemand } from '../lib/install-on-demand.mjs';
 import { runInWorkerd } from './workerd.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -28,18 +29,9 @@ const RUNTIMES = [
   { name: 'workerd-nocompat', version: [bin('workerd'), '--version'], workerd: [], userAgent: /^Cloudflare-Workers$/ },
 ];
 
-/**
- * Installs this folder's runtimes from its lockfile when they are missing or older than the lockfile.
- * `npm install --no-save`, not `npm ci`: the lockfile lacks the optional binaries of platforms the registry
- * reachable here does not serve (e.g. @deno/darwin-arm64), which npm ci refuses as "not in sync".
- */
-async function ensureRuntimes() {
-  const installed = await stat(join(here, 'node_modules', '.package-lock.json')).catch(() => undefined);
-  const lock = await stat(join(here, 'package-lock.json'));
-  if (installed && installed.mtimeMs >= lock.mtimeMs) return;
-  console.log('  installing the runtimes (scripts/runtimes/package-lock.json) ...');
-  await npm(['install', '--no-save', '--no-audit', '--no-fund'], { cwd: here, timeoutMs: 600_000 });
-}
+// `npm install --no-save`, not `npm ci`: the lockfile lacks the optional binaries of platforms the registry
+// reachable here does not serve (e.g. @deno/darwin-arm64), which npm ci refuses as "not in sync".
+const ensureRuntimes = () => installOnDemand(here, 'the runtimes', ['install', '--no-save']);
 
 async function runOne(runtime, dir, input) {
   let version;

@@ -5,7 +5,7 @@
 // order runs against the mock there. Uncommitted changes are not in the clone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPack, installTarball, npm, readJson, repoRoot, run, scratchDir, writeJson } from '../../scripts/lib/shipped-package.mjs';
@@ -27,6 +27,8 @@ beforeAll(async () => {
   await run('git', ['checkout', '--quiet', '--detach', head], { cwd: clone.dir });
   // The npm cache holds every package of the lockfile already: nothing is downloaded.
   await npm(['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: clone.dir });
+  // npm ci built dist/ (prepare); without it, the pack must build it itself (prepack).
+  await rm(join(clone.dir, 'dist'), { recursive: true });
   packed = await buildAndPack(packDir.dir, { cwd: clone.dir });
   manifest = await installTarball(consumerDir.dir, packed.tarball);
   consumer = consumerDir.dir;
@@ -36,8 +38,21 @@ afterAll(async () => {
   await Promise.all(scratch.map((dir) => dir.dispose()));
 });
 
+describe('npm pack in a fresh clone without npm ci', () => {
+  it('fails, saying to run npm ci, and writes no tarball: a package without dist/ never ships', async () => {
+    const [bare, destination] = await Promise.all([scratchDir('bare-clone'), scratchDir('bare-pack')]);
+    scratch.push(bare, destination);
+    await run('git', ['clone', '--quiet', '--no-checkout', repoRoot, bare.dir]);
+    await run('git', ['checkout', '--quiet', '--detach', head], { cwd: bare.dir });
+    const { code, stderr } = await npm(['pack', '--pack-destination', destination.dir], { cwd: bare.dir, allowFailure: true });
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('cannot pack: dist/ is built first, and the build tools (the devDependencies) are not installed. Run `npm ci`, then pack again.');
+    expect(await readdir(destination.dir)).toEqual([]);
+  });
+});
+
 describe('npm pack in a clean clone', () => {
-  it('ships dist/ (built by prepare): every file the exports map and the bin point at', () => {
+  it('ships dist/ (built by prepack, dist/ removed first): every file the exports map and the bin point at', () => {
     const targets = new Set([...JSON.stringify(Object.values(manifest.exports)).matchAll(/"\.\/([^"]+)"/g)].map(([, path]) => path!).filter((path) => path !== 'package.json'));
     for (const bin of Object.values(manifest.bin)) targets.add(bin.replace(/^\.\//, ''));
     expect(targets).toContain('dist/cli.js');

@@ -9,10 +9,10 @@ import { Agent } from 'node:http';
 import ky from 'ky';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
-import type { GatewayClient } from '../src/index.js';
-import { baselineQuery, baselineQueryNodeHttp, baselineSign } from './baseline.js';
-import { PAY_ORDER, PEER_PATH, REQUEST_PARAMS, SECRET } from './fixture.js';
-import { concurrentBatch, type Batch } from './harness.js';
+import type { GatewayClient } from '../../src/index.js';
+import { baselineQuery, baselineQueryNodeHttp, baselineSign } from '../baseline.js';
+import { PAY_ORDER, PEER_PATH, REQUEST_PARAMS, SECRET } from '../fixture.js';
+import { concurrentBatch, type Batch } from '../harness.js';
 
 export const PEER_SIDES = ['ours', 'rawFetch', 'rawNodeHttp', 'stripe', 'openai', 'ky'] as const;
 export type PeerSide = (typeof PEER_SIDES)[number];

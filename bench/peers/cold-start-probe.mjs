@@ -10,7 +10,7 @@ const { port } = new URL(origin);
 
 const probes = {
   async ours() {
-    const { GatewayClient } = await import('../dist/index.js');
+    const { GatewayClient } = await import('../../dist/index.js');
     const imported = performance.now();
     const client = new GatewayClient({ baseUrl: origin, mchNo, appId, secret, retry: { maxRetries: 0 } });
     const order = await client.query({ mchOrderNo });
