@@ -119,7 +119,7 @@ function summarize(options: ResolvedOptions): Record<string, unknown> {
  *   subject: 'T-shirt', body: 'Blue T-shirt, size M', notifyUrl: 'https://shop.example.com/pay/notify',
  *   channelExtra: { payDataType: 'codeImgUrl' },
  * });
- * console.log(order.payOrderId, order.payData);
+ * if (!order.recovered) console.log(order.payOrderId, order.payData); // recovered after a lost answer: no payData
  * ```
  */
 export class GatewayClient implements OperationMethods {
@@ -177,7 +177,8 @@ export class GatewayClient implements OperationMethods {
    *   subject: 'T-shirt', body: 'Blue T-shirt', channelExtra: { payDataType: 'codeImgUrl' },
    * });
    * if (result.orderState === PayOrderState.Failed) console.warn(result.errCode, result.errMsg);
-   * else showQrImage(result.payData);
+   * else if (!result.recovered) showQrImage(result.payData);
+   * else showPending(); // recovered after a lost answer: no payData (see reissueOrder)
    * ```
    */
   unifiedOrder(params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
@@ -201,8 +202,8 @@ export class GatewayClient implements OperationMethods {
    *
    * @example
    * ```ts
-   * const order = await client.query({ mchOrderNo: 'order-1001' });
-   * if (order.state === PayOrderState.Succeeded) fulfil(order);
+   * const current = await client.query({ mchOrderNo: 'order-1001' });
+   * if (current.state === PayOrderState.Succeeded) fulfil(current);
    * ```
    */
   query(params: QueryParams, options?: RequestOptions): Promise<PayOrder> {
@@ -229,8 +230,8 @@ export class GatewayClient implements OperationMethods {
    * @example
    * ```ts
    * await client.close({ mchOrderNo: 'order-1001' });
-   * const order = await client.close({ mchOrderNo: 'order-1002' }, { confirm: true });
-   * if (order.state === PayOrderState.Succeeded) fulfil(order); // paid just before the close
+   * const closed = await client.close({ mchOrderNo: 'order-1002' }, { confirm: true });
+   * if (closed.state === PayOrderState.Succeeded) fulfil(closed); // paid just before the close
    * ```
    */
   close(params: CloseParams, options: ConfirmOptions & { confirm: true }): Promise<PayOrder>;

@@ -282,9 +282,9 @@ export const callOptionsSchema = z.strictObject({
  * @interface
  * @example
  * ```ts
- * import type { ConfirmOptions } from 'payment-gateway-sdk';
+ * import type { GatewayClient } from 'payment-gateway-sdk';
  *
- * const confirmed: ConfirmOptions & { confirm: true } = { confirm: true, totalTimeout: 20_000 };
+ * const confirmed: GatewayClient.ConfirmOptions & { confirm: true } = { confirm: true, totalTimeout: 20_000 };
  * const order = await client.close({ mchOrderNo: 'order-1001' }, confirmed); // the order as read after closing
  * ```
  */

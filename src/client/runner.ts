@@ -39,11 +39,11 @@ import type { PayOrder } from '../protocol/schemas/order.js';
  *
  * @example
  * ```ts
- * import type { GatewayResponse, UnifiedOrderResult } from 'payment-gateway-sdk';
+ * import type { GatewayClient, UnifiedOrderResult } from 'payment-gateway-sdk';
  *
- * const response: GatewayResponse<UnifiedOrderResult> = await client.withResponse('unifiedOrder', order);
+ * const response: GatewayClient.GatewayResponse<UnifiedOrderResult> = await client.withResponse('unifiedOrder', order);
  * // A recovered create comes from a query, which has no payData: to collect, close it and create a new order.
- * if (response.reconciled && !response.data.payData) await client.close({ payOrderId: response.data.payOrderId });
+ * if (response.data.recovered) await client.close({ payOrderId: response.data.payOrderId });
  * ```
  */
 export interface GatewayResponse<T> {

@@ -33,10 +33,10 @@ const optionsSchema = lazySchema(() =>
  * @interface
  * @example
  * ```ts
- * import type { WaitForOrderOptions } from 'payment-gateway-sdk';
+ * import type { GatewayClient } from 'payment-gateway-sdk';
  *
  * // The payer is back from the redirect: wait a little for the result, then show "pending".
- * const atReturnPage: WaitForOrderOptions = { intervalMs: 500, timeout: 8_000 };
+ * const atReturnPage: GatewayClient.WaitForOrderOptions = { intervalMs: 500, timeout: 8_000 };
  * const order = await client.waitForOrder({ mchOrderNo: 'order-1001' }, atReturnPage);
  * ```
  */

@@ -5,10 +5,10 @@ import { GatewayError, type GatewayErrorOptions } from './gateway-error.js';
  *
  * @example
  * ```ts
- * import type { ReconcileKey } from 'payment-gateway-sdk';
+ * import type { GatewayOutcomeUnknownError } from 'payment-gateway-sdk';
  *
  * // Run later, e.g. from a queue, to learn what became of the create.
- * async function reconcile(operation: string | undefined, key: ReconcileKey) {
+ * async function reconcile(operation: string | undefined, key: GatewayOutcomeUnknownError.ReconcileKey) {
  *   if (operation === 'unifiedOrder') return client.query({ mchOrderNo: key.value });
  *   if (operation === 'settleRequest') return client.settleRequestGet({ requestId: key.value });
  *   return undefined; // settleAddressApply has no lookup
@@ -52,9 +52,9 @@ export class GatewayOutcomeUnknownError extends GatewayError {
  *
  * @example
  * ```ts
- * import type { ReconciliationDifference } from 'payment-gateway-sdk';
+ * import type { GatewayReconciliationMismatchError } from 'payment-gateway-sdk';
  *
- * const line = ({ field, expected, found }: ReconciliationDifference) => `${field}: sent ${String(expected)}, gateway has ${String(found)}`;
+ * const line = ({ field, expected, found }: GatewayReconciliationMismatchError.ReconciliationDifference) => `${field}: sent ${String(expected)}, gateway has ${String(found)}`;
  * ```
  */
 export interface ReconciliationDifference {

@@ -5,10 +5,10 @@ import { GatewayError, type GatewayErrorOptions } from './gateway-error.js';
  *
  * @example
  * ```ts
- * import { GatewayValidationError, type ValidationIssue } from 'payment-gateway-sdk';
+ * import { GatewayValidationError } from 'payment-gateway-sdk';
  *
  * // Show each problem next to its form field.
- * const fieldErrors = (issues: readonly ValidationIssue[]): Record<string, string> =>
+ * const fieldErrors = (issues: readonly GatewayValidationError.ValidationIssue[]): Record<string, string> =>
  *   Object.fromEntries(issues.map((issue) => [issue.path.join('.'), issue.message]));
  *
  * if (error instanceof GatewayValidationError) return { status: 422, errors: fieldErrors(error.issues) };

@@ -114,7 +114,7 @@ export const kindOptionsSchemas = Object.defineProperties(
  *
  * @example
  * ```ts
- * const checks: ClientNotificationOptions<VerifyNotificationOptions> = { expect: { amount: 1999, currency: 'USD' } };
+ * const checks: Parameters<GatewayClient['verifyNotification']>[1] = { expect: { amount: 1999, currency: 'USD' } };
  * await client.verifyNotification(body, checks);
  * ```
  */

@@ -26,7 +26,8 @@ import type { KindNotification, PayOrderExpectation, PayOrderNotification, Refun
  *
  * @example
  * ```ts
- * const expect: ProcessorExpectation<PayOrderNotification, PaymentExpectation> = async (notification) => {
+ * // A payment processor's `expect` is one: PaymentProcessorOptions['expect'].
+ * const expectFromOrder: PaymentProcessorOptions['expect'] = async (notification) => {
  *   const order = await orders.find(notification.mchOrderNo);
  *   return order && { amount: order.totalMinor, currency: order.currency };
  * };
@@ -52,7 +53,7 @@ export type PaymentExpectation = Omit<PayOrderExpectation, 'state'>;
  *
  * @example
  * ```ts
- * const shared: ProcessorOptions<PostgresContext> = { ...credentials, store: postgresStore({ pool }), busyWaitMs: 3_000 };
+ * const shared = { ...credentials, store: postgresStore({ pool }), busyWaitMs: 3_000 } satisfies Partial<PaymentProcessorOptions<PostgresContext>>;
  * ```
  */
 export interface ProcessorOptions<Context extends ProcessingContext> extends NotificationOptions {
@@ -203,8 +204,9 @@ type HandledKind<Options> = { [Option in HandlerOption]: Options extends { reado
  *
  * @example
  * ```ts
- * type Both = NotificationProcessorFor<{ secret: string; mchNo: string; appId: string; onPaid: () => void; onRefunded: () => void }>;
- * // PaymentNotificationProcessor<PayOrderNotification | RefundNotification>
+ * // onPaid and onRefunded: a PaymentNotificationProcessor<PayOrderNotification | RefundNotification>, with sweep.
+ * const both = createNotificationProcessor({ ...credentials, store, onPaid, onRefunded: async (refund) => markRefunded(refund.mchRefundNo) });
+ * await both.sweep({ olderThanMs: 60_000 });
  * ```
  */
 export type NotificationProcessorFor<Options> = [Extract<HandledKind<Options>, TrackedKind>] extends [never]

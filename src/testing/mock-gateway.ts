@@ -437,7 +437,7 @@ export class MockGateway {
    *
    * @example
    * ```ts
-   * expect(gateway.refunds().filter((r) => r.payOrderId === order.payOrderId)).toHaveLength(2);
+   * expect(gateway.refunds().filter((r) => r.payOrderId === payOrderId)).toHaveLength(2);
    * ```
    */
   refunds(): MockRefund[] {
@@ -451,7 +451,7 @@ export class MockGateway {
    * @example
    * ```ts
    * gateway.setRefundMode('hold');
-   * const refund = await client.refundOrder(params); // state 1
+   * const refund = await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' }); // state 1
    * gateway.settleRefund(refund.refundOrderId, { to: 'succeed' });
    * ```
    */

@@ -18,10 +18,10 @@ import { serverRetryWaitMs } from './retry-after.js';
  *
  * @example
  * ```ts
- * import { GatewayClient, type FetchLike } from 'payment-gateway-sdk';
+ * import { GatewayClient } from 'payment-gateway-sdk';
  *
  * // Mark each request for your egress proxy; keep the rest of init, whose signal carries the SDK's deadline.
- * const viaEgress: FetchLike = (url, init) => {
+ * const viaEgress: GatewayClient.FetchLike = (url, init) => {
  *   const headers = new Headers(init.headers);
  *   headers.set('x-egress-route', 'payments');
  *   return fetch(url, { ...init, headers });
@@ -37,10 +37,10 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
  *
  * @example
  * ```ts
- * import type { HttpExchange } from 'payment-gateway-sdk';
+ * import type { GatewayClient } from 'payment-gateway-sdk';
  *
  * // Keep the exchange for a dispute: the body is the signed response exactly as received.
- * const evidence = ({ status, headers, body }: HttpExchange) => ({ status, date: headers.get('date'), body });
+ * const evidence = ({ status, headers, body }: GatewayClient.HttpExchange) => ({ status, date: headers.get('date'), body });
  * const { http } = await client.withResponse('query', { mchOrderNo: 'order-1001' });
  * await archive.put('order-1001', evidence(http));
  * ```

@@ -26,13 +26,6 @@ const PENDING: Readonly<Record<string, string>> = {
   'src/operations/table.ts ResultOf': "imports './table.js', an internal module",
   'src/operations/table.ts ConfirmedOf': "imports './table.js', an internal module",
   'src/client/gateway-client.ts OperationMethod': "imports './gateway-client.js', an internal module",
-  'src/operations/table.ts PayOrderState': 'reads order.state from `order`, the parameters every other example sends: name the PayOrder (const order = await client.query(...))',
-  'src/operations/table.ts unifiedOrder': 'reads payData from a UnifiedOrderResult without checking `recovered` (it exists only on a CreatedOrder)',
-  'src/client/runner.ts GatewayResponse': 'reads payData from a UnifiedOrderResult without checking `recovered`',
-  'src/client/gateway-client.ts GatewayClient': 'reads payData from a UnifiedOrderResult without checking `recovered`',
-  'src/notify/options.ts ClientNotificationOptions': 'names ClientNotificationOptions, which the package does not export (use Parameters<GatewayClient["verifyNotification"]>[1])',
-  'src/notify/processor.ts ProcessorExpectation': 'names ProcessorExpectation, which the package does not export (use PaymentProcessorOptions["expect"])',
-  'src/notify/processor.ts ProcessorOptions': 'names ProcessorOptions, which the package does not export (use PaymentProcessorOptions)',
 };
 
 // What an example may leave undeclared: a merchant's own values and helpers, as the guides name them. The
@@ -77,7 +70,7 @@ declare const paymentsTracerProvider: import('@opentelemetry/api').TracerProvide
 declare const paymentsMeterProvider: import('@opentelemetry/api').MeterProvider;
 declare const onPaid: (notification: import('payment-gateway-sdk').PaidOrder) => Promise<void>;
 declare const fulfil: Effect, fulfilOnce: Effect, fulfilIfPaid: Effect, effect: Effect, ship: Effect, reserveStock: Effect;
-declare const keepForSupport: Effect, alertOnCall: Effect, markPaid: Effect, recordSettlement: Effect, scheduleRetry: Effect, reconcileLater: Effect, alertSecurityTeam: Effect;
+declare const keepForSupport: Effect, alertOnCall: Effect, markPaid: Effect, markRefunded: Effect, recordSettlement: Effect, scheduleRetry: Effect, reconcileLater: Effect, alertSecurityTeam: Effect;
 declare const showQrImage: Effect, showPending: Effect, showPaid: Effect, showNotPaid: Effect;
 declare function alreadyProcessed(idempotencyKey: string): Promise<boolean>;
 declare function redirectTo(url: string | undefined): void;

@@ -8,7 +8,8 @@ import { lazySchema } from './lazy.js';
  *
  * @example
  * ```ts
- * if (order.state === PayOrderState.Succeeded) fulfil(order);
+ * const current = await client.query({ mchOrderNo: 'order-1001' });
+ * if (current.state === PayOrderState.Succeeded) fulfil(current);
  * ```
  */
 export const PayOrderState = {
