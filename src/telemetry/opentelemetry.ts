@@ -48,6 +48,8 @@ const ID_ATTRIBUTES: readonly (readonly [string, string])[] = [
   ['payOrderId', 'payment_gateway.pay_order_id'],
   ['mchOrderNo', 'payment_gateway.mch_order_no'],
   ['requestId', 'payment_gateway.request_id'],
+  ['mchRefundNo', 'payment_gateway.mch_refund_no'],
+  ['refundOrderId', 'payment_gateway.refund_order_id'],
 ];
 
 /**

@@ -26,7 +26,7 @@
  * ```
  */
 export interface TelemetrySpan {
-  /** The record's ids as the answer shows them (`payOrderId`, `mchOrderNo`, `requestId`). */
+  /** The record's ids as the answer shows them (`payOrderId`, `mchOrderNo`, `requestId`, `mchRefundNo`, `refundOrderId`). */
   identify(ids: Readonly<Record<string, string>>): void;
   /** An HTTP attempt to `url` (the operation's URL) starts now; {@link TelemetryAttempt.end} when it is judged. */
   attempt(url: string): TelemetryAttempt;

@@ -63,6 +63,17 @@ beforeEach(() => {
 });
 
 describe('client spans', () => {
+  it('a refund: its span names the refund by mchRefundNo and refundOrderId, and its lookup after a lost answer is a child', async () => {
+    const order = await create(id('o'));
+    gateway.payOrder(order.payOrderId);
+    otel.exporter.reset();
+    gateway.injectFault({ kind: 'connectionReset', operation: 'refundOrder', when: 'after' });
+    const refund = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: `${order.mchOrderNo}-r`, refundAmount: 100, currency: 'USD', refundReason: 'r' });
+    const span = lastSpan('payment_gateway.refundOrder');
+    expect(span.attributes).toMatchObject({ 'payment_gateway.operation': 'refundOrder', 'payment_gateway.mch_refund_no': refund.mchRefundNo, 'payment_gateway.refund_order_id': refund.refundOrderId });
+    expect(childrenOf(otel.spans(), span).map((child) => child.name)).toContain('payment_gateway.refundQuery');
+  });
+
   it("a query retried after a 503: the method span under the caller's span, two attempt spans, resend count and status codes", async () => {
     const order = await create(id('o'));
     otel.exporter.reset();
