@@ -35,7 +35,13 @@ export type PayOrderState = (typeof PayOrderState)[keyof typeof PayOrderState];
 /** Checks a {@link PayOrderState}. An unknown code is an error: an order in an unknown state is not safe to act on. */
 export const payOrderStateSchema = lazySchema(() => z.enum(PayOrderState, { error: 'must be a pay-order state 0..6' }));
 
-const stateNames = Object.fromEntries(Object.entries(PayOrderState).map(([name, code]) => [code, name])) as Record<PayOrderState, keyof typeof PayOrderState>;
+/** A state table's name lookup (2 -> `Succeeded`), built once from the SDK's own table. */
+export function stateNamesOf<const States extends Readonly<Record<string, number>>>(states: States): (state: States[keyof States]) => keyof States {
+  const names = new Map<number, keyof States>(Object.entries(states).map(([name, code]) => [code, name]));
+  return (state) => names.get(state)!;
+}
+
+const stateNames = stateNamesOf(PayOrderState);
 
 /**
  * The name of a pay-order state, for logs and messages.
@@ -46,7 +52,7 @@ const stateNames = Object.fromEntries(Object.entries(PayOrderState).map(([name, 
  * ```
  */
 export function payOrderStateName(state: PayOrderState): keyof typeof PayOrderState {
-  return stateNames[state];
+  return stateNames(state);
 }
 
 /**

@@ -5,6 +5,7 @@
  * @module
  */
 import * as z from 'zod/mini';
+import { stateNamesOf } from './enums.js';
 import { httpUrl, jsonTextParam, minorUnits, named, optionalText, requiredText, wireInteger, withInput } from './fields.js';
 import { freeText, type NotUniquelySigned } from './free-text.js';
 import { lazySchema } from './lazy.js';
@@ -42,7 +43,7 @@ export type RefundOrderState = (typeof RefundOrderState)[keyof typeof RefundOrde
 /** Checks a {@link RefundOrderState}. An unknown code is an error: a refund in an unknown state is not safe to act on. */
 export const refundOrderStateSchema = lazySchema(() => z.enum(RefundOrderState, { error: 'must be a refund state 0..4' }));
 
-const refundStateNames = Object.fromEntries(Object.entries(RefundOrderState).map(([name, code]) => [code, name])) as Record<RefundOrderState, keyof typeof RefundOrderState>;
+const refundStateNames = stateNamesOf(RefundOrderState);
 
 /**
  * The name of a refund state, for logs and messages.
@@ -55,7 +56,7 @@ const refundStateNames = Object.fromEntries(Object.entries(RefundOrderState).map
  * ```
  */
 export function refundOrderStateName(state: RefundOrderState): keyof typeof RefundOrderState {
-  return refundStateNames[state];
+  return refundStateNames(state);
 }
 
 // Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
