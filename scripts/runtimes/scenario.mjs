@@ -43,6 +43,18 @@ export async function runScenario(sdk, input) {
 
   await step('sign vectors', () => {
     for (const v of input.vectors) {
+      // A vector with keys equal but for case (a/A) has a signature that depends on field order: sign refuses it.
+      const keys = Object.keys(v.params).filter((key) => key !== 'sign' && v.params[key] !== '' && v.params[key] != null).map((key) => key.toLowerCase());
+      if (new Set(keys).size < keys.length) {
+        let threw = false;
+        try {
+          sdk.sign(v.params, v.secret);
+        } catch {
+          threw = true;
+        }
+        expect('sign vectors', threw, () => `"${v.name}": case twins were signed instead of refused`);
+        continue;
+      }
       const got = sdk.sign(v.params, v.secret);
       expect('sign vectors', got === v.sign, () => `"${v.name}": got ${got}, expected ${v.sign}`);
     }
