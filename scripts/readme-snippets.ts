@@ -1,14 +1,16 @@
 /**
- * The README's TypeScript blocks, each written from a file the suite type-checks or runs: a block follows
- * a marker `<!-- snippet: examples/readme/quick-start.ts -->` (or several files, space-separated) and holds
- * the regions of those files between `// #region readme` and `// #endregion readme`, dedented, in order.
- * `npm run docs:readme` writes them; test/docs/readme-snippets.test.ts fails when one is stale, or when a
- * TypeScript block has no marker.
+ * The TypeScript blocks of the README and of the guides in SNIPPET_DOCUMENTS, each written from a file the
+ * suite type-checks or runs: a block follows a marker `<!-- snippet: examples/readme/quick-start.ts -->` (or
+ * several files, space-separated) and holds the regions of those files between `// #region readme` and
+ * `// #endregion readme`, dedented, in order. `npm run docs:readme` writes them; test/docs/readme-snippets.test.ts
+ * fails when one is stale, or when a TypeScript block has no marker.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../', import.meta.url);
+/** The documents whose TypeScript blocks are written from files (`npm run docs:readme` rewrites each). */
+export const SNIPPET_DOCUMENTS = ['README.md', 'docs/guides/refunds.md'] as const;
 export const MARKER = /^<!-- snippet: ([^>]+?) -->$/;
 const REGION_START = /^\s*\/\/ #region readme\s*$/;
 const REGION_END = /^\s*\/\/ #endregion readme\s*$/;
@@ -53,6 +55,8 @@ export function withSnippets(readme: string, read?: (file: string) => string): s
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = fileURLToPath(new URL('README.md', ROOT));
-  writeFileSync(file, withSnippets(readFileSync(file, 'utf8')));
+  for (const document of SNIPPET_DOCUMENTS) {
+    const file = fileURLToPath(new URL(document, ROOT));
+    writeFileSync(file, withSnippets(readFileSync(file, 'utf8')));
+  }
 }

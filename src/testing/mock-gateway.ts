@@ -1,5 +1,5 @@
 /**
- * The mock gateway: a stateful, in-process gateway that answers the six operations as the reference
+ * The mock gateway: a stateful, in-process gateway that answers every operation as the reference
  * server does, reachable three ways (a fetch function, msw handlers, a loopback HTTP server), with the
  * controls a test needs to make things happen on the gateway's side.
  *
@@ -137,7 +137,7 @@ export class MockGateway {
   };
 
   /**
-   * msw handlers for the six operations (msw is loaded when this is first read). Typed without msw, so
+   * msw handlers for every operation (msw is loaded when this is first read). Typed without msw, so
    * this entry compiles where msw is not installed: pass them to msw with `mockGatewayHandlers(gateway)`
    * from `payment-gateway-sdk/testing/msw`, which gives them msw's type.
    *

@@ -20,7 +20,7 @@ import type { HttpHandler } from 'msw';
 import type { MockGateway } from 'payment-gateway-sdk/testing';
 
 /**
- * The mock gateway's msw request handlers for the six operations (below the gateway's `baseUrl` option, or
+ * The mock gateway's msw request handlers for every operation (below the gateway's `baseUrl` option, or
  * any origin), typed for `setupServer`, `setupWorker` and `server.use`. msw is loaded on first use.
  *
  * @example

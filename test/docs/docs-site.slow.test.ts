@@ -65,13 +65,13 @@ afterAll(async () => {
 
 /**
  * What a reader types into the site's search box, and the guide (its page under documents/) that must be among
- * the first results. Add a row when a guide is added; when the refunds guide exists, "refund" names it.
+ * the first results. Add a row when a guide is added.
  */
 const SEARCHES: readonly (readonly [query: string, guide: string])[] = [
   ['webhook', 'Notifications_in_production.html'],
   ['idempotent', 'Notifications_in_production.html'],
   ['exactly once', 'Notifications_in_production.html'],
-  ['refund', 'Payment_results_without_a_notification.html'], // state 5 (refunded), until the refunds guide
+  ['refund', 'Refunds.html'],
 ];
 const FIRST_RESULTS = 3;
 

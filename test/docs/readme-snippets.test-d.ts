@@ -1,4 +1,4 @@
-// The README's code blocks compile (strict, as the rest of the project): each comes from one of these files
+// The README's and the guides' code blocks compile (strict, as the rest of the project): each comes from one of these files
 // (scripts/readme-snippets.ts), and vitest's type check fails on an error in any of them.
 import { expectTypeOf, test } from 'vitest';
 import '../../examples/readme/quick-start.js';
@@ -13,6 +13,12 @@ import type { client } from '../../examples/readme/logger.js';
 import '../../examples/readme/testing.js';
 import '../../examples/readme/sweep.js';
 import '../../examples/readme/opentelemetry.js';
+import '../../examples/readme/refunds.js';
+// docs/guides/refunds.md (its test, examples/refunds/refunds.test.ts, runs against the mock).
+import '../../examples/refunds/refund.js';
+import '../../examples/refunds/lost-answer.js';
+import '../../examples/refunds/refusals.js';
+import '../../examples/refunds/processor.js';
 import type { GatewayClient } from '../../src/index.js';
 
 test('the README blocks compile; the logging one builds a client', () => {

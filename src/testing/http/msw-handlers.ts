@@ -1,5 +1,5 @@
 /**
- * `gateway.handlers`: the six operations as msw request handlers. msw is an optional peer dependency,
+ * `gateway.handlers`: every operation as msw request handlers. msw is an optional peer dependency,
  * loaded only when `handlers` is first read (with `require`, which loads ES modules on Node >= 22.12),
  * so the mock works without msw installed.
  *
