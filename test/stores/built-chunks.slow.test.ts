@@ -43,7 +43,8 @@ describe('the built stores share the main entry', () => {
 
   it('each store is a few kilobytes, not a second copy of the SDK', () => {
     for (const file of ['stores/postgres.js', 'stores/postgres.cjs', 'stores/redis.js', 'stores/redis.cjs', 'stores/sqlite.js', 'stores/sqlite.cjs']) {
-      expect(statSync(join(dist, file)).size, file).toBeLessThan(8_000);
+      // A store's own code (its SQL or Lua, claims and tracking) is under 10 KB; a second copy of the SDK would be 100 KB and more.
+      expect(statSync(join(dist, file)).size, file).toBeLessThan(10_000);
     }
   });
 });

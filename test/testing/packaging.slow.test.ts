@@ -25,7 +25,9 @@ describe('packaging of payment-gateway-sdk/testing', () => {
       const visit = (file: string) => {
         if (found.has(file)) return;
         found.add(file);
-        for (const [, specifier] of (declarations.get(file) ?? '').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        // Imports only: an @example in a comment may show `import ... from 'msw/node'`, which no consumer compiles.
+        const code = (declarations.get(file) ?? '').replace(/\/\*[\s\S]*?\*\//g, '');
+        for (const [, specifier] of code.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
           if (specifier?.startsWith('.')) visit(resolve(dirname(file), specifier).replace(/\.js$/, '.d.ts'));
           else found.add(specifier ?? '');
         }
