@@ -64,6 +64,36 @@ describe('control API and dashboard', () => {
     expect(state.refunds.map((r: { mchRefundNo: string; state: number }) => [r.mchRefundNo, r.state])).toEqual([['refund-2', 2], ['refund-1', 3]]);
   });
 
+  it("the dashboard lists refunds (newest first, states by name, received values escaped), each order's refunded sum, and buttons that settle a held refund", async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    await call(gateway, 'unifiedOrder', orderFields());
+    gateway.payOrder('order-1');
+    await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'dash-<r1>', refundAmount: 450 }));
+    gateway.setRefundMode('hold');
+    await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'dash-r2', refundAmount: 1000 }));
+    const held = gateway.refund('dash-r2')!;
+    const page = await (await gateway.fetch(`${ORIGIN}/`)).text();
+    expect(page).toMatch(/<h2>Refunds <span class="muted">\(2\)<\/span><\/h2>/);
+    const rows = [...page.matchAll(/<tr data-refund="([^"]+)">([\s\S]*?)<\/tr>/g)];
+    expect(rows.map(([, id]) => id)).toEqual([held.refundOrderId, gateway.refund('dash-<r1>')?.refundOrderId]);
+    expect(rows[0]?.[2]).toContain('<code>dash-r2</code>');
+    expect(rows[0]?.[2]).toContain('10.00 USD');
+    expect(rows[0]?.[2]).toContain('1 Refunding');
+    expect(rows[0]?.[2]).toContain(`data-post="/_mock/refunds/${held.refundOrderId}/settle" data-body="{&#34;to&#34;:&#34;succeed&#34;}">Succeed`);
+    expect(rows[0]?.[2]).toContain('data-body="{&#34;to&#34;:&#34;close&#34;}">Close');
+    expect(rows[1]?.[2]).toContain('<code>dash-&#60;r1&#62;</code>');
+    expect(rows[1]?.[2]).toContain('2 Succeeded');
+    expect(rows[1]?.[2]).not.toContain('<button');
+    const order = /<tr data-order="[^"]+">([\s\S]*?)<\/tr>/.exec(page)?.[1];
+    expect(order).toContain('<td>19.99 USD</td><td>4.50 USD</td>'); // amount, refunded so far (only succeeded refunds)
+
+    // What the Succeed button posts: its data-body, read by the settle route.
+    expect((await post(gateway, `refunds/${held.refundOrderId}/settle`, { to: 'succeed' })).status).toBe(200);
+    const after = await (await gateway.fetch(`${ORIGIN}/`)).text();
+    expect(/<tr data-order="[^"]+">([\s\S]*?)<\/tr>/.exec(after)?.[1]).toContain('<td>19.99 USD</td><td>14.50 USD</td>');
+    expect(after).toContain("fetch(button.dataset.post, { method: 'POST', body: button.dataset.body })"); // the page's script sends it
+  });
+
   it('state has no secrets; bodies are bounded; the dashboard lists orders newest first', async () => {
     const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
     await call(gateway, 'unifiedOrder', orderFields());
