@@ -23,7 +23,7 @@ async function paidGateway(): Promise<MockGateway> {
 }
 
 const clientOf = (gateway: MockGateway) => new GatewayClient({ baseUrl: ORIGIN, ...MERCHANT, fetch: gateway.fetch });
-const refundParams = (overrides: Partial<RefundOrderParams> = {}): RefundOrderParams =>
+const refundParams = (overrides: { [Name in keyof RefundOrderParams]?: RefundOrderParams[Name] | undefined } = {}): RefundOrderParams =>
   ({ mchOrderNo: 'order-1', mchRefundNo: 'refund-1', refundAmount: 500, currency: 'USD', refundReason: 'Returned', ...overrides }) as RefundOrderParams;
 /** What the gateway holds of order-1's refunds: the order's state and the refunded sum. */
 const refundedOf = (gateway: MockGateway) => ({
