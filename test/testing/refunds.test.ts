@@ -10,12 +10,12 @@ import {
   RefundOrderState,
   type RefundOrderParams,
 } from '../../src/index.js';
-import { createMockGateway, MOCK_MESSAGES, REFUND_EXPIRY_MS, type FaultOptions, type MockGateway } from '../../src/testing/index.js';
+import { createMockGateway, MOCK_MESSAGES, REFUND_EXPIRY_MS, type FaultOptions, type MockGateway, type MockGatewayEvent } from '../../src/testing/index.js';
 import { call, MERCHANT, OTHER_MERCHANT, orderFields, ORIGIN, refundFields, START } from '../support/raw-gateway.js';
 
 /** A gateway with order-1 (1999 USD) paid, and order-2 created but unpaid. */
-async function paidGateway(): Promise<MockGateway> {
-  const gateway = createMockGateway({ merchants: [MERCHANT, OTHER_MERCHANT], startTime: START, clock: 'manual' });
+async function paidGateway(log?: (event: MockGatewayEvent) => void): Promise<MockGateway> {
+  const gateway = createMockGateway({ merchants: [MERCHANT, OTHER_MERCHANT], startTime: START, clock: 'manual', log });
   await call(gateway, 'unifiedOrder', orderFields());
   await call(gateway, 'unifiedOrder', orderFields({ mchOrderNo: 'order-2' }));
   gateway.payOrder('order-1');
@@ -184,14 +184,40 @@ describe('a lost refundOrder answer (sent by payOrderId) resolves to the one ref
     ['HTML 502 before the gateway saw it', { kind: 'html502', operation: 'refundOrder', when: 'before' }],
     ['a wrong sign on the answer', { kind: 'wrongSign', operation: 'refundOrder' }],
     ['a truncated answer', { kind: 'truncatedJson', operation: 'refundOrder' }],
+    ['an answer that never comes (stall after the refund)', { kind: 'stall', operation: 'refundOrder', when: 'after' }],
+    ['a request the gateway never answers nor sees (stall before)', { kind: 'stall', operation: 'refundOrder', when: 'before' }],
   ])('%s', async (_name, fault) => {
     const gateway = await paidGateway();
     gateway.injectFault(fault);
-    const refund = await clientOf(gateway).refundOrder(refundParams({ payOrderId: gateway.order('order-1')?.payOrderId, mchOrderNo: undefined, refundAmount: 700 }));
+    // A short timeout: a stalled request is given up on, then looked up.
+    const client = new GatewayClient({ baseUrl: ORIGIN, ...MERCHANT, fetch: gateway.fetch, timeout: 200 });
+    const refund = await client.refundOrder(refundParams({ payOrderId: gateway.order('order-1')?.payOrderId, mchOrderNo: undefined, refundAmount: 700 }));
     const held = gateway.refunds();
     expect(held).toHaveLength(1);
     expect(refund).toMatchObject({ refundOrderId: held[0]?.refundOrderId, mchRefundNo: 'refund-1', refundAmount: 700, state: RefundOrderState.Succeeded });
     expect(refundedOf(gateway)).toEqual({ orderState: PayOrderState.Succeeded, refunded: 700, refunds: 1 });
+  });
+});
+
+describe('a stalled refundOrder over a real loopback server', () => {
+  it.each(['before', 'after'] as const)('stall %s: the client gives up, the server lets go, and the one refund is found', async (when) => {
+    const answered: string[] = [];
+    const gateway = await paidGateway((event) => answered.push(event.line));
+    const server = await gateway.listen({ port: 0 });
+    try {
+      gateway.injectFault({ kind: 'stall', operation: 'refundOrder', when });
+      const client = new GatewayClient({ baseUrl: server.url, ...MERCHANT, timeout: 300 });
+      const refund = await client.refundOrder(refundParams({ payOrderId: gateway.order('order-1')?.payOrderId, mchOrderNo: undefined }));
+      expect(gateway.refunds().map((r) => r.refundOrderId)).toEqual([refund.refundOrderId]);
+      expect(gateway.requests.map((r) => [r.operation, r.fault])).toEqual([
+        ['unifiedOrder', undefined], ['unifiedOrder', undefined], ['refundOrder', 'stall'], ['refundQuery', undefined],
+        ...(when === 'before' ? [['refundOrder', undefined]] : []),
+      ]);
+      // The stalled request was let go when the client hung up, well before the mock's own bound (a minute).
+      expect(answered.filter((line) => /refundOrder .*stall/.test(line))).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 });
 
