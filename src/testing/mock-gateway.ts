@@ -437,7 +437,8 @@ export class MockGateway {
    *
    * @example
    * ```ts
-   * expect(gateway.refunds().filter((r) => r.payOrderId === order.payOrderId)).toHaveLength(2);
+   * const paid = gateway.order('order-1')!;
+   * expect(gateway.refunds().filter((r) => r.payOrderId === paid.payOrderId)).toHaveLength(2);
    * ```
    */
   refunds(): MockRefund[] {
@@ -451,7 +452,7 @@ export class MockGateway {
    * @example
    * ```ts
    * gateway.setRefundMode('hold');
-   * const refund = await client.refundOrder(params); // state 1
+   * const refund = await client.refundOrder({ mchOrderNo: 'order-1', mchRefundNo: 'refund-1', refundAmount: 400, currency: 'USD', refundReason: 'Returned' }); // state 1
    * gateway.settleRefund(refund.refundOrderId, { to: 'succeed' });
    * ```
    */
