@@ -93,6 +93,17 @@ describe('the log option', () => {
     expect(attempts[1]).toMatch(/ notify N1 #2 .* -> accepted: the body was "SUCCESS" \(HTTP 200\)  \d+ ms$/);
   });
 
+  it("names a refund's notification by its mchRefundNo, in the log and on the dashboard", async () => {
+    const { gateway, events } = loggedGateway({ notifyFetch: async () => new Response('SUCCESS') });
+    await call(gateway, 'unifiedOrder', orderFields());
+    const { payOrderId } = gateway.payOrder('order-1');
+    await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'log-<r1>', notifyUrl: 'http://127.0.0.1:9/refund/notify' }));
+    await gateway.deliverNotifications();
+    const [attempt] = events.filter((e) => e.type === 'notification').map((e) => e.line);
+    expect(attempt).toMatch(new RegExp(`^${time}  notify N1 #1 +mchRefundNo=log-<r1> payOrderId=${payOrderId}  POST http://127\\.0\\.0\\.1:9/refund/notify -> accepted`));
+    expect(await dashboard(gateway)).toContain(`refund <code>log-&#60;r1&#62;</code> of <code>${payOrderId}</code>`);
+  });
+
   it('escapes control characters of received values: a request cannot drive the terminal', async () => {
     const { gateway, lines } = loggedGateway();
     await call(gateway, 'query', { mchOrderNo: 'evil\u001b[2J\u202e\u0007' });

@@ -38,7 +38,7 @@ function attemptLine(a: NotificationAttempt): Html {
 
 function notificationRow(path: string, n: MockNotification & { attemptLog: readonly NotificationAttempt[] }): Html {
   const badge = n.state === 'delivered' ? 'ok' : n.state === 'failed' ? 'bad' : 'wait';
-  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td><code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
+  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td>${n.kind === 'refund' ? html`refund <code>${n.mchRefundNo}</code> of ` : ''}<code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
     <td><span class="badge ${badge}">${n.state}</span>${n.nextAttemptAt === undefined ? '' : html`<div class="muted">next ${formatTime(n.nextAttemptAt)}</div>`}</td>
     <td>${n.attemptLog.length === 0 ? html`<span class="empty">not sent yet</span>` : n.attemptLog.map(attemptLine)}</td>
     <td>${control(path, `notifications/${encodeURIComponent(n.id)}/resend`, 'Resend')}</td></tr>`;
