@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayClient, PayOrderState, verifyNotification, type PayOrderNotification } from '../src/index.js';
+import { GatewayClient, PayOrderState, RefundOrderState, verifyNotification, type PayOrderNotification } from '../src/index.js';
 import { created } from '../test/support/created.js';
 import { md5Hex } from '../src/protocol/signing/md5.js';
 import { signingString } from '../src/protocol/signing/sign.js';
@@ -184,6 +184,27 @@ describe('the dashboard', () => {
     await page.locator('tr[data-settlement]').waitFor({ timeout: 5000 });
     await page.screenshot({ path: `${SCREENSHOTS}dashboard.png`, fullPage: true });
     timings.address = performance.now() - started;
+  });
+
+  it("lists refunds by name with the order's refunded sum; Succeed settles a held refund and the order reads Refunded", async () => {
+    const order = await newOrder('shop-1006');
+    await fetch(`${mock.url}/_mock/orders/${order.payOrderId}/pay`, { method: 'POST' });
+    await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'shop-1006-r1', refundAmount: 999, currency: 'USD', refundReason: 'Returned' });
+    await fetch(`${mock.url}/_mock/refunds/mode`, { method: 'POST', body: '{"mode":"hold"}' });
+    try {
+      const held = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'shop-1006-r2', refundAmount: 1000, currency: 'USD', refundReason: 'Returned' });
+      expect(held.state).toBe(RefundOrderState.Refunding);
+      await page.goto(`${mock.url}/`);
+      const row = page.locator(`tr[data-refund="${held.refundOrderId}"]`);
+      await expect(row.textContent()).resolves.toContain('1 Refunding');
+      await expect(page.locator(`tr[data-order="${order.payOrderId}"]`).textContent()).resolves.toContain('9.99 USD');
+      await Promise.all([page.waitForEvent('load'), row.locator('button', { hasText: 'Succeed' }).click()]);
+      await expect(page.locator(`tr[data-refund="${held.refundOrderId}"]`).textContent()).resolves.toContain('2 Succeeded');
+      await expect(page.locator(`tr[data-order="${order.payOrderId}"]`).textContent()).resolves.toContain('5 Refunded');
+      expect((await client.refundQuery({ refundOrderId: held.refundOrderId })).state).toBe(RefundOrderState.Succeeded);
+    } finally {
+      await fetch(`${mock.url}/_mock/refunds/mode`, { method: 'POST', body: '{"mode":"succeed"}' });
+    }
   });
 
   it('lists the latest requests; a refused signature comes in by itself, explained, without the secret', async () => {

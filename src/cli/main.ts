@@ -17,6 +17,8 @@ import packageJson from '../../package.json' with { type: 'json' };
 
 const USAGE = `Usage: payment-gateway-sdk mock [options]
        payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]
+       payment-gateway-sdk mock refund-succeed|refund-fail|refund-close REFUND [--url URL]
+       payment-gateway-sdk mock refund-mode hold|succeed|fail [--url URL]
        payment-gateway-sdk sign [options] < body
        payment-gateway-sdk verify [options] < message
        payment-gateway-sdk --help | --version
@@ -47,7 +49,9 @@ Options of mock:
   -h, --help                   this text
 
 mock pay|fail|expire ORDER drives a running mock over the control API below: the order (payOrderId or
-mchOrderNo) is paid (its notification goes out), fails, or expires. payment-gateway-sdk mock pay --help: its options.
+mchOrderNo) is paid (its notification goes out), fails, or expires. mock refund-succeed|refund-fail|refund-close
+REFUND decides a held refund (refundOrderId or mchRefundNo); mock refund-mode hold|succeed|fail sets how the
+coming refunds go. payment-gateway-sdk mock pay --help: their options.
 
 ${controlApiUsage()}
 Web pages on this machine cannot use it: a Host other than the listen address, localhost or the public

@@ -26,6 +26,6 @@ export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } 
 export { REFUND_EXPIRY_MS, type MockRefund, type RefundDecision, type RefundMode } from './domain/refunds.js';
 export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt, type NotificationRouting } from './domain/notifier.js';
 export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
-export type { FaultKind, FaultOptions, InjectedFault } from './domain/faults.js';
+export { STALL_MAX_MS, type FaultKind, type FaultOptions, type InjectedFault } from './domain/faults.js';
 export { COIN_WAY_CODE_PREFIX } from './domain/pay-data.js';
 export { MESSAGES as MOCK_MESSAGES } from './domain/refusals.js';

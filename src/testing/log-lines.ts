@@ -39,7 +39,9 @@ export function requestEvent(request: MockRequestRecord): MockGatewayEvent {
 
 export function notificationEvent(attempt: NotificationAttempt): MockGatewayEvent {
   const label = `notify ${attempt.notificationId} #${attempt.attempt}${attempt.resend ? ' resend' : ''}`;
-  const line = `${time(attempt.at)}  ${label.padEnd(18)} payOrderId=${attempt.payOrderId}  POST ${attempt.url} -> ${attempt.reason}  ${attempt.ms} ms`;
+  // A refund's notification is named by its refund number first, as its requests are.
+  const refund = attempt.fields.mchRefundNo === undefined ? '' : `mchRefundNo=${attempt.fields.mchRefundNo.slice(0, 64)} `;
+  const line = `${time(attempt.at)}  ${label.padEnd(18)} ${refund}payOrderId=${attempt.payOrderId}  POST ${attempt.url} -> ${attempt.reason}  ${attempt.ms} ms`;
   return { type: 'notification', attempt, line: printable(line) };
 }
 

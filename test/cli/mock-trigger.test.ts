@@ -1,9 +1,9 @@
-// `payment-gateway-sdk mock pay|fail|expire ORDER` in this process, against a mock listening on loopback:
+// `payment-gateway-sdk mock pay|fail|expire ORDER` (and the refund triggers) in this process, against a mock listening on loopback:
 // each drives the control API and prints the order's new state; mistakes get exit code 2, refusals 1.
 // test/cli/mock.slow.test.ts runs it as a child process against the mock command.
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayClient, PayOrderState } from '../../src/index.js';
+import { GatewayClient, PayOrderState, RefundOrderState } from '../../src/index.js';
 import { createMockGateway, type MockGatewayServer } from '../../src/testing/index.js';
 import { runInProcess } from '../support/cli-in-process.js';
 import { listenOnLoopback, type Running } from '../support/loopback-server.js';
@@ -21,7 +21,7 @@ afterAll(() => server.close());
 
 const create = (mchOrderNo: string) => client.unifiedOrder({ mchOrderNo, wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue, M', notifyUrl: 'http://127.0.0.1:9/pay/notify' });
 
-describe('payment-gateway-sdk mock pay|fail|expire', () => {
+describe('payment-gateway-sdk mock pay|fail|expire|refund-succeed|refund-fail|refund-close|refund-mode', () => {
   it('pay: by mchOrderNo, the order is paid and its notification queued; prints the state by name', async () => {
     const order = await create('trigger-pay');
     const result = await runInProcess(['mock', 'pay', 'trigger-pay', '--url', server.url]);
@@ -44,6 +44,40 @@ describe('payment-gateway-sdk mock pay|fail|expire', () => {
     expect(expired.stdout).toContain('state 6 (Closed)\n');
     expect((await client.query({ mchOrderNo: 'trigger-expire' })).state).toBe(PayOrderState.Closed);
     expect(gateway.order('trigger-other')?.state).toBe(PayOrderState.Generated); // only the order named
+  });
+
+  it('refund-mode hold, then refund-succeed by mchRefundNo, refund-fail by refundOrderId, refund-close: states by name', async () => {
+    await create('trigger-refund');
+    gateway.payOrder('trigger-refund');
+    const hold = await runInProcess(['mock', 'refund-mode', 'hold', '--url', server.url]);
+    expect(hold).toMatchObject({ code: 0, stderr: '', stdout: 'refund mode hold: coming refunds wait in state 1 (Refunding) until mock refund-succeed|refund-fail|refund-close REFUND\n' });
+    const refund = (mchRefundNo: string, refundAmount: number) =>
+      client.refundOrder({ mchOrderNo: 'trigger-refund', mchRefundNo, refundAmount, currency: 'USD', refundReason: 'Returned', notifyUrl: 'http://127.0.0.1:9/refund/notify' });
+    const first = await refund('trigger-r1', 500);
+    expect(first.state).toBe(RefundOrderState.Refunding);
+    const succeeded = await runInProcess(['mock', 'refund-succeed', 'trigger-r1', '--url', server.url]);
+    expect(succeeded).toMatchObject({ code: 0, stderr: '' });
+    expect(succeeded.stdout).toMatch(new RegExp(`^refundOrderId ${first.refundOrderId}  mchRefundNo trigger-r1  state 2 \\(Succeeded\\); its notification goes out`));
+    expect(gateway.notifications.map((n) => n.mchRefundNo)).toContain('trigger-r1');
+
+    const second = await refund('trigger-r2', 600);
+    const failed = await runInProcess(['mock', 'refund-fail', second.refundOrderId, '--err-code', 'NOT_ENOUGH_BALANCE', '--err-msg', 'balance too low'], '', { PAYMENT_GATEWAY_MOCK_URL: server.url });
+    expect(failed.stdout).toContain('mchRefundNo trigger-r2  state 3 (Failed)  errCode NOT_ENOUGH_BALANCE  errMsg balance too low');
+    await refund('trigger-r3', 700);
+    const closed = await runInProcess(['mock', 'refund-close', 'trigger-r3', '--url', server.url]);
+    expect(closed.stdout).toMatch(/mchRefundNo trigger-r3  state 4 \(Closed\); no notification\n$/);
+    expect((await client.refundQuery({ mchRefundNo: 'trigger-r3' })).state).toBe(RefundOrderState.Closed);
+
+    const again = await runInProcess(['mock', 'refund-succeed', 'trigger-r3', '--url', server.url]);
+    expect(again).toMatchObject({ code: 1, stdout: '' });
+    expect(again.stderr).toMatch(/the mock refused: settleRefund: refund R\d+ is Closed \(state 4\); only refunds in state 0 or 1 can change/);
+    expect((await runInProcess(['mock', 'refund-close', 'no-such-refund', '--url', server.url])).stderr).toBe(
+      'payment-gateway-sdk mock refund-close: the mock refused: settleRefund: no refund with refundOrderId or mchRefundNo "no-such-refund"\n',
+    );
+    const back = await runInProcess(['mock', 'refund-mode', 'succeed', '--url', server.url]);
+    expect(back.stdout).toBe('refund mode succeed: coming refunds are refunded (state 2) at once\n');
+    expect((await refund('trigger-r4', 100)).state).toBe(RefundOrderState.Succeeded);
+    expect(gateway.order('trigger-refund')?.state).toBe(PayOrderState.Succeeded); // 600 of 1999 refunded
   });
 
   it('says what the mock refused (an unknown order, one already paid): exit code 1', async () => {
@@ -99,6 +133,10 @@ describe('payment-gateway-sdk mock pay|fail|expire', () => {
     [['mock', 'pay', 'a', '--url', 'not a url'], /--url must be the mock's base URL/],
     [['mock', 'pay', 'a', '--url', 'ftp://127.0.0.1'], /--url must be an http\(s\) URL/],
     [['mock', 'fail', 'a', '--bogus'], /Unknown option '--bogus'/],
+    [['mock', 'refund-succeed'], /give one refund: its refundOrderId or your mchRefundNo/],
+    [['mock', 'refund-close', 'r', '--err-msg', 'x'], /--err-code and --err-msg are options of fail and refund-fail/],
+    [['mock', 'refund-mode'], /give one mode: hold, succeed or fail/],
+    [['mock', 'refund-mode', 'later'], /give one mode: hold, succeed or fail, e.g. .*, not "later"/],
   ])('%j is a usage mistake: exit code 2', async (args, message) => {
     const result = await runInProcess(args);
     expect(result.code).toBe(2);
@@ -108,5 +146,7 @@ describe('payment-gateway-sdk mock pay|fail|expire', () => {
   it('--help prints its usage; the main usage lists it', async () => {
     expect((await runInProcess(['mock', 'pay', '--help'])).stdout).toMatch(/^Usage: payment-gateway-sdk mock pay\|fail\|expire ORDER/);
     expect((await runInProcess(['--help'])).stdout).toContain('payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]');
+    expect((await runInProcess(['mock', 'refund-mode', '--help'])).stdout).toContain('payment-gateway-sdk mock refund-succeed|refund-fail|refund-close REFUND');
+    expect((await runInProcess(['--help'])).stdout).toContain('payment-gateway-sdk mock refund-mode hold|succeed|fail [--url URL]');
   });
 });

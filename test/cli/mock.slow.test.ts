@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayClient, GatewayHttpStatusError, PayOrderState, verifyNotification } from '../../src/index.js';
+import { GatewayClient, GatewayHttpStatusError, PayOrderState, RefundOrderState, verifyNotification, verifyRefundNotification } from '../../src/index.js';
 import { created as createdOrder } from '../support/created.js';
 import { CONTROL_ROUTES } from '../../src/testing/http/control-routes.js';
 import type { MockGatewayState } from '../../src/testing/index.js';
@@ -87,6 +87,27 @@ describe('payment-gateway-sdk mock', () => {
     expect(expire.stdout).toContain('state 6 (Closed)');
     expect((await client.query({ mchOrderNo: 'cli-trigger-2' })).state).toBe(PayOrderState.Closed);
     expect((await runToEnd(['mock', 'fail', 'cli-trigger-2', '--url', mock.url])).code).toBe(1);
+  }, 20_000);
+
+  it('mock refund-mode hold and refund-succeed REFUND, second processes, hold a refund and decide it: the refund is notified', async () => {
+    endpoint.received.length = 0;
+    endpoint.answerWith(() => 'SUCCESS');
+    await client.unifiedOrder(order('cli-refund-1'));
+    await control(mock.url, 'orders/cli-refund-1/pay');
+    expect((await runToEnd(['mock', 'refund-mode', 'hold', '--url', mock.url])).stdout).toMatch(/^refund mode hold: coming refunds wait in state 1 \(Refunding\)/);
+    try {
+      const held = await client.refundOrder({ mchOrderNo: 'cli-refund-1', mchRefundNo: 'cli-refund-1-r1', refundAmount: 1999, currency: 'USD', refundReason: 'Returned', notifyUrl: `${endpoint.url}/refund/notify` });
+      expect(held.state).toBe(RefundOrderState.Refunding);
+      const decided = await runToEnd(['mock', 'refund-succeed', 'cli-refund-1-r1', '--url', mock.url]);
+      expect(decided, decided.stderr).toMatchObject({ code: 0, stderr: '' });
+      expect(decided.stdout).toMatch(new RegExp(`^refundOrderId ${held.refundOrderId}  mchRefundNo cli-refund-1-r1  state 2 \\(Succeeded\\)`));
+      const got = await eventually(() => endpoint.received[0]);
+      expect(got.path).toBe('/refund/notify');
+      expect(await verifyRefundNotification(got.body, MERCHANT)).toMatchObject({ refundOrderId: held.refundOrderId, state: RefundOrderState.Succeeded, refundAmount: 1999 });
+      expect((await client.query({ mchOrderNo: 'cli-refund-1' })).state).toBe(PayOrderState.Refunded);
+    } finally {
+      await runToEnd(['mock', 'refund-mode', 'succeed', '--url', mock.url]);
+    }
   }, 20_000);
 
   it('retries on the real clock at the short interval, recording why each answer was not accepted', async () => {

@@ -18,6 +18,8 @@ export const PATHS = {
   settleAddressApply: '/api/channelbiz/coinpay/settleAddressApply',
   settleRequest: '/api/channelbiz/coinpay/settleRequest',
   settleRequestGet: '/api/channelbiz/coinpay/settleRequestGet',
+  refundOrder: '/api/refund/refundOrder',
+  refundQuery: '/api/refund/query',
 } as const;
 
 type Merchant = { mchNo: string; appId: string; secret: string };
@@ -64,6 +66,11 @@ export function call(gateway: MockGateway, operation: keyof typeof PATHS, fields
 /** A valid unifiedOrder parameter set; override what a test is about. */
 export function orderFields(overrides: Fields = {}): Fields {
   return { mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue, M', ...overrides };
+}
+
+/** A valid refundOrder parameter set for `order-1` (of orderFields); override what a test is about. */
+export function refundFields(overrides: Fields = {}): Fields {
+  return { mchOrderNo: 'order-1', mchRefundNo: 'refund-1', refundAmount: 500, currency: 'USD', refundReason: 'Returned', ...overrides };
 }
 
 /** The signature the merchant expects over `data` when every member is a string or an integer. */

@@ -5,7 +5,7 @@ import { compareCaseInsensitive } from '../../src/protocol/signing/case-fold.js'
 import { md5Hex } from '../../src/protocol/signing/md5.js';
 import { signingString } from '../../src/protocol/signing/sign.js';
 import { createMockGateway, type MockGatewayEvent, type MockGatewayState } from '../../src/testing/index.js';
-import { call, common, MERCHANT, orderFields, ORIGIN, PATHS, post, START } from '../support/raw-gateway.js';
+import { call, common, MERCHANT, orderFields, ORIGIN, PATHS, post, refundFields, START } from '../support/raw-gateway.js';
 
 type Fields = Record<string, string | number>;
 
@@ -93,6 +93,17 @@ describe('the log option', () => {
     expect(attempts[1]).toMatch(/ notify N1 #2 .* -> accepted: the body was "SUCCESS" \(HTTP 200\)  \d+ ms$/);
   });
 
+  it("names a refund's notification by its mchRefundNo, in the log and on the dashboard", async () => {
+    const { gateway, events } = loggedGateway({ notifyFetch: async () => new Response('SUCCESS') });
+    await call(gateway, 'unifiedOrder', orderFields());
+    const { payOrderId } = gateway.payOrder('order-1');
+    await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'log-<r1>', notifyUrl: 'http://127.0.0.1:9/refund/notify' }));
+    await gateway.deliverNotifications();
+    const [attempt] = events.filter((e) => e.type === 'notification').map((e) => e.line);
+    expect(attempt).toMatch(new RegExp(`^${time}  notify N1 #1 +mchRefundNo=log-<r1> payOrderId=${payOrderId}  POST http://127\\.0\\.0\\.1:9/refund/notify -> accepted`));
+    expect(await dashboard(gateway)).toContain(`refund <code>log-&#60;r1&#62;</code> of <code>${payOrderId}</code>`);
+  });
+
   it('escapes control characters of received values: a request cannot drive the terminal', async () => {
     const { gateway, lines } = loggedGateway();
     await call(gateway, 'query', { mchOrderNo: 'evil\u001b[2J\u202e\u0007' });
@@ -120,6 +131,29 @@ describe('state().requests', () => {
     for (let i = 0; i < 5; i++) await call(gateway, 'query', { mchOrderNo: `q-${i}` });
     expect(gateway.requests.map((r) => r.keys.mchOrderNo)).toEqual(['q-2', 'q-3', 'q-4']);
     expect(gateway.state().requests.map((r) => r.keys.mchOrderNo)).toEqual(['q-4', 'q-3', 'q-2']);
+  });
+
+  it('names refunds by mchRefundNo and prints refund states by name; a refused refund says why', async () => {
+    const { gateway, lines } = loggedGateway();
+    await call(gateway, 'unifiedOrder', orderFields());
+    gateway.payOrder('order-1');
+    await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'log-r1' }));
+    gateway.setRefundMode('hold');
+    await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'log-r2' }));
+    await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'log-r1' }));
+    await call(gateway, 'refundQuery', { mchRefundNo: 'log-r1' });
+    await call(gateway, 'refundQuery', { mchRefundNo: 'log-none' });
+    const [, created, held, duplicate, queried, unknown] = lines();
+    expect(created).toMatch(/ refundOrder +mchRefundNo=log-r1  SUCCESS refundOrderId=R\d+ state=2 \(Succeeded\)  \d+ ms$/);
+    expect(held).toMatch(/ refundOrder +mchRefundNo=log-r2  SUCCESS refundOrderId=R\d+ state=1 \(Refunding\)  \d+ ms$/);
+    expect(duplicate).toMatch(/ refundOrder +mchRefundNo=log-r1  9999 支付订单具有在途退款申请，请稍后再试 \(refund_in_progress\)  \d+ ms$/);
+    expect(queried).toMatch(/ refundQuery +mchRefundNo=log-r1  SUCCESS refundOrderId=R\d+ state=2 \(Succeeded\)  \d+ ms$/);
+    expect(unknown).toMatch(/ refundQuery +mchRefundNo=log-none  9999 订单不存在 \(refund_not_found\)  \d+ ms$/);
+    expect(gateway.requests[1]).toMatchObject({ operation: 'refundOrder', keys: { mchRefundNo: 'log-r1' }, msg: 'SUCCESS' });
+    expect(gateway.requests[3]).toMatchObject({ operation: 'refundOrder', keys: { mchRefundNo: 'log-r1' }, reason: 'refund_in_progress' });
+    const page = await dashboard(gateway);
+    expect(page).toContain('<code>log-r1</code>');
+    expect(page).toMatch(/SUCCESS refundOrderId=R\d+ state=1 \(Refunding\)/);
   });
 
   it('the dashboard lists them', async () => {

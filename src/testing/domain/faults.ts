@@ -17,6 +17,9 @@ import { parseInput } from '../../protocol/schemas/parse.js';
  * - `truncatedJson`: the JSON answer cut in the middle (after processing only);
  * - `connectionReset`: no answer at all: the real server destroys the socket; `fetch` and the msw
  *   handlers fail with a network error (`TypeError`);
+ * - `stall`: no answer until the client gives up (its request is aborted: the client's `timeout`, or the
+ *   connection closed), then the connection resets; at most {@link STALL_MAX_MS}. `before`: the gateway never
+ *   saw the request; `after`: it acted, and the answer never came;
  * - `closeRacesPayer` (`close` only): a payer reaches the channel while the close runs, as the reference
  *   gateway allows: the order moves to 1 (paying) and stays open, and the close is answered as done
  *   (`data: {}`) all the same. Only a read after the close tells.
@@ -26,7 +29,7 @@ import { parseInput } from '../../protocol/schemas/parse.js';
  * const kind: FaultKind = 'connectionReset';
  * ```
  */
-export type FaultKind = 'wrongSign' | 'html502' | 'emptyBody' | 'truncatedJson' | 'connectionReset' | 'closeRacesPayer';
+export type FaultKind = 'wrongSign' | 'html502' | 'emptyBody' | 'truncatedJson' | 'connectionReset' | 'stall' | 'closeRacesPayer';
 
 /**
  * A fault to inject with {@link MockGateway.injectFault}.
@@ -73,7 +76,7 @@ export interface InjectedFault {
   cancel(): void;
 }
 
-const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset', 'closeRacesPayer'] as const satisfies readonly FaultKind[];
+const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset', 'stall', 'closeRacesPayer'] as const satisfies readonly FaultKind[];
 const AFTER_ONLY: readonly FaultKind[] = ['wrongSign', 'truncatedJson'];
 // Faults that change what the gateway does, not its answer: they strike while processing.
 const PROCESSING: readonly FaultKind[] = ['closeRacesPayer'];
@@ -151,4 +154,29 @@ export const BAD_GATEWAY_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title><
 /** Half of a JSON text: never valid JSON, as when a connection breaks mid-body. */
 export function truncate(json: string): string {
   return json.slice(0, Math.max(1, Math.floor(json.length / 2)));
+}
+
+/**
+ * The longest a `stall` fault holds a request whose client never gives up: a minute, then the connection resets.
+ *
+ * @example
+ * ```ts
+ * gateway.injectFault({ kind: 'stall', operation: 'refundOrder', when: 'after' }); // give the client a timeout below STALL_MAX_MS
+ * ```
+ */
+export const STALL_MAX_MS = 60_000;
+
+/** Resolves when `signal` aborts (the client gave up), or after {@link STALL_MAX_MS}. */
+export function stallUntilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, STALL_MAX_MS);
+    (timer as { unref?: () => void }).unref?.();
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
+  });
 }

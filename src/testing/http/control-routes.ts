@@ -11,6 +11,7 @@ import { parseInput } from '../../protocol/schemas/parse.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
+import { refundDecisionSchema, refundModeSchema } from '../domain/refunds.js';
 import { settlementProgressSchema } from '../domain/settlements.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
@@ -38,7 +39,7 @@ function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchem
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: 'everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, the latest 200 requests',
+    does: 'everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, refunds, the latest 200 requests',
     run: (gateway) => gateway.state(),
   }),
   route({ method: 'POST', path: '/_mock/orders/{payOrderId}/pay', calls: 'payOrder(ref)', does: 'the channel reports the order paid (state 2); its notification is queued', run: (gateway, ref) => gateway.payOrder(ref) }),
@@ -71,6 +72,21 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     does: "moves a settlement on: pending, processing, completed (or to 'failed')",
     bodySchema: z.strictObject({ to: settlementProgressSchema }),
     run: (gateway, ref, { to }) => gateway.progressSettlement(ref, to),
+  }),
+  route({
+    method: 'POST', path: '/_mock/refunds/mode', body: '{ mode }', calls: 'setRefundMode(mode)',
+    does: "how the coming refunds go: 'succeed' at once (the default), 'hold' in 1 (refunding) until settled, or 'fail' at once",
+    bodySchema: z.strictObject({ mode: refundModeSchema }),
+    run: (gateway, _ref, { mode }) => {
+      gateway.setRefundMode(mode);
+      return { mode };
+    },
+  }),
+  route({
+    method: 'POST', path: '/_mock/refunds/{refundOrderId}/settle', body: '{ to, errCode?, errMsg? }', calls: 'settleRefund(ref, decision)',
+    does: "decides a held refund: 'succeed' (2, the order's refunded sum grows), 'fail' (3) or 'close' (4); 2 and 3 are notified",
+    bodySchema: refundDecisionSchema,
+    run: (gateway, ref, decision) => gateway.settleRefund(ref, decision),
   }),
   route({
     method: 'POST', path: '/_mock/faults', body: '{ kind, operation?, when?, times? }', calls: 'injectFault(options)',

@@ -13,7 +13,7 @@ import { formatIssues } from '../../errors/index.js';
 import { toValidationIssues } from '../../protocol/schemas/issues.js';
 import type { SimulatedClock } from '../domain/clock.js';
 import type { GatewayControls } from '../domain/controls.js';
-import type { FaultPlan } from '../domain/faults.js';
+import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
 import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../domain/orders.js';
@@ -91,6 +91,7 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
   if (fault) record.fault = fault.kind;
   if (fault?.when === 'before') {
     record.outcome = `${fault.kind} before processing: the gateway did nothing`;
+    if (fault.kind === 'stall') return stalled(request);
     return faultOutcome(fault.kind as 'html502' | 'emptyBody' | 'connectionReset');
   }
   let result: Answer;
@@ -115,7 +116,14 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
   }
   describe(record, result, setup.successCode);
   if (fault) record.outcome += `, then the fault ${fault.kind}`;
+  if (fault?.kind === 'stall') return stalled(request);
   return render(result, setup.successCode, fault?.kind);
+}
+
+/** No answer until the client gives up, then a reset (the `stall` fault). */
+async function stalled(request: Request): Promise<Outcome> {
+  await stallUntilAborted(request.signal);
+  return { kind: 'reset' };
 }
 
 /**

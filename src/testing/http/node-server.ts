@@ -123,9 +123,15 @@ async function serve(handle: (request: Request) => Promise<Outcome>, policy: Add
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   // The URL the mock sees, and builds its links and payData from, is its own address, never the Host header.
+  // The client hanging up aborts the request: a stalled answer (the `stall` fault) then ends.
+  const hungUp = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) hungUp.abort();
+  });
   const request = new Request(`${policy.origin(req.socket.localAddress)}${target}`, {
     method,
     headers,
+    signal: hungUp.signal,
     ...(method === 'GET' || method === 'HEAD' ? {} : { body: body.bytes as Uint8Array<ArrayBuffer> }),
   });
   const outcome = await handle(request);

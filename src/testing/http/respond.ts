@@ -34,6 +34,8 @@ export function render(answer: Answer, successCode: number, fault?: FaultKind): 
     case undefined:
     case 'closeRacesPayer': // the answer is the gateway's own; the fault changed what the close did
       return respond(envelopeText(answer, successCode));
+    case 'stall': // the handler waits for the client to give up first; then the line drops
+      return { kind: 'reset' };
     default:
       return faultOutcome(fault);
   }

@@ -5,22 +5,25 @@
  * @module
  */
 import { payOrderStateName } from '../../protocol/schemas/enums.js';
+import { RefundOrderState, refundOrderStateName } from '../../protocol/schemas/refund.js';
 import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
+import type { MockRefund } from '../domain/refunds.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
 import { ADDRESS_STATUS_NAMES, MockAddressStatus, MockSettlementStatus, SETTLEMENT_STATUS_NAMES } from '../domain/settlements.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };
+const REFUND_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: '' };
 
 /**
  * A button that POSTs to a control route, then reloads the page. `path` is the gateway's base path: the
  * page calls its own origin, whichever of the mock's accepted hosts the browser used (a call to another
  * would be cross-origin, its answer unreadable).
  */
-function control(path: string, route: string, label: string, kind = ''): Html {
-  return html`<button class="${kind}" data-post="${path}/_mock/${route}">${label}</button>`;
+function control(path: string, route: string, label: string, kind = '', body?: object): Html {
+  return html`<button class="${kind}" data-post="${path}/_mock/${route}"${body === undefined ? '' : html` data-body="${JSON.stringify(body)}"`}>${label}</button>`;
 }
 
 function section(title: string, count: number, table: Html): Html {
@@ -35,10 +38,27 @@ function attemptLine(a: NotificationAttempt): Html {
 
 function notificationRow(path: string, n: MockNotification & { attemptLog: readonly NotificationAttempt[] }): Html {
   const badge = n.state === 'delivered' ? 'ok' : n.state === 'failed' ? 'bad' : 'wait';
-  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td><code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
+  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td>${n.kind === 'refund' ? html`refund <code>${n.mchRefundNo}</code> of ` : ''}<code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
     <td><span class="badge ${badge}">${n.state}</span>${n.nextAttemptAt === undefined ? '' : html`<div class="muted">next ${formatTime(n.nextAttemptAt)}</div>`}</td>
     <td>${n.attemptLog.length === 0 ? html`<span class="empty">not sent yet</span>` : n.attemptLog.map(attemptLine)}</td>
     <td>${control(path, `notifications/${encodeURIComponent(n.id)}/resend`, 'Resend')}</td></tr>`;
+}
+
+function refundRow(path: string, r: MockRefund): Html {
+  const settle = `refunds/${encodeURIComponent(r.refundOrderId)}/settle`;
+  const open = r.state === RefundOrderState.Created || r.state === RefundOrderState.Refunding;
+  return html`<tr data-refund="${r.refundOrderId}"><td><code>${r.mchRefundNo}</code></td><td><code>${r.refundOrderId}</code></td><td><code>${r.payOrderId}</code></td>
+    <td>${formatAmount(r.refundAmount, r.currency)}</td>
+    <td><span class="badge ${REFUND_BADGES[r.state] ?? ''}">${r.state} ${refundOrderStateName(r.state)}</span>${r.errCode === undefined ? '' : html`<div class="muted">${r.errCode}: ${r.errMsg}</div>`}</td>
+    <td>${formatTime(r.createdAt)}</td>
+    <td>${open ? [control(path, settle, 'Succeed', 'primary', { to: 'succeed' }), html` `, control(path, settle, 'Fail', 'danger', { to: 'fail' }), html` `, control(path, settle, 'Close', '', { to: 'close' })] : ''}</td></tr>`;
+}
+
+/** Each order's refunded sum: its succeeded refunds, in minor units. */
+function refundedSums(refunds: readonly MockRefund[]): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const r of refunds) if (r.state === RefundOrderState.Succeeded) sums.set(r.payOrderId, (sums.get(r.payOrderId) ?? 0) + r.refundAmount);
+  return sums;
 }
 
 function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
@@ -55,16 +75,19 @@ function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
 }
 
 function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
-  const { merchants, orders, notifications, addresses, settlements } = state;
+  const { merchants, orders, notifications, addresses, settlements, refunds } = state;
+  const refunded = refundedSums(refunds);
   return html`
     <div class="card"><h2>Merchants</h2><table><tr><th>mchNo</th><th>appId</th></tr>
       ${merchants.map((m) => html`<tr><td><code>${m.mchNo}</code></td><td><code>${m.appId}</code></td></tr>`)}</table>
       <p class="muted">Clock: ${state.clock}, ${formatTime(state.now)} · Control API: <code>${base}/_mock/state</code></p></div>
-    ${section('Orders', orders.length, html`<table><tr><th>Order</th><th>Merchant order</th><th>Subject</th><th>Amount</th><th>State</th><th>Created</th><th></th></tr>
+    ${section('Orders', orders.length, html`<table><tr><th>Order</th><th>Merchant order</th><th>Subject</th><th>Amount</th><th>Refunded</th><th>State</th><th>Created</th><th></th></tr>
       ${orders.map((o) => html`<tr data-order="${o.payOrderId}"><td><a href="${base}/cashier/${encodeURIComponent(o.payOrderId)}"><code>${o.payOrderId}</code></a></td>
-        <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td>
+        <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td><td>${refunded.has(o.payOrderId) ? formatAmount(refunded.get(o.payOrderId) ?? 0, o.currency) : ''}</td>
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
         <td>${o.state <= 1 ? [control(path, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(path, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
+    ${section('Refunds', refunds.length, html`<table id="refunds"><tr><th>mchRefundNo</th><th>refundOrderId</th><th>Order</th><th>Amount</th><th>State</th><th>Created</th><th></th></tr>
+      ${refunds.map((r) => refundRow(path, r))}</table>`)}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
     ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>
@@ -89,7 +112,7 @@ document.addEventListener('click', async (event) => {
   const button = event.target.closest('button[data-post]');
   if (!button) return;
   busy = true; button.disabled = true;
-  const answer = await fetch(button.dataset.post, { method: 'POST' });
+  const answer = await fetch(button.dataset.post, { method: 'POST', body: button.dataset.body });
   if (!answer.ok) alert((await answer.json()).error);
   location.reload();
 });
