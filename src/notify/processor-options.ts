@@ -12,7 +12,8 @@ import type { notificationKinds, NotificationKindName } from './kinds.js';
 import type { NotificationOptions } from './options.js';
 import type { NotificationInput } from './input.js';
 import type { NotificationReply } from './reply.js';
-import type { OrderSweeper, PaidOrder, SweepClient } from './sweep.js';
+import type { OrderSweeper, PaidOrder, SweepClient, SweptPayOrder } from './sweep.js';
+import type { SweptRefund } from './sweep-refunds.js';
 import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification, VerifyRefundNotificationOptions } from './verify.js';
 
 /**
@@ -99,8 +100,13 @@ export type HandlerOption = { [Name in NotificationKindName]: keyof Kinds[Name][
 type KindOfHandler<Handler extends HandlerOption> = { [Name in NotificationKindName]: Handler extends keyof Kinds[Name]['handlers'] ? Name : never }[NotificationKindName];
 /** The kinds whose records a processor tracks and sweeps: a swept record reaches their handlers too. */
 type TrackedKind = { [Name in NotificationKindName]: NonNullable<Kinds[Name]['tracked']> extends true ? Name : never }[NotificationKindName];
+/** What a sweep hands a tracked kind's handlers, besides its notifications. */
+interface SweptRecords {
+  readonly payment: SweptPayOrder;
+  readonly refund: SweptRefund;
+}
 /** What a handler of a kind receives: a verified notification, or (a tracked kind's) a record a sweep found. */
-type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind ? PaidOrder : KindNotification<Name>;
+type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind & keyof SweptRecords ? KindNotification<Name> | SweptRecords[Name] : KindNotification<Name>;
 // A method's type, so that a handler written for the notification alone (before sweeps) still compiles.
 type Handler<Argument, Context> = { handler(notification: Argument, context: Context): unknown }['handler'];
 
