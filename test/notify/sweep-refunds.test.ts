@@ -69,7 +69,7 @@ function setup(options: { kind?: 'memory' | 'sqlite'; notify?: boolean; clientFe
   const processor = first;
   let n = 0;
   /** A paid order of 1000 USD, refunded by 400 (tracked unless told otherwise). */
-  const refund = async (changes: { notifyUrl?: string; track?: boolean } = {}) => {
+  const refund = async (changes: { notifyUrl?: string | undefined; track?: boolean } = {}) => {
     const order = await client.unifiedOrder({ mchOrderNo: `rs-${++n}`, wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 'refund sweep', body: 'b' });
     gateway.payOrder(order.payOrderId);
     const notifyUrl = 'notifyUrl' in changes ? changes.notifyUrl : NOTIFY_URL;

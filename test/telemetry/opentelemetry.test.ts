@@ -276,6 +276,25 @@ describe('sweeps (the abstraction processor.sweep reports through)', () => {
     expect(pointsOf(orders, { 'payment_gateway.sweep.count': 'duration_ms' })).toEqual([]);
     expect(pointsOf(orders, { 'payment_gateway.sweep.count': 'checked' }).map((point) => point.value)).toEqual([5]);
 
+
+    // Refunds are counted apart: their own attributes, and their own counter.
+    otel.exporter.reset();
+    await telemetry.sweep(async () => ({ checked: 0, durationMs: 3, refunds: { checked: 3, refunded: 1, refundFailed: 1, open: 1, problems: [] } }));
+    expect(lastSpan('payment_gateway.sweep').attributes).toEqual({
+      'payment_gateway.sweep.checked': 0,
+      'payment_gateway.sweep.duration_ms': 3,
+      'payment_gateway.sweep.refunds.checked': 3,
+      'payment_gateway.sweep.refunds.refunded': 1,
+      'payment_gateway.sweep.refunds.refund_failed': 1,
+      'payment_gateway.sweep.refunds.open': 1,
+    });
+    const refunds = (await otel.metrics()).get('payment_gateway.sweep.refunds');
+    expect(refunds?.descriptor.unit).toBe('{refund}');
+    expect(pointsOf(refunds, { 'payment_gateway.sweep.count': 'refund_failed' }).map((point) => point.value)).toEqual([1]);
+    expect(pointsOf(refunds, { 'payment_gateway.sweep.count': 'checked' }).map((point) => point.value)).toEqual([3]);
+    // The orders' counter is not fed by refunds (its checked is the first sweep's 5 and this one's 0).
+    expect(pointsOf((await otel.metrics()).get('payment_gateway.sweep.orders'), { 'payment_gateway.sweep.count': 'refunded' })).toEqual([]);
+
     await expect(telemetry.sweep(() => Promise.reject(new GatewayApiError(9999, 'system busy')))).rejects.toBeInstanceOf(GatewayApiError);
     expect(lastSpan('payment_gateway.sweep').attributes['error.type']).toBe('GatewayApiError');
   });
