@@ -48,6 +48,8 @@ const ID_ATTRIBUTES: readonly (readonly [string, string])[] = [
   ['payOrderId', 'payment_gateway.pay_order_id'],
   ['mchOrderNo', 'payment_gateway.mch_order_no'],
   ['requestId', 'payment_gateway.request_id'],
+  ['refundOrderId', 'payment_gateway.refund_order_id'],
+  ['mchRefundNo', 'payment_gateway.mch_refund_no'],
 ];
 
 /**
@@ -56,7 +58,7 @@ const ID_ATTRIBUTES: readonly (readonly [string, string])[] = [
  * per HTTP attempt, lookups of a reconciliation as their own children, `payment_gateway.notification` per
  * delivery with `payment_gateway.on_paid` (or `on_settlement`) around your handler, `payment_gateway.sweep`.
  * Metrics: `http.client.request.duration`, `payment_gateway.client.operation.duration` (seconds),
- * `payment_gateway.notifications` and `payment_gateway.sweep.orders`. Nothing recorded holds the secret, a
+ * `payment_gateway.notifications`, `payment_gateway.sweep.orders` and `payment_gateway.sweep.refunds`. Nothing recorded holds the secret, a
  * `sign`, the signing string or a body; a failure of the providers never changes an outcome.
  *
  * Needs `@opentelemetry/api` (1.9 or a later 1.x), an optional peer dependency: install it, and an

@@ -141,6 +141,24 @@ describe('client spans', () => {
     expect(childrenOf(otel.spans(), wait).map((span) => span.name)).toEqual(['payment_gateway.query']);
   });
 
+  it('waitForRefund: a span with the refund\'s ids, its refund queries as children', async () => {
+    const order = await create(id('o'));
+    gateway.payOrder(order.payOrderId);
+    const refund = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: id('r'), refundAmount: 100, currency: 'USD', refundReason: 'r' });
+    otel.exporter.reset();
+    await client.waitForRefund({ mchRefundNo: refund.mchRefundNo }, { intervalMs: 1 });
+    const wait = lastSpan('payment_gateway.waitForRefund');
+    expect(wait.attributes).toMatchObject({
+      'payment_gateway.operation': 'waitForRefund',
+      'payment_gateway.mch_refund_no': refund.mchRefundNo,
+      'payment_gateway.refund_order_id': refund.refundOrderId,
+      'payment_gateway.pay_order_id': order.payOrderId,
+    });
+    expect(childrenOf(otel.spans(), wait).map((span) => span.name)).toEqual(['payment_gateway.refundQuery']);
+    const waits = pointsOf((await otel.metrics()).get('payment_gateway.client.operation.duration'), { 'payment_gateway.operation': 'waitForRefund' });
+    expect(waits).toHaveLength(1);
+  });
+
   it('records both histograms, in seconds, with the attributes OpenTelemetry names', async () => {
     const all = await otel.metrics();
     const requests = all.get('http.client.request.duration');
