@@ -17,12 +17,8 @@ import {
   type SweepReport,
 } from '../../src/index.js';
 import type { SweepClient } from '../../src/notify/sweep.js';
-import { sqliteStore, type SqliteStore } from '../../src/stores/sqlite.js';
+import { closeScratchStores, scratchStore } from '../support/scratch-stores.js';
 import { createMockGateway, REFUND_EXPIRY_MS } from '../../src/testing/index.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { removeDir } from '../support/servers/process.js';
 
 const merchant = { mchNo: 'M1700000031', appId: 'app-refund-sweep', secret: 'refund-sweep-secret-0123456789' };
 const other = { mchNo: 'M1700000032', appId: 'app-other', secret: 'other-secret-0123456789abcdef' };
@@ -30,21 +26,9 @@ const NOTIFY_URL = 'http://127.0.0.1:9/notify';
 
 type Settled = RefundNotification | SweepReport.SweptRefund;
 
-let scratch: string | undefined;
-const opened: SqliteStore[] = [];
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
-  if (scratch !== undefined) removeDir(scratch);
-  scratch = undefined;
-});
+afterEach(closeScratchStores);
 
-function storeOf(kind: 'memory' | 'sqlite'): NotificationStore {
-  if (kind === 'memory') return memoryStore();
-  scratch ??= mkdtempSync(join(tmpdir(), 'pgsdk-refund-sweep-'));
-  const store = sqliteStore({ path: join(scratch, `store-${opened.length}.sqlite`) });
-  opened.push(store);
-  return store;
-}
+const storeOf = (kind: 'memory' | 'sqlite'): NotificationStore => scratchStore(kind);
 
 /** A mock gateway with paid orders to refund, a client on it, processors sharing one store, and what each handler got. */
 function setup(options: { kind?: 'memory' | 'sqlite'; notify?: boolean; clientFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch } = {}) {
