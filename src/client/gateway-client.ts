@@ -424,9 +424,9 @@ export class GatewayClient implements OperationMethods {
    *
    * @example
    * ```ts
-   * const made = await client.refundOrder({ payOrderId: 'P202406180001', mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' });
+   * const made = await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' });
    * const refund = await client.waitForRefund({ refundOrderId: made.refundOrderId }, { intervalMs: 2_000, timeout: 60_000 });
-   * if (refund.state === RefundOrderState.Succeeded) markRefunded(refund.mchRefundNo);
+   * if (refund.state === RefundOrderState.Succeeded) log.info(`refunded ${refund.refundAmount} ${refund.currency}`);
    * ```
    */
   waitForRefund(ids: RefundQueryParams, options?: WaitForRefundOptions): Promise<Refund> {

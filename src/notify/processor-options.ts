@@ -187,9 +187,9 @@ export interface NotificationProcessor<Notification> {
 }
 
 /**
- * A processor with `onPaid`, which also tracks orders and sweeps them (`track`, `untrack`, `sweep`), so that a
- * paid order whose notification is lost is still fulfilled, once. `Notification` is what its other handlers add
- * (a {@link RefundNotification} with `onRefunded`).
+ * A processor with `onPaid` (or refund handlers), which also tracks orders and refunds and sweeps them (`track`,
+ * `untrack`, `sweep`), so that a paid order or an ended refund whose notification is lost still runs its handler,
+ * once. `Notification` is what its handlers take (a {@link RefundNotification} with `onRefunded`).
  *
  * @example
  * ```ts
@@ -205,7 +205,7 @@ type HandledKind<Options> = { [Option in HandlerOption]: Options extends { reado
 
 /**
  * The processor {@link createNotificationProcessor} returns for its options: of the notifications of the kinds
- * whose handlers they give, with `track` and `sweep` when one of them is tracked (payments).
+ * whose handlers they give, with `track` and `sweep` when one of them is tracked (payments, refunds).
  *
  * @example
  * ```ts

@@ -28,9 +28,9 @@ import type { PayOrderNotification, RefundNotification } from './verify.js';
  * 3. runs the handler, records the key done and answers `SUCCESS`; a handler that throws releases the claim
  *    and answers 500, so that the gateway delivers the notification again.
  *
- * A payment processor also tracks the orders you create and sweeps them (`processor.track`, `processor.sweep`,
- * with the `client` option), so that a paid order whose notifications were all lost is still
- * fulfilled, once: see the guide "Never lose a paid order".
+ * A processor with `onPaid` or refund handlers also tracks the orders and refunds you create and sweeps them
+ * (`processor.track`, `processor.sweep`, with the `client` option), so that a paid order, or a refund that ended,
+ * whose notifications were all lost still runs its handler, once: see the guide "Never lose a paid order".
  *
  * Pass a `store`: `sqliteStore` from `payment-gateway-sdk/stores/sqlite` on one machine; with several
  * machines `postgresStore` from `payment-gateway-sdk/stores/postgres` (the claim, your writes and the done mark

@@ -16,8 +16,8 @@ import type { IdempotentNotification } from './verify-received.js';
  *
  * @example
  * ```ts
- * await processor.track(await client.refundOrder(params));
- * await processor.track({ refundOrderId: row.gatewayRefundId, mchRefundNo: row.number }); // an older refund
+ * await processor.track(await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' }));
+ * await processor.track({ refundOrderId: 'R1623985459000001', mchRefundNo: 'refund-1000' }); // an older refund, from your table
  * ```
  */
 export interface TrackableRefund {
@@ -38,7 +38,7 @@ export interface TrackableRefund {
  * @example
  * ```ts
  * const onRefunded = async (refund: RefundNotification | SweepReport.SweptRefund) => {
- *   await refunds.markDone(refund.mchRefundNo, refund.reqTime === undefined ? 'sweep' : 'notification');
+ *   log.info(`refund ${refund.mchRefundNo} ended in state ${refund.state}`, { via: refund.reqTime === undefined ? 'sweep' : 'notification' });
  * };
  * ```
  */

@@ -134,9 +134,9 @@ export interface SweepOptions {
    * (default `Date.now`), as `track` recorded them.
    */
   olderThanMs: number;
-  /** The most orders this sweep checks. Default: every due order. */
+  /** The most records (orders and refunds) this sweep checks. Default: every due one. */
   limit?: number | undefined;
-  /** How many orders are checked at once (each a query, with the client's retry rules). Default `8`, at most `64`. */
+  /** How many orders or refunds are checked at once (each a query, with the client's retry rules). Default `8`, at most `64`. */
   concurrency?: number | undefined;
   /** Stops taking orders when aborted; the checks under way finish, then the sweep rejects with {@link GatewayAbortError}. */
   signal?: AbortSignal | undefined;
@@ -239,7 +239,7 @@ export interface RefundSweepProblem extends Omit<SweepProblem, 'payOrderId' | 'm
  * ```ts
  * const { refunds } = await processor.sweep({ olderThanMs: 60_000 });
  * metrics.count('refunds.settled_by_sweep', refunds.refunded + refunds.refundFailed); // > 0: refund notifications are lost
- * if (refunds.failed + refunds.notFound + refunds.mismatched + refunds.tooOld > 0) alert(refunds.problems);
+ * if (refunds.failed + refunds.notFound + refunds.mismatched + refunds.tooOld > 0) alertOnCall(refunds.problems);
  * ```
  */
 export interface RefundSweepReport {
