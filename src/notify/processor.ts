@@ -123,7 +123,8 @@ function withSweeper(parsed: ParsedProcessorOptions, tracked: readonly Processed
   const { logger, logLevel } = options;
   const sweeper = orderSweeper({
     store, client, mchNo, appId,
-    checkExpectation: async (paid) => payments!.checkExpectation(paid),
+    // Called only for a paid order, which a processor without onPaid never reads (its sweep reports such orders failed).
+    checkExpectation: async (paid) => (payments ? payments.checkExpectation(paid) : undefined),
     // Asked once (busy is reported, not waited for), with the horizon judged as a notification's is.
     runOnce: (key, eventTime, effect) => runWaiting({ ...settings, busyWaitMs: 0 }, key, eventTime, effect),
     onPaid: payments && ((paid, context) => payments.run(paid, context)),

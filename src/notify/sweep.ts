@@ -537,11 +537,11 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
     if (mismatch !== undefined) return tally.count('mismatched', mismatch);
     if (record.state === PayOrderState.Succeeded) {
       const paid: SweptPayOrder = { ...record, idempotencyKey: `${record.payOrderId}:${PayOrderState.Succeeded}` };
-      const onPaid = settings.onPaid!;
+      const { onPaid } = settings;
       return claim(order, tally, {
         swept: paid, eventTime: record.successTime ?? record.createdAt, ran: 'paid', happened: 'paid', handler: 'onPaid',
         check: () => settings.checkExpectation(paid),
-        run: (context) => onPaid(paid, context),
+        run: (context) => onPaid?.(paid, context),
       });
     }
     if (record.state === PayOrderState.Generated || record.state === PayOrderState.Paying) {
@@ -564,6 +564,10 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   }
 
   async function checkOrder(order: TrackedOrder): Promise<void> {
+    // Tracked by a processor with onPaid (track refuses others), swept by one without: never acted on here.
+    if (settings.onPaid === undefined) {
+      return tallyOf(counts, problems, idsOf(order)).count('failed', 'this processor cannot settle orders (it has no onPaid): sweep with one that has');
+    }
     let record: PayOrder;
     try {
       record = await client.query(idsOf(order), { signal });

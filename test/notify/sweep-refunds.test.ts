@@ -114,6 +114,31 @@ describe.each(['memory', 'sqlite'] as const)('processor.sweep of refunds on the 
     expect(refundCounts((await processor.sweep({ olderThanMs: 0 })).refunds)).toEqual({ ...zero, checked: 1, alreadyDone: 1 });
     expect(refunded.map((r) => r.refundOrderId)).toEqual([swept.refundOrderId, notified.refundOrderId]);
     expect(onRefunded).toHaveBeenCalledTimes(2);
+
+    // Tracked, then notified: the notification forgets the tracked refund, and no sweep reads it.
+    const third = await refund();
+    await gateway.deliverNotifications();
+    expect(onRefunded).toHaveBeenCalledTimes(3);
+    expect(refundCounts((await processor.sweep({ olderThanMs: 0 })).refunds)).toEqual(zero);
+    expect(refunded.map((r) => r.refundOrderId)).toContain(third.refundOrderId);
+  });
+
+  it('the sweep\'s log line counts refunds apart, as refunds.<count>; a processor without onPaid reports a tracked order failed, never runs it', async () => {
+    const { gateway, make, refund, client, store, clock, onPaid } = setup({ kind });
+    const info = vi.fn();
+    const logged = make({ logLevel: 'info', logger: { info, warn: info } });
+    gateway.setRefundMode('hold');
+    await refund();
+    await logged.sweep({ olderThanMs: 0 });
+    expect(info.mock.calls.at(-1)![0]).toMatch(/sweep: checked 0, paid 0, .*, refunds\.checked 1, refunds\.refunded 0, refunds\.refundFailed 0, .*refunds\.open 1/);
+    const order = await client.unifiedOrder({ mchOrderNo: 'rs-order', wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b' });
+    await logged.track(order);
+    gateway.payOrder(order.payOrderId);
+    const refundsOnly = createNotificationProcessor({ ...merchant, store, onRefunded: async () => {}, onRefundFailed: async () => {}, client, now: clock.now, logLevel: 'off' });
+    const report = await refundsOnly.sweep({ olderThanMs: 0 });
+    expect([report.checked, report.failed, report.refunds.checked, report.refunds.open]).toEqual([1, 1, 1, 1]);
+    expect(report.problems[0]!.message).toMatch(/cannot settle orders \(it has no onPaid\)/);
+    expect(onPaid).not.toHaveBeenCalled();
   });
 
   it('a refund notified while refundOrder\'s answer is lost runs onRefunded once: the refund found by the lookup is tracked, and the sweep finds it done', async () => {
