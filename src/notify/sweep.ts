@@ -481,6 +481,7 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   const { signal, closeExpired = false, notFoundGraceMs = DEFAULT_NOT_FOUND_GRACE_MS, concurrency = DEFAULT_CONCURRENCY } = options;
   const counts: Record<Counted, number> = { paid: 0, alreadyDone: 0, open: 0, closed: 0, failed: 0, busy: 0, notFound: 0, mismatched: 0, tooOld: 0 };
   const refundCounts: Record<RefundCounted | 'checked', number> = { checked: 0, refunded: 0, refundFailed: 0, alreadyDone: 0, open: 0, failed: 0, busy: 0, notFound: 0, mismatched: 0, tooOld: 0 };
+  let checked = 0; // orders; refunds count theirs in refundCounts
   const problems: SweepProblem[] = [];
   const refundProblems: RefundSweepProblem[] = [];
   const tallyOf = <Field extends string>(fields: Record<Field, number>, listed: object[], ids: object): Tally<Field> => {
@@ -619,7 +620,6 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
 
   const dueBy = settings.now() - options.olderThanMs;
   let left = options.limit ?? Number.POSITIVE_INFINITY;
-  let checked = 0;
   const buffer: TrackedOrder[] = [];
   let refill: Promise<void> | undefined;
   let exhausted = false;
