@@ -11,7 +11,7 @@ import { LogObserver } from './logging.js';
 import { resolveOptions, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { OperationRunner, type GatewayResponse, type RunAs } from './runner.js';
 import { reissueOrder, type OrderCalls } from './reissue.js';
-import { waitForOrder, type WaitForOrderOptions } from './wait-for-order.js';
+import { waitForOrder, waitForRefund, type WaitForOrderOptions, type WaitForRefundOptions } from './wait-for-order.js';
 
 /**
  * The parameter and result types of one operation, as {@link OperationTypes} lists them.
@@ -413,6 +413,30 @@ export class GatewayClient implements OperationMethods {
   }
 
   /**
+   * Waits for a refund's end: queries it (by `mchRefundNo` or `refundOrderId`) until it leaves states 0 and 1, or
+   * until `options.until` holds, and resolves to the {@link Refund}: 2 refunded, 3 failed, 4 closed (still open two
+   * hours after its creation; never notified). Pauses, timeout and which failures end the wait are
+   * {@link GatewayClient.waitForOrder}'s. In a server, prefer the refund notification and a processor's sweep
+   * (`processor.track(refund)`): this holds the caller for as long as the channel takes.
+   *
+   * @throws {@link GatewayWaitTimeoutError} after `timeout` (5 minutes), with `lastRefund`
+   * @throws {@link GatewayAbortError} when `signal` aborts
+   * @throws any error of {@link GatewayClient.refundQuery} that a retry cannot cure, e.g. `refund_not_found`
+   *
+   * @example
+   * ```ts
+   * const made = await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' });
+   * const refund = await client.waitForRefund({ refundOrderId: made.refundOrderId }, { intervalMs: 2_000, timeout: 60_000 });
+   * if (refund.state === RefundOrderState.Succeeded) log.info(`refunded ${refund.refundAmount} ${refund.currency}`);
+   * ```
+   */
+  waitForRefund(ids: RefundQueryParams, options?: WaitForRefundOptions): Promise<Refund> {
+    // As waitForOrder's: its queries are not logged as failures, the wait's own failure is.
+    const query = (params: RefundQueryParams, requestOptions: RequestOptions) => this.#unlogged<Refund>('refundQuery', params, requestOptions, { purpose: 'wait' });
+    return this.#logged('waitForRefund', ids, this.#runner.traced('waitForRefund', ids, () => waitForRefund(query, ids, options)));
+  }
+
+  /**
    * The way out of a recovered create: a {@link RecoveredOrder} exists at the gateway but has no `payData`
    * (the lookup after a lost answer cannot return it). Closes it (`close` with `confirm: true`), unless it
    * is already past paying; refuses with {@link GatewayOrderPaidError} if it was paid (or paid and
@@ -521,7 +545,7 @@ export class GatewayClient implements OperationMethods {
 
 /**
  * The types of the client's options, calls and answers: `GatewayClient.ConfirmOptions`, `GatewayClient.FetchLike`,
- * `GatewayClient.GatewayResponse`, `GatewayClient.HttpExchange`, `GatewayClient.WaitForOrderOptions`.
+ * `GatewayClient.GatewayResponse`, `GatewayClient.HttpExchange`, `GatewayClient.WaitForOrderOptions`, `GatewayClient.WaitForRefundOptions`.
  */
 export declare namespace GatewayClient {
   export {
@@ -530,5 +554,6 @@ export declare namespace GatewayClient {
     type GatewayResponse as GatewayResponse,
     type HttpExchange as HttpExchange,
     type WaitForOrderOptions as WaitForOrderOptions,
+    type WaitForRefundOptions as WaitForRefundOptions,
   };
 }

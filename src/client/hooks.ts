@@ -4,7 +4,7 @@ import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations
 /**
  * Why an HTTP attempt was made: the operation called (`request`), a lookup that settles an ambiguous create
  * (`reconcile`), the read-back of `confirm: true` (`confirm`), close's check of an order it could not close
- * (`fallback`), or a query of `waitForOrder` (`wait`).
+ * (`fallback`), or a query of `waitForOrder` or `waitForRefund` (`wait`).
  *
  * @example
  * ```ts

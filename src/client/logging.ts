@@ -152,7 +152,7 @@ const PURPOSES: Readonly<Record<AttemptPurpose, string>> = {
   reconcile: ' (reconcile lookup)',
   confirm: ' (confirm read-back)',
   fallback: ' (close check)',
-  wait: ' (waitForOrder poll)',
+  wait: ' (wait poll)',
 };
 
 /** The record's keys, as ` mchOrderNo="order-1001"`, for a line that must say which record it is about. */

@@ -5,6 +5,7 @@ import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder, QueryParams } from '../protocol/schemas/order.js';
+import { RefundOrderState, type Refund, type RefundQueryParams } from '../protocol/schemas/refund.js';
 import type { RequestOptions } from './options.js';
 import { endsWait, sleep } from './policy.js';
 
@@ -21,9 +22,10 @@ const optionsSchema = lazySchema(() =>
     signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
     /**
      * When the wait is over, instead of the default: the order has left states 0 and 1 (it is paid,
-     * failed, revoked, refunded or closed, states 2 to 6).
+     * failed, revoked, refunded or closed, states 2 to 6); for `waitForRefund`, the refund has (2 refunded,
+     * 3 failed, 4 closed).
      */
-    until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the order' })),
+    until: z.optional(z.custom<(order: PayOrder) => boolean>((v) => typeof v === 'function', { error: 'must be a function of the record' })),
   }),
 );
 
@@ -41,6 +43,20 @@ const optionsSchema = lazySchema(() =>
  * ```
  */
 export type WaitForOrderOptions = z.input<ReturnType<typeof optionsSchema>>;
+
+/**
+ * Options of {@link GatewayClient.waitForRefund}: those of {@link WaitForOrderOptions}, with `until` a function of the refund.
+ *
+ * @example
+ * ```ts
+ * const options: GatewayClient.WaitForRefundOptions = { intervalMs: 2_000, timeout: 60_000 };
+ * const refund = await client.waitForRefund({ mchRefundNo: 'refund-1001' }, options);
+ * ```
+ */
+export interface WaitForRefundOptions extends Omit<WaitForOrderOptions, 'until'> {
+  /** When the wait is over, instead of the default: the refund has left states 0 and 1 (2 refunded, 3 failed, 4 closed). */
+  until?: ((refund: Refund) => boolean) | undefined;
+}
 
 /**
  * The defaults of {@link WaitForOrderOptions}.
@@ -80,12 +96,16 @@ export const WAIT_FOR_ORDER_DEFAULTS = {
  */
 export class GatewayWaitTimeoutError extends GatewayTimeoutError {
   static override readonly kind: string = 'GatewayWaitTimeoutError';
-  /** The order as last read, or `undefined` when no query succeeded. */
+  /** The order as last read, or `undefined` when no query succeeded (always, for `waitForRefund`: see `lastRefund`). */
   readonly lastOrder: PayOrder | undefined;
+  /** For `waitForRefund`: the refund as last read, or `undefined` when no query succeeded. */
+  readonly lastRefund: Refund | undefined;
 
-  constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions = {}) {
-    super(message, options);
+  constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions & { readonly lastRefund?: Refund | undefined } = {}) {
+    const { lastRefund, ...rest } = options;
+    super(message, rest);
     this.lastOrder = lastOrder;
+    this.lastRefund = lastRefund;
   }
 
   /** The state last seen, or `undefined` when no query succeeded. */
@@ -96,9 +116,20 @@ export class GatewayWaitTimeoutError extends GatewayTimeoutError {
 
 /** The query the wait repeats: the client's own. */
 export type QueryOrder = (ids: QueryParams, options: RequestOptions) => Promise<PayOrder>;
+/** The refund query `waitForRefund` repeats: the client's own. */
+export type QueryRefund = (ids: RefundQueryParams, options: RequestOptions) => Promise<Refund>;
+
+/** What a wait waits for: its name, when a record is decided, and its timeout error. */
+interface Waited<Ids, Record> {
+  readonly method: 'waitForOrder' | 'waitForRefund';
+  decided(record: Record): boolean;
+  timedOut(ids: Ids, timeout: number, last: Record | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError;
+}
 
 // The payment attempt is decided once the order has left 0 (generated) and 1 (paying).
-const isDecided = (order: PayOrder): boolean => order.state >= PayOrderState.Succeeded;
+const ORDER: Waited<QueryParams, PayOrder> = { method: 'waitForOrder', decided: (order) => order.state >= PayOrderState.Succeeded, timedOut };
+// A refund is decided once it has left 0 (created) and 1 (refunding): 2, 3 or 4.
+const REFUND: Waited<RefundQueryParams, Refund> = { method: 'waitForRefund', decided: (refund) => refund.state >= RefundOrderState.Succeeded, timedOut: refundTimedOut };
 
 /**
  * Queries an order until `until` holds (by default: it left states 0 and 1), pausing `intervalMs`, then
@@ -108,23 +139,38 @@ const isDecided = (order: PayOrder): boolean => order.state >= PayOrderState.Suc
  * or database error) does not end the wait; any other failure does, as it would not change by asking
  * again: invalid ids, a refusal such as `order_not_found` or `signature_invalid`, an untrusted response.
  */
-export async function waitForOrder(query: QueryOrder, ids: QueryParams, options: WaitForOrderOptions = {}): Promise<PayOrder> {
-  const checked = parseInput(optionsSchema(), options ?? {}, 'Invalid waitForOrder options, nothing was sent', 'options', 'query');
-  const { signal, until = isDecided } = checked;
+export function waitForOrder(query: QueryOrder, ids: QueryParams, options: WaitForOrderOptions = {}): Promise<PayOrder> {
+  return waitFor(ORDER, query, ids, options);
+}
+
+/** Queries a refund as {@link waitForOrder} queries an order, until it leaves 0 and 1 (or `until` holds). */
+export function waitForRefund(query: QueryRefund, ids: RefundQueryParams, options: WaitForRefundOptions = {}): Promise<Refund> {
+  return waitFor(REFUND, query, ids, options);
+}
+
+async function waitFor<Ids, Record>(
+  waited: Waited<Ids, Record>,
+  query: (ids: Ids, options: RequestOptions) => Promise<Record>,
+  ids: Ids,
+  options: { readonly until?: ((record: Record) => boolean) | undefined },
+): Promise<Record> {
+  const checked = parseInput(optionsSchema(), options ?? {}, `Invalid ${waited.method} options, nothing was sent`, 'options', 'query');
+  const { signal } = checked;
+  const until = (checked.until as ((record: Record) => boolean) | undefined) ?? waited.decided;
   const intervalMs = checked.intervalMs ?? WAIT_FOR_ORDER_DEFAULTS.intervalMs;
   const maxIntervalMs = Math.max(intervalMs, checked.maxIntervalMs ?? WAIT_FOR_ORDER_DEFAULTS.maxIntervalMs);
   const timeout = checked.timeout ?? WAIT_FOR_ORDER_DEFAULTS.timeout;
   const deadline = performance.now() + timeout;
-  let lastOrder: PayOrder | undefined;
+  let last: Record | undefined;
   let lastFailure: GatewayError | undefined;
   for (let pause = intervalMs; ; pause = Math.min(pause * 1.5, maxIntervalMs)) {
-    if (signal?.aborted) throw GatewayAbortError.of('waitForOrder', signal.reason);
+    if (signal?.aborted) throw GatewayAbortError.of(waited.method, signal.reason);
     const remaining = Math.ceil(deadline - performance.now());
-    if (remaining <= 0) throw timedOut(ids, timeout, lastOrder, lastFailure);
+    if (remaining <= 0) throw waited.timedOut(ids, timeout, last, lastFailure);
     try {
-      lastOrder = await query(ids, { signal, totalTimeout: remaining });
+      last = await query(ids, { signal, totalTimeout: remaining });
       lastFailure = undefined;
-      if (until(lastOrder)) return lastOrder;
+      if (until(last)) return last;
     } catch (error) {
       if (endsWait(error)) throw error;
       // A query cut short by the wait's own deadline (its budget is what was left, in whole ms) says nothing new
@@ -135,18 +181,28 @@ export async function waitForOrder(query: QueryOrder, ids: QueryParams, options:
     try {
       await sleep(Math.max(0, Math.min(pause, deadline - performance.now())), signal);
     } catch (reason) {
-      throw GatewayAbortError.of('waitForOrder', reason);
+      throw GatewayAbortError.of(waited.method, reason);
     }
   }
 }
 
+/** What a wait saw last: the record's state, or why it could not be read. */
+const lastSeen = (last: { readonly state: number } | undefined, lastFailure: GatewayError | undefined): string =>
+  last ? `was still in state ${last.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
 
+function refundTimedOut(ids: RefundQueryParams, timeout: number, lastRefund: Refund | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
+  const refund = ids.mchRefundNo !== undefined ? `refund mchRefundNo '${ids.mchRefundNo}'` : `refund refundOrderId '${ids.refundOrderId}'`;
+  return new GatewayWaitTimeoutError(
+    `The ${refund} ${lastSeen(lastRefund, lastFailure)} after waiting ${timeout} ms (waitForRefund's timeout): show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery.`,
+    undefined,
+    { operation: 'refundQuery', cause: lastFailure, lastRefund },
+  );
+}
 
 function timedOut(ids: QueryParams, timeout: number, lastOrder: PayOrder | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
   const order = ids.mchOrderNo !== undefined ? `order mchOrderNo '${ids.mchOrderNo}'` : `order payOrderId '${ids.payOrderId}'`;
-  const seen = lastOrder ? `was still in state ${lastOrder.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
   return new GatewayWaitTimeoutError(
-    `The ${order} ${seen} after waiting ${timeout} ms (waitForOrder's timeout): show the payment as pending, and rely on the notification or a later query.`,
+    `The ${order} ${lastSeen(lastOrder, lastFailure)} after waiting ${timeout} ms (waitForOrder's timeout): show the payment as pending, and rely on the notification or a later query.`,
     lastOrder,
     { operation: 'query', cause: lastFailure },
   );

@@ -206,6 +206,7 @@ const refund = defineNotificationKind({
   identifiedBy: ['refundOrderId', 'mchRefundNo'],
   stateField: 'state',
   amountField: 'refundAmount',
+  tracked: true,
   get schema() {
     return refundNotificationSchema();
   },

@@ -12,7 +12,9 @@ import type { notificationKinds, NotificationKindName } from './kinds.js';
 import type { NotificationOptions } from './options.js';
 import type { NotificationInput } from './input.js';
 import type { NotificationReply } from './reply.js';
-import type { OrderSweeper, PaidOrder, SweepClient } from './sweep.js';
+import type { OrderSweeper, PaidOrder, SweepClient, SweepLogger, SweptPayOrder } from './sweep.js';
+import type { LogLevel } from '../util/log-levels.js';
+import type { SweptRefund } from './sweep-refunds.js';
 import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification, VerifyRefundNotificationOptions } from './verify.js';
 
 /**
@@ -75,6 +77,10 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
    * `openTelemetry()` from `payment-gateway-sdk/opentelemetry`. Default none.
    */
   telemetry?: Telemetry | undefined;
+  /** Where a sweep's one line goes (a `GatewayLogger`, pino, the console); default the console. A client's `logger` serves. */
+  logger?: SweepLogger | undefined;
+  /** Which sweep lines are written: `info` (every sweep), `warn` (only one that needs you), `off`; default every line. */
+  logLevel?: LogLevel | undefined;
   /**
    * The `GatewayClient` of the same merchant application, for `processor.sweep` (its `query` and `close`), with
    * `onPaid`. Without it, `track` works and `sweep` refuses.
@@ -100,8 +106,13 @@ export type HandlerOption = { [Name in NotificationKindName]: keyof Kinds[Name][
 type KindOfHandler<Handler extends HandlerOption> = { [Name in NotificationKindName]: Handler extends keyof Kinds[Name]['handlers'] ? Name : never }[NotificationKindName];
 /** The kinds whose records a processor tracks and sweeps: a swept record reaches their handlers too. */
 type TrackedKind = { [Name in NotificationKindName]: NonNullable<Kinds[Name]['tracked']> extends true ? Name : never }[NotificationKindName];
+/** What a sweep hands a tracked kind's handlers, besides its notifications. */
+interface SweptRecords {
+  readonly payment: SweptPayOrder;
+  readonly refund: SweptRefund;
+}
 /** What a handler of a kind receives: a verified notification, or (a tracked kind's) a record a sweep found. */
-type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind ? PaidOrder : KindNotification<Name>;
+type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind & keyof SweptRecords ? KindNotification<Name> | SweptRecords[Name] : KindNotification<Name>;
 // A method's type, so that a handler written for the notification alone (before sweeps) still compiles.
 type Handler<Argument, Context> = { handler(notification: Argument, context: Context): unknown }['handler'];
 
@@ -182,9 +193,9 @@ export interface NotificationProcessor<Notification> {
 }
 
 /**
- * A processor with `onPaid`, which also tracks orders and sweeps them (`track`, `untrack`, `sweep`), so that a
- * paid order whose notification is lost is still fulfilled, once. `Notification` is what its other handlers add
- * (a {@link RefundNotification} with `onRefunded`).
+ * A processor with `onPaid` (or refund handlers), which also tracks orders and refunds and sweeps them (`track`,
+ * `untrack`, `sweep`), so that a paid order or an ended refund whose notification is lost still runs its handler,
+ * once. `Notification` is what its handlers take (a {@link RefundNotification} with `onRefunded`).
  *
  * @example
  * ```ts
@@ -200,7 +211,7 @@ type HandledKind<Options> = { [Option in HandlerOption]: Options extends { reado
 
 /**
  * The processor {@link createNotificationProcessor} returns for its options: of the notifications of the kinds
- * whose handlers they give, with `track` and `sweep` when one of them is tracked (payments).
+ * whose handlers they give, with `track` and `sweep` when one of them is tracked (payments, refunds).
  *
  * @example
  * ```ts

@@ -111,7 +111,7 @@ export function parseProcessorOptions(options: unknown): ParsedProcessorOptions 
   const client = checked.client as SweepClient | undefined;
   if (client !== undefined && !kinds.some((kind) => kind.row.tracked && kind.handlers.length > 0)) {
     const tracking = KINDS.filter((row) => row.tracked).flatMap((row) => Object.keys(row.handlers));
-    throw new GatewayValidationError(SUMMARY, [{ path: ['client'], message: `is for track and sweep, which serve ${tracking.join(', ')}: leave it out, or give that handler` }]);
+    throw new GatewayValidationError(SUMMARY, [{ path: ['client'], message: `is for track and sweep, which serve ${tracking.join(', ')}: leave it out, or give one of them` }]);
   }
   const settings: ProcessorSettings = {
     store: (checked.store as NotificationStore<ProcessingContext> | undefined) ?? defaultStore(),

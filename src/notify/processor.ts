@@ -1,14 +1,13 @@
 import { GatewayValidationError } from '../errors/index.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { ProcessingContext } from './store.js';
 import { checkAgainstRecord, handlerFor, processorOf, runWaiting } from './delivery.js';
 import type { NotificationProcessorFor, NotificationProcessorOptions, PaymentNotificationProcessor } from './processor-options.js';
-import { parseProcessorOptions, type Handler, type ParsedProcessorOptions, type ProcessedKind } from './processor-settings.js';
-import { checkSweepClient, orderSweeper, type OrderSweeper, type SweeperSettings, type SweptPayOrder, type SweptRefusal } from './sweep.js';
+import { parseProcessorOptions, type ParsedProcessorOptions, type ProcessedKind } from './processor-settings.js';
+import type { NotificationKindName } from './kinds.js';
+import { refundTrackingKey } from './sweep-refunds.js';
+import { checkSweepClient, orderSweeper, type OrderSweeper, type SweeperSettings, type SweptRefusal } from './sweep.js';
 import { checkExpected, type IdempotentNotification } from './verify-received.js';
-import type { PayOrderNotification } from './verify.js';
-
-const SWEPT_LABEL = 'paid order found by a sweep';
+import type { PayOrderNotification, RefundNotification } from './verify.js';
 
 /**
  * Creates a processor that takes the gateway's notifications as they arrive (repeated, concurrent, on any of
@@ -29,9 +28,9 @@ const SWEPT_LABEL = 'paid order found by a sweep';
  * 3. runs the handler, records the key done and answers `SUCCESS`; a handler that throws releases the claim
  *    and answers 500, so that the gateway delivers the notification again.
  *
- * A payment processor also tracks the orders you create and sweeps them (`processor.track`, `processor.sweep`,
- * with the `client` option), so that a paid order whose notifications were all lost is still
- * fulfilled, once: see the guide "Never lose a paid order".
+ * A processor with `onPaid` or refund handlers also tracks the orders and refunds you create and sweeps them
+ * (`processor.track`, `processor.sweep`, with the `client` option), so that a paid order, or a refund that ended,
+ * whose notifications were all lost still runs its handler, once: see the guide "Never lose a paid order".
  *
  * Pass a `store`: `sqliteStore` from `payment-gateway-sdk/stores/sqlite` on one machine; with several
  * machines `postgresStore` from `payment-gateway-sdk/stores/postgres` (the claim, your writes and the done mark
@@ -73,8 +72,8 @@ export function createNotificationProcessor<const Options extends NotificationPr
   options: Options & NotificationProcessorOptions<Context>,
 ): NotificationProcessorFor<Options> {
   const parsed = parseProcessorOptions(options);
-  const tracked = parsed.kinds.find((kind) => kind.row.tracked && kind.handlers.length > 0);
-  const processor = tracked ? withSweeper(parsed, tracked, options as unknown as SweeperOptions) : processorOf(parsed);
+  const tracked = parsed.kinds.filter((kind) => kind.row.tracked && kind.handlers.length > 0);
+  const processor = tracked.length > 0 ? withSweeper(parsed, tracked, options as unknown as SweeperOptions) : processorOf(parsed);
   return processor as unknown as NotificationProcessorFor<Options>;
 }
 
@@ -87,39 +86,62 @@ interface SweeperOptions {
   readonly logLevel?: string | undefined;
 }
 
+/** Per tracked kind: the label of its swept record, and the tracked record a processed notification settles. */
+const SWEPT = {
+  payment: { label: 'paid order found by a sweep', trackingKey: (n: IdempotentNotification) => (n as PayOrderNotification).payOrderId },
+  refund: { label: 'refund found by a sweep', trackingKey: (n: IdempotentNotification) => refundTrackingKey((n as RefundNotification).refundOrderId) },
+} as const satisfies { readonly [Name in NotificationKindName]?: { readonly label: string; readonly trackingKey: (n: IdempotentNotification) => string } };
+
 /**
- * The tracked kind's extra (payments): a processor that also tracks orders and sweeps them, running `onPaid`
- * for a paid order found by a sweep through the notification's claim, once either way.
+ * The tracked kinds' extra (payments, refunds): a processor that also tracks their records and sweeps them, running
+ * the handler of a final record found by a sweep through its notification's claim, once either way.
  */
-function withSweeper(parsed: ParsedProcessorOptions, tracked: ProcessedKind, options: SweeperOptions): PaymentNotificationProcessor<IdempotentNotification> {
+function withSweeper(parsed: ParsedProcessorOptions, tracked: readonly ProcessedKind[], options: SweeperOptions): PaymentNotificationProcessor<IdempotentNotification> {
   const { settings, client } = parsed;
   const { store, telemetry } = settings;
   const { mchNo, appId } = options;
-  const processed: ProcessedKind = { ...tracked, settled: async (notification) => store.tracking?.forget((notification as PayOrderNotification).payOrderId) };
-  const { fixedExpect } = processed;
   checkSweepClient(client, mchNo, appId);
-  // A swept paid order meets the same expect as a notification: the fixed one, then the function's.
-  const checkExpectation = async (paid: SweptPayOrder): Promise<SweptRefusal> => {
-    try {
-      checkExpected(SWEPT_LABEL, paid, fixedExpect ?? {});
-    } catch (error) {
-      return { kind: 'refused', error: error as GatewayValidationError };
-    }
-    const outcome = processed.expectFunction && (await checkAgainstRecord({ ...processed, row: { ...processed.row, label: SWEPT_LABEL } }, processed.expectFunction, paid));
-    return outcome && (outcome.kind === 'refused' ? outcome : { kind: 'failed', error: outcome.kind === 'failed' ? outcome.error : undefined });
+  // A processed notification of a tracked kind settles its tracked record (best effort: a sweep would find it done).
+  const processed = new Map(
+    tracked.map((kind) => [kind, { ...kind, settled: async (n: IdempotentNotification) => store.tracking?.forget(SWEPT[kind.row.name as keyof typeof SWEPT].trackingKey(n)) }] as const),
+  );
+  const sweptOf = (name: keyof typeof SWEPT) => {
+    const kind = [...processed.values()].find((k) => k.row.name === name);
+    if (kind === undefined) return undefined;
+    const checkExpectation = async (record: IdempotentNotification) => sweptExpectation(kind, SWEPT[name].label, record);
+    // A swept record's handler is the one its state picks, as a notification's is; traced by its name alike.
+    const run = (record: IdempotentNotification, context: ProcessingContext) => {
+      const handler = handlerFor(kind, record)!;
+      return telemetry ? telemetry.handler(handler.name, () => handler.run(record, context)) : handler.run(record, context);
+    };
+    return { kind, checkExpectation, run };
   };
+  const payments = sweptOf('payment');
+  const refunds = sweptOf('refund');
+  // A swept refund of a state no handler takes would be tracked for ever: track refuses refunds unless both are given.
+  const refundsHandled = refunds !== undefined && Object.keys(refunds.kind.row.handlers).every((option) => refunds.kind.handlers.some((given) => given.option === option));
   const { logger, logLevel } = options;
-  // A sweep finds paid orders: the tracked kind's handler for that state.
-  const handler = handlerFor(processed, { state: PayOrderState.Succeeded } as unknown as IdempotentNotification)!;
-  const onPaid: Handler<SweptPayOrder> = (paid, context) => handler.run(paid, context);
   const sweeper = orderSweeper({
-    store, client, mchNo, appId, checkExpectation,
+    store, client, mchNo, appId,
+    // Called only for a paid order, which a processor without onPaid never reads (its sweep reports such orders failed).
+    checkExpectation: async (paid) => (payments ? payments.checkExpectation(paid) : undefined),
     // Asked once (busy is reported, not waited for), with the horizon judged as a notification's is.
     runOnce: (key, eventTime, effect) => runWaiting({ ...settings, busyWaitMs: 0 }, key, eventTime, effect),
-    onPaid: telemetry ? (paid, context) => telemetry.handler(handler.name, () => onPaid(paid, context)) : onPaid,
+    onPaid: payments && ((paid, context) => payments.run(paid, context)),
+    refunds: refundsHandled ? { run: (refund, context) => refunds.run(refund, context), checkExpectation: async (refund) => refunds.checkExpectation(refund) } : undefined,
     now: options.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],
   });
   const sweep: OrderSweeper['sweep'] = telemetry ? (sweepOptions) => telemetry.sweep(() => sweeper.sweep(sweepOptions)) : sweeper.sweep;
-  return Object.assign(processorOf({ ...parsed, kinds: parsed.kinds.map((kind) => (kind === tracked ? processed : kind)) }), sweeper, { sweep });
+  return Object.assign(processorOf({ ...parsed, kinds: parsed.kinds.map((kind) => processed.get(kind) ?? kind) }), sweeper, { sweep });
 }
 
+/** A swept record meets the same expectation as a notification of its kind: the fixed one, then the function's. */
+async function sweptExpectation(kind: ProcessedKind, label: string, record: IdempotentNotification): Promise<SweptRefusal> {
+  try {
+    checkExpected(label, record as unknown as Record<string, unknown>, kind.fixedExpect ?? {});
+  } catch (error) {
+    return { kind: 'refused', error: error as GatewayValidationError };
+  }
+  const outcome = kind.expectFunction && (await checkAgainstRecord({ ...kind, row: { ...kind.row, label } }, kind.expectFunction, record));
+  return outcome && (outcome.kind === 'refused' ? outcome : { kind: 'failed', error: outcome.kind === 'failed' ? outcome.error : undefined });
+}

@@ -12,7 +12,9 @@ import { requiredText, safeInteger } from '../protocol/schemas/fields.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { RefundOrderState, type Refund } from '../protocol/schemas/refund.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
+import { isRefundKey, refundIdsOf, refundOpen, refundTrackingKey, sweptRefund, trackedRefund, type SweptRefund, type TrackableRefund } from './sweep-refunds.js';
 import type { OrderTracking, TrackedOrder } from './tracking.js';
 import type { IdempotentNotification } from './verify-received.js';
 import type { PayOrderNotification } from './verify.js';
@@ -66,6 +68,8 @@ export type PaidOrder = PayOrderNotification | SweptPayOrder;
 export interface SweepClient {
   /** Reads an order with a signed query ({@link GatewayClient.query}), by both ids so that the answer is bound to both. */
   query(params: TrackableOrder, options?: { signal?: AbortSignal | undefined }): Promise<PayOrder>;
+  /** Reads a refund with a signed query ({@link GatewayClient.refundQuery}), by both ids: what sweeping tracked refunds needs. */
+  refundQuery?(params: TrackableRefund, options?: { signal?: AbortSignal | undefined }): Promise<Refund>;
   /** Closes an order and reads it back ({@link GatewayClient.close} with `confirm: true`). */
   close(params: TrackableOrder, options: { confirm: true; signal?: AbortSignal | undefined }): Promise<PayOrder>;
   /** The client's merchant number: when present, it must be the processor's. */
@@ -130,9 +134,9 @@ export interface SweepOptions {
    * (default `Date.now`), as `track` recorded them.
    */
   olderThanMs: number;
-  /** The most orders this sweep checks. Default: every due order. */
+  /** The most records (orders and refunds) this sweep checks. Default: every due one. */
   limit?: number | undefined;
-  /** How many orders are checked at once (each a query, with the client's retry rules). Default `8`, at most `64`. */
+  /** How many orders or refunds are checked at once (each a query, with the client's retry rules). Default `8`, at most `64`. */
   concurrency?: number | undefined;
   /** Stops taking orders when aborted; the checks under way finish, then the sweep rejects with {@link GatewayAbortError}. */
   signal?: AbortSignal | undefined;
@@ -206,8 +210,61 @@ export interface SweepReport {
   readonly tooOld: number;
   /** The orders behind `failed`, `notFound`, `mismatched` and `tooOld`, the first 100. */
   readonly problems: readonly SweepProblem[];
+  /** The tracked refunds this sweep read, counted apart from the orders (every field above counts orders only). */
+  readonly refunds: RefundSweepReport;
   /** How long the sweep took. */
   readonly durationMs: number;
+}
+
+/**
+ * Why a sweep did not settle a refund: what {@link RefundSweepReport.problems} lists.
+ *
+ * @example
+ * ```ts
+ * for (const p of report.refunds.problems) log.warn(`${p.kind}: refund ${p.mchRefundNo} (${p.refundOrderId}): ${p.message}`);
+ * ```
+ */
+export interface RefundSweepProblem extends Omit<SweepProblem, 'payOrderId' | 'mchOrderNo'> {
+  /** The tracked refund's gateway id. */
+  readonly refundOrderId: string;
+  /** The tracked refund's number. */
+  readonly mchRefundNo: string;
+}
+
+/**
+ * What one sweep did with tracked refunds ({@link SweepReport.refunds}). Every checked refund is counted in exactly
+ * one of the fields after `checked`.
+ *
+ * @example
+ * ```ts
+ * const { refunds } = await processor.sweep({ olderThanMs: 60_000 });
+ * metrics.count('refunds.settled_by_sweep', refunds.refunded + refunds.refundFailed); // > 0: refund notifications are lost
+ * if (refunds.failed + refunds.notFound + refunds.mismatched + refunds.tooOld > 0) alertOnCall(refunds.problems);
+ * ```
+ */
+export interface RefundSweepReport {
+  /** Refunds read from the gateway in this sweep. */
+  readonly checked: number;
+  /** Refunds found succeeded (2) whose `onRefunded` ran in this sweep: now forgotten. */
+  readonly refunded: number;
+  /** Refunds found failed (3) or closed (4, never notified) whose `onRefundFailed` ran in this sweep: now forgotten. */
+  readonly refundFailed: number;
+  /** Final refunds already processed (by a notification or another sweep): now forgotten. */
+  readonly alreadyDone: number;
+  /** Refunds still 0 or 1, or not found for less than `notFoundGraceMs`: left alone, still tracked. */
+  readonly open: number;
+  /** Refunds whose lookup, `expectRefund` function, handler or store failed: still tracked, checked again later. */
+  readonly failed: number;
+  /** Final refunds another delivery or sweep was processing at that moment: still tracked. */
+  readonly busy: number;
+  /** Refunds the gateway has not known (`refund_not_found`) for `notFoundGraceMs`: never acted on, still tracked. */
+  readonly notFound: number;
+  /** Refunds whose signed record is not the tracked refund's, or that do not match `expectRefund`: never acted on, still tracked. */
+  readonly mismatched: number;
+  /** Final refunds older than the store remembers processed events: never acted on by a sweep, still tracked. */
+  readonly tooOld: number;
+  /** The refunds behind `failed`, `notFound`, `mismatched` and `tooOld`, the first 100. */
+  readonly problems: readonly RefundSweepProblem[];
 }
 
 /**
@@ -225,18 +282,22 @@ export interface OrderSweeper {
   /**
    * Records `order` in the processor's store until a sweep finds it final. Call it right after `unifiedOrder`
    * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}); tracking it again with the same ids does nothing.
+   * A refund (a record with a `refundOrderId`: what `refundOrder` resolves to, or `{ refundOrderId, mchRefundNo }`)
+   * is tracked alike, until a sweep finds it final and runs `onRefunded` or `onRefundFailed`; it needs a processor
+   * with both.
    *
-   * @throws {@link GatewayValidationError} when the store cannot track orders, `order` has no ids, or its `payOrderId`
-   * is tracked with another `mchOrderNo` (the tracked record is kept: `untrack` it first if it is the wrong one)
+   * @throws {@link GatewayValidationError} when the store cannot track orders, `order` has no ids, its `payOrderId`
+   * is tracked with another `mchOrderNo` (a refund's `refundOrderId` with another `mchRefundNo`; the tracked record
+   * is kept: `untrack` it first if it is the wrong one), or it is a refund and the processor lacks `onRefunded` or `onRefundFailed`
    */
-  track(order: TrackableOrder, options?: TrackOptions): Promise<void>;
+  track(order: TrackableOrder | TrackableRefund, options?: TrackOptions): Promise<void>;
   /**
-   * Stops tracking `order` by hand: for one a sweep keeps reporting (`notFound`, `mismatched`, `tooOld`) once you
-   * have settled it yourself. Final orders need no call: the sweep forgets them.
+   * Stops tracking `order` (or a refund) by hand: for one a sweep keeps reporting (`notFound`, `mismatched`,
+   * `tooOld`) once you have settled it yourself. Final ones need no call: the sweep forgets them.
    *
    * @throws {@link GatewayValidationError} when the store cannot track orders, or `order` has no ids
    */
-  untrack(order: TrackableOrder): Promise<void>;
+  untrack(order: TrackableOrder | TrackableRefund): Promise<void>;
   /**
    * Reads every tracked order due (see {@link SweepOptions.olderThanMs}) with a signed query and settles it:
    * runs `onPaid` for a paid one through the notification's own exactly-once claim, forgets a final one,
@@ -250,7 +311,7 @@ export interface OrderSweeper {
 }
 
 /** A logger of the processor's options (a `GatewayLogger`, pino, the console): what a sweep logs to. */
-interface SweepLogger {
+export interface SweepLogger {
   info(message: string, fields?: Readonly<Record<string, unknown>>): void;
   warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
 }
@@ -264,7 +325,10 @@ export interface SweeperSettings {
   readonly client: SweepClient | undefined;
   readonly mchNo: string;
   readonly appId: string;
-  readonly onPaid: (paid: SweptPayOrder, context: ProcessingContext) => unknown;
+  /** `undefined` in a processor without `onPaid`: it tracks no order. */
+  readonly onPaid: ((paid: SweptPayOrder, context: ProcessingContext) => unknown) | undefined;
+  /** A swept final refund's handler (by its state) and `expectRefund`; `undefined` unless both refund handlers are given. */
+  readonly refunds: { readonly run: (refund: SweptRefund, context: ProcessingContext) => unknown; readonly checkExpectation: (refund: SweptRefund) => Promise<SweptRefusal> } | undefined;
   /** The notification's claim, asked once: `stale` when the event is older than the store's horizon, judged as the claim is asked. */
   readonly runOnce: (key: string, eventTime: number, effect: (context: ProcessingContext) => Promise<void>) => Promise<RunOnceResult | { readonly status: 'stale'; readonly horizon: number }>;
   /** The processor's `expect` (fixed and function), applied to a swept paid order as to a notification. */
@@ -286,7 +350,17 @@ const MAX_PROBLEMS = 100;
 const MAX_EXPIRED_TIME_S = 315_360_000;
 const expiredTimeSchema = () => z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` })));
 // A CreatedOrder carries the validity its unifiedOrder sent; a RecoveredOrder or bare ids carry none.
-const trackSchema = lazySchema(() => z.object({ payOrderId: requiredText(), mchOrderNo: requiredText(), sentExpiredTime: expiredTimeSchema() }));
+const trackSchema = lazySchema(() =>
+  z.object({
+    // No order id may be a tracked refund's key: an order tracked under one would be read as a refund.
+    payOrderId: requiredText().check(z.refine((id) => !isRefundKey(id), { error: 'must not begin with "refund:": track a refund by its refundOrderId and mchRefundNo' })),
+    mchOrderNo: requiredText(),
+    sentExpiredTime: expiredTimeSchema(),
+  }),
+);
+const trackRefundSchema = lazySchema(() => z.object({ refundOrderId: requiredText(), mchRefundNo: requiredText() }));
+/** A refund is recognised by its `refundOrderId` (a {@link Refund} carries a `payOrderId` too). */
+const isRefund = (record: unknown): record is TrackableRefund => typeof record === 'object' && record !== null && 'refundOrderId' in record;
 const trackOptionsSchema = lazySchema(() => z.strictObject({ expiredTime: expiredTimeSchema() }));
 const sweepOptionsSchema = lazySchema(() =>
   z.strictObject({
@@ -325,25 +399,37 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
   return {
     async track(order, options = {}) {
       const tracking = trackingOf('track');
-      const { payOrderId, mchOrderNo, sentExpiredTime } = parseInput(trackSchema(), order, 'Invalid processor.track order', 'request');
-      const { expiredTime = sentExpiredTime } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
+      const refund = isRefund(order);
+      const missing = refund ? (settings.refunds === undefined ? 'onRefunded and onRefundFailed' : undefined) : settings.onPaid === undefined ? 'onPaid' : undefined;
+      // A record no handler of this processor could act on would be tracked for nothing, and reported as settled by no one.
+      if (missing !== undefined) {
+        throw new GatewayValidationError(`processor.track refused ${refund ? 'a refund' : 'an order'}: this processor could never act on it`, [
+          { path: ['options', missing.split(' ')[0]!], message: `is missing: a sweep settles ${refund ? 'a tracked refund with onRefunded (2) or onRefundFailed (3, 4)' : 'a tracked order with onPaid'}; give the processor ${missing}` },
+        ]);
+      }
       const trackedAt = settings.now();
-      const kept = await tracking.track({ payOrderId, mchOrderNo, trackedAt, expiresAt: expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000 });
+      let record: TrackedOrder;
+      if (refund) {
+        record = trackedRefund(parseInput(trackRefundSchema(), order, 'Invalid processor.track refund', 'request'), trackedAt);
+        // A refund has no validity to give: nothing of a sweep closes it (the gateway does, after two hours).
+        parseInput(z.strictObject({}), options ?? {}, 'Invalid processor.track options: a refund takes none', 'options');
+      } else {
+        const { payOrderId, mchOrderNo, sentExpiredTime } = parseInput(trackSchema(), order, 'Invalid processor.track order', 'request');
+        const { expiredTime = sentExpiredTime } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
+        record = { payOrderId, mchOrderNo, trackedAt, expiresAt: expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000 };
+      }
+      const kept = await tracking.track(record);
       if (typeof kept !== 'string') {
         throw new GatewayError("The store's tracking.track resolved to no mchOrderNo: it must resolve to the mchOrderNo of the record it keeps (OrderTracking), so that a conflicting track is refused. Fix the store; the order may not be tracked.");
       }
-      if (kept !== mchOrderNo) {
-        throw new GatewayValidationError('processor.track refused an order that conflicts with the one tracked', [
-          {
-            path: ['order', 'mchOrderNo'],
-            message: `is ${JSON.stringify(mchOrderNo)}, but payOrderId ${JSON.stringify(payOrderId)} is tracked with mchOrderNo ${JSON.stringify(kept)}: the tracked record is kept. Find which is right; if the tracked one is wrong, processor.untrack it, then track this one`,
-          },
-        ]);
-      }
+      if (kept !== record.mchOrderNo) throw conflict(refund ? ['refundOrderId', 'mchRefundNo', (order as TrackableRefund).refundOrderId] : ['payOrderId', 'mchOrderNo', record.payOrderId], record.mchOrderNo, kept);
     },
     async untrack(order) {
       const tracking = trackingOf('untrack');
-      await tracking.forget(parseInput(trackSchema(), order, 'Invalid processor.untrack order', 'request').payOrderId);
+      const key = isRefund(order)
+        ? refundTrackingKey(parseInput(trackRefundSchema(), order, 'Invalid processor.untrack refund', 'request').refundOrderId)
+        : parseInput(trackSchema(), order, 'Invalid processor.untrack order', 'request').payOrderId;
+      await tracking.forget(key);
     },
     async sweep(options) {
       const tracking = trackingOf('sweep');
@@ -360,60 +446,112 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
   };
 }
 
+/** A track refused because its id is tracked with another number: the tracked record is kept. */
+function conflict([idField, noField, id]: readonly [string, string, string], given: string, kept: string): GatewayValidationError {
+  const what = idField === 'payOrderId' ? 'an order' : 'a refund';
+  return new GatewayValidationError(`processor.track refused ${what} that conflicts with the one tracked`, [
+    {
+      path: ['order', noField],
+      message: `is ${JSON.stringify(given)}, but ${idField} ${JSON.stringify(id)} is tracked with ${noField} ${JSON.stringify(kept)}: the tracked record is kept. Find which is right; if the tracked one is wrong, processor.untrack it, then track this one`,
+    },
+  ]);
+}
+
 type ParsedSweepOptions = z.output<ReturnType<typeof sweepOptionsSchema>>;
-type Counted = Exclude<keyof SweepReport, 'checked' | 'problems' | 'durationMs'>;
+type Counted = Exclude<keyof SweepReport, 'checked' | 'problems' | 'durationMs' | 'refunds'>;
+type RefundCounted = Exclude<keyof RefundSweepReport, 'checked' | 'problems'>;
+/** Where one tracked record's outcome is counted and its problem listed: the order's fields, or the refund's. */
+interface Tally<Field extends string> {
+  count(field: Field, message?: string, error?: unknown): void;
+  note(kind: SweepProblem['kind'], message: string, error?: unknown): void;
+}
+/** What the claim of a swept record ran, and the field it is counted in when it ran now. */
+interface SweptEffect<Field extends string> {
+  readonly swept: IdempotentNotification;
+  readonly eventTime: number;
+  readonly ran: Field;
+  readonly happened: string;
+  readonly handler: string;
+  check(): Promise<SweptRefusal>;
+  run(context: ProcessingContext): unknown;
+}
 
 async function runSweep(settings: SweeperSettings, tracking: OrderTracking, client: SweepClient, options: ParsedSweepOptions): Promise<SweepReport> {
   const started = performance.now();
   const { signal, closeExpired = false, notFoundGraceMs = DEFAULT_NOT_FOUND_GRACE_MS, concurrency = DEFAULT_CONCURRENCY } = options;
   const counts: Record<Counted, number> = { paid: 0, alreadyDone: 0, open: 0, closed: 0, failed: 0, busy: 0, notFound: 0, mismatched: 0, tooOld: 0 };
+  const refundCounts: Record<RefundCounted | 'checked', number> = { checked: 0, refunded: 0, refundFailed: 0, alreadyDone: 0, open: 0, failed: 0, busy: 0, notFound: 0, mismatched: 0, tooOld: 0 };
+  let checked = 0; // orders; refunds count theirs in refundCounts
   const problems: SweepProblem[] = [];
-  const note = (kind: SweepProblem['kind'], order: TrackedOrder, message: string, error?: unknown) => {
-    if (problems.length < MAX_PROBLEMS) problems.push({ kind, payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, message, ...(error === undefined ? {} : { error }) });
+  const refundProblems: RefundSweepProblem[] = [];
+  const tallyOf = <Field extends string>(fields: Record<Field, number>, listed: object[], ids: object): Tally<Field> => {
+    const note = (kind: SweepProblem['kind'], message: string, error?: unknown) => {
+      if (listed.length < MAX_PROBLEMS) listed.push({ kind, ...ids, message, ...(error === undefined ? {} : { error }) });
+    };
+    return {
+      note,
+      count(field, message, error) {
+        fields[field]++;
+        if (message !== undefined) note(field as SweepProblem['kind'], message, error);
+      },
+    };
   };
-  const count = (field: Counted, order: TrackedOrder, message?: string, error?: unknown) => {
-    counts[field]++;
-    if (message !== undefined) note(field as SweepProblem['kind'], order, message, error);
-  };
-  const forget = (order: TrackedOrder) =>
-    tracking.forget(order.payOrderId).catch((error: unknown) => note('forget', order, 'settled, but the store could not forget it: the next sweep checks it again', error));
+  const forget = (order: TrackedOrder, tally: Tally<string>) =>
+    tracking.forget(order.payOrderId).catch((error: unknown) => tally.note('forget', 'settled, but the store could not forget it: the next sweep checks it again', error));
 
-  /** Runs onPaid for a paid, bound record through the notification's claim. */
-  async function fulfil(order: TrackedOrder, record: PayOrder): Promise<void> {
-    const paid: SweptPayOrder = { ...record, idempotencyKey: `${record.payOrderId}:${PayOrderState.Succeeded}` };
-    const paidAt = record.successTime ?? record.createdAt;
-    const refusal = await settings.checkExpectation(paid);
-    if (refusal?.kind === 'refused') return count('mismatched', order, refusal.error.message, refusal.error);
-    if (refusal?.kind === 'failed') return count('failed', order, `your expect function failed: ${String((refusal.error as Error)?.message ?? refusal.error)}`, refusal.error);
+  /** Runs a final record's handler through its notification's claim, after the processor's expect. */
+  async function claim<Field extends string>(order: TrackedOrder, tally: Tally<Field | 'mismatched' | 'failed' | 'tooOld' | 'busy' | 'alreadyDone'>, effect: SweptEffect<Field>): Promise<void> {
+    const refusal = await effect.check();
+    if (refusal?.kind === 'refused') return tally.count('mismatched', refusal.error.message, refusal.error);
+    if (refusal?.kind === 'failed') return tally.count('failed', `your expect function failed: ${String((refusal.error as Error)?.message ?? refusal.error)}`, refusal.error);
     let result: Awaited<ReturnType<SweeperSettings['runOnce']>>;
     try {
       // The notification's own claim: the horizon judged in the same tick as the ask, after expect (a done mark may be forgotten meanwhile).
-      result = await settings.runOnce(paid.idempotencyKey, paidAt, async (context) => {
-        await settings.onPaid(paid, context);
+      result = await settings.runOnce(effect.swept.idempotencyKey, effect.eventTime, async (context) => {
+        await effect.run(context);
       });
     } catch (error) {
-      return count('failed', order, `onPaid or the store failed: ${(error as Error)?.message ?? String(error)}`, error);
+      return tally.count('failed', `${effect.handler} or the store failed: ${(error as Error)?.message ?? String(error)}`, error);
     }
     if (result.status === 'stale') {
-      return count('tooOld', order, `paid at ${isoTime(paidAt)}, before ${isoTime(result.horizon)}, the oldest event the store remembers processing: it may have been processed already. Check it by hand; the sweep never fulfils it`);
+      return tally.count('tooOld', `${effect.happened} at ${isoTime(effect.eventTime)}, before ${isoTime(result.horizon)}, the oldest event the store remembers processing: it may have been processed already. Check it by hand; the sweep never ${effect.ran === 'paid' ? 'fulfils' : 'records'} it`);
     }
-    if (result.status === 'busy') return count('busy', order);
-    count(result.status === 'ran' ? 'paid' : 'alreadyDone', order);
-    if (result.warning !== undefined) note('warning', order, result.warning);
-    await forget(order);
+    if (result.status === 'busy') return tally.count('busy');
+    tally.count(result.status === 'ran' ? effect.ran : 'alreadyDone');
+    if (result.warning !== undefined) tally.note('warning', result.warning);
+    await forget(order, tally);
+  }
+
+  /** Counts a record the gateway does not know: open within the grace, `notFound` after it. */
+  async function unknown(order: TrackedOrder, tally: Tally<'open' | 'notFound'>, reason: string, what: string, error: unknown): Promise<void> {
+    const now = settings.now();
+    if (order.notFoundSince === undefined) await tracking.notFound(order.payOrderId, now);
+    const since = order.notFoundSince ?? now;
+    if (now - since < notFoundGraceMs) return tally.count('open');
+    const never = what === 'order' ? 'fulfilled' : 'acted on';
+    return tally.count('notFound', `the gateway has not known this ${what} since ${new Date(since).toISOString()} (${reason}): it was never ${never}. Check the client's baseUrl and credentials, or the ${what}'s origin`, error);
   }
 
   async function settle(order: TrackedOrder, record: PayOrder, closing: boolean): Promise<void> {
-    const mismatch = bindingProblem(order, record, settings);
-    if (mismatch !== undefined) return count('mismatched', order, mismatch);
-    if (record.state === PayOrderState.Succeeded) return fulfil(order, record);
+    const tally = tallyOf(counts, problems, { payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });
+    const mismatch = bindingProblem('order', { payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo }, record, settings);
+    if (mismatch !== undefined) return tally.count('mismatched', mismatch);
+    if (record.state === PayOrderState.Succeeded) {
+      const paid: SweptPayOrder = { ...record, idempotencyKey: `${record.payOrderId}:${PayOrderState.Succeeded}` };
+      const { onPaid } = settings;
+      return claim(order, tally, {
+        swept: paid, eventTime: record.successTime ?? record.createdAt, ran: 'paid', happened: 'paid', handler: 'onPaid',
+        check: () => settings.checkExpectation(paid),
+        run: (context) => onPaid?.(paid, context),
+      });
+    }
     if (record.state === PayOrderState.Generated || record.state === PayOrderState.Paying) {
       // An order whose validity is unknown is never closed: the payer may still be paying.
       if (!closing && closeExpired && order.expiresAt !== undefined && settings.now() >= order.expiresAt) return closeOrder(order);
-      return count('open', order);
+      return tally.count('open');
     }
-    count('closed', order);
-    await forget(order);
+    tally.count('closed');
+    await forget(order, tally);
   }
 
   async function closeOrder(order: TrackedOrder): Promise<void> {
@@ -421,31 +559,67 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
     try {
       record = await client.close(idsOf(order), { confirm: true, signal });
     } catch (error) {
-      return count('failed', order, `expired, but the confirmed close failed: ${(error as Error)?.message ?? String(error)}`, error);
+      return tallyOf(counts, problems, idsOf(order)).count('failed', `expired, but the confirmed close failed: ${(error as Error)?.message ?? String(error)}`, error);
     }
     return settle(order, record, true);
   }
 
-  async function check(order: TrackedOrder): Promise<void> {
+  async function checkOrder(order: TrackedOrder): Promise<void> {
+    // Tracked by a processor with onPaid (track refuses others), swept by one without: never acted on here.
+    if (settings.onPaid === undefined) {
+      return tallyOf(counts, problems, idsOf(order)).count('failed', 'this processor cannot settle orders (it has no onPaid): sweep with one that has');
+    }
     let record: PayOrder;
     try {
       record = await client.query(idsOf(order), { signal });
     } catch (error) {
-      if (!isRefusal(error, 'order_not_found')) {
-        return count('failed', order, `the query failed: ${(error as Error)?.message ?? String(error)}`, error);
-      }
-      const now = settings.now();
-      if (order.notFoundSince === undefined) await tracking.notFound(order.payOrderId, now);
-      const since = order.notFoundSince ?? now;
-      if (now - since < notFoundGraceMs) return count('open', order);
-      return count('notFound', order, `the gateway has not known this order since ${new Date(since).toISOString()} (order_not_found): it was never fulfilled. Check the client's baseUrl and credentials, or the order's origin`, error);
+      const tally = tallyOf(counts, problems, idsOf(order));
+      if (!isRefusal(error, 'order_not_found')) return tally.count('failed', `the query failed: ${(error as Error)?.message ?? String(error)}`, error);
+      return unknown(order, tally, 'order_not_found', 'order', error);
     }
     await settle(order, record, false);
   }
 
+  async function checkRefund(order: TrackedOrder, ids: TrackableRefund): Promise<void> {
+    const tally = tallyOf(refundCounts, refundProblems, ids);
+    const refunds = settings.refunds;
+    // Tracked by a processor with refund handlers (track refuses others), swept by one without: never acted on here.
+    if (refunds === undefined || client.refundQuery === undefined) {
+      return tally.count('failed', 'this processor cannot settle refunds (it needs onRefunded and onRefundFailed, and a client with refundQuery): sweep with one that can');
+    }
+    let record: Refund;
+    try {
+      record = await client.refundQuery(ids, { signal });
+    } catch (error) {
+      if (!isRefusal(error, 'refund_not_found')) return tally.count('failed', `the refund query failed: ${(error as Error)?.message ?? String(error)}`, error);
+      return unknown(order, tally, 'refund_not_found', 'refund', error);
+    }
+    const mismatch = bindingProblem('refund', ids, record, settings);
+    if (mismatch !== undefined) return tally.count('mismatched', mismatch);
+    if (refundOpen(record)) return tally.count('open');
+    const { swept, eventTime } = sweptRefund(record);
+    return claim(order, tally, {
+      swept, eventTime, ran: record.state === RefundOrderState.Succeeded ? 'refunded' : 'refundFailed', happened: 'ended', handler: 'the refund handler',
+      check: () => refunds.checkExpectation(swept),
+      run: (context) => refunds.run(swept, context),
+    });
+  }
+
+  // Each tracked record is an order or a refund (by its key), checked and counted as such.
+  const check = async (order: TrackedOrder) => {
+    const refund = refundIdsOf(order);
+    if (refund !== undefined) refundCounts.checked++;
+    else checked++;
+    try {
+      await (refund === undefined ? checkOrder(order) : checkRefund(order, refund));
+    } catch (error) {
+      const tally = refund === undefined ? tallyOf(counts, problems, idsOf(order)) : tallyOf(refundCounts, refundProblems, refund);
+      tally.count('failed', `the store failed: ${(error as Error)?.message ?? String(error)}`, error);
+    }
+  };
+
   const dueBy = settings.now() - options.olderThanMs;
   let left = options.limit ?? Number.POSITIVE_INFINITY;
-  let checked = 0;
   const buffer: TrackedOrder[] = [];
   let refill: Promise<void> | undefined;
   let exhausted = false;
@@ -469,21 +643,15 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
     return signal?.aborted ? undefined : buffer.shift();
   };
   const worker = async () => {
-    for (let order = await next(); order !== undefined; order = await next()) {
-      checked++;
-      try {
-        await check(order);
-      } catch (error) {
-        count('failed', order, `the store failed: ${(error as Error)?.message ?? String(error)}`, error);
-      }
-    }
+    for (let order = await next(); order !== undefined; order = await next()) await check(order);
   };
   // Every worker finishes its check before the report is made, even when the store failed one of them.
   const failure = (await Promise.allSettled(Array.from({ length: concurrency }, worker))).find((r) => r.status === 'rejected')?.reason as unknown;
-  const report: SweepReport = { checked, ...counts, problems, durationMs: Math.round(performance.now() - started) };
+  const refunds: RefundSweepReport = { ...refundCounts, problems: refundProblems };
+  const report: SweepReport = { checked, ...counts, refunds, problems, durationMs: Math.round(performance.now() - started) };
   log(settings, report, failure);
   if (failure !== undefined) throw failure;
-  if (signal?.aborted) throw GatewayAbortError.of('sweep', signal.reason, ` after checking ${checked} orders`);
+  if (signal?.aborted) throw GatewayAbortError.of('sweep', signal.reason, ` after checking ${checked} orders and ${refundCounts.checked} refunds`);
   return report;
 }
 
@@ -495,27 +663,42 @@ export function isoTime(ms: number): string {
 
 const idsOf = (order: TrackedOrder): TrackableOrder => ({ payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });
 
-/** What a sweep acts on must be the tracked order of this merchant application, whatever the client checked. */
-function bindingProblem(order: TrackedOrder, record: PayOrder, settings: SweeperSettings): string | undefined {
-  const want = { payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, mchNo: settings.mchNo, appId: settings.appId };
-  const differing = (Object.keys(want) as (keyof typeof want)[]).filter((key) => record[key] !== want[key]);
+/** What a sweep acts on must be the tracked order or refund of this merchant application, whatever the client checked. */
+function bindingProblem(what: 'order' | 'refund', ids: object, record: object, settings: SweeperSettings): string | undefined {
+  const want: Readonly<Record<string, string>> = { ...ids, mchNo: settings.mchNo, appId: settings.appId };
+  const read = record as Readonly<Record<string, unknown>>;
+  const differing = Object.keys(want).filter((key) => read[key] !== want[key]);
   if (differing.length === 0) return undefined;
-  return `the signed record read is not the tracked order of this merchant application (${differing.map((key) => `${key} ${JSON.stringify(record[key])}, not ${JSON.stringify(want[key])}`).join('; ')}): not acted on`;
+  return `the signed record read is not the tracked ${what} of this merchant application (${differing.map((key) => `${key} ${JSON.stringify(read[key])}, not ${JSON.stringify(want[key])}`).join('; ')}): not acted on`;
 }
 
 function log({ logger, logLevel }: SweeperSettings, report: SweepReport, failure: unknown): void {
-  const { problems, ...fields } = report;
+  const { problems, refunds: { problems: refundProblems, ...refunds }, ...orders } = report;
+  // Refunds' counts follow the orders', each named `refunds.<count>`; a sweep that found no refund adds none.
+  const fields = { ...orders, ...(refunds.checked > 0 ? Object.fromEntries(Object.entries(refunds).map(([key, value]) => [`refunds.${key}`, value])) : {}) };
   const counted = Object.entries(fields).map(([key, value]) => `${key} ${value}`).join(', ');
-  const trouble = report.failed + report.notFound + report.mismatched + report.tooOld > 0 || failure !== undefined;
+  const trouble = needsYou(report) || needsYou(report.refunds) || failure !== undefined;
   if (logLevel !== undefined && LOG_LEVELS.indexOf(logLevel) < LOG_LEVELS.indexOf(trouble ? 'warn' : 'info')) return;
   const line = `[payment-gateway-sdk] sweep: ${counted}${failure === undefined ? '' : `; stopped: ${(failure as Error)?.message ?? String(failure)}`}`;
   // The console gets the line alone: the fields repeat it (Node would print them over several lines).
   if (logger === undefined) return trouble ? console.warn(line) : console.info(line);
-  if (trouble) logger.warn(line, { ...fields, problems: problems.length });
+  if (trouble) logger.warn(line, { ...fields, problems: problems.length + refundProblems.length });
   else logger.info(line, fields);
 }
+
+/** Whether the counts say something needs you: a failure, an unknown record, a mismatch or a record too old. */
+const needsYou = (counts: Pick<SweepReport, 'failed' | 'notFound' | 'mismatched' | 'tooOld'>): boolean => counts.failed + counts.notFound + counts.mismatched + counts.tooOld > 0;
 
 /** Whether `error` is the gateway's refusal for `reason` (a `GatewayApiError`, a class of the layer above this one). */
 function isRefusal(error: unknown, reason: string): boolean {
   return error instanceof GatewayError && error.name === 'GatewayApiError' && (error as { readonly reason?: unknown }).reason === reason;
+}
+
+/**
+ * The refund side of a sweep, by name: `SweepReport.Refunds` (the counts), `SweepReport.RefundProblem`,
+ * `SweepReport.SweptRefund` (what `onRefunded` and `onRefundFailed` receive from a sweep) and
+ * `SweepReport.TrackableRefund` (what `processor.track` takes of a refund).
+ */
+export declare namespace SweepReport {
+  export { type RefundSweepReport as Refunds, type RefundSweepProblem as RefundProblem, type SweptRefund as SweptRefund, type TrackableRefund as TrackableRefund };
 }

@@ -40,6 +40,8 @@ export interface TrackedOrder {
 /**
  * Where a store keeps tracked orders. Implement it to give a custom store `track` and `sweep`; the memory,
  * SQLite, Postgres and Redis stores have one. Every method is safe to call from any number of processes at once.
+ * Tracked refunds come as records of the same shape: `payOrderId` is `refund:<refundOrderId>`, `mchOrderNo` the
+ * `mchRefundNo`; a store keeps them as it keeps orders.
  *
  * @example
  * ```ts

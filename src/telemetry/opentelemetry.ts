@@ -58,7 +58,7 @@ const ID_ATTRIBUTES: readonly (readonly [string, string])[] = [
  * per HTTP attempt, lookups of a reconciliation as their own children, `payment_gateway.notification` per
  * delivery with `payment_gateway.on_paid` (or `on_settlement`) around your handler, `payment_gateway.sweep`.
  * Metrics: `http.client.request.duration`, `payment_gateway.client.operation.duration` (seconds),
- * `payment_gateway.notifications` and `payment_gateway.sweep.orders`. Nothing recorded holds the secret, a
+ * `payment_gateway.notifications`, `payment_gateway.sweep.orders` and `payment_gateway.sweep.refunds`. Nothing recorded holds the secret, a
  * `sign`, the signing string or a body; a failure of the providers never changes an outcome.
  *
  * Needs `@opentelemetry/api` (1.9 or a later 1.x), an optional peer dependency: install it, and an
@@ -180,12 +180,18 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       return within(span, parent, async () => {
         const report = await run();
         quietly(() => {
-          for (const [name, value] of Object.entries(report)) {
-            if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+          for (const [name, value] of countsOf(report)) {
             const count = snakeCase(name);
             span.setAttribute(`payment_gateway.sweep.${count}`, value);
             // The counter counts orders: the sweep's duration is the span's attribute only.
             if (name !== 'durationMs') instruments().sweepOrders.add(value, { 'payment_gateway.sweep.count': count });
+          }
+          // A report's refunds (an object of counts) go to their own counter, each `refunds.<count>` on the span.
+          const { refunds } = report as { refunds?: unknown };
+          for (const [name, value] of countsOf(refunds)) {
+            const count = snakeCase(name);
+            span.setAttribute(`payment_gateway.sweep.refunds.${count}`, value);
+            instruments().sweepRefunds.add(value, { 'payment_gateway.sweep.count': count });
           }
         });
         return report;
@@ -211,6 +217,13 @@ interface Instruments {
   readonly operationDuration: Histogram;
   readonly notifications: Counter;
   readonly sweepOrders: Counter;
+  readonly sweepRefunds: Counter;
+}
+
+/** The finite numbers among an object's own fields (a report's counts); none of anything else. */
+function countsOf(report: unknown): [string, number][] {
+  if (typeof report !== 'object' || report === null) return [];
+  return Object.entries(report).filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]));
 }
 
 /**
@@ -234,6 +247,7 @@ function instrumentsFrom(provider: MeterProvider | undefined): () => Instruments
       }),
       notifications: meter.createCounter('payment_gateway.notifications', { unit: '{notification}', description: 'Notification deliveries handled, by outcome.' }),
       sweepOrders: meter.createCounter('payment_gateway.sweep.orders', { unit: '{order}', description: "Orders counted by sweeps, by the report's count (checked is the total of the others)." }),
+      sweepRefunds: meter.createCounter('payment_gateway.sweep.refunds', { unit: '{refund}', description: "Refunds counted by sweeps, by the count of the report's refunds (checked is the total of the others)." }),
     });
   };
 }

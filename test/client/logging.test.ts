@@ -172,6 +172,14 @@ describe('each level logs what it should and nothing more', () => {
     expect(of('error')).toEqual([expect.stringMatching(/^\[payment-gateway-sdk\] waitForOrder mchOrderNo="log-wait" failed: error=GatewayWaitTimeoutError message=".*pending/)]);
   });
 
+  it("waitForRefund: its refund queries are polls, not errors; the wait's own failure is one line, waitForRefund's", async () => {
+    const { logger, lines, of } = recorder();
+    const { client } = setup({ logLevel: 'info', logger, retry: { maxRetries: 0 } });
+    await expect(client.waitForRefund({ mchRefundNo: 'log-no-refund' }, { intervalMs: 1, timeout: 50 })).rejects.toMatchObject({ reason: 'refund_not_found' });
+    expect(lines.map((l) => l.method)).toEqual(['error']);
+    expect(of('error')).toEqual([expect.stringMatching(/^\[payment-gateway-sdk\] waitForRefund mchRefundNo="log-no-refund" failed: error=GatewayApiError/)]);
+  });
+
   it('reissueOrder: a refused close it handles is not an error; a paid order is one error, reissueOrder\'s', async () => {
     const { logger, lines, of } = recorder();
     const { client, gateway } = setup({ logLevel: 'error', logger });

@@ -15,6 +15,7 @@ import {
   type NotificationProcessor,
   type NotificationProcessorOptions,
   type RefundNotification,
+  type SweepReport,
 } from '../../src/index.js';
 import { postgresStore } from '../../src/stores/postgres.js';
 import { redisStore } from '../../src/stores/redis.js';
@@ -39,13 +40,15 @@ describe('createNotificationProcessor types', () => {
       expect: async (n) => ({ mchOrderNo: n.mchOrderNo }),
       expectRefund: async (r) => ({ mchRefundNo: r.mchRefundNo, refundAmount: r.refundAmount, currency: r.currency }),
       onPaid: (n) => expectTypeOf(n).toEqualTypeOf<PaidOrder>(),
-      onRefunded: (r) => expectTypeOf(r).toEqualTypeOf<RefundNotification>(),
-      onRefundFailed: (r) => expectTypeOf(r).toEqualTypeOf<RefundNotification>(),
+      // A refund processor tracks refunds too: a sweep hands its handlers the signed record read (no reqTime).
+      onRefunded: (r) => expectTypeOf(r).toEqualTypeOf<RefundNotification | SweepReport.SweptRefund>(),
+      onRefundFailed: (r) => expectTypeOf(r).toEqualTypeOf<RefundNotification | SweepReport.SweptRefund>(),
     });
     expectTypeOf(both).toEqualTypeOf<PaymentNotificationProcessor<PayOrderNotification | RefundNotification>>();
     expectTypeOf(both.sweep).toBeFunction();
     const refunds = createNotificationProcessor({ ...merchant, expectRefund: { mchRefundNo: 'r-1' }, onRefunded: () => {} });
-    expectTypeOf(refunds).toEqualTypeOf<NotificationProcessor<RefundNotification>>();
+    expectTypeOf(refunds).toEqualTypeOf<PaymentNotificationProcessor<RefundNotification>>();
+    expectTypeOf(refunds.track).parameter(0).toEqualTypeOf<Parameters<typeof both.track>[0]>();
     const options: NotificationProcessorOptions = { ...merchant, onRefundFailed: async () => {} };
     createNotificationProcessor(options);
   });
@@ -100,7 +103,9 @@ describe('createNotificationProcessor types', () => {
     createNotificationProcessor({ ...merchant, onPaid: older });
     // @ts-expect-error a settlement processor neither tracks nor sweeps
     createNotificationProcessor({ ...merchant, onSettlement: () => {} }).sweep;
-    // @ts-expect-error a refund processor neither tracks nor sweeps (yet)
-    createNotificationProcessor({ ...merchant, onRefunded: () => {} }).sweep;
+    // A refund processor tracks and sweeps refunds (track refuses one unless both refund handlers are given).
+    expectTypeOf(createNotificationProcessor({ ...merchant, onRefunded: () => {} }).sweep).toBeFunction();
+    const olderRefund = async (refund: RefundNotification) => refund.mchRefundNo;
+    createNotificationProcessor({ ...merchant, onRefunded: olderRefund, onRefundFailed: olderRefund });
   });
 });

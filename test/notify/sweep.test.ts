@@ -2,9 +2,6 @@
 // paid order is fulfilled once whether its notification arrives or not, an unpaid or mismatching one never, and
 // the report says what happened. Two processes sweeping one SQLite file: test/stores/sqlite.test.ts. The fleet,
 // Postgres, Redis, SIGKILL and the fault campaign: test/stores/sweep.slow.test.ts.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createNotificationProcessor,
@@ -20,31 +17,17 @@ import {
   type SweepReport,
   type UnifiedOrderParams,
 } from '../../src/index.js';
-import { sqliteStore, type SqliteStore } from '../../src/stores/sqlite.js';
+import { closeScratchStores, scratchStore } from '../support/scratch-stores.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import type { SweepClient } from '../../src/notify/sweep.js';
-import { removeDir } from '../support/servers/process.js';
 
 const merchant = { mchNo: 'M1700000026', appId: 'app-sweep', secret: 'sweep-secret-0123456789' };
 
 type StoreKind = 'memory' | 'sqlite';
 
-// A SQLite file of its own per test, closed and removed after it.
-let scratch: string | undefined;
-const opened: SqliteStore[] = [];
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
-  if (scratch !== undefined) removeDir(scratch);
-  scratch = undefined;
-});
+afterEach(closeScratchStores);
 
-function storeOf(kind: StoreKind): NotificationStore {
-  if (kind === 'memory') return memoryStore();
-  scratch ??= mkdtempSync(join(tmpdir(), 'pgsdk-sweep-'));
-  const store = sqliteStore({ path: join(scratch, `store-${opened.length}.sqlite`) });
-  opened.push(store);
-  return store;
-}
+const storeOf = (kind: StoreKind): NotificationStore => scratchStore(kind);
 
 /** A mock gateway, a client on it, a clock the processors read, and a fulfilment log. */
 function setup(options: { kind?: StoreKind; notify?: boolean; store?: () => NotificationStore } = {}) {
@@ -74,7 +57,7 @@ function setup(options: { kind?: StoreKind; notify?: boolean; store?: () => Noti
   return { gateway, client, clock, fulfilled, store, onPaid, processor, make, order };
 }
 
-const counts = ({ problems: _p, durationMs: _d, ...rest }: SweepReport) => rest;
+const counts = ({ problems: _p, durationMs: _d, refunds: _r, ...rest }: SweepReport) => rest;
 const zero = { checked: 0, paid: 0, alreadyDone: 0, open: 0, closed: 0, failed: 0, busy: 0, notFound: 0, mismatched: 0, tooOld: 0 };
 
 describe.each(['memory', 'sqlite'] as const)('processor.sweep on the %s store', (kind) => {

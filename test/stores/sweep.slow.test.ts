@@ -20,6 +20,8 @@ import {
   type PaidOrder,
   type PaymentNotificationProcessor,
   type ProcessingContext,
+  type RefundNotification,
+  type RefundOrderResult,
   type SweepReport,
 } from '../../src/index.js';
 import { postgresStore } from '../../src/stores/postgres.js';
@@ -243,6 +245,100 @@ describe.each(['postgres', 'redis', 'sqlite'] as const)('sweeps on %s', (kind) =
     console.log(`sweeps on ${kind}, racing notifications: ${JSON.stringify({ orders: s.orders.length, notificationCopies: copies.length, answers: kinds, viaNotification: vias.filter((v) => v === 'notification').length, viaSweep: vias.filter((v) => v === 'sweep').length, rounds: sweeps.rounds.length })}`);
     expectExactlyOnce(s, byOrder);
     expect(after.paid).toBe(0);
+  });
+});
+
+/** The merchant's refund effect, one row per run, in the store's transaction with Postgres. */
+async function onRefund(handler: 'refunded' | 'failed', refund: RefundNotification | SweepReport.SweptRefund, context: Context): Promise<void> {
+  await (context.db ?? pool).query('INSERT INTO sweep_refund_effects (refund_no, idempotency_key, handler, via) VALUES ($1, $2, $3, $4)', [
+    refund.mchRefundNo,
+    refund.idempotencyKey,
+    handler,
+    refund.reqTime === undefined ? 'sweep' : 'notification',
+  ]);
+}
+
+describe.each(['postgres', 'redis', 'sqlite'] as const)('refund sweeps on %s', (kind) => {
+  afterEach(() => gateway.setRefundMode('succeed'));
+
+  it('refunds ended succeeded, failed, closed, racing their notifications on several processors: each handler once per refund, open ones never, a substituted one never', async () => {
+    await pool.query('CREATE TABLE IF NOT EXISTS sweep_refund_effects (refund_no text NOT NULL, idempotency_key text NOT NULL, handler text NOT NULL, via text NOT NULL)');
+    const prefix = `refunds-${kind}-`;
+    await drainNotifications();
+    const draw = random(SEED + 31);
+    const stores = await Promise.all(Array.from({ length: PROCESSORS }, () => storeOf(kind, prefix)));
+    const amounts = new Map<string, number>();
+    const processors = stores.map((store) =>
+      createNotificationProcessor({
+        ...merchant, store, client: direct(), logLevel: 'off' as const, busyWaitMs: 200,
+        expect: async () => undefined,
+        onPaid: async () => {},
+        // The merchant's own record of each refund: what the refund must match.
+        expectRefund: async (refund) => ({ mchRefundNo: refund.mchRefundNo, refundAmount: amounts.get(refund.mchRefundNo)!, currency: 'USD' }),
+        onRefunded: (refund, context) => onRefund('refunded', refund, context),
+        onRefundFailed: (refund, context) => onRefund('failed', refund, context),
+      }),
+    );
+    const client = direct();
+    gateway.setRefundMode('hold');
+    const refunds: RefundOrderResult[] = [];
+    for (let i = 0; i < 40; i++) {
+      const order = await client.unifiedOrder({ mchOrderNo: `${prefix}order-${i}`, wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b' });
+      gateway.payOrder(order.payOrderId);
+      const refund = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: `${prefix}${i}`, refundAmount: 100 + i, currency: 'USD', refundReason: 'r', notifyUrl: 'http://127.0.0.1:9/notify' });
+      amounts.set(refund.mchRefundNo, refund.refundAmount);
+      await processors[Math.floor(draw() * PROCESSORS)]!.track(refund);
+      refunds.push(refund);
+    }
+    // A quarter each: succeeded, failed, closed (never notified), still 1; the last succeeded one's record is not the merchant's.
+    const decided = { succeed: refunds.filter((_, i) => i % 4 === 0), fail: refunds.filter((_, i) => i % 4 === 1), close: refunds.filter((_, i) => i % 4 === 2) };
+    const open = refunds.filter((_, i) => i % 4 === 3);
+    for (const [to, list] of Object.entries(decided)) for (const r of list) gateway.settleRefund(r.refundOrderId, { to: to as 'succeed' | 'fail' | 'close' });
+    const tampered = decided.succeed.pop()!;
+    amounts.set(tampered.mchRefundNo, 1);
+
+    // Two copies of each refund notification, to two processors, arriving around the sweeps' claims.
+    const ours = new Set(refunds.map((r) => r.refundOrderId));
+    const copies = gateway.notifications.filter((n) => n.refundOrderId !== undefined && ours.has(n.refundOrderId)).flatMap((n) => [n, n]);
+    const post = async (fields: Readonly<Record<string, string>>, i: number) => {
+      await new Promise((resolve) => setTimeout(resolve, draw() * 300));
+      return processors[i % PROCESSORS]!.handle(new Request('http://127.0.0.1/pay/notify', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }));
+    };
+    const sweepRound = () => Promise.all(processors.map((p) => p.sweep({ olderThanMs: 0, concurrency: 6 })));
+    const [answers] = await Promise.all([Promise.all(copies.map((n, i) => post(n.fields, i))), sweepRound(), sweepRound()]);
+    const rounds: SweepReport[][] = [];
+    for (let round = 0; round < 10; round++) {
+      const reports = await sweepRound();
+      rounds.push(reports);
+      if (reports.every((r) => r.refunds.busy + r.refunds.failed + r.refunds.refunded + r.refunds.refundFailed === 0)) break;
+    }
+    const { rows } = await pool.query<{ refund_no: string; handler: string; via: string }>('SELECT refund_no, handler, via FROM sweep_refund_effects WHERE refund_no LIKE $1', [`${prefix}%`]);
+    const byRefund = new Map<string, string[]>();
+    for (const row of rows) byRefund.set(row.refund_no, [...(byRefund.get(row.refund_no) ?? []), row.handler]);
+    console.log(`refund sweeps on ${kind}: ${JSON.stringify({ refunds: refunds.length, notificationCopies: copies.length, answers: countBy(answers.map((a) => a.outcome.kind)), viaSweep: rows.filter((r) => r.via === 'sweep').length, viaNotification: rows.filter((r) => r.via === 'notification').length })}`);
+    const want = new Map<string, string[]>([...decided.succeed.map((r) => [r.mchRefundNo, ['refunded']] as [string, string[]]), ...[...decided.fail, ...decided.close].map((r) => [r.mchRefundNo, ['failed']] as [string, string[]])]);
+    expect(Object.fromEntries(byRefund)).toEqual(Object.fromEntries(want));
+    // The last round: the open ones left alone, the tampered one reported, nothing else.
+    const last = await processors[0]!.sweep({ olderThanMs: 0 });
+    expect(last.refunds).toMatchObject({ checked: open.length + 1, open: open.length, mismatched: 1, refunded: 0, refundFailed: 0, failed: 0 });
+    expect(last.refunds.problems.map((p) => p.mchRefundNo)).toEqual([tampered.mchRefundNo]);
+    expect(last.checked).toBe(0);
+  });
+
+  it('tracking keeps a refund apart from an order: the same id as both, a conflicting refund refused, an identical one a no-op', async () => {
+    const prefix = `refund-tracking-${kind}-`;
+    const store = await storeOf(kind, prefix);
+    const processor = createNotificationProcessor({ ...merchant, store, client: direct(), logLevel: 'off' as const, onPaid: async () => {}, onRefunded: async () => {}, onRefundFailed: async () => {} });
+    await processor.track({ payOrderId: 'X1', mchOrderNo: 'order-X1' });
+    await processor.track({ refundOrderId: 'X1', mchRefundNo: 'refund-X1' });
+    await processor.track({ refundOrderId: 'X1', mchRefundNo: 'refund-X1' });
+    await expect(processor.track({ refundOrderId: 'X1', mchRefundNo: 'refund-other' })).rejects.toThrow(/refundOrderId "X1" is tracked with mchRefundNo "refund-X1"/);
+    const report = await processor.sweep({ olderThanMs: 0, notFoundGraceMs: 60_000 });
+    // Both unknown to the gateway, each read by its own query: one order, one refund.
+    expect([report.checked, report.open, report.refunds.checked, report.refunds.open]).toEqual([1, 1, 1, 1]);
+    await processor.untrack({ refundOrderId: 'X1', mchRefundNo: 'refund-X1' });
+    const after = await processor.sweep({ olderThanMs: 0, notFoundGraceMs: 60_000 });
+    expect([after.checked, after.refunds.checked]).toEqual([1, 0]);
   });
 });
 

@@ -152,6 +152,24 @@ describe('client spans', () => {
     expect(childrenOf(otel.spans(), wait).map((span) => span.name)).toEqual(['payment_gateway.query']);
   });
 
+  it('waitForRefund: a span with the refund\'s ids, its refund queries as children', async () => {
+    const order = await create(id('o'));
+    gateway.payOrder(order.payOrderId);
+    const refund = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: id('r'), refundAmount: 100, currency: 'USD', refundReason: 'r' });
+    otel.exporter.reset();
+    await client.waitForRefund({ mchRefundNo: refund.mchRefundNo }, { intervalMs: 1 });
+    const wait = lastSpan('payment_gateway.waitForRefund');
+    expect(wait.attributes).toMatchObject({
+      'payment_gateway.operation': 'waitForRefund',
+      'payment_gateway.mch_refund_no': refund.mchRefundNo,
+      'payment_gateway.refund_order_id': refund.refundOrderId,
+      'payment_gateway.pay_order_id': order.payOrderId,
+    });
+    expect(childrenOf(otel.spans(), wait).map((span) => span.name)).toEqual(['payment_gateway.refundQuery']);
+    const waits = pointsOf((await otel.metrics()).get('payment_gateway.client.operation.duration'), { 'payment_gateway.operation': 'waitForRefund' });
+    expect(waits).toHaveLength(1);
+  });
+
   it('records both histograms, in seconds, with the attributes OpenTelemetry names', async () => {
     const all = await otel.metrics();
     const requests = all.get('http.client.request.duration');
@@ -286,6 +304,25 @@ describe('sweeps (the abstraction processor.sweep reports through)', () => {
     // Orders only: the sweep's duration is no count of orders.
     expect(pointsOf(orders, { 'payment_gateway.sweep.count': 'duration_ms' })).toEqual([]);
     expect(pointsOf(orders, { 'payment_gateway.sweep.count': 'checked' }).map((point) => point.value)).toEqual([5]);
+
+
+    // Refunds are counted apart: their own attributes, and their own counter.
+    otel.exporter.reset();
+    await telemetry.sweep(async () => ({ checked: 0, durationMs: 3, refunds: { checked: 3, refunded: 1, refundFailed: 1, open: 1, problems: [] } }));
+    expect(lastSpan('payment_gateway.sweep').attributes).toEqual({
+      'payment_gateway.sweep.checked': 0,
+      'payment_gateway.sweep.duration_ms': 3,
+      'payment_gateway.sweep.refunds.checked': 3,
+      'payment_gateway.sweep.refunds.refunded': 1,
+      'payment_gateway.sweep.refunds.refund_failed': 1,
+      'payment_gateway.sweep.refunds.open': 1,
+    });
+    const refunds = (await otel.metrics()).get('payment_gateway.sweep.refunds');
+    expect(refunds?.descriptor.unit).toBe('{refund}');
+    expect(pointsOf(refunds, { 'payment_gateway.sweep.count': 'refund_failed' }).map((point) => point.value)).toEqual([1]);
+    expect(pointsOf(refunds, { 'payment_gateway.sweep.count': 'checked' }).map((point) => point.value)).toEqual([3]);
+    // The orders' counter is not fed by refunds (its checked is the first sweep's 5 and this one's 0).
+    expect(pointsOf((await otel.metrics()).get('payment_gateway.sweep.orders'), { 'payment_gateway.sweep.count': 'refunded' })).toEqual([]);
 
     await expect(telemetry.sweep(() => Promise.reject(new GatewayApiError(9999, 'system busy')))).rejects.toBeInstanceOf(GatewayApiError);
     expect(lastSpan('payment_gateway.sweep').attributes['error.type']).toBe('GatewayApiError');
