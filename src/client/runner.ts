@@ -258,7 +258,10 @@ export class OperationRunner {
     if (!reconcile) return withContractLookup(error, undefined, `${dont}; the gateway offers no lookup for it, so keep ${key.name} '${key.value}' with it`);
     let lookup: ContractLookup;
     try {
-      lookup = { outcome: 'found', record: (await this.#readBack(call, reconcile, params, 'reconcile')).data };
+      const { data } = await this.#readBack(call, reconcile, params, 'reconcile');
+      // Shown as this create's record only when it matches what was sent (a reused key finds another record).
+      compareRecord(call.operation, key.name, [], resultFields(reconcile.lookup), params, data);
+      lookup = { outcome: 'found', record: data };
     } catch (lookupError) {
       lookup = isNotFound(lookupError, reconcile.lookup) ? { outcome: 'absent' } : { outcome: 'unknown', error: lookupError };
     }

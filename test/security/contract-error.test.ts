@@ -11,7 +11,7 @@ const wire = useWire();
 const ORDER = { mchOrderNo: 'order-1001', wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue T-shirt' } as const;
 const PAY_ORDER = {
   payOrderId: 'P1001', mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, mchOrderNo: 'order-1001', ifCode: 'coinpay', wayCode: 'QR_CASHIER',
-  amount: 1999, currency: 'USD', state: 0, createdAt: 1_700_000_000_000,
+  amount: 1999, currency: 'USD', state: 0, subject: 'T-shirt', body: 'Blue T-shirt', createdAt: 1_700_000_000_000,
 };
 
 function client(options: { verifyResponses?: boolean } = {}) {
@@ -37,6 +37,15 @@ describe('a create answered success with data that breaks the schema', () => {
     expect(error.message).toMatch(/Do not send it again under a new mchOrderNo/);
     expect(error.lookup).toMatchObject({ outcome: 'found', record: { payOrderId: 'P1001', mchOrderNo: 'order-1001' } });
     expect(sent.map((event) => `${event.operation}:${event.purpose}`)).toEqual(['unifiedOrder:request', 'query:reconcile']);
+  });
+
+  it("a lookup that finds another order under the key (a reused mchOrderNo) is not shown as this create's record", async () => {
+    wire.replyWith((path) => (path.endsWith('/unifiedOrder') ? signedEnvelope({ payOrderId: 1001, mchOrderNo: 'order-1001', orderState: 0 }) : signedEnvelope({ ...PAY_ORDER, amount: 5 })));
+    const { gateway, sent } = client();
+    const error = await rejection(gateway.unifiedOrder(ORDER));
+    expect(error).toBeInstanceOf(GatewayResponseContractError);
+    expect(error.lookup?.outcome).toBe('unknown');
+    expect(sent.map((event) => event.operation)).toEqual(['unifiedOrder', 'query']);
   });
 
   it('a lookup that finds nothing is reported, and the create is still not sent again', async () => {
