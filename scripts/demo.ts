@@ -1,11 +1,11 @@
 /**
  * `npm run demo`: the SDK's whole job on a fresh machine, with no account and no network beyond
  * 127.0.0.1. It starts the embedded mock gateway and a small merchant notify endpoint on loopback, then
- * walks through orders, a payment notification and a crypto settlement, narrating each step.
+ * walks through orders, a payment notification, a crypto settlement and refunds, narrating each step.
  */
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName } from 'payment-gateway-sdk';
+import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName, RefundOrderState, refundOrderStateName } from 'payment-gateway-sdk';
 import { createMockGateway } from 'payment-gateway-sdk/testing';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: '6630a1b2c3d4e5f6a7b8c9d0', secret: 'demo-secret-not-for-production' };
@@ -94,6 +94,24 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
     const record = await client.settleRequestGet({ requestId: 'demo-settle-2024-07' });
     say(`read back: ${record.amount} minor units of ${record.currency} as ${record.tokenId} to ${record.address}, status ${record.status}`);
 
+    step('9. Refund part of the paid order, then the rest');
+    const refund = await client.refundOrder({
+      payOrderId: order.payOrderId, mchRefundNo: 'demo-refund-1001', refundAmount: 500, currency: 'USD',
+      refundReason: 'Returned: wrong size', notifyUrl: `${shop.url}/pay/notify`,
+    });
+    say(`refund ${refund.refundOrderId}: ${refund.refundAmount} of ${refund.payAmount}, state ${refund.state} (${refundOrderStateName(refund.state)})`);
+    await gateway.deliverNotifications();
+    say(`the order after a partial refund: state ${(await client.query({ payOrderId: order.payOrderId })).state} (still paid)`);
+    try {
+      await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'demo-refund-1001', refundAmount: 500, currency: 'USD', refundReason: 'again' });
+    } catch (error) {
+      if (!(error instanceof GatewayApiError)) throw error;
+      say(`the same mchRefundNo again is refused: ${error.reason}, nothing refunded`);
+    }
+    await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'demo-refund-1002', refundAmount: 1499, currency: 'USD', refundReason: 'Returned: the rest' });
+    const refunded = await client.query({ payOrderId: order.payOrderId });
+    say(`the order after the rest: state ${refunded.state} (${payOrderStateName(refunded.state)})`);
+
     print(`\nDone: ${gateway.requests.length} signed requests, each success answer's signature verified, ${shop.fulfilled.size} order fulfilled.`);
   } finally {
     await shop.close();
@@ -111,14 +129,20 @@ async function startNotifyEndpoint(client: GatewayClient, say: (text: string) =>
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      client.verifyNotification(Buffer.concat(chunks)).then(
-        (notification) => {
-          if (notification.state === PayOrderState.Succeeded && !fulfilled.has(notification.idempotencyKey)) {
-            fulfilled.add(notification.idempotencyKey);
-            say(`notify endpoint: verified ${notification.mchOrderNo} (${notification.payOrderId}) paid ${notification.amount} ${notification.currency}; fulfilling it`);
-          }
-          res.end(NOTIFICATION_ACK);
-        },
+      const body = Buffer.concat(chunks);
+      // One notify URL for payments and refunds: a refund's state 2 is money back to the payer, never a payment.
+      const handled = new URLSearchParams(body.toString()).has('refundOrderId')
+        ? client.verifyRefundNotification(body).then((refund) => {
+            if (refund.state === RefundOrderState.Succeeded) say(`notify endpoint: verified refund ${refund.mchRefundNo} of ${refund.payOrderId}: ${refund.refundAmount} ${refund.currency} back to the payer`);
+          })
+        : client.verifyNotification(body).then((notification) => {
+            if (notification.state === PayOrderState.Succeeded && !fulfilled.has(notification.idempotencyKey)) {
+              fulfilled.add(notification.idempotencyKey);
+              say(`notify endpoint: verified ${notification.mchOrderNo} (${notification.payOrderId}) paid ${notification.amount} ${notification.currency}; fulfilling it`);
+            }
+          });
+      handled.then(
+        () => res.end(NOTIFICATION_ACK),
         (error: unknown) => {
           if (!isGatewayError(error)) throw error;
           res.statusCode = 400;

@@ -498,6 +498,20 @@ export class GatewayClient implements OperationMethods {
   }
 
   /**
+   * Verifies a refund notification with this client's credentials; see {@link verifyRefundNotification}. A refund's
+   * state 2 is money back to the payer, never a payment: a payment notification is refused here.
+   *
+   * @example
+   * ```ts
+   * const refund = await client.verifyRefundNotification(req.body, { expect: { mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD' } });
+   * if (refund.state === RefundOrderState.Succeeded) await markRefunded(refund.mchRefundNo);
+   * ```
+   */
+  verifyRefundNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyRefundNotificationOptions>): Promise<notify.RefundNotification> {
+    return notify.verifyRefundNotification(input, { ...options, secret: this.#secret, mchNo: this.mchNo, appId: this.appId });
+  }
+
+  /**
    * Runs an operation by name and returns its data together with what was seen on the wire: the HTTP
    * exchange, whether the signature verified, how many attempts it took and whether a create's result
    * was recovered by a lookup.

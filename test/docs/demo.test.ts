@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { runDemo } from '../../scripts/demo.js';
 
-it('walks through orders, a verified notification, a channel failure and a settlement', async () => {
+it('walks through orders, a verified notification, a channel failure, a settlement and refunds', async () => {
   const lines: string[] = [];
   await runDemo((line) => lines.push(line));
   const text = lines.join('\n');
@@ -16,5 +16,10 @@ it('walks through orders, a verified notification, a channel failure and a settl
   expect(text).toContain('closing the paid order is refused: code 9999, msg 当前订单不可关闭');
   expect(text).toContain('state 3 (Failed), ACQ.PAYMENT_AUTH_CODE_INVALID');
   expect(text).toMatch(/read back: 150000 minor units of USD as TRON_USDT to TXYZ\w+, status 2/);
+  expect(text).toMatch(/refund R\d+: 500 of 1999, state 2 \(Succeeded\)/);
+  expect(text).toMatch(/notify endpoint: verified refund demo-refund-1001 of P\d+: 500 USD back to the payer/);
+  expect(text).toContain('the order after a partial refund: state 2 (still paid)');
+  expect(text).toContain('the same mchRefundNo again is refused: duplicate_refund, nothing refunded');
+  expect(text).toContain('the order after the rest: state 5 (Refunded)');
   expect(text).toMatch(/1 order fulfilled/);
 });
