@@ -83,7 +83,9 @@ export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
 export { memoryStore } from './notify/memory-store.js';
 export type { NotificationStore, ProcessingContext } from './notify/store.js';
 // Tracking and sweeping orders: no paid order left behind
-export type { PaidOrder, SweepOptions, SweepReport, SweptPayOrder } from './notify/sweep.js';
+export type { SweepOptions } from './notify/sweep-options.js';
+export type { SweepReport } from './notify/sweep-report.js';
+export type { PaidOrder, SweptPayOrder } from './notify/sweep-settings.js';
 
 // Parameters, results and the values merchants branch on
 export {

@@ -15,7 +15,7 @@ import { memoryStore } from './memory-store.js';
 import type { NotificationStore, ProcessingContext } from './store.js';
 import { notificationKinds, type DeclaredKind, type Expected } from './kinds.js';
 import { assertExpectation, kindOptionsSchemas, type NotificationOptions } from './options.js';
-import type { SweepClient } from './sweep.js';
+import type { SweepClient } from './sweep-settings.js';
 import { receivedVerifier, type IdempotentNotification, type ReceivedVerifier } from './verify-received.js';
 
 const SUMMARY = 'Invalid createNotificationProcessor options';

@@ -5,7 +5,8 @@ import type { NotificationProcessorFor, NotificationProcessorOptions, PaymentNot
 import { parseProcessorOptions, type ParsedProcessorOptions, type ProcessedKind } from './processor-settings.js';
 import type { NotificationKindName } from './kinds.js';
 import { refundTrackingKey } from './sweep-refunds.js';
-import { checkSweepClient, orderSweeper, type OrderSweeper, type SweeperSettings, type SweptRefusal } from './sweep.js';
+import { orderSweeper, type OrderSweeper } from './sweep.js';
+import { checkSweepClient, type SweeperSettings, type SweptRefusal } from './sweep-settings.js';
 import { checkExpected, type IdempotentNotification } from './verify-received.js';
 import type { PayOrderNotification, RefundNotification } from './verify.js';
 

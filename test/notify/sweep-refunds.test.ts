@@ -16,7 +16,7 @@ import {
   type RefundNotification,
   type SweepReport,
 } from '../../src/index.js';
-import type { SweepClient } from '../../src/notify/sweep.js';
+import type { SweepClient } from '../../src/notify/sweep-settings.js';
 import { closeScratchStores, scratchStore } from '../support/scratch-stores.js';
 import { createMockGateway, REFUND_EXPIRY_MS } from '../../src/testing/index.js';
 

@@ -19,7 +19,7 @@ import {
 } from '../../src/index.js';
 import { closeScratchStores, scratchStore } from '../support/scratch-stores.js';
 import { createMockGateway } from '../../src/testing/index.js';
-import type { SweepClient } from '../../src/notify/sweep.js';
+import type { SweepClient } from '../../src/notify/sweep-settings.js';
 
 const merchant = { mchNo: 'M1700000026', appId: 'app-sweep', secret: 'sweep-secret-0123456789' };
 

@@ -1,0 +1,129 @@
+/**
+ * What a sweep works with: the client it reads through, what it hands `onPaid`, and what the processor gives it.
+ *
+ * @module
+ */
+import { GatewayValidationError, type GatewayError } from '../errors/index.js';
+import type { PayOrder } from '../protocol/schemas/order.js';
+import type { Refund } from '../protocol/schemas/refund.js';
+import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
+import type { SweptRefund, TrackableRefund } from './sweep-refunds.js';
+import type { SweepLogger } from './sweep-report.js';
+import type { IdempotentNotification } from './verify-received.js';
+import type { PayOrderNotification } from './verify.js';
+import type { LogLevel } from '../util/log-levels.js';
+
+/**
+ * A paid order as a sweep hands it to `onPaid`: the {@link PayOrder} of a **signed query** (its signature,
+ * one reading and shape verified by the client, bound to the ids asked for, then checked here against the
+ * tracked order's `payOrderId` and `mchOrderNo` and the processor's `mchNo` and `appId`), with the same
+ * `idempotencyKey` a notification of that payment has (`${payOrderId}:2`), so the two can never both run.
+ *
+ * It differs from a {@link PayOrderNotification} in one field: there is no `reqTime` (nothing was notified).
+ * Tell the two apart by `reqTime === undefined`. Everything `onPaid` acts on (ids, merchant, app, state,
+ * amount, currency) is as trustworthy as a notification's.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const onPaid = async (paid: PaidOrder) => {
+ *   const via = paid.reqTime === undefined ? 'sweep' : 'notification'; // paid is a SweptPayOrder in the first case
+ *   await orders.markPaid(paid.mchOrderNo, paid.amount, via);
+ * };
+ * ```
+ */
+export type SweptPayOrder = PayOrder & IdempotentNotification & { readonly reqTime?: undefined };
+
+/**
+ * What `onPaid` receives: a verified notification ({@link PayOrderNotification}), or a paid order found by
+ * `processor.sweep` ({@link SweptPayOrder}, without `reqTime`). Both are state 2 and passed your `expect`.
+ *
+ * @example
+ * ```ts
+ * const onPaid = async (paid: PaidOrder, { signal }: ProcessingContext) => {
+ *   signal.throwIfAborted();
+ *   await ship(paid.mchOrderNo, paid.amount, paid.currency);
+ * };
+ * ```
+ */
+export type PaidOrder = PayOrderNotification | SweptPayOrder;
+
+/**
+ * What a sweep needs of a `GatewayClient`: `query`, and `close` with `confirm: true` for `closeExpired`. A
+ * `GatewayClient` is one; pass the client of the same merchant application as the processor.
+ *
+ * @example
+ * ```ts
+ * const client = new GatewayClient(config); // a GatewayClient is a SweepClient
+ * const processor = createNotificationProcessor({ ...config, store, onPaid, client });
+ * ```
+ */
+export interface SweepClient {
+  /** Reads an order with a signed query ({@link GatewayClient.query}), by both ids so that the answer is bound to both. */
+  query(params: TrackableOrder, options?: { signal?: AbortSignal | undefined }): Promise<PayOrder>;
+  /** Reads a refund with a signed query ({@link GatewayClient.refundQuery}), by both ids: what sweeping tracked refunds needs. */
+  refundQuery?(params: TrackableRefund, options?: { signal?: AbortSignal | undefined }): Promise<Refund>;
+  /** Closes an order and reads it back ({@link GatewayClient.close} with `confirm: true`). */
+  close(params: TrackableOrder, options: { confirm: true; signal?: AbortSignal | undefined }): Promise<PayOrder>;
+  /** The client's merchant number: when present, it must be the processor's. */
+  readonly mchNo?: string | undefined;
+  /** The client's application id: when present, it must be the processor's. */
+  readonly appId?: string | undefined;
+  /** `false` when the client does not verify answers' signatures: a sweep never acts on unverified records, so it is refused. */
+  readonly verifyResponses?: boolean | undefined;
+}
+
+/**
+ * An order `processor.track` takes: a {@link CreatedOrder} or {@link RecoveredOrder} as `unifiedOrder`
+ * resolves to it, or the two ids of an order you created before (to track orders created elsewhere).
+ *
+ * @example
+ * ```ts
+ * await processor.track(await client.unifiedOrder(params));
+ * await processor.track({ payOrderId: row.gatewayId, mchOrderNo: row.number }); // an older order, from your table
+ * ```
+ */
+export interface TrackableOrder {
+  /** The gateway's order id. */
+  readonly payOrderId: string;
+  /** Your order number. */
+  readonly mchOrderNo: string;
+  /** The validity its `unifiedOrder` sent, in seconds (a {@link CreatedOrder} carries it): when `closeExpired` may close it. */
+  readonly sentExpiredTime?: number | undefined;
+}
+
+/** What a swept paid order's `expect` check found: nothing (it matches), or why it must not be fulfilled. */
+export type SweptRefusal = { readonly kind: 'refused'; readonly error: GatewayError } | { readonly kind: 'failed'; readonly error: unknown } | undefined;
+
+/** What the processor hands the sweeper. @internal */
+export interface SweeperSettings {
+  readonly store: NotificationStore<ProcessingContext>;
+  readonly client: SweepClient | undefined;
+  readonly mchNo: string;
+  readonly appId: string;
+  /** `undefined` in a processor without `onPaid`: it tracks no order. */
+  readonly onPaid: ((paid: SweptPayOrder, context: ProcessingContext) => unknown) | undefined;
+  /** A swept final refund's handler (by its state) and `expectRefund`; `undefined` unless both refund handlers are given. */
+  readonly refunds: { readonly run: (refund: SweptRefund, context: ProcessingContext) => unknown; readonly checkExpectation: (refund: SweptRefund) => Promise<SweptRefusal> } | undefined;
+  /** The notification's claim, asked once: `stale` when the event is older than the store's horizon, judged as the claim is asked. */
+  readonly runOnce: (key: string, eventTime: number, effect: (context: ProcessingContext) => Promise<void>) => Promise<RunOnceResult | { readonly status: 'stale'; readonly horizon: number }>;
+  /** The processor's `expect` (fixed and function), applied to a swept paid order as to a notification. */
+  readonly checkExpectation: (paid: SweptPayOrder) => Promise<SweptRefusal>;
+  readonly now: () => number;
+  /** Where the sweep's line goes: the processor's `logger`, or the console. */
+  readonly logger: SweepLogger | undefined;
+  /** The processor's `logLevel`: the line is `info` (`warn` when something needs you), left out below that; always logged when not set. */
+  readonly logLevel: LogLevel | undefined;
+}
+
+/** Checks that a sweep's client is the processor's merchant application (when it says which) and verifies answers. @internal */
+export function checkSweepClient(client: SweepClient | undefined, mchNo: string, appId: string): void {
+  if (client === undefined) return;
+  const issues = (['mchNo', 'appId'] as const)
+    .filter((key) => typeof client[key] === 'string' && client[key] !== { mchNo, appId }[key])
+    .map((key) => ({ path: ['client', key], message: `is ${JSON.stringify(client[key])}, not the processor's ${JSON.stringify({ mchNo, appId }[key])}: pass the client of the same merchant application` }));
+  if (client.verifyResponses === false) {
+    issues.push({ path: ['client', 'verifyResponses'], message: 'is false: a sweep fulfils orders from what the gateway answers, so it needs a client that verifies the answers\' signatures' });
+  }
+  if (issues.length > 0) throw new GatewayValidationError('Invalid createNotificationProcessor options', issues);
+}
