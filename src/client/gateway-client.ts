@@ -329,9 +329,9 @@ export class GatewayClient implements OperationMethods {
    * after a lost or ambiguous answer (reset, timeout, 5xx) the refund is looked up by `mchRefundNo` and the call
    * resolves to the refund found (re-sent, with the same `mchRefundNo`, only when the lookup proves it absent).
    * The gateway refuses a second refund under the same `mchRefundNo` (`duplicate_refund`): never retry under a new
-   * one while the first may exist, or the payer is refunded twice. A refund asked by `mchOrderNo` alone whose
-   * answer is lost ends in {@link GatewayOutcomeUnknownError}: the refund record names its order by `payOrderId`
-   * only, so pass `payOrderId` to have a lost answer resolved.
+   * one while the first may exist, or the payer is refunded twice. A refund asked by `mchOrderNo` whose answer
+   * is lost is compared with the `payOrderId` a signed query of that order gives (the refund record names its order
+   * by `payOrderId` only): another order's refund under your number is a mismatch, never taken.
    *
    * @throws {@link GatewayValidationError} for invalid parameters, e.g. neither `payOrderId` nor `mchOrderNo` (nothing is sent)
    * @throws {@link GatewayApiError} when the gateway refuses: `order_not_refundable` (not paid, or refunded in full), `refund_exceeds_refundable`, `refund_in_progress` (another refund of the order is 1: try later with the same `mchRefundNo`), `duplicate_refund` (look it up), `order_not_found`

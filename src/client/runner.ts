@@ -205,7 +205,7 @@ export class OperationRunner {
   }
 
   /** The record of a call, read by a lookup of the table (its `confirm` or `reconcile`) with the ids it was sent. */
-  async #readBack(call: Call, by: ConfirmDefinition<OperationName> | ReconcileDefinition<OperationName>, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
+  async #readBack(call: Call, by: { readonly lookup: OperationName; readonly by: readonly string[] }, params: ValidParams, purpose: AttemptPurpose): Promise<GatewayResponse<Record<string, unknown>>> {
     const read = (span?: TelemetrySpan) => this.#send<Record<string, unknown>>(call, by.lookup, validateParams(by.lookup, pickFields(params, by.by)), { purpose, span });
     return call.span ? call.span.lookup(by.lookup, purpose, read) : read();
   }
@@ -260,7 +260,7 @@ export class OperationRunner {
     try {
       const { data } = await this.#readBack(call, reconcile, params, 'reconcile');
       // Shown as this create's record only when it matches what was sent (a reused key finds another record).
-      compareRecord(call.operation, key.name, [], resultFields(reconcile.lookup), params, data);
+      compareRecord(call.operation, key.name, [], resultFields(reconcile.lookup), (await this.#resolved(call, params, reconcile)).sent, data);
       lookup = { outcome: 'found', record: data };
     } catch (lookupError) {
       lookup = isNotFound(lookupError, reconcile.lookup) ? { outcome: 'absent' } : { outcome: 'unknown', error: lookupError };
@@ -279,7 +279,8 @@ export class OperationRunner {
   async #lookup<T>(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName>): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
     try {
       const found = await this.#readBack(call, reconcile, params, 'reconcile');
-      const unshown = compareRecord(call.operation, key.name, reconcile.decisive, resultFields(reconcile.lookup), params, found.data);
+      const { sent, decisive } = await this.#resolved(call, params, reconcile);
+      const unshown = compareRecord(call.operation, key.name, decisive, resultFields(reconcile.lookup), sent, found.data);
       if (unshown.length > 0) {
         this.#reconciled(call, key, 'unknown');
         return { unknown: `the record found under it does not show ${unshown.join(', ')}, which this request sent, so it cannot be told from an earlier record under the same key` };
@@ -294,6 +295,17 @@ export class OperationRunner {
       const why = error instanceof GatewayError ? `${failureReason(error)}: ${error.message}` : String(error);
       return { unknown: `the record could not be looked up (${why.length > 300 ? `${why.slice(0, 300)}…` : why})` };
     }
+  }
+
+  /**
+   * What a record found must match: the create's parameters, and where the row's `resolve` applies (an id the
+   * record does not show was sent, the id it shows was not), the ids a signed read by the sent ones gives.
+   */
+  async #resolved(call: Call, params: ValidParams, reconcile: ReconcileDefinition<OperationName>): Promise<{ readonly sent: Readonly<Record<string, unknown>>; readonly decisive: readonly string[] }> {
+    const { resolve, decisive } = reconcile;
+    if (!resolve || !resolve.gives.some((field) => params[field] === undefined) || !resolve.by.every((field) => params[field] !== undefined)) return { sent: params, decisive };
+    const parent = await this.#readBack(call, resolve, params, 'reconcile');
+    return { sent: { ...pickFields(parent.data, resolve.gives), ...params }, decisive: decisive.filter((field) => !resolve.by.includes(field)) };
   }
 
   /**

@@ -60,6 +60,13 @@ export interface ReconcileDefinition<Lookup extends string = string, Param exten
   toResult(record: Readonly<Record<string, unknown>>): Record<string, unknown>;
   /** The fields that decide the payment: sent but not shown by the record, the outcome stays unknown. */
   readonly decisive: readonly Param[];
+  /**
+   * For a create that may name what its record belongs to by an id the record does not show (a refund asked by
+   * `mchOrderNo`, whose record names its order by `payOrderId` only): a signed read `by` those ids that `gives` the
+   * ids the record shows, so that the record found is compared with them. The read binds what it was asked, so
+   * the `by` fields are proved by it. Without it such a field is `decisive` and the outcome stays unknown.
+   */
+  readonly resolve?: { readonly lookup: Lookup; readonly by: readonly Param[]; readonly gives: readonly Param[] };
 }
 
 /**

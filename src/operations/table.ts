@@ -252,9 +252,10 @@ export const operations = {
       lookup: 'refundQuery',
       by: ['mchRefundNo'],
       toResult: (refund: Refund) => pick(refund, ['refundOrderId', 'mchRefundNo', 'payAmount', 'refundAmount', 'state', 'channelOrderNo', 'errCode', 'errMsg']),
-      // The record names its order by payOrderId only: a refund sent by mchOrderNo alone cannot be told from another
-      // order's refund under the same mchRefundNo, so its outcome stays unknown rather than taken.
       decisive: ['refundAmount', 'currency', 'payOrderId', 'mchOrderNo'],
+      // The record names its order by payOrderId only: a refund asked by mchOrderNo is compared with the payOrderId
+      // a signed query of that order gives (bound to the mchOrderNo asked), never taken on its number alone.
+      resolve: { lookup: 'query', by: ['mchOrderNo'], gives: ['payOrderId'] },
     },
     logged: ['refundOrderId', 'state'],
     summary: 'Refunds a paid order, wholly or in part. Resolves to the `RefundOrderResult` (its `state` may be final already), or after a lost answer the refund found by `mchRefundNo`: never refunded twice.',

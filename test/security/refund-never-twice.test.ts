@@ -57,14 +57,25 @@ describe('a refund whose answer is lost is made once', () => {
     expect(refundsOf(gateway, payOrderId)).toHaveLength(1);
   });
 
-  it('a refund asked by mchOrderNo alone whose answer is lost is not taken from a record that cannot name its order', async () => {
-    const { gateway, client, payOrderId } = await paidOrder('order-by-number');
+  it('a refund asked by mchOrderNo alone whose answer is lost resolves only after a signed query of the order gives its payOrderId', async () => {
+    const { gateway, client, payOrderId, sent } = await paidOrder('order-by-number');
     gateway.injectFault({ kind: 'connectionReset', operation: 'refundOrder', when: 'after' });
-    const error = await client.refundOrder({ mchOrderNo: 'order-by-number', mchRefundNo: 'refund-3', refundAmount: 400, currency: 'USD', refundReason: 'r' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
-    expect((error as GatewayOutcomeUnknownError).key).toEqual({ name: 'mchRefundNo', value: 'refund-3' });
-    expect((error as Error).message).toMatch(/Do not create a new one/);
-    expect(refundsOf(gateway, payOrderId)).toHaveLength(1); // made once; the caller is told to look it up, not to refund again
+    const result = await client.refundOrder({ mchOrderNo: 'order-by-number', mchRefundNo: 'refund-3', refundAmount: 400, currency: 'USD', refundReason: 'r' });
+    expect(result).toMatchObject({ mchRefundNo: 'refund-3', refundAmount: 400, state: RefundOrderState.Succeeded });
+    expect(sent.filter((e) => e.purpose === 'reconcile').map((e) => e.operation)).toEqual(['refundQuery', 'query']);
+    expect(refundsOf(gateway, payOrderId)).toHaveLength(1);
+  });
+
+  it("by mchOrderNo, a lost answer whose lookup finds another order's refund under the number is a mismatch (the order's query names the order)", async () => {
+    const { gateway, client, payOrderId } = await paidOrder('order-a1');
+    const other = await client.unifiedOrder({ mchOrderNo: 'order-b1', wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b' });
+    gateway.payOrder(other.payOrderId);
+    await client.refundOrder(refund(payOrderId, 'refund-9'));
+    gateway.injectFault({ kind: 'connectionReset', operation: 'refundOrder', when: 'after' });
+    const error = await client.refundOrder({ mchOrderNo: 'order-b1', mchRefundNo: 'refund-9', refundAmount: 400, currency: 'USD', refundReason: 'r' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayReconciliationMismatchError);
+    expect((error as GatewayReconciliationMismatchError).differences).toEqual([{ field: 'payOrderId', expected: other.payOrderId, found: payOrderId }]);
+    expect(refundsOf(gateway, other.payOrderId)).toHaveLength(0);
   });
 });
 
