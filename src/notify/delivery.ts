@@ -14,7 +14,7 @@ import type { NotificationProcessor } from './processor-options.js';
 import type { ExpectFunction, GivenHandler, ParsedProcessorOptions, ProcessedKind, ProcessorSettings } from './processor-settings.js';
 import { replyTo, type NotificationOutcome } from './reply.js';
 import type { ProcessingContext, RunOnceResult } from './store.js';
-import { isoTime } from './sweep-check.js';
+import { isoTime } from '../util/iso-time.js';
 import { checkExpected, type IdempotentNotification } from './verify-received.js';
 
 type Outcome = NotificationOutcome<IdempotentNotification>;

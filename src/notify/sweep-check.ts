@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isoTime } from '../util/iso-time.js';
 import { GatewayError } from '../errors/index.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
@@ -166,12 +167,6 @@ async function unknown(sweep: SweepCheckContext, order: TrackedOrder, tally: Tal
 /** Forgets a settled record; a store that cannot is noted, and the next sweep reads the record again. */
 const forget = (sweep: SweepCheckContext, order: TrackedOrder, tally: Tally<string>) =>
   sweep.tracking.forget(order.payOrderId).catch((error: unknown) => tally.note('forget', 'settled, but the store could not forget it: the next sweep checks it again', error));
-
-/** A time as ISO 8601, or as its number when no Date can hold it. @internal */
-export function isoTime(ms: number): string {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
-}
 
 const idsOf = (order: TrackedOrder): TrackableOrder => ({ payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });
 

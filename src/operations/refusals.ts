@@ -78,9 +78,11 @@ export function refusalReason(code: number, msg: string, own: Refusals): string 
   return 'unknown';
 }
 
+const SHARED_REFUSALS: Refusals = { ...LEADING_REFUSALS, ...TRAILING_REFUSALS };
+
 /** What to do about a refusal of `reason`, by the operation's own rules, then the shared ones. */
 export function refusalAdvice(reason: string, own: Refusals): string {
-  const shared: Refusals = { ...LEADING_REFUSALS, ...TRAILING_REFUSALS };
+  const shared = SHARED_REFUSALS;
   return (Object.hasOwn(own, reason) ? own[reason] : Object.hasOwn(shared, reason) ? shared[reason] : undefined)?.advice ?? UNKNOWN_REFUSAL_ADVICE;
 }
 
