@@ -259,9 +259,13 @@ export class OperationRunner {
     let lookup: ContractLookup;
     try {
       const { data } = await this.#readBack(call, reconcile, params, 'reconcile');
-      // Shown as this create's record only when it matches what was sent (a reused key finds another record).
-      compareRecord(call.operation, key.name, [], resultFields(reconcile.lookup), (await this.#resolved(call, params, reconcile)).sent, data);
-      lookup = { outcome: 'found', record: data };
+      // Shown as this create's record only when it matches what was sent (a reused key finds another record), and
+      // by this one lookup alone: a decisive field the record cannot show leaves it unknown.
+      const unshown = compareRecord(call.operation, key.name, reconcile.decisive, resultFields(reconcile.lookup), params, data);
+      lookup =
+        unshown.length === 0
+          ? { outcome: 'found', record: data }
+          : { outcome: 'unknown', error: new GatewayError(`the record found under ${key.name} '${key.value}' does not show ${unshown.join(', ')}, which this request sent`, { operation: call.operation }) };
     } catch (lookupError) {
       lookup = isNotFound(lookupError, reconcile.lookup) ? { outcome: 'absent' } : { outcome: 'unknown', error: lookupError };
     }

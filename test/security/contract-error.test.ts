@@ -72,6 +72,16 @@ describe('a create answered success with data that breaks the schema', () => {
     expect(sent.map((event) => event.operation)).toEqual(['refundOrder', 'refundQuery']);
   });
 
+  it('refundOrder by mchOrderNo: the one lookup cannot show the order, so the record is not shown as found; still one lookup', async () => {
+    const record = { refundOrderId: 'R1', payOrderId: 'P1', mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, mchRefundNo: 'refund-1', payAmount: 1000, refundAmount: 400, currency: 'USD', state: 2, createdAt: 1_700_000_000_000 };
+    wire.replyWith((path) => (path.endsWith('/refundOrder') ? signedEnvelope({ refundOrderId: 'R1', mchRefundNo: 'refund-1', payAmount: 1000, refundAmount: '400', state: 2 }) : signedEnvelope(record)));
+    const { gateway, sent } = client();
+    const error = await rejection(gateway.refundOrder({ mchOrderNo: 'order-1001', mchRefundNo: 'refund-1', refundAmount: 400, currency: 'USD', refundReason: 'r' }));
+    expect(error).toBeInstanceOf(GatewayResponseContractError);
+    expect(error.lookup?.outcome).toBe('unknown');
+    expect(sent.map((event) => event.operation)).toEqual(['refundOrder', 'refundQuery']);
+  });
+
   it('a create without a lookup (settleAddressApply) rejects at once, sending it once', async () => {
     wire.replyWith(signedEnvelope({ serverRequestId: 'SRV-1', status: 'approved-ish' }));
     const { gateway, sent } = client();
