@@ -24,7 +24,9 @@ import type { RetryPolicy } from './options.js';
 
 /**
  * What a failed attempt tells about the request:
- * - `not-sent`: provably not processed (connection refused, 408, 429): any operation may be sent again;
+ * - `not-sent`: provably not processed (the connection was refused): any operation may be sent again;
+ * - `turned-away`: an unsigned status that says "not taken" (408, 429): a read may be sent again, but a status is
+ *   not signed and a proxy may answer it after the gateway acted, so a create's key is looked up first;
  * - `lost`: may have been processed, the answer was lost (timeout, reset, 5xx, an empty or cut body);
  * - `untrusted`: an answer came that cannot be trusted (signature, one reading, another record's, too large);
  * - `contract`: the gateway's own answer broke the documented shape: not lost, and the same again if repeated;
@@ -32,7 +34,7 @@ import type { RetryPolicy } from './options.js';
  * - `invalid`: refused before sending (our validation) or never to be repeated (a redirect);
  * - `aborted`: the caller's signal.
  */
-export type FailureKind = 'not-sent' | 'lost' | 'untrusted' | 'contract' | 'refused' | 'invalid' | 'aborted';
+export type FailureKind = 'not-sent' | 'turned-away' | 'lost' | 'untrusted' | 'contract' | 'refused' | 'invalid' | 'aborted';
 
 export function classify(error: GatewayError): FailureKind {
   if (error instanceof GatewayAbortError) return 'aborted';
@@ -43,7 +45,7 @@ export function classify(error: GatewayError): FailureKind {
   if (error instanceof GatewayTimeoutError) return 'lost';
   if (error instanceof GatewayHttpStatusError) {
     if (error.status >= 300 && error.status < 400) return 'invalid';
-    if (error.status === 408 || error.status === 429) return 'not-sent';
+    if (error.status === 408 || error.status === 429) return 'turned-away';
     return error.status >= 500 ? 'lost' : 'untrusted';
   }
   if (error instanceof GatewayEmptyResponseError || error instanceof GatewayTruncatedResponseError || error instanceof GatewayNonJsonResponseError) return 'lost';
@@ -52,17 +54,17 @@ export function classify(error: GatewayError): FailureKind {
 
 /** Whether an attempt that failed so may be sent again: a create only when it provably never arrived. */
 export function mayRepeat(retry: RetryClass, kind: FailureKind): boolean {
-  return kind === 'not-sent' || (kind === 'lost' && retry !== 'create');
+  return kind === 'not-sent' || ((kind === 'lost' || kind === 'turned-away') && retry !== 'create');
 }
 
 /**
- * Whether a create that failed so may have made its record, which must then be looked up: any failure
- * after sending but a definite answer; a refusal too once an earlier attempt may have made the record
- * (the gateway then refuses the repeat as a duplicate).
+ * Whether a create that failed so may have made its record, which must then be looked up: any failure after
+ * sending (an unsigned status too); a refusal unless its row declares it decided before any record is made
+ * (`final`), and even then once an earlier attempt may have made the record.
  */
-export function mayHaveCreated(kind: FailureKind, earlierMayHave: boolean): boolean {
-  if (kind === 'refused') return earlierMayHave;
-  return kind === 'lost' || kind === 'untrusted' || kind === 'aborted';
+export function mayHaveCreated(kind: FailureKind, earlierMayHave: boolean, finalRefusal: boolean): boolean {
+  if (kind === 'refused') return earlierMayHave || !finalRefusal;
+  return kind === 'lost' || kind === 'turned-away' || kind === 'untrusted' || kind === 'aborted';
 }
 
 /**
@@ -73,12 +75,13 @@ export function endsWait(error: unknown): boolean {
   if (!(error instanceof GatewayError)) return true;
   if (error instanceof GatewayApiError) return error.reason !== 'system_error' && error.reason !== 'database_error';
   const kind = classify(error);
-  return kind !== 'not-sent' && kind !== 'lost';
+  return kind !== 'not-sent' && kind !== 'turned-away' && kind !== 'lost';
 }
 
 /** A short reason for hooks and messages. */
 export function failureReason(error: GatewayError): string {
   if (error instanceof GatewayResponseError) return `${error.name} (HTTP ${error.status})`;
+  if (error instanceof GatewayApiError) return `${error.name} (${error.reason}: ${JSON.stringify(error.msg.slice(0, 80))})`;
   return error.name;
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { GatewayApiError } from '../operations/api-error.js';
+import { GatewayApiError, refusedBeforeRecord } from '../operations/api-error.js';
 import { pickFields, type ConfirmDefinition, type ReconcileDefinition } from '../operations/define.js';
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
@@ -14,6 +14,7 @@ import {
   GatewayOutcomeUnknownError,
   GatewayReconciliationMismatchError,
   GatewayResponseContractError,
+  GatewayResponseError,
   GatewayResponseMismatchError,
   GatewayTimeoutError,
   GatewayValidationError,
@@ -24,12 +25,13 @@ import {
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { Telemetry, TelemetrySpan } from '../telemetry/telemetry.js';
 import { TransportFailure, type HttpExchange, type Judge, type Transport } from '../transport/http.js';
+import { serverRetryWaitMs } from '../transport/retry-after.js';
 import { decodeResponse } from './decode-response.js';
 import { signRequest, validateParams, type ValidParams } from './encode-request.js';
 import { fromTransport, unexpectedFailure } from './failures.js';
 import { observe, recordIds, type AttemptPurpose, type GatewayHooks, type ReconcileEvent } from './hooks.js';
 import { callOptionsSchema, type ConfirmOptions, type RetryPolicy } from './options.js';
-import { backoff, classify, equalJitter, failureReason, mayHaveCreated, mayRepeat } from './policy.js';
+import { backoff, classify, equalJitter, failureReason, mayHaveCreated, mayRepeat, sleep } from './policy.js';
 import { GatewayOrderNotFinalError } from './order-not-final.js';
 import { compareRecord } from './reconciliation.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
@@ -55,8 +57,14 @@ export interface GatewayResponse<T> {
   readonly signatureVerified: boolean;
   /** How many HTTP attempts the call made, lookups included. */
   readonly attempts: number;
-  /** `true` when a create's result was recovered by looking the record up after an ambiguous failure. */
+  /** `true` when a create's result was recovered by looking the record up after an ambiguous failure or a refusal. */
   readonly reconciled: boolean;
+  /**
+   * `true` when a create was refused because its record exists already and the record found under its key matches
+   * everything sent: a repeat (yours, after a timeout or a double click, or an earlier attempt's), answered with the
+   * record made the first time, as an idempotency key is.
+   */
+  readonly replayed: boolean;
 }
 
 /** What the runner needs from the client. */
@@ -233,13 +241,18 @@ export class OperationRunner {
         // waiting after a refused connection ends a create that provably never reached the gateway.
         if (!progress.mayHaveReached) throw error instanceof GatewayTimeoutError ? this.#timedOut(call, 'call', error.cause, call.operation, false) : error;
         const kind = classify(error);
-        if (!mayHaveCreated(kind, maybeCreated)) throw error;
+        // A refusal is believed at once only when decided before any record; any other is looked up by the key.
+        const refusal = error instanceof GatewayApiError ? error : undefined;
+        if (!mayHaveCreated(kind, maybeCreated, refusal !== undefined && refusedBeforeRecord(call.operation, refusal))) throw error;
         maybeCreated = true;
         if (!reconcile) throw this.#unknown(call, key, error, 'the gateway offers no lookup for it');
         if (kind === 'aborted') throw this.#unknown(call, key, error, 'the call was aborted before the record could be looked up');
-        const found = await this.#lookup<T>(call, params, key, reconcile);
+        const found = await this.#lookup<T>(call, params, key, reconcile, error);
         if (found !== 'absent' && 'unknown' in found) throw this.#unknown(call, key, error, found.unknown);
-        if (found !== 'absent') return found;
+        if (found !== 'absent') return refusal ? { ...found, replayed: true } : found;
+        // Proved absent: a refusal stands, with its advice; any other failure may be sent again.
+        if (refusal) throw refusal;
+        if (kind === 'turned-away') await this.#waitAsked(call, error);
         // Proved absent: the create may be sent again, as a retry, at once: the lookup was the pause.
         if (retriesLeft <= 0) throw error;
         retriesLeft--;
@@ -280,7 +293,7 @@ export class OperationRunner {
   }
 
   /** The record a create made, `absent` when proved absent, or why the outcome stays unknown. */
-  async #lookup<T>(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName>): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
+  async #lookup<T>(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName>, failure: GatewayError): Promise<GatewayResponse<T> | 'absent' | { readonly unknown: string }> {
     try {
       const found = await this.#readBack(call, reconcile, params, 'reconcile');
       const { sent, decisive } = await this.#resolved(call, params, reconcile);
@@ -294,7 +307,8 @@ export class OperationRunner {
     } catch (error) {
       const outcome = error instanceof GatewayReconciliationMismatchError ? 'mismatch' : isNotFound(error, reconcile.lookup) ? 'absent' : 'unknown';
       this.#reconciled(call, key, outcome);
-      if (outcome === 'mismatch') throw error;
+      // The key holds another request's record: this one was not made under it, whatever the failure said.
+      if (error instanceof GatewayReconciliationMismatchError) throw new GatewayReconciliationMismatchError(error.key, error.differences, { operation: call.operation, cause: failure });
       if (outcome === 'absent') return outcome;
       const why = error instanceof GatewayError ? `${failureReason(error)}: ${error.message}` : String(error);
       return { unknown: `the record could not be looked up (${why.length > 300 ? `${why.slice(0, 300)}…` : why})` };
@@ -348,7 +362,7 @@ export class OperationRunner {
         );
       }
     }
-    return { ...found, data: found.data as T, attempts: call.attempts, reconciled: response.reconciled };
+    return { ...found, data: found.data as T, attempts: call.attempts, reconciled: response.reconciled, replayed: response.replayed };
   }
 
   /**
@@ -392,7 +406,7 @@ export class OperationRunner {
           const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
           if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
           traced?.end(http.status);
-          return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false };
+          return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false, replayed: false };
         } catch (thrown) {
           error = thrown instanceof GatewayError ? thrown : (fromTransport(thrown, operation, (cause) => this.#timedOut(call, scope, cause, operation)) ?? unexpectedFailure(operation, http, thrown));
         }
@@ -430,6 +444,19 @@ export class OperationRunner {
     }
   }
 
+  /**
+   * Before a create turned away by an unsigned status (408, 429) and proved absent is sent again: the wait its
+   * `Retry-After` asks, within the policy's cap; one past the call's deadline ends the call with that status.
+   */
+  async #waitAsked(call: Call, error: GatewayError): Promise<void> {
+    const asked = error instanceof GatewayResponseError && error.headers ? serverRetryWaitMs(error.headers) : undefined;
+    const wait = Math.min(asked ?? 0, this.#settings.retry.maxRetryAfterMs);
+    if (performance.now() + wait >= call.deadline) throw error;
+    await sleep(wait, call.signal).catch((reason: unknown) => {
+      throw GatewayAbortError.of(call.operation, reason, ' while waiting to send it again');
+    });
+  }
+
   /** The call ended outside an attempt (in a wait, or before the first): by the caller's signal, or its deadline. */
   #outsideAttempts(call: Call, operation: OperationName, failure: TransportFailure): GatewayError {
     const waiting = failure.lastFailure === undefined ? '' : ' while waiting to retry';
@@ -450,9 +477,12 @@ export class OperationRunner {
   }
 
   #unknown(call: Call, key: ReconcileKey, cause: GatewayError, why: string): GatewayOutcomeUnknownError {
+    const { reconcile } = definitionOf(call.operation);
+    const next = reconcile
+      ? `send it again with the same ${key.name} (the SDK looks the key up first and resolves to the record if it exists), look it up with ${reconcile.lookup}, or hand it to processor.track for the sweep`
+      : `the gateway can neither look it up nor tell a repeat: do not send it again; ask the gateway's operator (the merchant portal) what became of it`;
     return new GatewayOutcomeUnknownError(
-      `${call.operation} may or may not have been processed (last failure: ${failureReason(cause)}), and ${why}. ` +
-        `Do not create a new one: reconcile later with ${key.name} '${key.value}' (a repeat with the same ${key.name} is refused if it exists).`,
+      `${call.operation} may or may not have been processed (last failure: ${failureReason(cause)}), and ${why}. Never send it under a new ${key.name} while ${key.name} '${key.value}' may hold it: ${next}.`,
       key,
       { operation: call.operation, cause },
     );

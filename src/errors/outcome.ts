@@ -23,9 +23,10 @@ export interface ReconcileKey {
 }
 
 /**
- * A create may or may not have been processed, and the SDK could not find out in time. Do **not** create a
- * new record: look this one up later by `key`, or send the same create again with the same key (the gateway
- * refuses a duplicate).
+ * A create may or may not have been processed, and the SDK could not find out in time. Do **not** send it under a
+ * new key: send the same create again with the same key (the SDK looks the key up first and resolves to the record
+ * made, if any), look it up later by `key`, or hand it to `processor.track` so the sweep settles it. A create the
+ * gateway can neither look up nor tell as a repeat (`settleAddressApply`) says so in its message: never send it again.
  *
  * @example
  * ```ts
@@ -67,9 +68,10 @@ export interface ReconciliationDifference {
 }
 
 /**
- * After an ambiguous create, the record under your key is **not** the one you asked for (another amount,
- * text, token or address): the key was used before. The record is never returned: check it, and send this
- * one with a new key.
+ * Your key is used by another request: after a create failed, was lost or was refused, the record the gateway has
+ * under your key is **not** the one you asked for (another amount, order, text, token or address). This request
+ * was not made under that key, and the other record is never returned: check it, and send this one under a new key.
+ * The failure that led to the lookup, a refusal included, is `cause`.
  *
  * @example
  * ```ts
@@ -90,8 +92,8 @@ export class GatewayReconciliationMismatchError extends GatewayError {
   constructor(key: ReconcileKey, differences: readonly ReconciliationDifference[], options: GatewayErrorOptions = {}) {
     const listed = differences.map((d) => `${d.field}: sent ${JSON.stringify(d.expected)}, found ${JSON.stringify(d.found)}`).join('; ');
     super(
-      `${options.operation ?? 'The create'} failed without a clear outcome, and the record the gateway has under ${key.name} '${key.value}' is not this request (${listed}), ` +
-        `so it is not returned. The ${key.name} was already used: check that record, and send this one with a new ${key.name}.`,
+      `${options.operation ?? 'The create'}: ${key.name} '${key.value}' is used by another request (the record under it differs: ${listed}), so this request was not made under it ` +
+        `and that record is not returned. Check that record, and send this one under a new ${key.name}.`,
       options,
     );
     this.key = key;

@@ -1,5 +1,5 @@
 import { GatewayError, type GatewayErrorOptions } from '../errors/index.js';
-import { refusalAdvice, refusalReason, type LEADING_REFUSALS, type Refusals, type TRAILING_REFUSALS } from './refusals.js';
+import { BEFORE_ANY_RECORD, refusalAdvice, refusalReason, type LEADING_REFUSALS, type Refusals, type TRAILING_REFUSALS } from './refusals.js';
 import { definitionOf, OPERATION_NAMES, operations, type OperationName } from './table.js';
 
 /** The reasons an operation's row declares (its `refusals`). */
@@ -78,4 +78,12 @@ function refusalsOf(operation: string | undefined): Refusals {
   const all: Record<string, Refusals[string]> = {};
   for (const name of OPERATION_NAMES) for (const [reason, rule] of Object.entries(definitionOf(name).refusals ?? {})) all[reason] ??= rule;
   return all;
+}
+
+/**
+ * Whether a create's refusal proves that nothing was made: decided before any record is stored (the shared checks,
+ * or the row's `refusedBeforeRecord`). Any other refusal may answer a repeat of a record made: look the key up.
+ */
+export function refusedBeforeRecord(operation: OperationName, refusal: GatewayApiError): boolean {
+  return (BEFORE_ANY_RECORD as readonly string[]).includes(refusal.reason) || (definitionOf(operation).refusedBeforeRecord?.includes(refusal.reason) ?? false);
 }

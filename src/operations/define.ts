@@ -124,6 +124,12 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly refusals?: Refusals;
   /** For reads: the reasons of its own refusals that prove the record absent (a lookup that finds nothing). */
   readonly notFound?: readonly string[];
+  /**
+   * For creates: the reasons of its own refusals the gateway decides before it stores any record (besides the
+   * shared signature, merchant, app and parameter checks, `BEFORE_ANY_RECORD`). Only these are final: any other
+   * refusal (a duplicate, a state or sum check, a system error, a channel's text) is looked up by the key first.
+   */
+  readonly refusedBeforeRecord?: readonly string[];
   /** Why the gateway answers this operation with an empty body, and what to do (close: the channel refused). */
   readonly emptyAnswer?: string;
   /** For creates with a lookup: how to settle an ambiguous failure. Absent: no lookup, the outcome stays unknown. */
@@ -161,11 +167,11 @@ type OnlyRowProperties<Definition> = {
   readonly confirm?: Definition extends { readonly confirm: infer C } ? { readonly [K in Exclude<keyof C, keyof ConfirmDefinition>]: `not a property of confirm: ${K & string}` } : unknown;
 };
 
-/** A compile error unless every reason `notFound` names is one of the row's own `refusals`. */
-type NotFoundIsOwn<Definition> = Definition extends { readonly notFound: readonly (infer Reason)[] }
+/** A compile error unless every reason the row's `Property` names is one of the row's own `refusals`. */
+type ReasonsAreOwn<Definition, Property extends 'notFound' | 'refusedBeforeRecord'> = Definition extends { readonly [P in Property]: readonly (infer Reason)[] }
   ? [Exclude<Reason, keyof (Definition extends { readonly refusals: infer Own } ? Own : {})>] extends [never]
     ? unknown
-    : { readonly notFound: `not a reason of this row's refusals: ${Exclude<Reason, keyof (Definition extends { readonly refusals: infer Own } ? Own : {})> & string}` }
+    : { readonly [P in Property]: `not a reason of this row's refusals: ${Exclude<Reason, keyof (Definition extends { readonly refusals: infer Own } ? Own : {})> & string}` }
   : unknown;
 
 /**
@@ -173,7 +179,7 @@ type NotFoundIsOwn<Definition> = Definition extends { readonly notFound: readonl
  * the derived ones.
  */
 export function defineOperation<P extends z.ZodMiniObject, R extends z.ZodMiniObject, const Definition extends OperationDefinition & CheckedFields<P, R>>(
-  definition: Definition & { readonly params: P; readonly result: R } & OnlyRowProperties<Definition> & NotFoundIsOwn<Definition>,
+  definition: Definition & { readonly params: P; readonly result: R } & OnlyRowProperties<Definition> & ReasonsAreOwn<Definition, 'notFound'> & ReasonsAreOwn<Definition, 'refusedBeforeRecord'>,
 ): Definition {
   return definition;
 }

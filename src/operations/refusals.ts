@@ -41,6 +41,13 @@ export const TRAILING_REFUSALS = {
   },
 } as const satisfies Refusals;
 
+/**
+ * The shared refusals the gateway decides before it stores any record (the reference's shared checks of every
+ * request: its fields, merchant, app and signature): a create refused so made nothing. Each create's row adds its
+ * own (`refusedBeforeRecord`); every other refusal of a create is looked up by its key before it is believed.
+ */
+export const BEFORE_ANY_RECORD = ['signature_invalid', 'merchant_unknown', 'app_mismatch', 'parameter_invalid'] as const satisfies readonly (keyof typeof LEADING_REFUSALS | keyof typeof TRAILING_REFUSALS)[];
+
 /** What to do about a refusal no rule describes. */
 export const UNKNOWN_REFUSAL_ADVICE = "the gateway refused the request for a reason this SDK does not know: read the gateway's message";
 
@@ -61,7 +68,7 @@ export const missingOrderId: RefusalRule = {
 /** A request id used before (settleAddressApply, settleRequest). */
 export const duplicateRequest: RefusalRule = {
   match: /请求\[[^\]]*\]已存在|request ?(?:id ?)?\[[^\]]*\] ?already exists|duplicate request/i,
-  advice: 'a request with this requestId already exists: look it up (settleRequestGet) instead of sending it again, or give a new request a new requestId',
+  advice: 'a request with this requestId exists already: look it up (settleRequestGet) before anything else; a new requestId is for a new settlement only, never for this one',
 };
 
 /**

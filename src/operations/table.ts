@@ -65,7 +65,7 @@ export const operations = {
     refusals: {
       duplicate_order: {
         match: /订单\[[^\]]*\]已存在|order (?:\[[^\]]*\] )?already exists|duplicate (?:mchOrderNo|(?:merchant )?order)/i,
-        advice: 'an order with this mchOrderNo already exists: query it by mchOrderNo instead of creating it again, or give a new order a new mchOrderNo',
+        advice: 'an order with this mchOrderNo exists already: query it by mchOrderNo; a new mchOrderNo is for a new purchase only, never for this one',
       },
       amount_invalid: { match: /金额不能为空|amount (?:cannot be empty|is (?:invalid|required))|invalid amount/i, advice: 'the gateway refused the amount: send a whole number of minor units, at least 1' },
       way_code_unsupported: {
@@ -73,6 +73,8 @@ export const operations = {
         advice: 'this application cannot take payments with this wayCode: use a way code configured for it at the gateway',
       },
     },
+    // Decided by the request's own fields, whatever exists under its key: a repeat is refused as duplicate_order.
+    refusedBeforeRecord: ['amount_invalid', 'way_code_unsupported'],
     // A recovered result has payOrderId, mchOrderNo, orderState, errCode, errMsg: the query has no payData.
     reconcile: {
       lookup: 'query',
@@ -177,6 +179,8 @@ export const operations = {
         advice: 'the gateway has no declared address with this addrServerRequestId for this merchant: use the serverRequestId that settleAddressApply answered',
       },
     },
+    // The destination's checks: the request's own address, whatever exists under its requestId.
+    refusedBeforeRecord: ['address_not_approved', 'address_token_mismatch', 'address_not_found'],
     reconcile: {
       lookup: 'settleRequestGet',
       by: ['requestId'],
@@ -233,7 +237,7 @@ export const operations = {
       },
       refund_exceeds_refundable: {
         match: /超出.*可退款|exceeds? (?:the )?(?:refundable|remaining)|more than (?:is )?(?:left|refundable)/i,
-        advice: 'the refund is larger than what is left to refund of this order: refund at most the amount paid less what was refunded',
+        advice: 'no refund was made under this mchRefundNo, and this one is larger than what is left to refund of the order: refund at most the amount paid less what was refunded',
       },
       refund_in_progress: {
         match: /在途退款|refund (?:is )?(?:already )?in progress|refunding (?:in progress|already)/i,
@@ -241,13 +245,17 @@ export const operations = {
       },
       duplicate_refund: {
         match: /退款订单号\[[^\]]*\]已存在|mchRefundNo (?:\[[^\]]*\] )?already exists|duplicate (?:mchRefundNo|refund)|refund (?:\[[^\]]*\] )?already exists/i,
-        advice: 'a refund with this mchRefundNo exists already: look it up (refundQuery by mchRefundNo) instead of refunding again; never refund the same thing under a new mchRefundNo',
+        advice: 'a refund with this mchRefundNo exists already: look it up (refundQuery by mchRefundNo); never refund the same thing under a new mchRefundNo',
       },
       refund_unsupported: {
         match: /不支持退款|(?:channel|interface) (?:does not support|cannot) refunds?|refunds? (?:are |is )?not supported/i,
         advice: "this order's payment channel cannot refund through the gateway: refund the payer another way",
       },
     },
+    // The order's existence first, the channel last (after the duplicate check): neither can be caused by a refund
+    // under this mchRefundNo. The state and sum checks and the duplicate come before it, so a repeat of a refund
+    // made is refused by them: those are looked up by mchRefundNo.
+    refusedBeforeRecord: ['missing_order_id', 'order_not_found', 'refund_unsupported'],
     reconcile: {
       lookup: 'refundQuery',
       by: ['mchRefundNo'],

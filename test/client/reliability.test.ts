@@ -185,9 +185,21 @@ describe('creates are never replayed blindly', () => {
     expect(result).toMatchObject({ reconciled: true, data: { payOrderId: 'P1', orderState: 1 } });
   });
 
-  it('a duplicate-key refusal on a first attempt is the caller\'s mistake and surfaces', async () => {
-    script({ unifiedOrder: [() => json(JSON.stringify({ code: 9999, msg: '商户订单[o-1]已存在' }))] });
-    await expect(clientWith().client.unifiedOrder(order)).rejects.toBeInstanceOf(GatewayApiError);
+  it('a duplicate-key refusal is looked up by the key before it is believed: a lookup that fails leaves the outcome unknown, never the refusal', async () => {
+    script({ unifiedOrder: [() => json(JSON.stringify({ code: 9999, msg: '商户订单[o-1]已存在' }))], query: [html502, html502, html502, html502] });
+    const error = await clientWith().client.unifiedOrder(order).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect((error as GatewayOutcomeUnknownError).cause).toBeInstanceOf(GatewayApiError);
+    expect((error as Error).message).toMatch(/GatewayApiError \(duplicate_order: "商户订单\[o-1\]已存在"\)/);
+    expect(sent('unifiedOrder')).toHaveLength(1);
+    expect(sent('query').length).toBeGreaterThan(0);
+  });
+
+  it('a refusal decided before any record (an invalid amount) is final at once: no lookup', async () => {
+    script({ unifiedOrder: [() => json(JSON.stringify({ code: 9999, msg: '支付金额不能为空' }))] });
+    const error = await clientWith().client.unifiedOrder(order).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayApiError);
+    expect((error as GatewayApiError).reason).toBe('amount_invalid');
     expect(sent('query')).toHaveLength(0);
   });
 
@@ -204,7 +216,7 @@ describe('creates are never replayed blindly', () => {
       .catch((e: unknown) => e as GatewayOutcomeUnknownError);
     expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
     expect(error).toMatchObject({ operation: 'settleRequest', key: { name: 'requestId', value: 'set-9' } });
-    expect(error.message).toMatch(/reconcile later with requestId 'set-9'/);
+    expect(error.message).toMatch(/Never send it under a new requestId while requestId 'set-9' may hold it: send it again with the same requestId/);
     expect(sent('settleRequest')).toHaveLength(1);
   });
 

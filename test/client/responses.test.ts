@@ -86,11 +86,11 @@ describe('response signatures', () => {
 
 describe('each bad response is a distinct GatewayError subclass with status and a bounded excerpt', () => {
   it('business error -> GatewayApiError with code, msg and operation', async () => {
-    wire.replyWith(JSON.stringify({ code: 9999, msg: '商户订单[o-1]已存在' }));
+    wire.replyWith(JSON.stringify({ code: 9999, msg: '不支持的支付方式' }));
     const error = await failure(() => client.unifiedOrder({ mchOrderNo: 'o-1', wayCode: 'QR_CASHIER', amount: 1, currency: 'USD', subject: 's', body: 'b' }));
     expect(error).toBeInstanceOf(GatewayApiError);
-    expect(error).toMatchObject({ code: 9999, msg: '商户订单[o-1]已存在', operation: 'unifiedOrder', name: 'GatewayApiError' });
-    expect(error.message).toContain('商户订单[o-1]已存在');
+    expect(error).toMatchObject({ code: 9999, msg: '不支持的支付方式', operation: 'unifiedOrder', name: 'GatewayApiError', reason: 'way_code_unsupported' });
+    expect(error.message).toContain('不支持的支付方式');
   });
 
   it('honours a custom successCode (open-source Jeepay uses 0)', async () => {

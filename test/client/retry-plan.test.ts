@@ -114,21 +114,35 @@ describe('a create under Retry-After: ky waits only when the create provably was
   const order = { mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' } as const;
   const CREATED = { payOrderId: 'P1', mchOrderNo: 'order-1', orderState: 1, payDataType: 'codeImgUrl', payData: 'https://pay.test/qr.png' };
 
-  it('a 429 (refused before processing) is sent again by ky after the capped Retry-After', async () => {
-    const gateway = await serve((_req, res, hit) => {
+  it('a 429 proves nothing about a create: the key is looked up first, and only when absent is it sent again, after the capped Retry-After', async () => {
+    const gateway = await serve((req, res, hit) => {
       if (hit === 1) {
         res.writeHead(429, { 'retry-after': '30' });
         return void res.end('slow down');
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(signedEnvelope(CREATED, MERCHANT.secret));
+      res.end(req.url === '/api/pay/query' ? JSON.stringify({ code: 9999, msg: '订单不存在' }) : signedEnvelope(CREATED, MERCHANT.secret));
     });
     const retries: RetryEvent[] = [];
     const result = await client(gateway.url, { retry: { maxRetryAfterMs: 120 }, hooks: { onRetry: (e) => retries.push(e) } }).withResponse('unifiedOrder', order);
-    expect(result).toMatchObject({ attempts: 2, reconciled: false, data: { payOrderId: 'P1' } });
-    expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/unifiedOrder']);
-    expect(gateway.arrivals[1]! - gateway.arrivals[0]!).toBeGreaterThanOrEqual(118);
-    expect(retries).toMatchObject([{ operation: 'unifiedOrder', attempt: 1, reason: 'GatewayHttpStatusError (HTTP 429)' }]);
+    expect(result).toMatchObject({ attempts: 3, reconciled: false, replayed: false, data: { payOrderId: 'P1' } });
+    expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/query', '/api/pay/unifiedOrder']);
+    expect(gateway.arrivals[2]! - gateway.arrivals[0]!).toBeGreaterThanOrEqual(118);
+    expect(retries).toMatchObject([{ operation: 'unifiedOrder', attempt: 2, reason: 'GatewayHttpStatusError (HTTP 429)' }]);
+  });
+
+  it.each([408, 429])('a %i answered after the gateway created the order resolves to the order found, never a second create', async (status) => {
+    const gateway = await serve((req, res) => {
+      if (req.url === '/api/pay/unifiedOrder') {
+        res.writeHead(status, { 'retry-after': '1' });
+        return void res.end('{"status":' + status + '}');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(signedEnvelope({ ...ORDER, state: 1 }, MERCHANT.secret));
+    });
+    const result = await client(gateway.url, { retry: { maxRetryAfterMs: 5_000 } }).withResponse('unifiedOrder', order);
+    expect(result).toMatchObject({ reconciled: true, replayed: false, data: { payOrderId: 'P1', recovered: true } });
+    expect(gateway.hits).toEqual(['/api/pay/unifiedOrder', '/api/pay/query']);
   });
 
   it('a 503 with Retry-After (maybe processed) is never re-sent by ky: the record is looked up at once', async () => {

@@ -1,7 +1,7 @@
 // GatewayApiError.reason: every refusal text of the reference server and of the mock, and its plain English
 // equivalent, maps to the reason a program branches on; anything else is 'unknown'.
 import { describe, expect, it } from 'vitest';
-import { GatewayApiError, GatewayClient, type GatewayApiErrorReason } from '../../src/index.js';
+import { GatewayApiError, GatewayClient, GatewayReconciliationMismatchError, type GatewayApiErrorReason } from '../../src/index.js';
 import { createMockGateway, MOCK_MESSAGES } from '../../src/testing/index.js';
 
 const reasonOf = (code: number, msg: string): GatewayApiErrorReason => new GatewayApiError(code, msg).reason;
@@ -133,7 +133,8 @@ describe('refusals from the mock gateway, through the client', () => {
   const clientWith = (overrides: Partial<typeof merchant> = {}) =>
     new GatewayClient({ baseUrl: 'https://gateway.test', ...merchant, ...overrides, fetch: gateway.fetch, retry: { maxRetries: 0 } });
   const order = { mchOrderNo: 'r-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' };
-  const reasonOfCall = (call: Promise<unknown>) => call.then(() => 'resolved', (error: unknown) => (error instanceof GatewayApiError ? error.reason : error));
+  const reasonOf = (error: unknown) => (error instanceof GatewayApiError ? error.reason : error);
+  const reasonOfCall = (call: Promise<unknown>) => call.then(() => 'resolved', reasonOf);
 
   it.each([
     ['a wrong secret', () => clientWith({ secret: 'wrong' }).query({ mchOrderNo: 'x' }), 'signature_invalid'],
@@ -145,10 +146,12 @@ describe('refusals from the mock gateway, through the client', () => {
     expect(await reasonOfCall(call())).toBe(reason);
   });
 
-  it('a duplicate mchOrderNo is duplicate_order; closing a paid order is order_not_closable', async () => {
+  it('a duplicate mchOrderNo is duplicate_order, looked up before it is believed; closing a paid order is order_not_closable', async () => {
     const client = clientWith();
     await client.unifiedOrder(order);
-    expect(await reasonOfCall(client.unifiedOrder(order))).toBe('duplicate_order');
+    const otherAmount = await client.unifiedOrder({ ...order, amount: 200 }).catch((e: unknown) => e);
+    expect(otherAmount).toBeInstanceOf(GatewayReconciliationMismatchError);
+    expect(reasonOf((otherAmount as Error).cause)).toBe('duplicate_order');
     gateway.payOrder('r-1');
     expect(await reasonOfCall(client.close({ mchOrderNo: 'r-1' }))).toBe('order_not_closable');
   });

@@ -80,13 +80,16 @@ describe('a refund whose answer is lost is made once', () => {
 });
 
 describe('a refund under a mchRefundNo used before is never another refund', () => {
-  it('a second refundOrder with the same mchRefundNo is refused as duplicate_refund and refunds nothing', async () => {
+  it('an identical second refundOrder resolves to the refund made (replayed); another amount under the number is a key conflict; neither refunds anything', async () => {
     const { gateway, client, payOrderId } = await paidOrder();
-    await client.refundOrder(refund(payOrderId, 'refund-4', 300));
-    const error = await client.refundOrder(refund(payOrderId, 'refund-4', 300)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GatewayApiError);
-    expect((error as GatewayApiError).reason).toBe('duplicate_refund');
-    expect((error as Error).message).toMatch(/look it up \(refundQuery by mchRefundNo\)/);
+    const first = await client.refundOrder(refund(payOrderId, 'refund-4', 300));
+    const again = await client.withResponse('refundOrder', refund(payOrderId, 'refund-4', 300));
+    expect(again).toMatchObject({ replayed: true, reconciled: true, data: { refundOrderId: first.refundOrderId, refundAmount: 300 } });
+    const error = await client.refundOrder(refund(payOrderId, 'refund-4', 500)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayReconciliationMismatchError);
+    expect((error as GatewayReconciliationMismatchError).differences).toEqual([{ field: 'refundAmount', expected: 500, found: 300 }]);
+    expect((error as Error).message).not.toMatch(/look it up/);
+    expect(((error as Error).cause as GatewayApiError).reason).toBe('duplicate_refund');
     expect(refundsOf(gateway, payOrderId)).toHaveLength(1);
     expect(gateway.order(payOrderId)?.state).toBe(PayOrderState.Succeeded); // 300 of 1000 refunded: still 2
   });

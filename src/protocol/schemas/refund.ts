@@ -9,7 +9,7 @@ import { stateNamesOf } from './enums.js';
 import { httpUrl, jsonTextParam, minorUnits, named, optionalText, requiredText, wireInteger, withInput } from './fields.js';
 import { freeText, type NotUniquelySigned } from './free-text.js';
 import { lazySchema } from './lazy.js';
-import type { AtLeastOne } from './one-of.js';
+import type { AtLeastOne, ExactlyOne } from './one-of.js';
 
 /**
  * Refund states (`state` of a {@link Refund}). Transitions: 0→1, 0/1→2 or 3, 0/1→4 (a refund still open two
@@ -88,18 +88,28 @@ const refundOrderParamsObject = () =>
     extParam: z.optional(freeText(jsonTextParam(z.looseObject({})))),
   });
 
-/** Checks {@link RefundOrderParams}: one order id at least, at run time (the refinement) and at compile time (the type). */
+/**
+ * Checks {@link RefundOrderParams}: exactly one order id, at run time (the refinement) and at compile time (the type).
+ * Two would let the gateway pick one (it refunds `payOrderId`'s order) while the caller meant the other.
+ */
 export const refundOrderParamsSchema = lazySchema(() =>
   withInput<RefundOrderParams>()(
-    refundOrderParamsObject().check(z.refine((params) => params.payOrderId !== undefined || params.mchOrderNo !== undefined, { error: 'give payOrderId or mchOrderNo of the paid order (at least one)' })),
+    refundOrderParamsObject().check(
+      z.refine((params) => (params.payOrderId === undefined) !== (params.mchOrderNo === undefined), {
+        error: (issue) =>
+          (issue.input as RefundOrderFields).payOrderId === undefined
+            ? 'give payOrderId or mchOrderNo of the paid order'
+            : 'give payOrderId or mchOrderNo of the paid order, not both: the gateway would refund the order of payOrderId whatever mchOrderNo names',
+      }),
+    ),
   ),
 );
 
-/** The fields of {@link RefundOrderParams} before the rule "one order id at least". */
+/** The fields of {@link RefundOrderParams} before the rule "exactly one order id". */
 type RefundOrderFields = z.input<ReturnType<typeof refundOrderParamsObject>>;
 
 /**
- * Parameters of {@link GatewayClient.refundOrder}: the paid order (`payOrderId` or `mchOrderNo`), your refund
+ * Parameters of {@link GatewayClient.refundOrder}: the paid order (`payOrderId` or `mchOrderNo`, not both), your refund
  * number, the amount in minor units, its currency and a reason.
  *
  * @example
@@ -112,7 +122,7 @@ type RefundOrderFields = z.input<ReturnType<typeof refundOrderParamsObject>>;
  * };
  * ```
  */
-export type RefundOrderParams = AtLeastOne<RefundOrderFields, 'payOrderId' | 'mchOrderNo'>;
+export type RefundOrderParams = ExactlyOne<RefundOrderFields, 'payOrderId' | 'mchOrderNo'>;
 
 const refundOrderResultObject = () =>
   z.looseObject({
