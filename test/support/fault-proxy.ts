@@ -16,7 +16,13 @@ export type ProxyFault =
   | 'html502After' // processed, answered with a 502 page
   | 'truncatedAfter' // processed, the body cut in the middle
   | 'emptyAfter' // processed, an empty 200
-  | 'wrongSignAfter'; // processed, the sign altered
+  | 'wrongSignAfter' // processed, the sign altered
+  | 'status408Before' // an unsigned 408 without forwarding (a proxy's request timeout)
+  | 'status408After' // processed, then an unsigned 408
+  | 'status429Before' // an unsigned 429 without forwarding (a rate limiter)
+  | 'status429After' // processed, then an unsigned 429 (a rate limiter behind the gateway, or the gateway itself)
+  | `refusedAfter:${string}` // processed (the record stored), then refused with this text, as the reference can
+  | `refusedBefore:${string}`; // refused with this text without forwarding (nothing stored)
 
 export const PROXY_FAULTS: readonly ProxyFault[] = [
   'resetBefore', 'resetAfter', 'stallBefore', 'stallAfter', 'html502Before', 'html502After', 'truncatedAfter', 'emptyAfter', 'wrongSignAfter',
@@ -48,6 +54,8 @@ export async function startFaultProxy(target: string, decide: (path: string, bod
     if (fault === 'resetBefore') return void req.socket.destroy();
     if (fault === 'stallBefore') return;
     if (fault === 'html502Before') return void res.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>502 Bad Gateway</h1></html>');
+    const before = unsignedStatus(fault, 'Before') ?? refusal(fault, 'refusedBefore:');
+    if (before) return void res.writeHead(before.status, before.headers).end(before.body);
     const upstream = await fetch(target + (req.url ?? ''), { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
     const body = await upstream.text();
     switch (fault) {
@@ -65,8 +73,11 @@ export async function startFaultProxy(target: string, decide: (path: string, bod
         return void res.writeHead(200, { 'content-type': 'application/json' }).end('');
       case 'wrongSignAfter':
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(body.replace(/"sign":"([0-9A-F])/, (_m, c: string) => `"sign":"${c === '0' ? '1' : '0'}`));
-      default:
+      default: {
+        const after = unsignedStatus(fault, 'After') ?? refusal(fault, 'refusedAfter:');
+        if (after) return void res.writeHead(after.status, after.headers).end(after.body);
         return void res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(body);
+      }
     }
   }
 
@@ -90,4 +101,46 @@ export async function refusedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** An answer a fault puts in place of the gateway's. */
+interface CannedAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** The unsigned 408 or 429 a `status…` fault answers at this moment, as a proxy or rate limiter would. */
+function unsignedStatus(fault: ProxyFault, when: 'Before' | 'After'): CannedAnswer | undefined {
+  if (fault === `status408${when}`) return { status: 408, headers: { 'content-type': 'text/plain', connection: 'close' }, body: 'Request Timeout' };
+  if (fault === `status429${when}`) return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: '{"error":"rate limited"}' };
+  return undefined;
+}
+
+/** The reference's unsigned refusal envelope that a `refusedBefore:` or `refusedAfter:` fault answers. */
+function refusal(fault: ProxyFault, prefix: 'refusedBefore:' | 'refusedAfter:'): CannedAnswer | undefined {
+  if (!fault.startsWith(prefix)) return undefined;
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 9999, msg: fault.slice(prefix.length) }) };
+}
+
+/**
+ * The same faults in process, around a `fetch` (the mock's): for the tests that run a client without sockets. A
+ * reset is the network error `fetch` throws; stalls are not offered here.
+ */
+export function faultyFetch(target: typeof fetch, decide: (path: string, body: string) => ProxyFault): typeof fetch {
+  const canned = ({ status, headers, body }: CannedAnswer) => new Response(body, { status, headers });
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const body = await request.clone().text();
+    const fault = decide(new URL(request.url).pathname, body);
+    if (fault === 'resetBefore') throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    if (fault === 'html502Before') return new Response('<html><h1>502 Bad Gateway</h1></html>', { status: 502, headers: { 'content-type': 'text/html' } });
+    const before = unsignedStatus(fault, 'Before') ?? refusal(fault, 'refusedBefore:');
+    if (before) return canned(before);
+    const upstream = await target(request);
+    if (fault === 'resetAfter') throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    if (fault === 'html502After') return new Response('<html><h1>502 Bad Gateway</h1></html>', { status: 502, headers: { 'content-type': 'text/html' } });
+    const after = unsignedStatus(fault, 'After') ?? refusal(fault, 'refusedAfter:');
+    return after ? canned(after) : upstream;
+  };
 }
