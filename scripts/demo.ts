@@ -102,12 +102,9 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
     say(`refund ${refund.refundOrderId}: ${refund.refundAmount} of ${refund.payAmount}, state ${refund.state} (${refundOrderStateName(refund.state)})`);
     await gateway.deliverNotifications();
     say(`the order after a partial refund: state ${(await client.query({ payOrderId: order.payOrderId })).state} (still paid)`);
-    try {
-      await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'demo-refund-1001', refundAmount: 500, currency: 'USD', refundReason: 'again' });
-    } catch (error) {
-      if (!(error instanceof GatewayApiError)) throw error;
-      say(`the same mchRefundNo again is refused: ${error.reason}, nothing refunded`);
-    }
+    // A retried job sends the same refund again: the same mchRefundNo is the idempotency key.
+    const again = await client.withResponse('refundOrder', { payOrderId: order.payOrderId, mchRefundNo: 'demo-refund-1001', refundAmount: 500, currency: 'USD', refundReason: 'Returned: wrong size' });
+    say(`the same refund again resolves to ${again.data.refundOrderId} (replayed: ${again.replayed}), nothing refunded twice`);
     await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'demo-refund-1002', refundAmount: 1499, currency: 'USD', refundReason: 'Returned: the rest' });
     const refunded = await client.query({ payOrderId: order.payOrderId });
     say(`the order after the rest: state ${refunded.state} (${payOrderStateName(refunded.state)})`);

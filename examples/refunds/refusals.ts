@@ -4,15 +4,13 @@ import { GatewayApiError, type GatewayClient, type RefundOrderParams } from 'pay
 declare const client: GatewayClient;
 declare function tryAgainLater(params: RefundOrderParams): Promise<void>;
 
-export async function refund(params: RefundOrderParams & { mchRefundNo: string }) {
+export async function refund(params: RefundOrderParams) {
   // #region readme
   try {
     await client.refundOrder(params);
   } catch (error) {
     if (!(error instanceof GatewayApiError)) throw error;
     switch (error.reason) {
-      case 'duplicate_refund':     // this mchRefundNo was used: read what it did
-        return client.refundQuery({ mchRefundNo: params.mchRefundNo });
       case 'refund_in_progress':   // another refund of the order is still 1: same mchRefundNo, later
         return tryAgainLater(params);
       default:                     // order_not_refundable, refund_exceeds_refundable, ...: error.message says what to do

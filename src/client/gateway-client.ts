@@ -162,7 +162,7 @@ export class GatewayClient implements OperationMethods {
    * `payData` (the query does not carry it).
    *
    * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `mchOrderNo` (`reason` says which)
+   * @throws {@link GatewayApiError} when the gateway refuses and no order exists under your `mchOrderNo` (a refusal not decided before the record is looked up first: an order found resolves the call, `replayed`)
    * @throws {@link GatewayOutcomeUnknownError} when the order may exist and no lookup could tell in time (`key` to reconcile by)
    * @throws {@link GatewayReconciliationMismatchError} when the lookup finds another order under your `mchOrderNo`
    * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway (nothing was created)
@@ -247,7 +247,7 @@ export class GatewayClient implements OperationMethods {
    * gateway offers no lookup for declarations: an ambiguous failure ends in {@link GatewayOutcomeUnknownError}.
    *
    * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `requestId`
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `requestId` (no lookup exists: any refusal but the shared checks is a {@link GatewayOutcomeUnknownError})
    * @throws {@link GatewayOutcomeUnknownError} after an ambiguous failure (`key` is your `requestId`)
    * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
    * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
@@ -274,7 +274,7 @@ export class GatewayClient implements OperationMethods {
    * `address` with the one you declared).
    *
    * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses, e.g. an unapproved address or a duplicate `requestId`
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. an unapproved address, and no settlement exists under your `requestId` (a duplicate resolves to the record found, `replayed`)
    * @throws {@link GatewayOutcomeUnknownError} when the settlement may exist and no lookup could tell (`key` is your `requestId`)
    * @throws {@link GatewayReconciliationMismatchError} when the record under your `requestId` is another settlement
    * @throws {@link GatewayResponseMismatchError} with `confirm`, when the record read back is not the one answered
@@ -325,18 +325,18 @@ export class GatewayClient implements OperationMethods {
    * Refunds a paid order, wholly or in part (`POST /api/refund/refundOrder`), and resolves to the refund: its
    * `state` may be final already (2 refunded, 3 failed) or, as a real channel usually answers, 1 (refunding:
    * learn the end from the refund notification, a processor's sweep or {@link GatewayClient.refundQuery}).
-   * `mchRefundNo` is your key: store it with the refund **before** calling. A refund is never sent twice blindly:
-   * after a lost or ambiguous answer (reset, timeout, 5xx) the refund is looked up by `mchRefundNo` and the call
-   * resolves to the refund found (re-sent, with the same `mchRefundNo`, only when the lookup proves it absent).
-   * The gateway refuses a second refund under the same `mchRefundNo` (`duplicate_refund`): never retry under a new
-   * one while the first may exist, or the payer is refunded twice. A refund asked by `mchOrderNo` whose answer
-   * is lost is compared with the `payOrderId` a signed query of that order gives (the refund record names its order
-   * by `payOrderId` only): another order's refund under your number is a mismatch, never taken.
+   * `mchRefundNo` is your idempotency key: store it with the refund **before** calling. A refund is never sent
+   * twice blindly, and no status or refusal is taken on its word: after a lost or ambiguous answer, an unsigned
+   * 408/429, or a refusal not decided before a refund exists, the refund is looked up by `mchRefundNo` and the call
+   * resolves to the refund found (re-sent, with the same `mchRefundNo`, only when the lookup proves it absent). An
+   * identical repeat resolves to the refund made (`replayed`); never retry under a new number while the first may
+   * exist, or the payer is refunded twice. A refund asked by `mchOrderNo` is compared with the `payOrderId` a signed
+   * query of that order gives: another order's refund under your number is a mismatch, never taken.
    *
-   * @throws {@link GatewayValidationError} for invalid parameters, e.g. neither `payOrderId` nor `mchOrderNo` (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses: `order_not_refundable` (not paid, or refunded in full), `refund_exceeds_refundable`, `refund_in_progress` (another refund of the order is 1: try later with the same `mchRefundNo`), `duplicate_refund` (look it up), `order_not_found`
-   * @throws {@link GatewayOutcomeUnknownError} when the refund may exist and no lookup could tell in time (`key` is your `mchRefundNo`: look it up later, never refund under a new number)
-   * @throws {@link GatewayReconciliationMismatchError} when the refund under your `mchRefundNo` is another refund (another order, amount or currency)
+   * @throws {@link GatewayValidationError} for invalid parameters, e.g. neither or both of `payOrderId` and `mchOrderNo` (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses and no refund exists under your `mchRefundNo`: `order_not_found`, `refund_unsupported` at once; `order_not_refundable` (not paid, or refunded in full), `refund_exceeds_refundable`, `refund_in_progress` (try later with the same `mchRefundNo`), a system error only after the lookup proved no refund exists (a refund found resolves the call, `replayed`)
+   * @throws {@link GatewayOutcomeUnknownError} when the refund may exist and no lookup could tell in time (`key` is your `mchRefundNo`: retry with it later, or `processor.track` it; never refund under a new number)
+   * @throws {@link GatewayReconciliationMismatchError} when your `mchRefundNo` is used by another refund (another order, amount or currency): `differences` names the fields
    * @throws {@link GatewayResponseContractError} when the gateway's signed answer breaks the documented shape (the refund was made: `lookup` says what was found)
    * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway (nothing was refunded)
    * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway

@@ -20,7 +20,7 @@ type RowReason<Op extends OperationName> = (typeof operations)[Op] extends { rea
  * try {
  *   await client.unifiedOrder(order);
  * } catch (error) {
- *   if (error instanceof GatewayApiError && error.reason === 'duplicate_order') return client.query({ mchOrderNo: order.mchOrderNo });
+ *   if (error instanceof GatewayApiError && error.reason === 'way_code_unsupported') return keepForSupport(error); // decided before any order was made: nothing to look up
  *   if (error instanceof GatewayApiError && retryLater.includes(error.reason)) return scheduleRetry(order);
  *   throw error;
  * }
