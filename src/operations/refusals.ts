@@ -33,8 +33,8 @@ export const LEADING_REFUSALS = {
 
 /** Refusals any operation may get whose texts are broad (a parameter text contains 不支持): judged after an operation's own. */
 export const TRAILING_REFUSALS = {
-  system_error: { match: /系统异常|system (?:error|exception)/i, advice: 'the gateway had a system error: retry later' },
-  database_error: { match: /数据库|database/i, advice: 'the gateway had a database error: retry later' },
+  system_error: { match: /系统异常|system (?:error|exception)/i, advice: 'the gateway had a system error: retry later (a create with the same key, never a new one)' },
+  database_error: { match: /数据库|database/i, advice: 'the gateway had a database error: retry later (a create with the same key, never a new one)' },
   parameter_invalid: {
     match: /参数|不能为空|格式错误|仅支持|不支持|不匹配|必须|未审核通过|parameter|required|must be|exactly one|not supported|not approved|invalid/i,
     advice: 'the gateway refused a parameter: correct the one its message names',
