@@ -100,8 +100,10 @@ export function describeEndToEnd(name: string, transport: Transport): void {
 
       it('refusals surface as GatewayApiError with the gateway text', async () => {
         const mchOrderNo = id('dup');
-        await order(mchOrderNo);
-        await expect(order(mchOrderNo)).rejects.toMatchObject({ code: 9999, msg: `商户订单[${mchOrderNo}]已存在` });
+        const first = await order(mchOrderNo);
+        // The duplicate is looked up: the identical order resolves to the one made; another amount is a key conflict.
+        await expect(create(mchOrderNo)).resolves.toMatchObject({ payOrderId: first.payOrderId, recovered: true });
+        await expect(create(mchOrderNo, { amount: 2 })).rejects.toMatchObject({ cause: { code: 9999, msg: `商户订单[${mchOrderNo}]已存在` } });
         await expect(client.query({ mchOrderNo: id('missing') })).rejects.toMatchObject({ code: 9999, msg: '订单不存在' });
         await expect(clientWith({ secret: 'not-the-secret' }).query({ mchOrderNo })).rejects.toMatchObject({ msg: '验签失败' });
         await expect(clientWith({ mchNo: 'M-unknown' }).query({ mchOrderNo })).rejects.toMatchObject({ msg: '商户或商户应用不存在' });
@@ -124,11 +126,11 @@ export function describeEndToEnd(name: string, transport: Transport): void {
         });
       });
 
-      it('a duplicate requestId and an unknown record are refused', async () => {
+      it('a duplicate requestId resolves to the settlement made; an unknown record is refused', async () => {
         const requestId = id('settle');
         const params = { requestId, amount: 1, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: ADDRESS } as const;
-        await client.settleRequest(params);
-        await expect(client.settleRequest(params)).rejects.toMatchObject({ code: 9999, msg: expect.stringContaining(requestId) });
+        const made = await client.settleRequest(params);
+        await expect(client.withResponse('settleRequest', params)).resolves.toMatchObject({ replayed: true, data: { serverRequestId: made.serverRequestId } });
         await expect(client.settleRequestGet({ requestId: id('nope') })).rejects.toBeInstanceOf(GatewayApiError);
       });
     });
@@ -171,13 +173,13 @@ export function describeEndToEnd(name: string, transport: Transport): void {
         expect(result).toMatchObject({ reconciled: true, data: { serverRequestId: gateway.settlement(requestId)?.serverRequestId } });
       });
 
-      it('reset after an address declaration (no lookup exists): outcome unknown, and a resend is refused as a duplicate', async () => {
+      it('reset after an address declaration (no lookup exists): outcome unknown, and a resend, refused as a duplicate, is unknown too', async () => {
         const requestId = id('addr');
         const params = { requestId, tokenId: 'TRON_USDT', address: ADDRESS };
         gateway.injectFault({ kind: 'connectionReset', operation: 'settleAddressApply', when: 'after' });
         await expect(client.settleAddressApply(params)).rejects.toMatchObject({ name: 'GatewayOutcomeUnknownError', key: { name: 'requestId', value: requestId } });
         expect(gateway.address(requestId)?.status).toBe(MockAddressStatus.UnderReview);
-        await expect(client.settleAddressApply(params)).rejects.toMatchObject({ code: 9999, msg: expect.stringContaining(requestId) });
+        await expect(client.settleAddressApply(params)).rejects.toMatchObject({ name: 'GatewayOutcomeUnknownError', cause: { code: 9999, msg: expect.stringContaining(requestId) } });
       });
 
       it('reads are retried: a truncated body, then the answer', async () => {
