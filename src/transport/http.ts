@@ -9,6 +9,7 @@
  */
 import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky';
 import { readCappedStream } from '../util/read-capped-stream.js';
+import { createNodeSend, type Answer, type NodeSend } from './node-http.js';
 import { serverRetryWaitMs } from './retry-after.js';
 
 /**
@@ -154,10 +155,13 @@ interface Failed {
 /**
  * The transport on one ky instance per client. ky builds each request and runs its timeout, abort and
  * retries; hand-written here, each with its reason: the capped body read (ky reads bodies whole),
- * redirects refused as answers, and each attempt judged by its body before ky decides to retry.
+ * redirects refused as answers, and each attempt judged by its body before ky decides to retry. On Node, unless
+ * the merchant gives a `fetch`, each attempt goes over node:http(s) with a keep-alive agent (./node-http.ts).
  */
 export function createKyTransport(settings: TransportSettings): Transport {
   const api: KyInstance = ky.create({ method: 'post' });
+  const nodeSend = settings.fetch ? undefined : createNodeSend();
+  const carrier = nodeSend ? viaNode(nodeSend) : viaFetch(settings.fetch ?? globalThis.fetch);
   return {
     async exchange<T>(request: HttpRequest, plan: RetryPlan<T>): Promise<T> {
       let attempt: Attempt<T> | undefined;
@@ -213,8 +217,8 @@ export function createKyTransport(settings: TransportSettings): Transport {
             const { signal } = input as Request; // ky 2 always passes the Request it built
             let outcome: HttpExchange | TransportFailure;
             try {
-              const response = await send(request, signal, settings.fetch ?? globalThis.fetch);
-              outcome = { status: response.status, headers: response.headers, body: await readCappedText(response, settings.maxResponseBytes, signal) };
+              const answer = await carrier(request, signal);
+              outcome = { status: answer.status, headers: answer.headers, body: await readCappedText(answer, settings.maxResponseBytes, signal) };
             } catch (error) {
               // ky's own timeout aborted the attempt, not the caller: ky judges it, by its TimeoutError.
               if (signal.aborted && !request.signal?.aborted) throw error;
@@ -254,51 +258,76 @@ function settle<T>(attempt: Attempt<T>, outcome: HttpExchange | TransportFailure
   }
 }
 
-async function send(request: HttpRequest, signal: AbortSignal, fetch: FetchLike): Promise<Response> {
-  let response: Response;
-  try {
-    // A headers object of its own per request: a fetch wrapper that adds to init.headers touches no other request.
-    const headers = { 'content-type': 'application/json', accept: 'application/json' };
-    response = await fetch(request.url, { method: 'POST', headers, body: request.body, signal, redirect: 'manual' });
-  } catch (error) {
-    throw networkFailure(error, signal, false);
-  }
-  let redirected: boolean;
-  try {
-    // A 3xx (or a browser's opaque redirect) is an answer, never followed: 307/308 would re-post the signed body.
-    redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
-  } catch (error) {
-    throw unreadable(error);
-  }
-  if (redirected) {
-    void response.body?.cancel().catch(() => undefined);
-    const location = (response.headers.get('location') ?? '').slice(0, 200) || undefined;
-    throw new TransportFailure('redirect', `HTTP ${response.status}`, { status: response.status, headers: response.headers, bodyStart: '', location });
-  }
-  return response;
+/** Sends one attempt and resolves to its answer; a redirect is refused, never followed. */
+type Carrier = (request: HttpRequest, signal: AbortSignal) => Promise<Answer>;
+
+// A headers object of its own per request: a fetch wrapper that adds to init.headers touches no other request.
+const jsonHeaders = () => ({ 'content-type': 'application/json', accept: 'application/json' });
+
+function viaFetch(fetch: FetchLike): Carrier {
+  return async (request, signal) => {
+    let response: Response;
+    try {
+      response = await fetch(request.url, { method: 'POST', headers: jsonHeaders(), body: request.body, signal, redirect: 'manual' });
+    } catch (error) {
+      throw networkFailure(error, signal, false);
+    }
+    let answer: Answer & { readonly redirected: boolean };
+    try {
+      // A browser's opaque redirect has status 0: an answer all the same, never followed.
+      answer = {
+        status: response.status,
+        headers: response.headers,
+        redirected: response.type === 'opaqueredirect',
+        read: (maxBytes) => (response.body ? readCappedStream(response.body, maxBytes) : Promise.resolve({ bytes: new Uint8Array(0), complete: true })),
+        discard: () => void response.body?.cancel().catch(() => undefined),
+      };
+    } catch (error) {
+      throw unreadable(error);
+    }
+    return refuseRedirect(answer, answer.redirected);
+  };
+}
+
+function viaNode(send: NodeSend): Carrier {
+  return async (request, signal) => {
+    let answer: Answer;
+    try {
+      answer = await send(request.url, request.body, signal);
+    } catch (error) {
+      throw networkFailure(error, signal, false);
+    }
+    return refuseRedirect(answer, false);
+  };
+}
+
+/** A 3xx is an answer, never followed: 307/308 would re-post the signed body elsewhere. */
+function refuseRedirect(answer: Answer, opaque: boolean): Answer {
+  if (!opaque && (answer.status < 300 || answer.status >= 400)) return answer;
+  answer.discard();
+  const location = (answer.headers.get('location') ?? '').slice(0, 200) || undefined;
+  throw new TransportFailure('redirect', `HTTP ${answer.status}`, { status: answer.status, headers: answer.headers, bodyStart: '', location });
 }
 
 /**
  * Reads the body as text, counting decoded bytes (after any Content-Encoding), and stops as soon as it
  * passes `maxBytes`: a 300 MB body or a gzip bomb costs one chunk of memory, not its size.
  */
-async function readCappedText(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
-  const tooLarge = (start: string) => new TransportFailure('too-large', `over ${maxBytes} bytes`, { status: response.status, headers: response.headers, bodyStart: start, limit: maxBytes });
+async function readCappedText(answer: Answer, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const tooLarge = (start: string) => new TransportFailure('too-large', `over ${maxBytes} bytes`, { status: answer.status, headers: answer.headers, bodyStart: start, limit: maxBytes });
   let declaredTooLarge: boolean;
   try {
-    declaredTooLarge = !response.headers.has('content-encoding') && Number(response.headers.get('content-length')) > maxBytes;
+    declaredTooLarge = !answer.headers.has('content-encoding') && Number(answer.headers.get('content-length')) > maxBytes;
   } catch (error) {
     throw unreadable(error);
   }
-  const { body } = response;
   if (declaredTooLarge) {
-    void body?.cancel().catch(() => undefined);
+    answer.discard();
     throw tooLarge('');
   }
-  if (!body) return '';
   let read;
   try {
-    read = await readCappedStream(body, maxBytes);
+    read = await answer.read(maxBytes);
   } catch (error) {
     throw networkFailure(error, signal, true);
   }

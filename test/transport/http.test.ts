@@ -2,6 +2,7 @@
 // option's contract.
 import { describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayConnectionError, type GatewayClientOptions } from '../../src/index.js';
+import { refusedPort } from '../support/fault-proxy.js';
 import { useServers } from '../support/http-server.js';
 
 const MERCHANT = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: 'jeepay-test-secret-0123456789' } as const;
@@ -12,14 +13,18 @@ const serve = useServers();
 const client = (baseUrl: string, options: Partial<GatewayClientOptions> = {}) => new GatewayClient({ baseUrl, ...MERCHANT, ...options });
 
 describe('failures before connecting are provably not sent', () => {
-  // undici refuses "bad ports" (6000 is X11) before opening a connection.
-  it('a blocked port: not sent, so a create is retried by ky and fails with the connection error, never "outcome unknown"', async () => {
+  // undici refuses "bad ports" (6000 is X11) before opening a connection; node:http is refused by the closed port.
+  it.each([
+    ['fetch', async () => ({ url: 'http://127.0.0.1:6000', fetch: globalThis.fetch, reason: /bad port/ })],
+    ['node:http', async () => ({ url: `http://127.0.0.1:${await refusedPort()}`, fetch: undefined, reason: /ECONNREFUSED/ })],
+  ] as const)('%s: a port that takes no connection: not sent, so a create is retried by ky and fails with the connection error, never "outcome unknown"', async (_path, target) => {
+    const { url, fetch, reason } = await target();
     const attempts: number[] = [];
-    const gatewayClient = client('http://127.0.0.1:6000', { retry: { maxRetries: 2, initialDelayMs: 1 }, hooks: { onRequest: ({ attempt }) => attempts.push(attempt) } });
+    const gatewayClient = client(url, { fetch, retry: { maxRetries: 2, initialDelayMs: 1 }, hooks: { onRequest: ({ attempt }) => attempts.push(attempt) } });
     const error = await gatewayClient.unifiedOrder(ORDER).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayConnectionError);
     expect((error as GatewayConnectionError).mayHaveReachedGateway).toBe(false);
-    expect((error as Error).message).toMatch(/bad port/);
+    expect((error as Error).message).toMatch(reason);
     expect(attempts).toEqual([1, 2, 3]);
   });
 });
