@@ -5,8 +5,9 @@
 // once into npx's cache), not devDependencies every clone installs.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { bareImportsOf, packageNameOf } from './lib/declaration-imports.mjs';
 import {
   buildAndPack,
   entryPoints,
@@ -114,15 +115,26 @@ ${entryUsage[entry] ?? 'export const names: string[] = Object.keys(entry);'}
 const NODE = { lib: ['es2023'], types: ['node'], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true };
 const DOM = { lib: ['es2023', 'dom'], types: [] };
 
-/** The optional peer dependencies whose types an entry's declaration files import. */
-async function optionalPeersImported(dir, manifest, entry) {
+/**
+ * The optional peer dependencies whose types an entry's declaration files import: their real imports (parsed,
+ * never a TSDoc example), through the declaration chunks they import and the package's other entries they
+ * import by name (`payment-gateway-sdk/testing`).
+ */
+async function optionalPeersImported(dir, manifest, entry, visited = new Set([entry])) {
   const optional = Object.keys(manifest.peerDependenciesMeta ?? {}).filter((name) => manifest.peerDependenciesMeta[name].optional);
   const found = new Set();
   for (const condition of ['import', 'require']) {
-    const text = await readFile(join(dir, 'node_modules', manifest.name, manifest.exports[entry][condition].types), 'utf8');
-    for (const [, specifier] of text.matchAll(/from ['"]([^'".][^'"]*)['"]/g)) {
-      const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    const specifiers = await bareImportsOf(join(dir, 'node_modules', manifest.name), manifest.exports[entry][condition].types).catch((error) => {
+      throw new StepError(`${entry} (${condition}): ${error.message}`);
+    });
+    for (const specifier of specifiers) {
+      const name = packageNameOf(specifier);
       if (optional.includes(name)) found.add(name);
+      const self = name === manifest.name ? `.${specifier.slice(name.length)}` : undefined;
+      if (self && manifest.exports[self] && !visited.has(self)) {
+        visited.add(self);
+        for (const peer of await optionalPeersImported(dir, manifest, self, visited)) found.add(peer);
+      }
     }
   }
   return [...found];
