@@ -72,6 +72,9 @@ const SEARCHES: readonly (readonly [query: string, guide: string])[] = [
   ['idempotent', 'Notifications_in_production.html'],
   ['exactly once', 'Notifications_in_production.html'],
   ['refund', 'Refunds.html'],
+  ['idempotency key', 'Errors_and_retries.html'],
+  ['onRefunded', 'Refunds.html'],
+  ['onRefundFailed', 'Refunds.html'],
 ];
 const FIRST_RESULTS = 3;
 
