@@ -98,6 +98,23 @@ describe('refusedAfterStore', () => {
     expect(gateway.orders()).toHaveLength(1);
   });
 
+  it('armed over loopback through POST /_mock/faults, as a suite in another language would', async () => {
+    const gateway = newGateway();
+    const server = await gateway.listen();
+    try {
+      const armed = await fetch(`${server.url}/_mock/faults`, { method: 'POST', body: JSON.stringify({ kind: 'refusedAfterStore', operation: 'unifiedOrder', msg: '系统异常', leaves: 'processing' }) });
+      expect(await armed.json()).toEqual({ kind: 'refusedAfterStore', operation: 'unifiedOrder', when: 'after', hits: 0, remaining: 1, msg: '系统异常', leaves: 'processing' });
+      const bad = await fetch(`${server.url}/_mock/faults`, { method: 'POST', body: JSON.stringify({ kind: 'refusedAfterStore', operation: 'close' }) });
+      expect([bad.status, (await bad.json()).error]).toEqual([400, expect.stringMatching(/refusedAfterStore refuses a create whose record is stored/)]);
+      const body = JSON.stringify(signed({ ...common(), ...orderFields() }));
+      const answer = await fetch(`${server.url}${PATHS.unifiedOrder}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(await answer.json()).toEqual({ code: 9999, msg: '系统异常' });
+      expect(gateway.order('order-1')?.state).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses options that cannot be produced', () => {
     const gateway = newGateway();
     expect(() => gateway.injectFault({ kind: 'refusedAfterStore' })).toThrow(/give operation: one of 'unifiedOrder', 'settleAddressApply', 'settleRequest', 'refundOrder'/);

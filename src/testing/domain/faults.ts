@@ -8,7 +8,6 @@ import * as z from 'zod/mini';
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../../operations/table.js';
 import { safeInteger } from '../../protocol/schemas/fields.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
-import { BUSINESS_ERROR } from './refusals.js';
 
 /**
  * What goes wrong with the response:
@@ -86,8 +85,8 @@ export interface InjectedFault {
   readonly kind: FaultKind;
   readonly operation: OperationName | undefined;
   readonly when: 'before' | 'after';
-  /** `refusedAfterStore`: the refusal it answers and where it leaves the record. */
-  readonly refusal?: { readonly code: number; readonly msg: string; readonly leaves: 'created' | 'processing' } | undefined;
+  /** `refusedAfterStore`: the refusal it answers (`code` as given: 9999 when left out) and where it leaves the record. */
+  readonly refusal?: { readonly code?: number | undefined; readonly msg: string; readonly leaves: 'created' | 'processing' } | undefined;
   /** Requests it struck so far. */
   readonly hits: number;
   /** Requests it will still strike. */
@@ -163,7 +162,7 @@ export class FaultPlan {
 
   inject(options: FaultOptions): InjectedFault {
     const { kind, operation, when = 'after', times = 1, msg = SYSTEM_ERROR_TEXT, code, leaves = 'created' } = parseInput(faultOptionsSchema, options, 'Invalid injectFault options', 'options');
-    const fault = new ArmedFault(kind, operation, when, times, kind === 'refusedAfterStore' ? { code: code ?? BUSINESS_ERROR, msg, leaves } : undefined);
+    const fault = new ArmedFault(kind, operation, when, times, kind === 'refusedAfterStore' ? { code, msg, leaves } : undefined);
     this.#armed.push(fault);
     return fault;
   }

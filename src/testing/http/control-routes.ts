@@ -35,6 +35,19 @@ function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchem
   return declared as ControlRoute;
 }
 
+/** `POST` (refuse) or `DELETE` (allow) `/_mock/refunds/unsupported`: whether the channel of some orders can refund. */
+function refundSupport(action: 'refuse' | 'allow', does: string): ControlRoute {
+  return route({
+    method: action === 'refuse' ? 'POST' : 'DELETE', path: '/_mock/refunds/unsupported', body: '{ ifCode | wayCode | order }', calls: `${action}Refunds(scope)`, does,
+    bodySchema: refundChannelScopeSchema,
+    run: (gateway, _ref, scope) => {
+      if (action === 'refuse') gateway.refuseRefunds(scope);
+      else gateway.allowRefunds(scope);
+      return action === 'refuse' ? { refundsUnsupported: scope } : { refundsAllowed: scope };
+    },
+  });
+}
+
 /** Every control route, in the order the usage and the guide list them. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
@@ -82,24 +95,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       return mchRefundNo === undefined ? { mode } : { mode, mchRefundNo };
     },
   }),
-  route({
-    method: 'POST', path: '/_mock/refunds/unsupported', body: '{ ifCode | wayCode | order }', calls: 'refuseRefunds(scope)',
-    does: "the channel of these orders cannot refund: their refunds are refused with 当前通道不支持退款！ (refund_unsupported), last of the refusals",
-    bodySchema: refundChannelScopeSchema,
-    run: (gateway, _ref, scope) => {
-      gateway.refuseRefunds(scope);
-      return { refundsUnsupported: scope };
-    },
-  }),
-  route({
-    method: 'DELETE', path: '/_mock/refunds/unsupported', body: '{ ifCode | wayCode | order }', calls: 'allowRefunds(scope)',
-    does: 'the channel of these orders can refund again',
-    bodySchema: refundChannelScopeSchema,
-    run: (gateway, _ref, scope) => {
-      gateway.allowRefunds(scope);
-      return { refundsAllowed: scope };
-    },
-  }),
+  refundSupport('refuse', "the channel of these orders cannot refund: their refunds are refused with 当前通道不支持退款！ (refund_unsupported), last of the refusals"),
+  refundSupport('allow', 'the channel of these orders can refund again'),
   route({
     method: 'POST', path: '/_mock/refunds/{refundOrderId}/settle', body: '{ to, errCode?, errMsg? }', calls: 'settleRefund(ref, decision)',
     does: "decides a held refund: 'succeed' (2, the order's refunded sum grows), 'fail' (3) or 'close' (4); 2 and 3 are notified",

@@ -17,7 +17,7 @@ import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
 import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../domain/orders.js';
-import { Refusal } from '../domain/refusals.js';
+import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
 import type { RefundDesk } from '../domain/refunds.js';
 import { MOCK_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';
@@ -111,7 +111,7 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     if (fault?.refusal) {
       describe(record, result, setup.successCode);
       stored = record.outcome;
-      result = { kind: 'refusal', code: fault.refusal.code, msg: fault.refusal.msg };
+      result = { kind: 'refusal', code: fault.refusal.code ?? BUSINESS_ERROR, msg: fault.refusal.msg };
     }
   } catch (error) {
     if (error instanceof BodyTooLarge) {
