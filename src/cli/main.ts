@@ -19,6 +19,9 @@ const USAGE = `Usage: payment-gateway-sdk mock [options]
        payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]
        payment-gateway-sdk mock refund-succeed|refund-fail|refund-close REFUND [--url URL]
        payment-gateway-sdk mock refund-mode hold|succeed|fail [--url URL]
+       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
+       payment-gateway-sdk mock resend REF... [--url URL]
+       payment-gateway-sdk mock list [--url URL]
        payment-gateway-sdk sign [options] < body
        payment-gateway-sdk verify [options] < message
        payment-gateway-sdk --help | --version
@@ -51,7 +54,9 @@ Options of mock:
 mock pay|fail|expire ORDER drives a running mock over the control API below: the order (payOrderId or
 mchOrderNo) is paid (its notification goes out), fails, or expires. mock refund-succeed|refund-fail|refund-close
 REFUND decides a held refund (refundOrderId or mchRefundNo); mock refund-mode hold|succeed|fail sets how the
-coming refunds go. payment-gateway-sdk mock pay --help: their options.
+coming refunds go (--refund REFUND: one refund); mock refund-unsupported makes a channel refuse refunds; mock resend
+REF... sends notifications again (by id, order or refund); mock list prints what the mock holds.
+payment-gateway-sdk mock pay --help: their options.
 
 ${controlApiUsage()}
 Web pages on this machine cannot use it: a Host other than the listen address, localhost or the public

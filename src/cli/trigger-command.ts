@@ -1,8 +1,10 @@
 /**
  * `payment-gateway-sdk mock pay|fail|expire <order>` and `mock refund-succeed|refund-fail|refund-close <refund>`,
- * `mock refund-mode hold|succeed|fail`: drive a running mock over its control API, as Stripe CLI's `trigger` drives
+ * `mock refund-mode hold|succeed|fail [--refund REFUND]`, `mock refund-unsupported ORDER|--if-code|--way-code [--allow]`,
+ * `mock resend REF...` and `mock list`: drive a running mock over its control API, as Stripe CLI's `trigger` drives
  * a test account: the channel reports the order paid (its notification goes out) or failed, or the order expires; a
- * held refund is decided; the coming refunds are held, succeed or fail.
+ * held refund is decided; the coming refunds are held, succeed or fail; a channel cannot refund; a notification is sent
+ * again; what the mock holds is listed.
  *
  * @module
  */
@@ -11,24 +13,33 @@ import { payOrderStateName, type PayOrderState } from '../protocol/schemas/enums
 import { refundOrderStateName, type RefundOrderState } from '../protocol/schemas/refund.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
+import { listState } from './mock-list.js';
 import { UsageError } from './usage-error.js';
 
 /** The control answer's fields the command prints. */
 type Answer = Readonly<Record<string, unknown>>;
-/** `--err-code` and `--err-msg`, as given. */
-type Failure = { errCode?: string; errMsg?: string };
+/** The options a trigger may take besides `--url` and `--help`, as given. */
+type Values = { 'err-code'?: string; 'err-msg'?: string; refund?: string; 'if-code'?: string; 'way-code'?: string; allow?: boolean };
+type OptionName = keyof Values;
 
-/** One action: the control route it posts to and how it prints the answer. */
+/** One action: the control route it calls and how it prints the answer. */
 interface TriggerSpec {
-  /** The route below `{url}/_mock/`, for the positional argument (already URL-encoded). */
+  /** The route below `{url}/_mock/`, for one positional argument (already URL-encoded). */
   readonly route: (ref: string) => string;
-  /** The body it posts: the positional argument and the channel's failure (`--err-code`, `--err-msg`) when it takes one. */
-  readonly body?: (ref: string, failure: Failure) => Readonly<Record<string, string>>;
-  /** Takes `--err-code` and `--err-msg`. */
-  readonly failure?: true;
+  /** The method; POST unless said. */
+  readonly method?: (values: Values) => 'GET' | 'POST' | 'DELETE';
+  /** The body it sends: from the positional argument and the options. */
+  readonly body?: (ref: string | undefined, values: Values) => Readonly<Record<string, string>>;
+  /** The options it takes. */
+  readonly options?: readonly OptionName[];
+  /** Its positional arguments: one (the default), one or more (each a request of its own), none, or one unless an option names the target. */
+  readonly positionals?: 'one' | 'many' | 'none' | 'optional';
   /** The positional values it takes, when not an id. */
   readonly choices?: readonly string[];
-  readonly print: (answer: Answer) => string;
+  /** The most an answer may weigh; a control answer is one record, a few kilobytes. */
+  readonly maxBytes?: number;
+  /** The lines it prints (each made printable on its own). */
+  readonly print: (answer: Answer) => string | readonly string[];
 }
 
 const NOTIFIED = '; its notification goes out now (real clock) or with POST /_mock/notifications/deliver (manual clock)';
@@ -37,21 +48,52 @@ const failureOf = (answer: Answer) => `  errCode ${String(answer.errCode)}  errM
 const order = (answer: Answer) => `payOrderId ${String(answer.payOrderId)}  mchOrderNo ${String(answer.mchOrderNo)}  state ${stateOf(answer.state, payOrderStateName)}`;
 const refund = (answer: Answer) => `refundOrderId ${String(answer.refundOrderId)}  mchRefundNo ${String(answer.mchRefundNo)}  state ${stateOf(answer.state, refundOrderStateName)}`;
 const settle = (ref: string) => `refunds/${ref}/settle`;
+const failure = (values: Values) => ({ ...(values['err-code'] === undefined ? {} : { errCode: values['err-code'] }), ...(values['err-msg'] === undefined ? {} : { errMsg: values['err-msg'] }) });
+const FAILURE_OPTIONS = ['err-code', 'err-msg'] as const;
+const scopeOf = (ref: string | undefined, values: Values) =>
+  values['if-code'] !== undefined ? { ifCode: values['if-code'] } : values['way-code'] !== undefined ? { wayCode: values['way-code'] } : { order: String(ref) };
+const describeScope = (scope: unknown) => {
+  const { ifCode, wayCode, order: ref } = (scope ?? {}) as Record<string, unknown>;
+  return ifCode !== undefined ? `channel (ifCode) ${String(ifCode)}` : wayCode !== undefined ? `way code ${String(wayCode)}` : `order ${String(ref)}`;
+};
 
-/** The actions, each a control route: `POST {url}/_mock/orders/{order}/{action}`, `.../refunds/{refund}/settle`, `.../refunds/mode`. */
+/**
+ * The actions, each a control route: `POST {url}/_mock/orders/{order}/{action}`, `.../refunds/{refund}/settle`,
+ * `.../refunds/mode`, `.../refunds/unsupported`, `.../notifications/{ref}/resend`, `GET .../state`.
+ */
 const TRIGGER_SPECS = {
   pay: { route: (ref) => `orders/${ref}/pay`, print: (a) => `${order(a)}${NOTIFIED}` },
-  fail: { route: (ref) => `orders/${ref}/fail`, failure: true, body: (_ref, failure) => failure, print: (a) => `${order(a)}${failureOf(a)}` },
+  fail: { route: (ref) => `orders/${ref}/fail`, options: FAILURE_OPTIONS, body: (_ref, values) => failure(values), print: (a) => `${order(a)}${failureOf(a)}` },
   expire: { route: (ref) => `orders/${ref}/expire`, print: order },
   'refund-succeed': { route: settle, body: () => ({ to: 'succeed' }), print: (a) => `${refund(a)}${a.notifyUrl === undefined ? '' : NOTIFIED}` },
-  'refund-fail': { route: settle, failure: true, body: (_ref, failure) => ({ to: 'fail', ...failure }), print: (a) => `${refund(a)}${failureOf(a)}${a.notifyUrl === undefined ? '' : NOTIFIED}` },
+  'refund-fail': { route: settle, options: FAILURE_OPTIONS, body: (_ref, values) => ({ to: 'fail', ...failure(values) }), print: (a) => `${refund(a)}${failureOf(a)}${a.notifyUrl === undefined ? '' : NOTIFIED}` },
   'refund-close': { route: settle, body: () => ({ to: 'close' }), print: (a) => `${refund(a)}; no notification` },
   'refund-mode': {
     route: () => 'refunds/mode',
-    body: (mode) => ({ mode }),
+    options: ['refund'],
+    body: (mode, values) => ({ mode: String(mode), ...(values.refund === undefined ? {} : { mchRefundNo: values.refund }) }),
     choices: ['hold', 'succeed', 'fail'],
-    print: (a) => `refund mode ${String(a.mode)}: ${a.mode === 'hold' ? 'coming refunds wait in state 1 (Refunding) until mock refund-succeed|refund-fail|refund-close REFUND' : `coming refunds are ${a.mode === 'fail' ? 'failed (state 3)' : 'refunded (state 2)'} at once`}`,
+    print: (a) =>
+      `refund mode ${String(a.mode)}${a.mchRefundNo === undefined ? '' : ` for refund ${String(a.mchRefundNo)}`}: ${a.mode === 'hold' ? `${a.mchRefundNo === undefined ? 'coming refunds wait' : 'it waits'} in state 1 (Refunding) until mock refund-succeed|refund-fail|refund-close REFUND` : `${a.mchRefundNo === undefined ? 'coming refunds are' : 'it is'} ${a.mode === 'fail' ? 'failed (state 3)' : 'refunded (state 2)'} at once`}`,
   },
+  'refund-unsupported': {
+    route: () => 'refunds/unsupported',
+    method: (values) => (values.allow ? 'DELETE' : 'POST'),
+    options: ['if-code', 'way-code', 'allow'],
+    positionals: 'optional',
+    body: scopeOf,
+    print: (a) =>
+      a.refundsAllowed === undefined
+        ? `refunds of the ${describeScope(a.refundsUnsupported)} are refused: 当前通道不支持退款！ (refund_unsupported)`
+        : `refunds of the ${describeScope(a.refundsAllowed)} go to the channel again`,
+  },
+  resend: {
+    route: (ref) => `notifications/${ref}/resend`,
+    positionals: 'many',
+    print: (a) =>
+      `${String(a.notificationId)} resent to ${String(a.url)} (attempt ${String(a.attempt)}, its original reqTime and sign): ${a.delivered === true ? 'delivered' : 'not delivered'}, ${String(a.reason)}`,
+  },
+  list: { route: () => 'state', method: () => 'GET', positionals: 'none', maxBytes: 64 * 1024 * 1024, print: listState },
 } as const satisfies Record<string, TriggerSpec>;
 
 /** The actions the command takes after `mock`. */
@@ -68,22 +110,35 @@ const TIMEOUT_MS = 10_000;
 
 export const TRIGGER_USAGE = `Usage: payment-gateway-sdk mock pay|fail|expire ORDER [--url URL] [--err-code CODE] [--err-msg TEXT]
        payment-gateway-sdk mock refund-succeed|refund-fail|refund-close REFUND [--url URL] [--err-code CODE] [--err-msg TEXT]
-       payment-gateway-sdk mock refund-mode hold|succeed|fail [--url URL]
+       payment-gateway-sdk mock refund-mode hold|succeed|fail [--refund REFUND] [--url URL]
+       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
+       payment-gateway-sdk mock resend REF... [--url URL]
+       payment-gateway-sdk mock list [--url URL]
 
 Drives a running mock (payment-gateway-sdk mock) over its control API. ORDER is the payOrderId or your mchOrderNo;
 REFUND is the refundOrderId or your mchRefundNo.
-  pay             the channel reports the order paid (state 2); its notification goes out
-  fail            the channel reports the payment failed (state 3; --err-code, --err-msg set errCode, errMsg); no notification
-  expire          the order expires now (state 6, closed); no notification
-  refund-succeed  a held refund succeeds (state 2; the order's refunded sum grows, state 5 once in full); it is notified
-  refund-fail     a held refund fails (state 3; --err-code, --err-msg set errCode, errMsg); it is notified
-  refund-close    a held refund closes (state 4), as the gateway's two-hour job does; no notification
-  refund-mode     how the coming refunds go: hold (wait in state 1 until decided), succeed (the default) or fail
+  pay                 the channel reports the order paid (state 2); its notification goes out
+  fail                the channel reports the payment failed (state 3; --err-code, --err-msg set errCode, errMsg); no notification
+  expire              the order expires now (state 6, closed); no notification
+  refund-succeed      a held refund succeeds (state 2; the order's refunded sum grows, state 5 once in full); it is notified
+  refund-fail         a held refund fails (state 3; --err-code, --err-msg set errCode, errMsg); it is notified
+  refund-close        a held refund closes (state 4), as the gateway's two-hour job does; no notification
+  refund-mode         how the coming refunds go: hold (wait in state 1 until decided), succeed (the default) or fail;
+                      --refund MCHREFUNDNO: only that refund (its mode wins over the mode of all)
+  refund-unsupported  the channel of an order, of a channel (--if-code) or of a way code (--way-code) cannot refund:
+                      its refunds are refused with 当前通道不支持退款！ (refund_unsupported); --allow undoes it
+  resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
+                      or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies
+  list                what the mock holds: orders (with their refunds), refunds, addresses, settlements, notifications
 
 Options:
       --url URL        the mock's base URL (default $${MOCK_URL_ENV}, else ${DEFAULT_URL})
       --err-code CODE  fail, refund-fail: the channel's errCode
       --err-msg TEXT   fail, refund-fail: the channel's errMsg
+      --refund REFUND  refund-mode: the one refund (mchRefundNo) the mode is for
+      --if-code CODE   refund-unsupported: every order of this channel (e.g. wxpay)
+      --way-code CODE  refund-unsupported: every order of this way code (e.g. QR_CASHIER)
+      --allow          refund-unsupported: undo; the channel refunds again
   -h, --help           this text
 
 Prints the new state by name; exit code 0 done, 1 refused by the mock or the mock unreachable, 2 usage.
@@ -96,40 +151,56 @@ export interface TriggerIo {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** Runs `mock <trigger> ...args`; resolves to the exit code. */
+/** One control request the command makes. */
+interface ControlCall {
+  readonly url: URL;
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly body: Readonly<Record<string, string>> | undefined;
+}
+
+/** Runs `mock <trigger> ...args`, one request per target in turn; resolves to the exit code (1 at the first refusal). */
 export async function runTrigger(trigger: Trigger, args: readonly string[], io: TriggerIo): Promise<number> {
-  let request: { url: URL; body: Record<string, string> | undefined };
+  let calls: readonly ControlCall[];
   try {
     const options = readTriggerOptions(trigger, args, io.env);
     if (options === 'help') {
       io.out.write(TRIGGER_USAGE);
       return 0;
     }
-    request = options;
+    calls = options;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.err.write(`payment-gateway-sdk mock ${trigger}: ${printable(error.message)}\nRun payment-gateway-sdk mock ${trigger} --help for its options.\n`);
     return 2;
   }
-  const failed = (why: string) => {
-    io.err.write(`payment-gateway-sdk mock ${trigger}: ${printable(why)}\n`);
-    return 1;
-  };
+  const spec: TriggerSpec = TRIGGER_SPECS[trigger];
+  for (const call of calls) {
+    const answer = await control(call, spec.maxBytes ?? MAX_ANSWER_BYTES);
+    if (typeof answer === 'string') {
+      io.err.write(`payment-gateway-sdk mock ${trigger}: ${printable(answer)}\n`);
+      return 1;
+    }
+    for (const line of [spec.print(answer)].flat()) io.out.write(`${printable(line)}\n`);
+  }
+  return 0;
+}
+
+/** The mock's JSON answer to one control request, or why there is none. */
+async function control(call: ControlCall, maxBytes: number): Promise<Answer | string> {
   let response: Response;
   try {
-    response = await fetch(request.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(request.body ?? {}),
+    response = await fetch(call.url, {
+      method: call.method,
+      ...(call.method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(call.body ?? {}) }),
       redirect: 'error',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
     const { cause } = error as { cause?: { code?: string; message?: string } };
-    if (cause?.message?.includes('redirect')) return failed(`${request.url.origin} answered with a redirect, which is not followed: is it a payment-gateway-sdk mock? (check --url)`);
-    return failed(`cannot reach a mock at ${request.url.origin} (${cause?.code ?? (error as Error).name}): start one with payment-gateway-sdk mock, or give its URL with --url or ${MOCK_URL_ENV}`);
+    if (cause?.message?.includes('redirect')) return `${call.url.origin} answered with a redirect, which is not followed: is it a payment-gateway-sdk mock? (check --url)`;
+    return `cannot reach a mock at ${call.url.origin} (${cause?.code ?? (error as Error).name}): start one with payment-gateway-sdk mock, or give its URL with --url or ${MOCK_URL_ENV}`;
   }
-  const read = response.body ? await readCappedStream(response.body, MAX_ANSWER_BYTES) : { bytes: new Uint8Array(), complete: true };
+  const read = response.body ? await readCappedStream(response.body, maxBytes) : { bytes: new Uint8Array(), complete: true };
   let answer: Answer | undefined;
   try {
     answer = read.complete ? JSON.parse(new TextDecoder().decode(read.bytes)) : undefined;
@@ -137,19 +208,21 @@ export async function runTrigger(trigger: Trigger, args: readonly string[], io: 
     answer = undefined;
   }
   if (answer === undefined || typeof answer !== 'object' || answer === null) {
-    return failed(`${request.url.origin} answered HTTP ${response.status} without the mock's JSON: is it a payment-gateway-sdk mock? (check --url)`);
+    return `${call.url.origin} answered HTTP ${response.status} without the mock's JSON: is it a payment-gateway-sdk mock? (check --url)`;
   }
-  if (!response.ok) return failed(`the mock refused: ${String(answer.error ?? `HTTP ${response.status}`)}`);
-  io.out.write(`${printable(TRIGGER_SPECS[trigger].print(answer))}\n`);
-  return 0;
+  if (!response.ok) return `the mock refused: ${String(answer.error ?? `HTTP ${response.status}`)}`;
+  return answer;
 }
 
-function readTriggerOptions(trigger: Trigger, args: readonly string[], env: TriggerIo['env']): { url: URL; body: Record<string, string> | undefined } | 'help' {
+function readTriggerOptions(trigger: Trigger, args: readonly string[], env: TriggerIo['env']): ControlCall[] | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...args],
-      options: { url: { type: 'string' }, 'err-code': { type: 'string' }, 'err-msg': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        url: { type: 'string' }, 'err-code': { type: 'string' }, 'err-msg': { type: 'string' }, refund: { type: 'string' },
+        'if-code': { type: 'string' }, 'way-code': { type: 'string' }, allow: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: true,
     });
@@ -159,10 +232,11 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
   const { values, positionals } = parsed;
   if (values.help) return 'help';
   const spec: TriggerSpec = TRIGGER_SPECS[trigger];
-  const [ref] = positionals;
-  if (positionals.length !== 1 || ref === undefined || ref === '') throw new UsageError(`give one ${example(trigger)}`);
-  if (spec.choices && !spec.choices.includes(ref)) throw new UsageError(`give one ${example(trigger)}, not ${JSON.stringify(ref)}`);
-  if (!spec.failure && (values['err-code'] !== undefined || values['err-msg'] !== undefined)) throw new UsageError('--err-code and --err-msg are options of fail and refund-fail');
+  const taken = spec.options ?? [];
+  for (const name of ['err-code', 'err-msg', 'refund', 'if-code', 'way-code', 'allow'] as const) {
+    if (values[name] !== undefined && !taken.includes(name)) throw new UsageError(OPTION_OF[name]);
+  }
+  const refs = targets(trigger, spec, positionals, values);
   const base = values.url ?? env[MOCK_URL_ENV] ?? DEFAULT_URL;
   let url: URL;
   try {
@@ -171,14 +245,46 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
     throw new UsageError(`--url must be the mock's base URL, the first line the mock prints, e.g. ${DEFAULT_URL}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be an http(s) URL, e.g. ${DEFAULT_URL}`);
-  const target = new URL(`${url.pathname.replace(/\/$/, '')}/_mock/${spec.route(encodeURIComponent(ref))}`, url);
-  const failure = { ...(values['err-code'] === undefined ? {} : { errCode: values['err-code'] }), ...(values['err-msg'] === undefined ? {} : { errMsg: values['err-msg'] }) };
-  return { url: target, body: spec.body?.(ref, failure) };
+  return refs.map((ref) => ({
+    url: new URL(`${url.pathname.replace(/\/$/, '')}/_mock/${spec.route(encodeURIComponent(ref ?? ''))}`, url),
+    method: spec.method?.(values) ?? 'POST',
+    body: spec.body?.(ref, values),
+  }));
+}
+
+/** Which triggers take an option, for the message when another is given it. */
+const OPTION_OF: Readonly<Record<OptionName, string>> = {
+  'err-code': '--err-code and --err-msg are options of fail and refund-fail',
+  'err-msg': '--err-code and --err-msg are options of fail and refund-fail',
+  refund: '--refund is an option of refund-mode',
+  'if-code': '--if-code is an option of refund-unsupported',
+  'way-code': '--way-code is an option of refund-unsupported',
+  allow: '--allow is an option of refund-unsupported',
+};
+
+/** The targets the positional arguments (or the options) name: one request each. */
+function targets(trigger: Trigger, spec: TriggerSpec, positionals: readonly string[], values: Values): (string | undefined)[] {
+  const kind = spec.positionals ?? 'one';
+  if (kind === 'none') {
+    if (positionals.length > 0) throw new UsageError(`takes no argument, not ${JSON.stringify(positionals[0])}`);
+    return [undefined];
+  }
+  if (kind === 'optional') {
+    const named = [positionals.length > 0, values['if-code'] !== undefined, values['way-code'] !== undefined].filter(Boolean).length;
+    if (named !== 1 || positionals.length > 1 || positionals[0] === '') throw new UsageError(`give one ${example(trigger)}`);
+    return [positionals[0]];
+  }
+  if (positionals.length === 0 || (kind === 'one' && positionals.length !== 1) || positionals.includes('')) throw new UsageError(`give ${kind === 'many' ? 'one or more' : 'one'} ${example(trigger)}`);
+  const [ref] = positionals;
+  if (spec.choices && !spec.choices.includes(ref ?? '')) throw new UsageError(`give one ${example(trigger)}, not ${JSON.stringify(ref)}`);
+  return [...positionals];
 }
 
 /** What the positional argument of `trigger` is, with an example. */
 function example(trigger: Trigger): string {
   if (trigger === 'refund-mode') return 'mode: hold, succeed or fail, e.g. payment-gateway-sdk mock refund-mode hold';
+  if (trigger === 'refund-unsupported') return 'target: an order (payOrderId or mchOrderNo), --if-code CODE or --way-code CODE, e.g. payment-gateway-sdk mock refund-unsupported --way-code QR_CASHIER';
+  if (trigger === 'resend') return 'notification: its id (N1...), or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies, e.g. payment-gateway-sdk mock resend order-1001 refund-1001';
   if (trigger.startsWith('refund-')) return `refund: its refundOrderId or your mchRefundNo, e.g. payment-gateway-sdk mock ${trigger} refund-1001`;
   return `order: its payOrderId or your mchOrderNo, e.g. payment-gateway-sdk mock ${trigger} order-1001`;
 }

@@ -13,7 +13,7 @@ import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/fault
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './domain/orders.js';
-import { RefundDesk, type MockRefund, type RefundDecision, type RefundMode } from './domain/refunds.js';
+import { RefundDesk, type MockRefund, type RefundChannelScope, type RefundDecision, type RefundMode, type RefundModeTarget } from './domain/refunds.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 import { createRequestHandler } from './http/handler.js';
@@ -310,15 +310,19 @@ export class MockGateway {
   }
 
   /**
-   * Sends a notification again now, with its original `reqTime` and `sign` (as the gateway's operator can), whatever its state.
+   * Sends a notification again now, with its original `reqTime` and `sign` (as the gateway's operator can), whatever its
+   * state: by its id (`N1`, `N2`...) or by what it notifies (a payment's `payOrderId` or `mchOrderNo`, a refund's
+   * `refundOrderId` or `mchRefundNo`).
    *
+   * @throws an `Error` when no notification (or more than one, of several merchants) is about `ref`
    * @example
    * ```ts
    * await gateway.resendNotification('N1');
+   * await gateway.resendNotification('refund-1001'); // the refund's notification, by its mchRefundNo
    * ```
    */
-  resendNotification(id: string): Promise<NotificationAttempt> {
-    return this.#notifier.resend(id).finally(() => this.#schedule());
+  resendNotification(ref: string): Promise<NotificationAttempt> {
+    return this.#notifier.resend(ref).finally(() => this.#schedule());
   }
 
   /**
@@ -446,17 +450,49 @@ export class MockGateway {
 
   /**
    * How the channel treats the coming refunds: `succeed` at once (the default: state 2, notified), `hold` in 1
-   * (refunding) until {@link MockGateway.settleRefund} decides them, or `fail` at once (3, notified).
+   * (refunding) until {@link MockGateway.settleRefund} decides them, or `fail` at once (3, notified). With `target`,
+   * only the refund of that `mchRefundNo`, whatever the mode of the others: a refund's own mode wins.
    *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` or `target` is wrong
    * @example
    * ```ts
    * gateway.setRefundMode('hold');
    * const refund = await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' }); // state 1
    * gateway.settleRefund(refund.refundOrderId, { to: 'succeed' });
+   * gateway.setRefundMode('fail', { mchRefundNo: 'refund-1002' }); // only this one fails
    * ```
    */
-  setRefundMode(mode: RefundMode): void {
-    this.#refunds.setMode(mode);
+  setRefundMode(mode: RefundMode, target?: RefundModeTarget): void {
+    this.#refunds.setMode(mode, target);
+  }
+
+  /**
+   * The channel of the orders `scope` names cannot refund: their refunds are refused with the reference's
+   * `当前通道不支持退款！` (reason `refund_unsupported`), checked last as the reference does (refunds.md section 1, step 9).
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`;
+   *   an `Error` when `order` names no order
+   * @example
+   * ```ts
+   * gateway.refuseRefunds({ ifCode: 'wxpay' });
+   * gateway.refuseRefunds({ order: 'order-1001' }); // by payOrderId or mchOrderNo
+   * ```
+   */
+  refuseRefunds(scope: RefundChannelScope): void {
+    this.#refunds.setRefundSupport(scope, false, 'refuseRefunds');
+  }
+
+  /**
+   * Undoes {@link MockGateway.refuseRefunds} for the same `scope`.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`
+   * @example
+   * ```ts
+   * gateway.allowRefunds({ ifCode: 'wxpay' });
+   * ```
+   */
+  allowRefunds(scope: RefundChannelScope): void {
+    this.#refunds.setRefundSupport(scope, true, 'allowRefunds');
   }
 
   /**

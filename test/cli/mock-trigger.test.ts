@@ -80,6 +80,55 @@ describe('payment-gateway-sdk mock pay|fail|expire|refund-succeed|refund-fail|re
     expect(gateway.order('trigger-refund')?.state).toBe(PayOrderState.Succeeded); // 600 of 1999 refunded
   });
 
+  it('refund-mode --refund: one refund\'s own mode; refund-unsupported by order, --way-code, --allow: the channel refuses refunds', async () => {
+    await create('trigger-unsupported');
+    gateway.payOrder('trigger-unsupported');
+    const refundOf = (mchRefundNo: string) =>
+      client.refundOrder({ mchOrderNo: 'trigger-unsupported', mchRefundNo, refundAmount: 100, currency: 'USD', refundReason: 'Returned' });
+    const one = await runInProcess(['mock', 'refund-mode', 'fail', '--refund', 'trigger-u1', '--url', server.url]);
+    expect(one).toMatchObject({ code: 0, stderr: '', stdout: 'refund mode fail for refund trigger-u1: it is failed (state 3) at once\n' });
+    expect((await refundOf('trigger-u1')).state).toBe(RefundOrderState.Failed);
+    expect((await refundOf('trigger-u2')).state).toBe(RefundOrderState.Succeeded); // the others follow the mode of all
+
+    const byOrder = await runInProcess(['mock', 'refund-unsupported', 'trigger-unsupported', '--url', server.url]);
+    expect(byOrder).toMatchObject({ code: 0, stdout: 'refunds of the order trigger-unsupported are refused: 当前通道不支持退款！ (refund_unsupported)\n' });
+    await expect(refundOf('trigger-u3')).rejects.toMatchObject({ reason: 'refund_unsupported' });
+    expect((await runInProcess(['mock', 'refund-unsupported', 'trigger-unsupported', '--allow', '--url', server.url])).stdout).toBe('refunds of the order trigger-unsupported go to the channel again\n');
+    const byWay = await runInProcess(['mock', 'refund-unsupported', '--way-code', 'QR_CASHIER', '--url', server.url]);
+    expect(byWay.stdout).toBe('refunds of the way code QR_CASHIER are refused: 当前通道不支持退款！ (refund_unsupported)\n');
+    await expect(refundOf('trigger-u4')).rejects.toMatchObject({ reason: 'refund_unsupported' });
+    await runInProcess(['mock', 'refund-unsupported', '--way-code', 'QR_CASHIER', '--allow', '--url', server.url]);
+    expect((await refundOf('trigger-u5')).state).toBe(RefundOrderState.Succeeded);
+  });
+
+  it('resend REF...: each notification again with its original reqTime and sign; list: what the mock holds, hostile text escaped', async () => {
+    const order = await client.unifiedOrder({ mchOrderNo: 'trigger-resend', wayCode: 'QR_CASHIER', amount: 500, currency: 'USD', subject: 'Mug', body: 'White', notifyUrl: 'http://127.0.0.1:9/pay/notify' });
+    gateway.payOrder(order.payOrderId);
+    await client.refundOrder({ mchOrderNo: 'trigger-resend', mchRefundNo: 'trigger-resend-r', refundAmount: 200, currency: 'USD', refundReason: 'Chipped\u001b[2J', notifyUrl: 'http://127.0.0.1:9/refund/notify' });
+    await gateway.deliverNotifications();
+    const firsts = gateway.deliveries.filter((d) => d.payOrderId === order.payOrderId);
+    const resent = await runInProcess(['mock', 'resend', 'trigger-resend', 'trigger-resend-r', '--url', server.url]);
+    expect(resent.code).toBe(0);
+    const lines = resent.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^N\d+ resent to http:\/\/127\.0\.0\.1:9\/pay\/notify \(attempt 2, its original reqTime and sign\): not delivered, /);
+    expect(lines[1]).toMatch(/^N\d+ resent to http:\/\/127\.0\.0\.1:9\/refund\/notify \(attempt 2/);
+    const again = gateway.deliveries.filter((d) => d.payOrderId === order.payOrderId && d.resend);
+    expect(again.map((d) => d.fields)).toEqual(firsts.map((d) => d.fields));
+    const missing = await runInProcess(['mock', 'resend', 'trigger-resend', 'no-such-ref', '--url', server.url]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/the mock refused: resendNotification: no notification "no-such-ref"/);
+
+    const list = await runInProcess(['mock', 'list', '--url', server.url]);
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    expect(list.stdout).toMatch(/^Orders \(\d+\)\n/);
+    expect(list.stdout).toContain(`  ${order.payOrderId}  mchOrderNo trigger-resend  QR_CASHIER  amount 500 USD  state 2 (Succeeded)  refunds: trigger-resend-r 200 USD state 2 (Succeeded)\n`);
+    expect(list.stdout).toMatch(/\n {2}R\d+ {2}mchRefundNo trigger-resend-r {2}of P\d+ {2}amount 200 USD {2}state 2 \(Succeeded\) {2}reason "Chipped\\u001b\[2J"\n/);
+    // Delivered to port 9 (discard): refused, so still pending after the scheduled attempt and the resend.
+    expect(list.stdout).toMatch(/\nNotifications \(\d+\)\n[\s\S]* {2}refund trigger-resend-r \(R\d+\) {2}pending after 2 attempt\(s\) {2}to http:\/\/127\.0\.0\.1:9\/refund\/notify\n/);
+    expect(list.stdout).not.toContain('\u001b');
+  });
+
   it('says what the mock refused (an unknown order, one already paid): exit code 1', async () => {
     const unknown = await runInProcess(['mock', 'pay', 'no-such-order', '--url', server.url]);
     expect(unknown).toMatchObject({ code: 1, stdout: '' });
@@ -137,6 +186,12 @@ describe('payment-gateway-sdk mock pay|fail|expire|refund-succeed|refund-fail|re
     [['mock', 'refund-close', 'r', '--err-msg', 'x'], /--err-code and --err-msg are options of fail and refund-fail/],
     [['mock', 'refund-mode'], /give one mode: hold, succeed or fail/],
     [['mock', 'refund-mode', 'later'], /give one mode: hold, succeed or fail, e.g. .*, not "later"/],
+    [['mock', 'pay', 'a', '--refund', 'r'], /--refund is an option of refund-mode/],
+    [['mock', 'refund-unsupported'], /give one target: an order \(payOrderId or mchOrderNo\), --if-code CODE or --way-code CODE/],
+    [['mock', 'refund-unsupported', 'o-1', '--if-code', 'wxpay'], /give one target/],
+    [['mock', 'refund-mode', 'hold', '--allow'], /--allow is an option of refund-unsupported/],
+    [['mock', 'resend'], /give one or more notification: its id \(N1\.\.\.\)/],
+    [['mock', 'list', 'everything'], /takes no argument, not "everything"/],
   ])('%j is a usage mistake: exit code 2', async (args, message) => {
     const result = await runInProcess(args);
     expect(result.code).toBe(2);
@@ -148,5 +203,7 @@ describe('payment-gateway-sdk mock pay|fail|expire|refund-succeed|refund-fail|re
     expect((await runInProcess(['--help'])).stdout).toContain('payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]');
     expect((await runInProcess(['mock', 'refund-mode', '--help'])).stdout).toContain('payment-gateway-sdk mock refund-succeed|refund-fail|refund-close REFUND');
     expect((await runInProcess(['--help'])).stdout).toContain('payment-gateway-sdk mock refund-mode hold|succeed|fail [--url URL]');
+    expect((await runInProcess(['mock', 'list', '--help'])).stdout).toContain('payment-gateway-sdk mock resend REF... [--url URL]');
+    expect((await runInProcess(['--help'])).stdout).toContain('payment-gateway-sdk mock list [--url URL]');
   });
 });

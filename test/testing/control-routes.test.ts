@@ -85,12 +85,12 @@ describe('control API and dashboard', () => {
     expect(rows[1]?.[2]).toContain('2 Succeeded');
     expect(rows[1]?.[2]).not.toContain('<button');
     const order = /<tr data-order="[^"]+">([\s\S]*?)<\/tr>/.exec(page)?.[1];
-    expect(order).toContain('<td>19.99 USD</td><td>4.50 USD</td>'); // amount, refunded so far (only succeeded refunds)
+    expect(order).toContain('<td>19.99 USD</td><td>4.50 USD<div'); // amount, refunded so far (only succeeded refunds), then each refund
 
     // What the Succeed button posts: its data-body, read by the settle route.
     expect((await post(gateway, `refunds/${held.refundOrderId}/settle`, { to: 'succeed' })).status).toBe(200);
     const after = await (await gateway.fetch(`${ORIGIN}/`)).text();
-    expect(/<tr data-order="[^"]+">([\s\S]*?)<\/tr>/.exec(after)?.[1]).toContain('<td>19.99 USD</td><td>14.50 USD</td>');
+    expect(/<tr data-order="[^"]+">([\s\S]*?)<\/tr>/.exec(after)?.[1]).toContain('<td>19.99 USD</td><td>14.50 USD<div');
     expect(after).toContain("fetch(button.dataset.post, { method: 'POST', body: button.dataset.body })"); // the page's script sends it
   });
 

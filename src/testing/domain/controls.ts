@@ -7,7 +7,7 @@
 import type { FaultOptions, InjectedFault } from './faults.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
 import type { ChannelFailure, MockPayOrder } from './orders.js';
-import type { MockRefund, RefundDecision, RefundMode } from './refunds.js';
+import type { MockRefund, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from './refunds.js';
 import type { MockRequestRecord } from './request-log.js';
 import type { MockAddress, MockSettlement, SettlementProgress } from './settlements.js';
 
@@ -52,7 +52,9 @@ export interface GatewayControls {
   approveAddress(ref: string): MockAddress;
   rejectAddress(ref: string): MockAddress;
   progressSettlement(ref: string, to?: SettlementProgress): MockSettlement;
-  setRefundMode(mode: RefundMode): void;
+  setRefundMode(mode: RefundMode, target?: RefundModeTarget): void;
+  refuseRefunds(scope: RefundChannelScope): void;
+  allowRefunds(scope: RefundChannelScope): void;
   settleRefund(ref: string, decision: RefundDecision): MockRefund;
   injectFault(options: FaultOptions): InjectedFault;
   clearFaults(): void;

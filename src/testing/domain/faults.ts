@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { OPERATION_NAMES, type OperationName } from '../../operations/table.js';
+import { definitionOf, OPERATION_NAMES, type OperationName } from '../../operations/table.js';
 import { safeInteger } from '../../protocol/schemas/fields.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 
@@ -23,13 +23,20 @@ import { parseInput } from '../../protocol/schemas/parse.js';
  * - `closeRacesPayer` (`close` only): a payer reaches the channel while the close runs, as the reference
  *   gateway allows: the order moves to 1 (paying) and stays open, and the close is answered as done
  *   (`data: {}`) all the same. Only a read after the close tells.
+ * - `refusedAfterStore` (a create only, after only): the gateway stores the create's record, then answers a refusal
+ *   `{ code, msg }` (unsigned, as every refusal) instead of its success, as the reference does on a system error once
+ *   the record is saved (`系统异常`, a channel's system-error text, `更新退款单异常!`). The record is left as the
+ *   reference leaves it ({@link FaultOptions.leaves}): a payment order or a refund waits in 0 (or 1) for a control to
+ *   decide it, and its notification goes out then. Only a lookup by the create's key tells;
+ * - `status408`, `status429`: HTTP 408 or 429 with a small body and no signed envelope, as a proxy or a rate limiter
+ *   answers (429 with `Retry-After`). `before`: the gateway never saw the request; `after`: it acted, then the status.
  *
  * @example
  * ```ts
  * const kind: FaultKind = 'connectionReset';
  * ```
  */
-export type FaultKind = 'wrongSign' | 'html502' | 'emptyBody' | 'truncatedJson' | 'connectionReset' | 'stall' | 'closeRacesPayer';
+export type FaultKind = 'wrongSign' | 'html502' | 'emptyBody' | 'truncatedJson' | 'connectionReset' | 'stall' | 'closeRacesPayer' | 'refusedAfterStore' | 'status408' | 'status429';
 
 /**
  * A fault to inject with {@link MockGateway.injectFault}.
@@ -52,6 +59,16 @@ export interface FaultOptions {
   when?: 'before' | 'after' | undefined;
   /** How many matching requests get the fault; default 1. */
   times?: number | undefined;
+  /** `refusedAfterStore`: the refusal's `msg`; default `系统异常`, the reference's text for any exception once the record is saved. */
+  msg?: string | undefined;
+  /** `refusedAfterStore`: the refusal's `code`; default 9999, as the reference answers `系统异常` (`ApiRes.customFail`, not code 10). */
+  code?: number | undefined;
+  /**
+   * `refusedAfterStore`: where the stored record is left. `created` (default): state 0, the channel never asked, as
+   * after `系统异常` or a channel's system error; `processing`: 1 (paying, refunding), as when the reference moved it to 1
+   * and its next update failed (`更新退款单异常!`). Settlements and addresses stay as stored either way.
+   */
+  leaves?: 'created' | 'processing' | undefined;
 }
 
 /**
@@ -68,6 +85,8 @@ export interface InjectedFault {
   readonly kind: FaultKind;
   readonly operation: OperationName | undefined;
   readonly when: 'before' | 'after';
+  /** `refusedAfterStore`: the refusal it answers (`code` as given: 9999 when left out) and where it leaves the record. */
+  readonly refusal?: { readonly code?: number | undefined; readonly msg: string; readonly leaves: 'created' | 'processing' } | undefined;
   /** Requests it struck so far. */
   readonly hits: number;
   /** Requests it will still strike. */
@@ -76,10 +95,14 @@ export interface InjectedFault {
   cancel(): void;
 }
 
-const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset', 'stall', 'closeRacesPayer'] as const satisfies readonly FaultKind[];
+const KINDS = ['wrongSign', 'html502', 'emptyBody', 'truncatedJson', 'connectionReset', 'stall', 'closeRacesPayer', 'refusedAfterStore', 'status408', 'status429'] as const satisfies readonly FaultKind[];
 const AFTER_ONLY: readonly FaultKind[] = ['wrongSign', 'truncatedJson'];
 // Faults that change what the gateway does, not its answer: they strike while processing.
-const PROCESSING: readonly FaultKind[] = ['closeRacesPayer'];
+const PROCESSING: readonly FaultKind[] = ['closeRacesPayer', 'refusedAfterStore'];
+/** The operations that store a record under the caller's key: the table's `create` rows. */
+export const CREATE_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter((name) => definitionOf(name).retry === 'create');
+/** The reference's answer to any exception once a create's record is saved (`ApiRes.customFail("系统异常")`). */
+export const SYSTEM_ERROR_TEXT = '系统异常';
 const quoted = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
 /** Checks {@link FaultOptions}; the control route `POST /_mock/faults` reads its body with it too. */
@@ -89,6 +112,9 @@ export const faultOptionsSchema = z
     operation: z.optional(z.enum(OPERATION_NAMES, { error: `must be one of ${quoted(OPERATION_NAMES)} (leave it out for any)` })),
     when: z.optional(z.enum(['before', 'after'], { error: "must be 'before' or 'after'" })),
     times: z.optional(safeInteger(1)),
+    msg: z.optional(z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(2000, { error: 'must be at most 2000 characters' }))),
+    code: z.optional(safeInteger(1)),
+    leaves: z.optional(z.enum(['created', 'processing'], { error: "must be 'created' or 'processing'" })),
   })
   .check(
     z.refine((o) => o.when !== 'before' || !AFTER_ONLY.includes(o.kind), {
@@ -100,6 +126,15 @@ export const faultOptionsSchema = z
       path: ['when'],
     }),
     z.refine((o) => o.kind !== 'closeRacesPayer' || o.operation === 'close', { error: "closeRacesPayer races a close: give operation: 'close'", path: ['operation'] }),
+    z.refine((o) => o.kind !== 'refusedAfterStore' || (o.operation !== undefined && CREATE_OPERATIONS.includes(o.operation)), {
+      error: `refusedAfterStore refuses a create whose record is stored: give operation: one of ${quoted(CREATE_OPERATIONS)}`,
+      path: ['operation'],
+    }),
+    z.refine((o) => o.kind === 'refusedAfterStore' || (o.msg === undefined && o.code === undefined && o.leaves === undefined), {
+      error: (issue) => `msg, code and leaves are options of refusedAfterStore, not of ${(issue.input as FaultOptions).kind}`,
+      path: ['kind'],
+    }),
+    z.refine((o) => o.code !== 200 && o.code !== 0, { error: 'must not be a success code: the fault answers a refusal', path: ['code'] }),
   );
 
 class ArmedFault implements InjectedFault {
@@ -111,6 +146,7 @@ class ArmedFault implements InjectedFault {
     readonly operation: OperationName | undefined,
     readonly when: 'before' | 'after',
     times: number,
+    readonly refusal?: InjectedFault['refusal'],
   ) {
     this.remaining = times;
   }
@@ -125,8 +161,8 @@ export class FaultPlan {
   #armed: ArmedFault[] = [];
 
   inject(options: FaultOptions): InjectedFault {
-    const { kind, operation, when = 'after', times = 1 } = parseInput(faultOptionsSchema, options, 'Invalid injectFault options', 'options');
-    const fault = new ArmedFault(kind, operation, when, times);
+    const { kind, operation, when = 'after', times = 1, msg = SYSTEM_ERROR_TEXT, code, leaves = 'created' } = parseInput(faultOptionsSchema, options, 'Invalid injectFault options', 'options');
+    const fault = new ArmedFault(kind, operation, when, times, kind === 'refusedAfterStore' ? { code, msg, leaves } : undefined);
     this.#armed.push(fault);
     return fault;
   }
@@ -150,6 +186,11 @@ export class FaultPlan {
 
 /** The page a proxy answers with when the gateway behind it fails. */
 export const BAD_GATEWAY_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** The page a proxy answers with when the request took it too long. */
+export const REQUEST_TIMEOUT_PAGE = '<html>\r\n<head><title>408 Request Time-out</title></head>\r\n<body>\r\n<center><h1>408 Request Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+/** What a rate limiter in front of the gateway answers (Kong's body), and how many seconds it asks to wait. */
+export const RATE_LIMITED = { body: '{"message":"API rate limit exceeded"}', retryAfterSeconds: 1 } as const;
 
 /** Half of a JSON text: never valid JSON, as when a connection breaks mid-body. */
 export function truncate(json: string): string {

@@ -227,12 +227,27 @@ export class Notifier {
     return attempts;
   }
 
-  /** Sends a notification again now, with its original `reqTime` and `sign`, whatever its state. */
-  async resend(id: string): Promise<NotificationAttempt> {
-    const entry = this.#outbox.find((o) => o.notification.id === id);
-    if (!entry) throw new Error(`resendNotification: no notification ${JSON.stringify(id)} (ids are N1, N2...: see gateway.notifications)`);
+  /**
+   * Sends a notification again now, with its original `reqTime` and `sign`, whatever its state: by its id (`N1`...), or
+   * by what it notifies: a payment's `payOrderId` or `mchOrderNo`, a refund's `refundOrderId` or `mchRefundNo`.
+   */
+  async resend(ref: string): Promise<NotificationAttempt> {
+    const entry = this.#find(ref);
+    const id = entry.notification.id;
     if (this.#inFlight.has(entry)) throw new Error(`resendNotification: notification ${id} is being delivered right now`);
     return this.#attempt(entry, true);
+  }
+
+  #find(ref: string): Outbox {
+    const byId = this.#outbox.find((o) => o.notification.id === ref);
+    if (byId) return byId;
+    const about = this.#outbox.filter(({ notification: n }) =>
+      n.kind === 'payment' ? n.payOrderId === ref || n.mchOrderNo === ref : n.refundOrderId === ref || n.mchRefundNo === ref,
+    );
+    if (about.length > 1) throw new Error(`resendNotification: several notifications are about ${JSON.stringify(ref)} (orders of several merchants): give its id, ${about.map((o) => o.notification.id).join(' or ')}`);
+    const [entry] = about;
+    if (!entry) throw new Error(`resendNotification: no notification ${JSON.stringify(ref)}: give its id (N1, N2...: see gateway.notifications), or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies`);
+    return entry;
   }
 
   /** When the next pending attempt is due, or `undefined` when nothing is pending (an attempt under way is not due again). */

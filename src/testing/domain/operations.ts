@@ -17,11 +17,13 @@ export interface OperationContext extends AcceptedRequest {
   readonly origin: string;
   /** The `closeRacesPayer` fault struck this request. */
   readonly payerFirst?: boolean;
+  /** The `refusedAfterStore` fault struck this create: store its record, leave it here, ask no channel. */
+  readonly interrupted?: 'created' | 'processing' | undefined;
 }
 
 /** The `data` of each operation's success answer, or a {@link Refusal} thrown. */
 export const OPERATIONS: { readonly [Op in OperationName]: (context: OperationContext) => Readonly<Record<string, unknown>> } = {
-  unifiedOrder: ({ orders, origin, ...request }) => orders.create(request, origin),
+  unifiedOrder: ({ orders, origin, interrupted, ...request }) => orders.create(request, origin, interrupted),
   query: ({ orders, app, params }) => orders.queryData(orders.find(app, params)),
   close: ({ orders, app, params, payerFirst }) => {
     orders.close(orders.find(app, params), payerFirst);
@@ -30,6 +32,6 @@ export const OPERATIONS: { readonly [Op in OperationName]: (context: OperationCo
   settleAddressApply: ({ settlements, app, params }) => settlements.declareAddress(app, params),
   settleRequest: ({ settlements, app, params }) => settlements.requestSettlement(app, params),
   settleRequestGet: ({ settlements, app, params }) => settlements.settlementData(app, params),
-  refundOrder: ({ refunds, ...request }) => refunds.create(request),
+  refundOrder: ({ refunds, interrupted, ...request }) => refunds.create(request, interrupted),
   refundQuery: ({ refunds, app, params }) => refunds.queryData(refunds.find(app, params)),
 };

@@ -130,8 +130,11 @@ export class OrderBook {
     private readonly onPaid: (order: MockPayOrder) => void,
   ) {}
 
-  /** unifiedOrder: checks the request as the reference does, records the order, returns the result data. */
-  create({ app, params, blank }: AcceptedRequest, origin: string): Record<string, unknown> {
+  /**
+   * unifiedOrder: checks the request as the reference does, records the order, returns the result data. `interrupted`
+   * (the `refusedAfterStore` fault): the order is stored and left in 0, or 1 (`processing`), no channel decides it.
+   */
+  create({ app, params, blank }: AcceptedRequest, origin: string, interrupted?: 'created' | 'processing'): Record<string, unknown> {
     const p = params as Record<string, string | undefined> & { amount: number; expiredTime?: number; divisionMode?: number };
     const echoed = (name: 'clientIp' | 'extParam') => p[name] ?? (blank.has(name) ? '' : undefined);
     if (p.amount < 1) throw refuse(MESSAGES.amountMissing);
@@ -159,8 +162,10 @@ export class OrderBook {
     this.#orders.set(payOrderId, order);
     this.#byMerchantOrderNo.set(merchantScoped(app.mchNo, mchOrderNo), order);
 
-    const decline = this.#takeDecline(mchOrderNo);
-    if (decline) this.#fail(order, decline);
+    const decline = interrupted === undefined ? this.#takeDecline(mchOrderNo) : undefined;
+    if (interrupted !== undefined) {
+      if (interrupted === 'processing') this.#handToChannel(order); // else it stays 0, as the reference's system error leaves it
+    } else if (decline) this.#fail(order, decline);
     else if (isBarcodeWayCode(wayCode)) this.#pay(order); // barcode payments are synchronous
     else if (wayCode !== 'QR_CASHIER') this.#handToChannel(order); // the cashier page waits for the payer
 

@@ -61,6 +61,38 @@ export interface MockRefund extends Pick<Refund, RefundField> {
 export type RefundMode = 'succeed' | 'hold' | 'fail';
 
 /**
+ * Which refunds a {@link MockGateway.setRefundMode} call governs: one refund, by its `mchRefundNo`, before it is
+ * created. A refund's own mode wins over the mode of all refunds.
+ *
+ * @example
+ * ```ts
+ * gateway.setRefundMode('fail', { mchRefundNo: 'refund-1002' }); // this one fails, the others follow the global mode
+ * ```
+ */
+export interface RefundModeTarget {
+  readonly mchRefundNo: string;
+}
+
+/**
+ * The orders whose channel cannot refund ({@link MockGateway.refuseRefunds}): give exactly one of the channel
+ * (`ifCode`, e.g. `wxpay`), the way code (`wayCode`, e.g. `QR_CASHIER`) or one order (`order`: its `payOrderId` or
+ * `mchOrderNo`). A refund of such an order is refused with the reference's `当前通道不支持退款！`, last in its
+ * order of refusals (reason `refund_unsupported`).
+ *
+ * @example
+ * ```ts
+ * gateway.refuseRefunds({ wayCode: 'QR_CASHIER' });
+ * await expect(client.refundOrder({ payOrderId, mchRefundNo: 'r-1', refundAmount: 100, currency: 'USD', refundReason: 'x' }))
+ *   .rejects.toMatchObject({ reason: 'refund_unsupported' });
+ * ```
+ */
+export interface RefundChannelScope {
+  readonly ifCode?: string | undefined;
+  readonly wayCode?: string | undefined;
+  readonly order?: string | undefined;
+}
+
+/**
  * How a held refund ends: `succeed` (2, money back to the payer), `fail` (3, with the channel's error), or `close`
  * (4, as the gateway's two-hour job closes it).
  *
@@ -82,6 +114,13 @@ const text = () => z.optional(z.string({ error: 'must be a string' }));
 export const refundDecisionSchema = z.strictObject({ to: z.enum(['succeed', 'fail', 'close'], { error: "must be 'succeed', 'fail' or 'close'" }), errCode: text(), errMsg: text() });
 /** Checks a {@link RefundMode}. */
 export const refundModeSchema = z.enum(['succeed', 'hold', 'fail'], { error: "must be 'succeed', 'hold' or 'fail'" });
+const id = () => z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be at most 64 characters' }));
+/** Checks a {@link RefundModeTarget}. */
+export const refundModeTargetSchema = z.strictObject({ mchRefundNo: id() });
+/** Checks a {@link RefundChannelScope}; the control routes `/_mock/refunds/unsupported` read their body with it too. */
+export const refundChannelScopeSchema = z
+  .strictObject({ ifCode: z.optional(id()), wayCode: z.optional(id()), order: z.optional(id()) })
+  .check(z.refine((s) => [s.ifCode, s.wayCode, s.order].filter((v) => v !== undefined).length === 1, { error: 'give exactly one of ifCode, wayCode and order' }));
 
 const DEFAULT_FAILURE = { errCode: 'MOCK_REFUND_FAILED', errMsg: 'refund refused by the channel (mock)' };
 
@@ -93,6 +132,9 @@ export class RefundDesk {
   readonly #refunds = new Map<string, MockRefund>();
   readonly #byMchRefundNo = new Map<string, MockRefund>();
   #mode: RefundMode = 'succeed';
+  // Test controls' own values, never a received one: each refund's mode, and the channels that cannot refund.
+  readonly #modes = new Map<string, RefundMode>();
+  readonly #unsupported = { ifCode: new Set<string>(), wayCode: new Set<string>(), order: new Set<string>() };
 
   constructor(
     private readonly clock: SimulatedClock,
@@ -101,8 +143,11 @@ export class RefundDesk {
     private readonly onDecided: (refund: MockRefund) => void,
   ) {}
 
-  /** refundOrder: refuses as the reference does, in its order; records the refund and asks the channel. */
-  create({ app, params, blank }: AcceptedRequest): Record<string, unknown> {
+  /**
+   * refundOrder: refuses as the reference does, in its order; records the refund and asks the channel. `interrupted`
+   * (the `refusedAfterStore` fault): the refund is stored and left in 0, or 1 (`processing`), no channel decides it.
+   */
+  create({ app, params, blank }: AcceptedRequest, interrupted?: 'created' | 'processing'): Record<string, unknown> {
     const p = params as Record<string, string | undefined> & { refundAmount: number };
     if (p.payOrderId === undefined && p.mchOrderNo === undefined) throw refuse(MESSAGES.missingRefundOrderIds);
     if (p.notifyUrl !== undefined && !/^https?:\/\//.test(p.notifyUrl)) throw refuse(MESSAGES.notifyUrlProtocol);
@@ -115,20 +160,26 @@ export class RefundDesk {
     if ([...this.#refunds.values()].some((r) => r.payOrderId === order.payOrderId && r.state === RefundOrderState.Refunding)) throw refuse(MESSAGES.refundInProgress);
     const mchRefundNo = String(p.mchRefundNo);
     if (this.#byMchRefundNo.has(merchantScoped(app.mchNo, mchRefundNo))) throw refuse(MESSAGES.duplicateRefund(mchRefundNo));
+    if (this.#refusesRefunds(order)) throw refuse(MESSAGES.refundUnsupported);
 
     const now = this.clock.now();
     const refund: MockRefund = {
       refundOrderId: `R${now}${String(++sequence).padStart(4, '0')}`, payOrderId: order.payOrderId, mchNo: app.mchNo, appId: app.appId, mchRefundNo,
-      payAmount: order.amount, refundAmount: p.refundAmount, currency: order.currency, state: RefundOrderState.Created,
+      // The reference records the request's currency (RefundOrderController.genRefundOrder: setCurrency(rq.getCurrency())),
+      // not the order's, and compares neither with the other.
+      payAmount: order.amount, refundAmount: p.refundAmount, currency: String(p.currency), state: RefundOrderState.Created,
       extParam: p.extParam ?? (blank.has('extParam') ? '' : undefined), createdAt: now, refundReason: String(p.refundReason), notifyUrl: p.notifyUrl, clientIp: p.clientIp,
     };
     this.#refunds.set(refund.refundOrderId, refund);
     this.#byMchRefundNo.set(merchantScoped(app.mchNo, mchRefundNo), refund);
-    // Then the channel: 2 or 3 at once, or 1 while it refunds.
-    refund.state = RefundOrderState.Refunding;
-    refund.channelOrderNo = `CR${refund.refundOrderId.slice(1)}`;
-    if (this.#mode === 'succeed') this.#succeed(refund);
-    else if (this.#mode === 'fail') this.#fail(refund, {});
+    // Then the channel: 2 or 3 at once, or 1 while it refunds; a system error leaves it 0 (or 1 when its update failed).
+    if (interrupted !== 'created') {
+      refund.state = RefundOrderState.Refunding;
+      refund.channelOrderNo = `CR${refund.refundOrderId.slice(1)}`;
+    }
+    const mode = interrupted === undefined ? (this.#modes.get(mchRefundNo) ?? this.#mode) : 'hold';
+    if (mode === 'succeed') this.#succeed(refund);
+    else if (mode === 'fail') this.#fail(refund, {});
     return {
       refundOrderId: refund.refundOrderId, mchRefundNo, payAmount: refund.payAmount, refundAmount: refund.refundAmount, state: refund.state,
       channelOrderNo: refund.channelOrderNo, errCode: refund.errCode, errMsg: refund.errMsg,
@@ -156,9 +207,25 @@ export class RefundDesk {
     return sum;
   }
 
-  /** Test control: how the channel treats the coming refunds. */
-  setMode(mode: RefundMode): void {
-    this.#mode = parseInput(z.object({ mode: refundModeSchema }), { mode }, 'Invalid setRefundMode mode', 'options').mode;
+  /** Test control: how the channel treats the coming refunds, or the one refund `target` names (which wins over the global mode). */
+  setMode(mode: RefundMode, target?: RefundModeTarget): void {
+    const checked = parseInput(z.object({ mode: refundModeSchema, target: z.optional(refundModeTargetSchema) }), { mode, target }, 'Invalid setRefundMode options', 'options');
+    if (checked.target === undefined) this.#mode = checked.mode;
+    else this.#modes.set(checked.target.mchRefundNo, checked.mode);
+  }
+
+  /** Test control: the channel of the orders `scope` names cannot refund (`allow`: it can again). */
+  setRefundSupport(scope: RefundChannelScope, allow: boolean, control: string): void {
+    const { ifCode, wayCode, order } = parseInput(refundChannelScopeSchema, scope, `Invalid ${control} scope`, 'options');
+    const [set, value] = ifCode !== undefined ? [this.#unsupported.ifCode, ifCode] : wayCode !== undefined ? [this.#unsupported.wayCode, wayCode] : [this.#unsupported.order, this.orders.resolve(String(order), control).payOrderId];
+    if (allow) set.delete(value);
+    else set.add(value);
+  }
+
+  /** Whether the order's channel cannot refund (refunds.md section 1, step 9: no refund service for its `ifCode`). */
+  #refusesRefunds(order: MockPayOrder): boolean {
+    const { ifCode, wayCode, order: orders } = this.#unsupported;
+    return ifCode.has(order.ifCode) || wayCode.has(order.wayCode) || orders.has(order.payOrderId);
   }
 
   /** Test control: a held refund (0 or 1) ends as `decision.to` says. */

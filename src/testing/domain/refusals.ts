@@ -111,6 +111,8 @@ export const MESSAGES = {
   refundInProgress: '支付订单具有在途退款申请，请稍后再试',
   /** refundOrder with a `mchRefundNo` used before (reference text). */
   duplicateRefund: (mchRefundNo: string) => `商户退款订单号[${mchRefundNo}]已存在`,
+  /** refundOrder of an order whose channel has no refund service, last of the refusals (reference text). */
+  refundUnsupported: '当前通道不支持退款！',
   /** refundQuery of a refund the merchant does not have (reference text). */
   refundNotFound: '订单不存在',
   /** No settlement with this `requestId` for the merchant (reason `record_not_found`, so the client's reconciliation reads it as "absent"). */

@@ -11,7 +11,7 @@ import { parseInput } from '../../protocol/schemas/parse.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
-import { refundDecisionSchema, refundModeSchema } from '../domain/refunds.js';
+import { refundChannelScopeSchema, refundDecisionSchema, refundModeSchema, refundModeTargetSchema } from '../domain/refunds.js';
 import { settlementProgressSchema } from '../domain/settlements.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
@@ -35,6 +35,19 @@ function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchem
   return declared as ControlRoute;
 }
 
+/** `POST` (refuse) or `DELETE` (allow) `/_mock/refunds/unsupported`: whether the channel of some orders can refund. */
+function refundSupport(action: 'refuse' | 'allow', does: string): ControlRoute {
+  return route({
+    method: action === 'refuse' ? 'POST' : 'DELETE', path: '/_mock/refunds/unsupported', body: '{ ifCode | wayCode | order }', calls: `${action}Refunds(scope)`, does,
+    bodySchema: refundChannelScopeSchema,
+    run: (gateway, _ref, scope) => {
+      if (action === 'refuse') gateway.refuseRefunds(scope);
+      else gateway.allowRefunds(scope);
+      return action === 'refuse' ? { refundsUnsupported: scope } : { refundsAllowed: scope };
+    },
+  });
+}
+
 /** Every control route, in the order the usage and the guide list them. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
@@ -52,8 +65,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({ method: 'POST', path: '/_mock/orders/{payOrderId}/expire', calls: 'expireOrder(ref)', does: 'the order expires now (state 6, closed); no notification', run: (gateway, ref) => gateway.expireOrder(ref) }),
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
   route({
-    method: 'POST', path: '/_mock/notifications/{id}/resend', calls: 'resendNotification(id)',
-    does: 'sends N1, N2... again now, with its original reqTime and sign',
+    method: 'POST', path: '/_mock/notifications/{id}/resend', calls: 'resendNotification(ref)',
+    does: 'sends a notification again now, with its original reqTime and sign: by its id (N1, N2...), or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies',
     run: (gateway, id) => gateway.resendNotification(id),
   }),
   route({
@@ -74,14 +87,16 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     run: (gateway, ref, { to }) => gateway.progressSettlement(ref, to),
   }),
   route({
-    method: 'POST', path: '/_mock/refunds/mode', body: '{ mode }', calls: 'setRefundMode(mode)',
-    does: "how the coming refunds go: 'succeed' at once (the default), 'hold' in 1 (refunding) until settled, or 'fail' at once",
-    bodySchema: z.strictObject({ mode: refundModeSchema }),
-    run: (gateway, _ref, { mode }) => {
-      gateway.setRefundMode(mode);
-      return { mode };
+    method: 'POST', path: '/_mock/refunds/mode', body: '{ mode, mchRefundNo? }', calls: 'setRefundMode(mode, target)',
+    does: "how the coming refunds go: 'succeed' at once (the default), 'hold' in 1 (refunding) until settled, or 'fail' at once; with mchRefundNo, that refund only (it wins over the mode of all)",
+    bodySchema: z.strictObject({ mode: refundModeSchema, mchRefundNo: z.optional(refundModeTargetSchema.shape.mchRefundNo) }),
+    run: (gateway, _ref, { mode, mchRefundNo }) => {
+      gateway.setRefundMode(mode, mchRefundNo === undefined ? undefined : { mchRefundNo });
+      return mchRefundNo === undefined ? { mode } : { mode, mchRefundNo };
     },
   }),
+  refundSupport('refuse', "the channel of these orders cannot refund: their refunds are refused with 当前通道不支持退款！ (refund_unsupported), last of the refusals"),
+  refundSupport('allow', 'the channel of these orders can refund again'),
   route({
     method: 'POST', path: '/_mock/refunds/{refundOrderId}/settle', body: '{ to, errCode?, errMsg? }', calls: 'settleRefund(ref, decision)',
     does: "decides a held refund: 'succeed' (2, the order's refunded sum grows), 'fail' (3) or 'close' (4); 2 and 3 are notified",
@@ -89,12 +104,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     run: (gateway, ref, decision) => gateway.settleRefund(ref, decision),
   }),
   route({
-    method: 'POST', path: '/_mock/faults', body: '{ kind, operation?, when?, times? }', calls: 'injectFault(options)',
-    does: 'arms a fault for the next matching requests',
+    method: 'POST', path: '/_mock/faults', body: '{ kind, operation?, when?, times?, msg?, code?, leaves? }', calls: 'injectFault(options)',
+    does: 'arms a fault for the next matching requests (msg, code and leaves: of refusedAfterStore)',
     bodySchema: faultOptionsSchema,
     run: (gateway, _ref, options) => {
-      const { kind, operation, when, hits, remaining } = gateway.injectFault(options);
-      return { kind, operation, when, hits, remaining };
+      const { kind, operation, when, hits, remaining, refusal } = gateway.injectFault(options);
+      return { kind, operation, when, hits, remaining, ...refusal };
     },
   }),
   route({

@@ -17,7 +17,7 @@ import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
 import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../domain/orders.js';
-import { Refusal } from '../domain/refusals.js';
+import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
 import type { RefundDesk } from '../domain/refunds.js';
 import { MOCK_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';
@@ -27,7 +27,7 @@ import { handleDashboard } from '../pages/dashboard-page.js';
 import { handleControl } from './control-routes.js';
 import { OPERATION_ROUTES, type OperationRoute } from './operation-routes.js';
 import { BodyTooLarge, tooLargeResponse } from './request-body.js';
-import { faultOutcome, frameworkError, render, type Answer, type Outcome } from './respond.js';
+import { faultOutcome, frameworkError, render, type Answer, type BodilessFault, type Outcome } from './respond.js';
 import { acceptRequest, readBody } from './wire-request.js';
 
 /** The gateway's parts the handler works with. */
@@ -92,9 +92,10 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
   if (fault?.when === 'before') {
     record.outcome = `${fault.kind} before processing: the gateway did nothing`;
     if (fault.kind === 'stall') return stalled(request);
-    return faultOutcome(fault.kind as 'html502' | 'emptyBody' | 'connectionReset');
+    return faultOutcome(fault.kind as BodilessFault);
   }
   let result: Answer;
+  let stored: string | undefined;
   try {
     const body = await readBody(request);
     record.body = body;
@@ -103,8 +104,15 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     setup.orders.expire();
     setup.refunds.expire();
     const payerFirst = fault?.kind === 'closeRacesPayer';
-    const data = checkedAnswer(route.operation, OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, refunds: setup.refunds, ...accepted, origin: base, payerFirst }));
+    const interrupted = fault?.refusal?.leaves;
+    const data = checkedAnswer(route.operation, OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, refunds: setup.refunds, ...accepted, origin: base, payerFirst, interrupted }));
     result = { kind: 'success', data, secret: accepted.app.secret };
+    // The record is stored; the answer is the refusal the reference gives when something fails after its save.
+    if (fault?.refusal) {
+      describe(record, result, setup.successCode);
+      stored = record.outcome;
+      result = { kind: 'refusal', code: fault.refusal.code ?? BUSINESS_ERROR, msg: fault.refusal.msg };
+    }
   } catch (error) {
     if (error instanceof BodyTooLarge) {
       record.outcome = `HTTP 413: ${error.message}`;
@@ -115,7 +123,8 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     record.signature = error.signature;
   }
   describe(record, result, setup.successCode);
-  if (fault) record.outcome += `, then the fault ${fault.kind}`;
+  if (stored !== undefined) record.outcome = `stored (${stored}), then answered ${record.outcome} by the fault ${fault?.kind}`;
+  else if (fault) record.outcome += `, then the fault ${fault.kind}`;
   if (fault?.kind === 'stall') return stalled(request);
   return render(result, setup.successCode, fault?.kind);
 }

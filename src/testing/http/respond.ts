@@ -5,7 +5,7 @@
  * @module
  */
 import { sign } from '../../protocol/signing/sign.js';
-import { BAD_GATEWAY_PAGE, truncate, type FaultKind } from '../domain/faults.js';
+import { BAD_GATEWAY_PAGE, RATE_LIMITED, REQUEST_TIMEOUT_PAGE, truncate, type FaultKind } from '../domain/faults.js';
 import { signTexts, toJsonText } from '../domain/json-text.js';
 
 /** What processing a request produced, before it is written out. */
@@ -33,6 +33,7 @@ export function render(answer: Answer, successCode: number, fault?: FaultKind): 
       return respond(truncate(envelopeText(answer, successCode)));
     case undefined:
     case 'closeRacesPayer': // the answer is the gateway's own; the fault changed what the close did
+    case 'refusedAfterStore': // the answer is already the refusal the fault made of the stored create
       return respond(envelopeText(answer, successCode));
     case 'stall': // the handler waits for the client to give up first; then the line drops
       return { kind: 'reset' };
@@ -41,9 +42,16 @@ export function render(answer: Answer, successCode: number, fault?: FaultKind): 
   }
 }
 
+/** The faults whose answer needs no response body from the gateway: they can strike before it acts. */
+export type BodilessFault = 'html502' | 'emptyBody' | 'connectionReset' | 'status408' | 'status429';
+
 /** The outcome of a fault that needs no response body from the gateway. */
-export function faultOutcome(fault: 'html502' | 'emptyBody' | 'connectionReset'): Outcome {
+export function faultOutcome(fault: BodilessFault): Outcome {
   switch (fault) {
+    case 'status408':
+      return { kind: 'response', response: new Response(REQUEST_TIMEOUT_PAGE, { status: 408, headers: { 'content-type': 'text/html', connection: 'close' } }) };
+    case 'status429':
+      return { kind: 'response', response: new Response(RATE_LIMITED.body, { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(RATE_LIMITED.retryAfterSeconds) } }) };
     case 'html502':
       return { kind: 'response', response: new Response(BAD_GATEWAY_PAGE, { status: 502, headers: { 'content-type': 'text/html' } }) };
     case 'emptyBody':

@@ -48,17 +48,28 @@ function refundRow(path: string, r: MockRefund): Html {
   const settle = `refunds/${encodeURIComponent(r.refundOrderId)}/settle`;
   const open = r.state === RefundOrderState.Created || r.state === RefundOrderState.Refunding;
   return html`<tr data-refund="${r.refundOrderId}"><td><code>${r.mchRefundNo}</code></td><td><code>${r.refundOrderId}</code></td><td><code>${r.payOrderId}</code></td>
-    <td>${formatAmount(r.refundAmount, r.currency)}</td>
-    <td><span class="badge ${REFUND_BADGES[r.state] ?? ''}">${r.state} ${refundOrderStateName(r.state)}</span>${r.errCode === undefined ? '' : html`<div class="muted">${r.errCode}: ${r.errMsg}</div>`}</td>
+    <td>${formatAmount(r.refundAmount, r.currency)}</td><td class="reason">${r.refundReason}</td>
+    <td>${refundBadge(r)}${r.errCode === undefined ? '' : html`<div class="muted">${r.errCode}: ${r.errMsg}</div>`}</td>
     <td>${formatTime(r.createdAt)}</td>
     <td>${open ? [control(path, settle, 'Succeed', 'primary', { to: 'succeed' }), html` `, control(path, settle, 'Fail', 'danger', { to: 'fail' }), html` `, control(path, settle, 'Close', '', { to: 'close' })] : ''}</td></tr>`;
 }
 
-/** Each order's refunded sum: its succeeded refunds, in minor units. */
-function refundedSums(refunds: readonly MockRefund[]): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const r of refunds) if (r.state === RefundOrderState.Succeeded) sums.set(r.payOrderId, (sums.get(r.payOrderId) ?? 0) + r.refundAmount);
-  return sums;
+const refundBadge = (r: MockRefund): Html => html`<span class="badge ${REFUND_BADGES[r.state] ?? ''}">${r.state} ${refundOrderStateName(r.state)}</span>`;
+
+/** Each order's refunds, oldest first; the state's refunds come newest first. */
+function refundsByOrder(refunds: readonly MockRefund[]): Map<string, MockRefund[]> {
+  const byOrder = new Map<string, MockRefund[]>();
+  for (const r of [...refunds].reverse()) byOrder.set(r.payOrderId, [...(byOrder.get(r.payOrderId) ?? []), r]);
+  return byOrder;
+}
+
+/** An order's refunds under its row: each refund's number, amount and state, then the sum of those that succeeded. */
+function orderRefunds(refunds: readonly MockRefund[] | undefined, currency: string): Html | string {
+  if (refunds === undefined) return '';
+  const refunded = refunds.filter((r) => r.state === RefundOrderState.Succeeded).reduce((sum, r) => sum + r.refundAmount, 0);
+  return html`${refunded === 0 ? '' : formatAmount(refunded, currency)}${refunds.map(
+    (r) => html`<div class="refund" data-order-refund="${r.refundOrderId}"><code>${r.mchRefundNo}</code> ${formatAmount(r.refundAmount, r.currency)} ${refundBadge(r)}</div>`,
+  )}`;
 }
 
 function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
@@ -76,17 +87,17 @@ function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
 
 function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
   const { merchants, orders, notifications, addresses, settlements, refunds } = state;
-  const refunded = refundedSums(refunds);
+  const refundsOf = refundsByOrder(refunds);
   return html`
     <div class="card"><h2>Merchants</h2><table><tr><th>mchNo</th><th>appId</th></tr>
       ${merchants.map((m) => html`<tr><td><code>${m.mchNo}</code></td><td><code>${m.appId}</code></td></tr>`)}</table>
       <p class="muted">Clock: ${state.clock}, ${formatTime(state.now)} · Control API: <code>${base}/_mock/state</code></p></div>
-    ${section('Orders', orders.length, html`<table><tr><th>Order</th><th>Merchant order</th><th>Subject</th><th>Amount</th><th>Refunded</th><th>State</th><th>Created</th><th></th></tr>
+    ${section('Orders', orders.length, html`<table><tr><th>Order</th><th>Merchant order</th><th>Subject</th><th>Amount</th><th>Refunds</th><th>State</th><th>Created</th><th></th></tr>
       ${orders.map((o) => html`<tr data-order="${o.payOrderId}"><td><a href="${base}/cashier/${encodeURIComponent(o.payOrderId)}"><code>${o.payOrderId}</code></a></td>
-        <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td><td>${refunded.has(o.payOrderId) ? formatAmount(refunded.get(o.payOrderId) ?? 0, o.currency) : ''}</td>
+        <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td><td>${orderRefunds(refundsOf.get(o.payOrderId), o.currency)}</td>
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
         <td>${o.state <= 1 ? [control(path, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(path, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
-    ${section('Refunds', refunds.length, html`<table id="refunds"><tr><th>mchRefundNo</th><th>refundOrderId</th><th>Order</th><th>Amount</th><th>State</th><th>Created</th><th></th></tr>
+    ${section('Refunds', refunds.length, html`<table id="refunds"><tr><th>mchRefundNo</th><th>refundOrderId</th><th>Order</th><th>Amount</th><th>Reason</th><th>State</th><th>Created</th><th></th></tr>
       ${refunds.map((r) => refundRow(path, r))}</table>`)}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
