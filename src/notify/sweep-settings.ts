@@ -93,6 +93,8 @@ export interface TrackableOrder {
   readonly mchOrderNo: string;
   /** The validity its `unifiedOrder` sent, in seconds (a {@link CreatedOrder} carries it): when `closeExpired` may close it. */
   readonly sentExpiredTime?: number | undefined;
+  /** Never given: a record with a `mchRefundNo` is a refund (an `UnconfirmedRefund` names one order id only). */
+  readonly mchRefundNo?: undefined;
 }
 
 /** What a swept paid order's `expect` check found: nothing (it matches), or why it must not be fulfilled. */
