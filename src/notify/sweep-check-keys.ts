@@ -48,7 +48,7 @@ async function findOrder(sweep: SweepCheckContext, tracked: TrackedOrder, sent: 
   if (isRefundKey(record.payOrderId) || sentOf({ ...tracked, payOrderId: record.payOrderId }) !== undefined) {
     return pending.count('mismatched', `the order found has payOrderId ${JSON.stringify(record.payOrderId)}, shaped as a tracking key: not acted on`);
   }
-  const byId: TrackedOrder = { payOrderId: record.payOrderId, mchOrderNo: sent.mchOrderNo, trackedAt: settings.now(), expiresAt: tracked.expiresAt };
+  const byId: TrackedOrder = { payOrderId: record.payOrderId, mchOrderNo: sent.mchOrderNo, trackedAt: adoptedAt(sweep), expiresAt: tracked.expiresAt };
   if (!(await adopt(sweep, tracked, byId, pending))) return;
   await settle(sweep, byId, record, false);
 }
@@ -71,7 +71,7 @@ async function findRefund(sweep: SweepCheckContext, tracked: TrackedOrder, sent:
   const mismatch = bindingProblem('refund', { mchRefundNo: sent.mchRefundNo }, record, settings) ?? sentMismatch(sent, record, { refundAmount: sent.refundAmount, currency: sent.currency, payOrderId });
   if (mismatch !== undefined) return pending.count('mismatched', mismatch);
   const ids = { refundOrderId: record.refundOrderId, mchRefundNo: sent.mchRefundNo };
-  const byId = trackedRefund(ids, settings.now());
+  const byId = trackedRefund(ids, adoptedAt(sweep));
   if (!(await adopt(sweep, tracked, byId, pending))) return;
   await settleRefund(sweep, refunds, byId, ids, record);
 }
@@ -105,6 +105,9 @@ function sentMismatch(sent: SentOrder | SentRefund, record: object, compared: Re
   if (differences === undefined) return undefined;
   return `the signed record under this ${sent.kind === 'order' ? 'mchOrderNo' : 'mchRefundNo'} is not the ${sent.kind} sent (${describeSent(sent)}): ${differences}. The key was used before: never acted on`;
 }
+
+/** When a record found is tracked by its ids: after this sweep's due time, so that this sweep does not take it again. */
+const adoptedAt = (sweep: SweepCheckContext): number => Math.max(sweep.settings.now(), sweep.dueBy + 1);
 
 /**
  * Tracks the record found by its ids, then forgets its key: from here it is tracked and settled as any record (a

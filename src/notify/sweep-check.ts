@@ -24,6 +24,8 @@ export interface SweepCheckContext {
   readonly signal: AbortSignal | undefined;
   readonly closeExpired: boolean;
   readonly notFoundGraceMs: number;
+  /** Records last checked at or before this time are due in this sweep. */
+  readonly dueBy: number;
   readonly tallies: SweepTallies;
 }
 

@@ -185,8 +185,9 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   const started = performance.now();
   const { signal, closeExpired = false, notFoundGraceMs = DEFAULT_NOT_FOUND_GRACE_MS, concurrency = DEFAULT_CONCURRENCY } = options;
   const tallies = new SweepTallies();
-  const sweep: SweepCheckContext = { settings, tracking, client, signal, closeExpired, notFoundGraceMs, tallies };
-  const next = trackedPages(tracking, { dueBy: settings.now() - options.olderThanMs, limit: options.limit ?? Number.POSITIVE_INFINITY, concurrency, now: () => settings.now(), signal });
+  const dueBy = settings.now() - options.olderThanMs;
+  const sweep: SweepCheckContext = { settings, tracking, client, signal, closeExpired, notFoundGraceMs, dueBy, tallies };
+  const next = trackedPages(tracking, { dueBy, limit: options.limit ?? Number.POSITIVE_INFINITY, concurrency, now: () => settings.now(), signal });
   const worker = async () => {
     for (let order = await next(); order !== undefined; order = await next()) await checkAny(sweep, order);
   };
