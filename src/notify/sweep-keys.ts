@@ -97,7 +97,7 @@ export interface SentRefund {
 export const unconfirmedOrderSchema = lazySchema(() => z.object({ mchOrderNo: requiredText(), amount: minorUnits(), currency: currencyCode() }));
 export const unconfirmedRefundSchema = lazySchema(() =>
   z
-    .object({ mchRefundNo: requiredText(), refundAmount: minorUnits(), currency: currencyCode(), payOrderId: z.optional(requiredText()), mchOrderNo: z.optional(requiredText()) })
+    .object({ mchRefundNo: requiredText(), refundAmount: minorUnits(), currency: requiredText(), payOrderId: z.optional(requiredText()), mchOrderNo: z.optional(requiredText()) })
     .check(z.refine((refund) => (refund.payOrderId === undefined) !== (refund.mchOrderNo === undefined), { error: 'give exactly one of payOrderId and mchOrderNo: the order id the refund was sent with', path: ['payOrderId'] })),
 );
 
