@@ -57,7 +57,10 @@ export interface SweepOptions {
   closeExpired?: boolean | undefined;
   /**
    * How long, in milliseconds, the gateway may answer `order_not_found` for a tracked order before the sweep
-   * reports it as `notFound` (until then it counts as `open`). Default `600000` (10 minutes).
+   * reports it as `notFound` (until then it counts as `open`). Default `600000` (10 minutes). For a record tracked
+   * by its key alone (`processor.track({ mchOrderNo, amount, currency })`, a refund by `mchRefundNo`), the time
+   * between the first lookup that proved it absent and one that proves it absent again before it is reported
+   * `neverMade` and no longer tracked: a record made a moment ago may not show at once.
    */
   notFoundGraceMs?: number | undefined;
 }

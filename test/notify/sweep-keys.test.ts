@@ -128,6 +128,18 @@ describe.each(['memory', 'sqlite'] as const)('processor.track by key on the %s s
     expect(onRefunded).toHaveBeenCalledTimes(1);
   });
 
+  it('the log line warns of records never made and says they may be sent again under the same key', async () => {
+    const warn = vi.fn();
+    const logged = createNotificationProcessor({
+      ...merchant, store: scratchStore(kind), client: new GatewayClient({ baseUrl: 'https://gateway.test', ...merchant, fetch: createMockGateway({ merchants: [merchant] }).fetch }),
+      onPaid: async () => {}, logger: { info: vi.fn(), warn, error: vi.fn(), debug: vi.fn() },
+    });
+    await logged.track({ mchOrderNo: 'never-logged', amount: 1, currency: 'USD' });
+    await logged.sweep({ olderThanMs: 0, notFoundGraceMs: 0 });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/neverMade 1, .*; 1 tracked by key alone were never made \(the gateway proved them absent\): no longer tracked, send them again under the same key if still wanted/), expect.objectContaining({ neverMade: 1 }));
+    expect(JSON.stringify(warn.mock.calls)).not.toContain('neverMadeKeys":');
+  });
+
   it('a refund under the key of another amount, currency or order is mismatched every sweep and never acted on; by mchOrderNo it is compared through a signed query of the order', async () => {
     const { client, clock, processor, paidOrder, onRefunded, onRefundFailed } = setup(kind);
     const [a, b] = [await paidOrder(), await paidOrder()];
