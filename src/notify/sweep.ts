@@ -64,8 +64,9 @@ export interface OrderSweeper {
    */
   track(order: TrackableOrder | TrackableRefund | UnconfirmedOrder | UnconfirmedRefund, options?: TrackOptions): Promise<void>;
   /**
-   * Stops tracking `order` (or a refund) by hand: for one a sweep keeps reporting (`notFound`, `mismatched`,
-   * `tooOld`) once you have settled it yourself. Final ones need no call: the sweep forgets them.
+   * Stops tracking `order` (or a refund, or a record tracked by its key: give it as tracked) by hand: for one a sweep
+   * keeps reporting (`notFound`, `mismatched`, `tooOld`) once you have settled it yourself. Final ones need no call:
+   * the sweep forgets them.
    *
    * @throws {@link GatewayValidationError} when the store cannot track orders, or `order` has no ids
    */
