@@ -14,5 +14,5 @@ const processor = createNotificationProcessor({ ...config, store, client, expect
 const order = await client.unifiedOrder(params);
 await processor.track(order);                                   // remembered until it is final
 setInterval(() => processor.sweep({ olderThanMs: 60_000 }).catch(log.error), 60_000);
-// one log line per sweep: checked, paid (onPaid ran now), alreadyDone, open, closed, failed, busy, notFound, mismatched, tooOld
+// one log line per sweep: checked, paid (onPaid ran now), alreadyDone, open, closed, failed, busy, notFound, neverMade, mismatched, tooOld
 // #endregion readme

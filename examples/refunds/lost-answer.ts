@@ -1,19 +1,20 @@
 // docs/guides/refunds.md, "A lost answer, an unsigned status, a refusal": the lines between the readme markers are the guide's, written by npm run docs:readme.
-import { GatewayOutcomeUnknownError, type GatewayClient, type RefundOrderParams } from 'payment-gateway-sdk';
+import { GatewayOutcomeUnknownError, type GatewayClient, type PaymentNotificationProcessor } from 'payment-gateway-sdk';
 
 declare const client: GatewayClient;
-declare const params: RefundOrderParams;
-/** Your job queue. */
-declare const later: { lookUpRefund(mchRefundNo: string): Promise<void> };
+/** A processor with onRefunded, onRefundFailed and the client: it tracks and sweeps refunds. */
+declare const processor: PaymentNotificationProcessor;
+declare const payOrderId: string;
 
 // #region readme
+const refund = { payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD' };
 try {
-  await client.refundOrder(params);
+  await processor.track(await client.refundOrder({ ...refund, refundReason: 'Returned: wrong size' }));
 } catch (error) {
-  if (error instanceof GatewayOutcomeUnknownError) {
-    // The refund may exist. Never refund under a new mchRefundNo: retry later with this one (it resolves to the refund made).
-    await later.lookUpRefund(error.key.value); // then: client.refundOrder(params) again, or client.refundQuery({ mchRefundNo })
-  } else throw error;
+  if (!(error instanceof GatewayOutcomeUnknownError)) throw error;
+  // The refund may exist. Never refund again under a new mchRefundNo: the sweep looks this one up by it, and
+  // settles it once found, or reports it never made (report.refunds.neverMadeKeys): then send it again, same number.
+  await processor.track(refund);
 }
 // #endregion readme
 

@@ -24,6 +24,8 @@ export interface SweepCheckContext {
   readonly signal: AbortSignal | undefined;
   readonly closeExpired: boolean;
   readonly notFoundGraceMs: number;
+  /** Records last checked at or before this time are due in this sweep. */
+  readonly dueBy: number;
   readonly tallies: SweepTallies;
 }
 
@@ -66,8 +68,8 @@ async function checkOrder(sweep: SweepCheckContext, order: TrackedOrder): Promis
   await settle(sweep, order, record, false);
 }
 
-/** Acts on a signed read of a tracked order: fulfils a paid one, forgets a final one, closes an expired one when asked. */
-async function settle(sweep: SweepCheckContext, order: TrackedOrder, record: PayOrder, closing: boolean): Promise<void> {
+/** Acts on a signed read of a tracked order: fulfils a paid one, forgets a final one, closes an expired one when asked. @internal */
+export async function settle(sweep: SweepCheckContext, order: TrackedOrder, record: PayOrder, closing: boolean): Promise<void> {
   const { settings } = sweep;
   const tally = sweep.tallies.order(idsOf(order));
   const mismatch = bindingProblem('order', idsOf(order), record, settings);
@@ -103,7 +105,7 @@ async function closeOrder(sweep: SweepCheckContext, order: TrackedOrder): Promis
 async function checkRefund(sweep: SweepCheckContext, order: TrackedOrder, ids: TrackableRefund): Promise<void> {
   const { settings, client } = sweep;
   const tally = sweep.tallies.refund(ids);
-  const refunds = settings.refunds;
+  const { refunds } = settings;
   // Tracked by a processor with refund handlers (track refuses others), swept by one without: never acted on here.
   if (refunds === undefined || client.refundQuery === undefined) {
     return tally.count('failed', 'this processor cannot settle refunds (it needs onRefunded and onRefundFailed, and a client with refundQuery): sweep with one that can');
@@ -115,7 +117,13 @@ async function checkRefund(sweep: SweepCheckContext, order: TrackedOrder, ids: T
     if (!isRefusal(error, 'refund_not_found')) return tally.count('failed', `the refund query failed: ${(error as Error)?.message ?? String(error)}`, error);
     return unknown(sweep, order, tally, 'refund_not_found', 'refund', error);
   }
-  const mismatch = bindingProblem('refund', ids, record, settings);
+  return settleRefund(sweep, refunds, order, ids, record);
+}
+
+/** Acts on a signed read of a tracked refund: runs the handler of a final one through its notification's claim, leaves an open one alone. @internal */
+export async function settleRefund(sweep: SweepCheckContext, refunds: NonNullable<SweeperSettings['refunds']>, order: TrackedOrder, ids: TrackableRefund, record: Refund): Promise<void> {
+  const tally = sweep.tallies.refund(ids);
+  const mismatch = bindingProblem('refund', ids, record, sweep.settings);
   if (mismatch !== undefined) return tally.count('mismatched', mismatch);
   if (refundOpen(record)) return tally.count('open');
   const { swept, eventTime } = sweptRefund(record);
@@ -164,14 +172,14 @@ async function unknown(sweep: SweepCheckContext, order: TrackedOrder, tally: Tal
   return tally.count('notFound', `the gateway has not known this ${what} since ${new Date(since).toISOString()} (${reason}): it was never ${never}. Check the client's baseUrl and credentials, or the ${what}'s origin`, error);
 }
 
-/** Forgets a settled record; a store that cannot is noted, and the next sweep reads the record again. */
-const forget = (sweep: SweepCheckContext, order: TrackedOrder, tally: Tally<string>) =>
+/** Forgets a settled record; a store that cannot is noted, and the next sweep reads the record again. @internal */
+export const forget = (sweep: SweepCheckContext, order: TrackedOrder, tally: Tally<string>) =>
   sweep.tracking.forget(order.payOrderId).catch((error: unknown) => tally.note('forget', 'settled, but the store could not forget it: the next sweep checks it again', error));
 
 const idsOf = (order: TrackedOrder): TrackableOrder => ({ payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });
 
-/** What a sweep acts on must be the tracked order or refund of this merchant application, whatever the client checked. */
-function bindingProblem(what: 'order' | 'refund', ids: object, record: object, settings: SweeperSettings): string | undefined {
+/** What a sweep acts on must be the tracked order or refund of this merchant application, whatever the client checked. @internal */
+export function bindingProblem(what: 'order' | 'refund', ids: object, record: object, settings: SweeperSettings): string | undefined {
   const want: Readonly<Record<string, string>> = { ...ids, mchNo: settings.mchNo, appId: settings.appId };
   const read = record as Readonly<Record<string, unknown>>;
   const differing = Object.keys(want).filter((key) => read[key] !== want[key]);
@@ -179,7 +187,7 @@ function bindingProblem(what: 'order' | 'refund', ids: object, record: object, s
   return `the signed record read is not the tracked ${what} of this merchant application (${differing.map((key) => `${key} ${JSON.stringify(read[key])}, not ${JSON.stringify(want[key])}`).join('; ')}): not acted on`;
 }
 
-/** Whether `error` is the gateway's refusal for `reason` (a `GatewayApiError`, a class of the layer above this one). */
-function isRefusal(error: unknown, reason: string): boolean {
+/** Whether `error` is the gateway's refusal for `reason` (a `GatewayApiError`, a class of the layer above this one). @internal */
+export function isRefusal(error: unknown, reason: string): boolean {
   return error instanceof GatewayError && error.name === 'GatewayApiError' && (error as { readonly reason?: unknown }).reason === reason;
 }

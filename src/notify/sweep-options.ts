@@ -6,7 +6,8 @@
 import * as z from 'zod/mini';
 import { requiredText, safeInteger } from '../protocol/schemas/fields.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
-import { isRefundKey, type TrackableRefund } from './sweep-refunds.js';
+import { isKeyTrackedId } from './sweep-keys.js';
+import { isRefundKey } from './sweep-refunds.js';
 
 /**
  * Options of `processor.track`.
@@ -56,7 +57,10 @@ export interface SweepOptions {
   closeExpired?: boolean | undefined;
   /**
    * How long, in milliseconds, the gateway may answer `order_not_found` for a tracked order before the sweep
-   * reports it as `notFound` (until then it counts as `open`). Default `600000` (10 minutes).
+   * reports it as `notFound` (until then it counts as `open`). Default `600000` (10 minutes). For a record tracked
+   * by its key alone (`processor.track({ mchOrderNo, amount, currency })`, a refund by `mchRefundNo`), the time
+   * between the first lookup that proved it absent and one that proves it absent again before it is reported
+   * `neverMade` and no longer tracked: a record made a moment ago may not show at once.
    */
   notFoundGraceMs?: number | undefined;
 }
@@ -75,14 +79,27 @@ const expiredTimeSchema = () => z.optional(safeInteger(1).check(z.maximum(MAX_EX
 export const trackSchema = lazySchema(() =>
   z.object({
     // No order id may be a tracked refund's key: an order tracked under one would be read as a refund.
-    payOrderId: requiredText().check(z.refine((id) => !isRefundKey(id), { error: 'must not begin with "refund:": track a refund by its refundOrderId and mchRefundNo' })),
+    payOrderId: requiredText().check(
+      z.refine((id) => !isRefundKey(id), { error: 'must not begin with "refund:": track a refund by its refundOrderId and mchRefundNo' }),
+      // Nor a record's tracked by its key alone: it would be read as what was sent.
+      z.refine((id) => !isKeyTrackedId(id), { error: 'must not begin with "order-key:" or "refund-key:": track an order whose outcome is unknown by { mchOrderNo, amount, currency }' }),
+    ),
     mchOrderNo: requiredText(),
     sentExpiredTime: expiredTimeSchema(),
   }),
 );
 export const trackRefundSchema = lazySchema(() => z.object({ refundOrderId: requiredText(), mchRefundNo: requiredText() }));
-/** A refund is recognised by its `refundOrderId` (a {@link Refund} carries a `payOrderId` too). */
-export const isRefund = (record: unknown): record is TrackableRefund => typeof record === 'object' && record !== null && 'refundOrderId' in record;
+/**
+ * Which of its forms a record given to `track` is: a refund by its `refundOrderId` (a {@link Refund} carries a
+ * `payOrderId` too), else one known by its key alone by its `mchRefundNo`; an order by its `payOrderId`, else one
+ * known by its `mchOrderNo` alone.
+ */
+export function trackedForm(record: unknown): 'refund' | 'refundKey' | 'order' | 'orderKey' {
+  const has = (field: string) => typeof record === 'object' && record !== null && field in record;
+  if (has('refundOrderId')) return 'refund';
+  if (has('mchRefundNo')) return 'refundKey';
+  return has('payOrderId') || !has('mchOrderNo') ? 'order' : 'orderKey';
+}
 export const trackOptionsSchema = lazySchema(() => z.strictObject({ expiredTime: expiredTimeSchema() }));
 export const sweepOptionsSchema = lazySchema(() =>
   z.strictObject({

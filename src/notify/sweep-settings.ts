@@ -59,10 +59,13 @@ export type PaidOrder = PayOrderNotification | SweptPayOrder;
  * ```
  */
 export interface SweepClient {
-  /** Reads an order with a signed query ({@link GatewayClient.query}), by both ids so that the answer is bound to both. */
-  query(params: TrackableOrder, options?: { signal?: AbortSignal | undefined }): Promise<PayOrder>;
-  /** Reads a refund with a signed query ({@link GatewayClient.refundQuery}), by both ids: what sweeping tracked refunds needs. */
-  refundQuery?(params: TrackableRefund, options?: { signal?: AbortSignal | undefined }): Promise<Refund>;
+  /**
+   * Reads an order with a signed query ({@link GatewayClient.query}), by both ids so that the answer is bound to both;
+   * by `mchOrderNo` alone for an order tracked by its key (or the order of a refund tracked by its key).
+   */
+  query(params: TrackableOrder | { readonly mchOrderNo: string }, options?: { signal?: AbortSignal | undefined }): Promise<PayOrder>;
+  /** Reads a refund with a signed query ({@link GatewayClient.refundQuery}), by both ids (by `mchRefundNo` alone for one tracked by its key): what sweeping tracked refunds needs. */
+  refundQuery?(params: TrackableRefund | { readonly mchRefundNo: string }, options?: { signal?: AbortSignal | undefined }): Promise<Refund>;
   /** Closes an order and reads it back ({@link GatewayClient.close} with `confirm: true`). */
   close(params: TrackableOrder, options: { confirm: true; signal?: AbortSignal | undefined }): Promise<PayOrder>;
   /** The client's merchant number: when present, it must be the processor's. */
@@ -90,6 +93,8 @@ export interface TrackableOrder {
   readonly mchOrderNo: string;
   /** The validity its `unifiedOrder` sent, in seconds (a {@link CreatedOrder} carries it): when `closeExpired` may close it. */
   readonly sentExpiredTime?: number | undefined;
+  /** Never given: a record with a `mchRefundNo` is a refund (an `UnconfirmedRefund` names one order id only). */
+  readonly mchRefundNo?: undefined;
 }
 
 /** What a swept paid order's `expect` check found: nothing (it matches), or why it must not be fulfilled. */

@@ -10,8 +10,10 @@
 import * as z from 'zod/mini';
 import { GatewayAbortError, GatewayError, GatewayValidationError } from '../errors/index.js';
 import { parseInput } from '../protocol/schemas/parse.js';
-import { checkTracked, type SweepCheckContext } from './sweep-check.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_NOT_FOUND_GRACE_MS, isRefund, sweepOptionsSchema, trackOptionsSchema, trackRefundSchema, trackSchema, type ParsedSweepOptions, type SweepOptions, type TrackOptions } from './sweep-options.js';
+import type { SweepCheckContext } from './sweep-check.js';
+import { checkAny } from './sweep-check-keys.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_NOT_FOUND_GRACE_MS, sweepOptionsSchema, trackOptionsSchema, trackRefundSchema, trackedForm, trackSchema, type ParsedSweepOptions, type SweepOptions, type TrackOptions } from './sweep-options.js';
+import { describeSent, orderKeyOf, refundKeyOf, sentOf, trackedOrderKey, trackedRefundKey, unconfirmedOrderSchema, unconfirmedRefundSchema, type UnconfirmedOrder, type UnconfirmedRefund } from './sweep-keys.js';
 import { trackedPages } from './sweep-pages.js';
 import { refundTrackingKey, trackedRefund, type TrackableRefund } from './sweep-refunds.js';
 import { logSweep, SweepTallies, type SweepReport } from './sweep-report.js';
@@ -37,18 +39,38 @@ export interface OrderSweeper {
    * is tracked alike, until a sweep finds it final and runs `onRefunded` or `onRefundFailed`; it needs a processor
    * with both.
    *
+   * **After `GatewayOutcomeUnknownError`** (the record may or may not exist), track it by its key and what was sent:
+   * an {@link UnconfirmedOrder} (`{ mchOrderNo, amount, currency }`) or an {@link UnconfirmedRefund}
+   * (`{ mchRefundNo, refundAmount, currency }` and exactly one of `payOrderId` and `mchOrderNo`). A sweep looks it up
+   * by the key; a record found that is not what was sent is `mismatched` (no handler runs); one found is then
+   * tracked and settled as any; one the gateway proves absent at lookups `notFoundGraceMs` apart is reported
+   * `neverMade` and forgotten: send it again under the same key if still wanted.
+   *
+   * @example
+   * ```ts
+   * const refund = { payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD' };
+   * try {
+   *   await processor.track(await client.refundOrder({ ...refund, refundReason: 'Returned' }));
+   * } catch (error) {
+   *   if (!(error instanceof GatewayOutcomeUnknownError)) throw error;
+   *   await processor.track(refund); // a sweep finds it by mchRefundNo and settles it, or reports it never made
+   * }
+   * ```
+   *
    * @throws {@link GatewayValidationError} when the store cannot track orders, `order` has no ids, its `payOrderId`
-   * is tracked with another `mchOrderNo` (a refund's `refundOrderId` with another `mchRefundNo`; the tracked record
-   * is kept: `untrack` it first if it is the wrong one), or it is a refund and the processor lacks `onRefunded` or `onRefundFailed`
+   * is tracked with another `mchOrderNo` (a refund's `refundOrderId` with another `mchRefundNo`, a key with other
+   * values sent; the tracked record is kept: `untrack` it first if it is the wrong one), a refund by its key has not
+   * exactly one order id, or it is a refund and the processor lacks `onRefunded` or `onRefundFailed`
    */
-  track(order: TrackableOrder | TrackableRefund, options?: TrackOptions): Promise<void>;
+  track(order: TrackableOrder | TrackableRefund | UnconfirmedOrder | UnconfirmedRefund, options?: TrackOptions): Promise<void>;
   /**
-   * Stops tracking `order` (or a refund) by hand: for one a sweep keeps reporting (`notFound`, `mismatched`,
-   * `tooOld`) once you have settled it yourself. Final ones need no call: the sweep forgets them.
+   * Stops tracking `order` (or a refund, or a record tracked by its key: give it as tracked) by hand: for one a sweep
+   * keeps reporting (`notFound`, `mismatched`, `tooOld`) once you have settled it yourself. Final ones need no call:
+   * the sweep forgets them.
    *
    * @throws {@link GatewayValidationError} when the store cannot track orders, or `order` has no ids
    */
-  untrack(order: TrackableOrder | TrackableRefund): Promise<void>;
+  untrack(order: TrackableOrder | TrackableRefund | UnconfirmedOrder | UnconfirmedRefund): Promise<void>;
   /**
    * Reads every tracked order due (see {@link SweepOptions.olderThanMs}) with a signed query and settles it:
    * runs `onPaid` for a paid one through the notification's own exactly-once claim, forgets a final one,
@@ -75,7 +97,8 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
   return {
     async track(order, options = {}) {
       const tracking = trackingOf('track');
-      const refund = isRefund(order);
+      const form = trackedForm(order);
+      const refund = form === 'refund' || form === 'refundKey';
       const missing = refund ? (settings.refunds === undefined ? 'onRefunded and onRefundFailed' : undefined) : settings.onPaid === undefined ? 'onPaid' : undefined;
       // A record no handler of this processor could act on would be tracked for nothing, and reported as settled by no one.
       if (missing !== undefined) {
@@ -83,28 +106,24 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
           { path: ['options', missing.split(' ')[0]!], message: `is missing: a sweep settles ${refund ? 'a tracked refund with onRefunded (2) or onRefundFailed (3, 4)' : 'a tracked order with onPaid'}; give the processor ${missing}` },
         ]);
       }
-      const trackedAt = settings.now();
-      let record: TrackedOrder;
-      if (refund) {
-        record = trackedRefund(parseInput(trackRefundSchema(), order, 'Invalid processor.track refund', 'request'), trackedAt);
-        // A refund has no validity to give: nothing of a sweep closes it (the gateway does, after two hours).
-        parseInput(z.strictObject({}), options ?? {}, 'Invalid processor.track options: a refund takes none', 'options');
-      } else {
-        const { payOrderId, mchOrderNo, sentExpiredTime } = parseInput(trackSchema(), order, 'Invalid processor.track order', 'request');
-        const { expiredTime = sentExpiredTime } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
-        record = { payOrderId, mchOrderNo, trackedAt, expiresAt: expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000 };
-      }
+      const record = trackedRecord(form, order, options, settings.now());
       const kept = await tracking.track(record);
       if (typeof kept !== 'string') {
         throw new GatewayError("The store's tracking.track resolved to no mchOrderNo: it must resolve to the mchOrderNo of the record it keeps (OrderTracking), so that a conflicting track is refused. Fix the store; the order may not be tracked.");
       }
-      if (kept !== record.mchOrderNo) throw conflict(refund ? ['refundOrderId', 'mchRefundNo', (order as TrackableRefund).refundOrderId] : ['payOrderId', 'mchOrderNo', record.payOrderId], record.mchOrderNo, kept);
+      if (kept !== record.mchOrderNo) throw conflict(form, record, kept);
     },
     async untrack(order) {
       const tracking = trackingOf('untrack');
-      const key = isRefund(order)
-        ? refundTrackingKey(parseInput(trackRefundSchema(), order, 'Invalid processor.untrack refund', 'request').refundOrderId)
-        : parseInput(trackSchema(), order, 'Invalid processor.untrack order', 'request').payOrderId;
+      const form = trackedForm(order);
+      const key =
+        form === 'refund'
+          ? refundTrackingKey(parseInput(trackRefundSchema(), order, 'Invalid processor.untrack refund', 'request').refundOrderId)
+          : form === 'refundKey'
+            ? refundKeyOf(parseInput(unconfirmedRefundSchema(), order, 'Invalid processor.untrack refund', 'request').mchRefundNo)
+            : form === 'orderKey'
+              ? orderKeyOf(parseInput(unconfirmedOrderSchema(), order, 'Invalid processor.untrack order', 'request').mchOrderNo)
+              : parseInput(trackSchema(), order, 'Invalid processor.untrack order', 'request').payOrderId;
       await tracking.forget(key);
     },
     async sweep(options) {
@@ -122,14 +141,43 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
   };
 }
 
-/** A track refused because its id is tracked with another number: the tracked record is kept. */
-function conflict([idField, noField, id]: readonly [string, string, string], given: string, kept: string): GatewayValidationError {
-  const what = idField === 'payOrderId' ? 'an order' : 'a refund';
+/** The record `track` writes for what it was given, by its form, with its options checked. */
+function trackedRecord(form: ReturnType<typeof trackedForm>, order: unknown, options: TrackOptions | undefined, trackedAt: number): TrackedOrder {
+  if (form === 'refund' || form === 'refundKey') {
+    // A refund has no validity to give: nothing of a sweep closes it (the gateway does, after two hours).
+    parseInput(z.strictObject({}), options ?? {}, 'Invalid processor.track options: a refund takes none', 'options');
+    return form === 'refund'
+      ? trackedRefund(parseInput(trackRefundSchema(), order, 'Invalid processor.track refund', 'request'), trackedAt)
+      : trackedRefundKey(parseInput(unconfirmedRefundSchema(), order, 'Invalid processor.track refund', 'request'), trackedAt);
+  }
+  if (form === 'orderKey') {
+    const sent = parseInput(unconfirmedOrderSchema(), order, 'Invalid processor.track order', 'request');
+    const { expiredTime } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
+    return trackedOrderKey(sent, trackedAt, expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000);
+  }
+  const { payOrderId, mchOrderNo, sentExpiredTime } = parseInput(trackSchema(), order, 'Invalid processor.track order', 'request');
+  const { expiredTime = sentExpiredTime } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
+  return { payOrderId, mchOrderNo, trackedAt, expiresAt: expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000 };
+}
+
+/** A track refused because its key is tracked with another number (or, for one known by its key, other values sent): the tracked record is kept. */
+function conflict(form: ReturnType<typeof trackedForm>, record: TrackedOrder, kept: string): GatewayValidationError {
+  const what = form === 'order' || form === 'orderKey' ? 'an order' : 'a refund';
+  const given = sentOf(record);
+  let field: string;
+  let detail: string;
+  if (given === undefined || given === 'unreadable') {
+    const [idField, id] = form === 'refund' ? ['refundOrderId', record.payOrderId.slice('refund:'.length)] : ['payOrderId', record.payOrderId];
+    field = form === 'refund' ? 'mchRefundNo' : 'mchOrderNo';
+    detail = `is ${JSON.stringify(record.mchOrderNo)}, but ${idField} ${JSON.stringify(id)} is tracked with ${field} ${JSON.stringify(kept)}`;
+  } else {
+    const keptSent = sentOf({ ...record, mchOrderNo: kept });
+    field = given.kind === 'order' ? 'mchOrderNo' : 'mchRefundNo';
+    const key = given.kind === 'order' ? given.mchOrderNo : given.mchRefundNo;
+    detail = `${JSON.stringify(key)} is tracked with other values sent (${typeof keptSent === 'object' ? describeSent(keptSent) : 'values that cannot be read'}), not (${describeSent(given)})`;
+  }
   return new GatewayValidationError(`processor.track refused ${what} that conflicts with the one tracked`, [
-    {
-      path: ['order', noField],
-      message: `is ${JSON.stringify(given)}, but ${idField} ${JSON.stringify(id)} is tracked with ${noField} ${JSON.stringify(kept)}: the tracked record is kept. Find which is right; if the tracked one is wrong, processor.untrack it, then track this one`,
-    },
+    { path: ['order', field], message: `${detail}: the tracked record is kept. Find which is right; if the tracked one is wrong, processor.untrack it, then track this one` },
   ]);
 }
 
@@ -138,10 +186,11 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   const started = performance.now();
   const { signal, closeExpired = false, notFoundGraceMs = DEFAULT_NOT_FOUND_GRACE_MS, concurrency = DEFAULT_CONCURRENCY } = options;
   const tallies = new SweepTallies();
-  const sweep: SweepCheckContext = { settings, tracking, client, signal, closeExpired, notFoundGraceMs, tallies };
-  const next = trackedPages(tracking, { dueBy: settings.now() - options.olderThanMs, limit: options.limit ?? Number.POSITIVE_INFINITY, concurrency, now: () => settings.now(), signal });
+  const dueBy = settings.now() - options.olderThanMs;
+  const sweep: SweepCheckContext = { settings, tracking, client, signal, closeExpired, notFoundGraceMs, dueBy, tallies };
+  const next = trackedPages(tracking, { dueBy, limit: options.limit ?? Number.POSITIVE_INFINITY, concurrency, now: () => settings.now(), signal });
   const worker = async () => {
-    for (let order = await next(); order !== undefined; order = await next()) await checkTracked(sweep, order);
+    for (let order = await next(); order !== undefined; order = await next()) await checkAny(sweep, order);
   };
   // Every worker finishes its check before the report is made, even when the store failed one of them.
   const failure = (await Promise.allSettled(Array.from({ length: concurrency }, worker))).find((r) => r.status === 'rejected')?.reason as unknown;

@@ -41,7 +41,9 @@ export interface TrackedOrder {
  * Where a store keeps tracked orders. Implement it to give a custom store `track` and `sweep`; the memory,
  * SQLite, Postgres and Redis stores have one. Every method is safe to call from any number of processes at once.
  * Tracked refunds come as records of the same shape: `payOrderId` is `refund:<refundOrderId>`, `mchOrderNo` the
- * `mchRefundNo`; a store keeps them as it keeps orders.
+ * `mchRefundNo`; a store keeps them as it keeps orders. So do records tracked by their key alone (a create whose
+ * outcome is unknown): `payOrderId` is `order-key:<mchOrderNo>` or `refund-key:<mchRefundNo>`, `mchOrderNo` a text
+ * of what was sent; a store keeps it as given, and returns it from `track` to have a conflicting one refused.
  *
  * @example
  * ```ts

@@ -340,6 +340,56 @@ describe.each(['postgres', 'redis', 'sqlite'] as const)('refund sweeps on %s', (
     const after = await processor.sweep({ olderThanMs: 0, notFoundGraceMs: 60_000 });
     expect([after.checked, after.refunds.checked]).toEqual([1, 0]);
   });
+
+  it('records tracked by their key alone beside ones tracked by id: found ones settled once on several processors, absent ones never made and forgotten, a mismatch never acted on, a conflicting track refused atomically', async () => {
+    const prefix = `by-key-${kind}-`;
+    let time = Date.now();
+    const now = () => time;
+    const stores = await Promise.all(Array.from({ length: PROCESSORS }, () => storeOf(kind, prefix)));
+    const ran: string[] = [];
+    const processors = stores.map((store) =>
+      createNotificationProcessor({
+        ...merchant, store, client: direct(), logLevel: 'off' as const, busyWaitMs: 200, now,
+        onPaid: async (paid) => void ran.push(`paid ${paid.mchOrderNo}`),
+        onRefunded: async (refund) => void ran.push(`refunded ${refund.mchRefundNo}`),
+        onRefundFailed: async (refund) => void ran.push(`refund failed ${refund.mchRefundNo}`),
+      }),
+    );
+    const client = direct();
+    const order = await client.unifiedOrder({ mchOrderNo: `${prefix}order`, wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b' });
+    gateway.payOrder(order.payOrderId);
+    await client.refundOrder({ mchOrderNo: order.mchOrderNo, mchRefundNo: `${prefix}made`, refundAmount: 100, currency: 'USD', refundReason: 'r' });
+    await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: `${prefix}other-amount`, refundAmount: 100, currency: 'USD', refundReason: 'r' });
+    const byId = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: `${prefix}by-id`, refundAmount: 100, currency: 'USD', refundReason: 'r' });
+    const [first, second, third] = processors as [PaymentNotificationProcessor, PaymentNotificationProcessor, PaymentNotificationProcessor];
+    await first.track({ mchOrderNo: order.mchOrderNo, mchRefundNo: `${prefix}made`, refundAmount: 100, currency: 'USD' });
+    await second.track({ payOrderId: order.payOrderId, mchRefundNo: `${prefix}other-amount`, refundAmount: 999, currency: 'USD' });
+    await third.track({ payOrderId: order.payOrderId, mchRefundNo: `${prefix}never`, refundAmount: 100, currency: 'USD' });
+    await first.track({ mchOrderNo: order.mchOrderNo, amount: 1000, currency: 'USD' });
+    await second.track({ mchOrderNo: `${prefix}never-order`, amount: 1000, currency: 'USD' });
+    await third.track(byId); // tracked by its id, as before: read beside the keys
+    // The same key with other values, from three processors at once: one kept, the others refused.
+    const racing = await Promise.allSettled(processors.map((p, i) => p.track({ payOrderId: order.payOrderId, mchRefundNo: `${prefix}raced`, refundAmount: 10 + i, currency: 'USD' })));
+    expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(racing.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([expect.stringMatching(/is tracked with other values sent/), expect.stringMatching(/is tracked with other values sent/)]);
+    await first.untrack({ payOrderId: order.payOrderId, mchRefundNo: `${prefix}raced`, refundAmount: 10, currency: 'USD' });
+
+    const round = () => Promise.all(processors.map((p) => p.sweep({ olderThanMs: 0, concurrency: 4 })));
+    const sum = (reports: SweepReport[], pick: (r: SweepReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
+    const firstRound = await round();
+    expect(sum(firstRound, (r) => r.paid)).toBe(1);
+    expect(sum(firstRound, (r) => r.refunds.refunded)).toBe(2);
+    expect(sum(firstRound, (r) => r.refunds.mismatched)).toBe(1);
+    expect(sum(firstRound, (r) => r.refunds.open + r.open)).toBe(2); // the two never made, within the grace
+    time += 600_000;
+    const later = await round();
+    expect(later.flatMap((r) => [...r.neverMadeKeys, ...r.refunds.neverMadeKeys]).sort()).toEqual([`${prefix}never`, `${prefix}never-order`]);
+    expect(sum(later, (r) => r.refunds.mismatched)).toBe(1);
+    time += 1; // checked at time + 1 by the last round: due again
+    const last = await round();
+    expect(sum(last, (r) => r.checked + r.refunds.checked)).toBe(1); // the mismatch alone is still tracked
+    expect(ran.sort()).toEqual([`paid ${order.mchOrderNo}`, `refunded ${prefix}by-id`, `refunded ${prefix}made`]);
+  });
 });
 
 describe('the stores\' tracking', () => {
