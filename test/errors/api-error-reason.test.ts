@@ -88,6 +88,7 @@ describe('GatewayApiError.reason', () => {
     ['refundExceeds', MOCK_MESSAGES.refundExceeds, 'refund_exceeds_refundable', 'refundOrder'],
     ['refundInProgress', MOCK_MESSAGES.refundInProgress, 'refund_in_progress', 'refundOrder'],
     ['duplicateRefund', MOCK_MESSAGES.duplicateRefund('refund-7'), 'duplicate_refund', 'refundOrder'],
+    ['refundUnsupported', MOCK_MESSAGES.refundUnsupported, 'refund_unsupported', 'refundOrder'],
     ['refundNotFound', MOCK_MESSAGES.refundNotFound, 'refund_not_found', 'refundQuery'],
   ];
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GatewayApiError,
+  GatewayReconciliationMismatchError,
   GatewayClient,
   GatewayValidationError,
   PayOrderState,
@@ -97,11 +98,18 @@ describe('refundOrder refusals through the public client: typed, with their reas
     gateway.settleRefund('refund-1', { to: 'succeed' });
     gateway.setRefundMode('succeed');
     const before = refundedOf(gateway);
-    expect(await reasonOf(client.refundOrder(refundParams({ refundAmount: 1499 })))).toBe('duplicate_refund');
+    // The duplicate is looked up first: another amount under the number is a key conflict, its cause the refusal.
+    const conflict = await client.refundOrder(refundParams({ refundAmount: 1499 })).catch((e: unknown) => e);
+    expect(conflict).toBeInstanceOf(GatewayReconciliationMismatchError);
+    expect(((conflict as Error).cause as GatewayApiError).reason).toBe('duplicate_refund');
     expect(refundedOf(gateway)).toEqual(before);
     await client.refundOrder(refundParams({ mchRefundNo: 'refund-2', refundAmount: 1499 }));
     expect(await reasonOf(client.refundOrder(refundParams({ mchRefundNo: 'refund-3', refundAmount: 1 })))).toBe('order_not_refundable');
     expect(await reasonOf(client.refundQuery({ mchRefundNo: 'no-such-refund' }))).toBe('refund_not_found');
+    const other = await client.unifiedOrder({ mchOrderNo: 'order-3', wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b' });
+    gateway.payOrder(other.payOrderId);
+    gateway.refuseRefunds({ order: other.payOrderId });
+    expect(await reasonOf(client.refundOrder(refundParams({ mchOrderNo: 'order-3', mchRefundNo: 'refund-4', refundAmount: 1 })))).toBe('refund_unsupported');
   });
 
   it('neither id, or a notifyUrl that is not http(s): refused before sending, nothing reaches the gateway', async () => {
