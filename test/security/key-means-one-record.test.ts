@@ -199,3 +199,26 @@ describe('the refusals that stand', () => {
     expect(sent.filter((e) => e.purpose === 'reconcile')).toHaveLength(0);
   });
 });
+
+describe("the mock's own faults put a merchant's tests on these paths", () => {
+  it.each(PATHS)('%s: a refund stored then refused (refusedAfterStore) resolves to the refund in 0; the channel later pays it, notified once', async (path) => {
+    const order = await plain.unifiedOrder({ mchOrderNo: newKey('order'), wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b' });
+    gateway.payOrder(order.payOrderId);
+    const client = new GatewayClient({ baseUrl: path === 'in process' ? 'https://gateway.test' : server!.url, ...MERCHANT, ...(path === 'in process' ? { fetch: gateway.fetch } : {}) });
+    const mchRefundNo = newKey('refund');
+    gateway.injectFault({ kind: 'refusedAfterStore', operation: 'refundOrder', when: 'after', msg: '更新退款单异常!' });
+    const response = await client.withResponse('refundOrder', { payOrderId: order.payOrderId, mchRefundNo, refundAmount: 300, currency: 'USD', refundReason: 'r' });
+    expect(response).toMatchObject({ replayed: true, data: { mchRefundNo, state: 0 } });
+    gateway.settleRefund(mchRefundNo, { to: 'succeed' });
+    expect((await client.refundQuery({ mchRefundNo })).state).toBe(2);
+    expect(gateway.refunds().filter((r) => r.mchRefundNo === mchRefundNo)).toHaveLength(1);
+  });
+
+  it.each(['status408', 'status429'] as const)('the mock answering %s after the commit: the order is found, never created twice', async (kind) => {
+    const mchOrderNo = newKey('order');
+    gateway.injectFault({ kind, operation: 'unifiedOrder', when: 'after' });
+    const response = await new GatewayClient({ baseUrl: server!.url, ...MERCHANT, retry: { maxRetryAfterMs: 5 } }).withResponse('unifiedOrder', { mchOrderNo, wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b' });
+    expect(response).toMatchObject({ reconciled: true, data: { mchOrderNo, recovered: true } });
+    expect(gateway.orders().filter((o) => o.mchOrderNo === mchOrderNo)).toHaveLength(1);
+  });
+});
