@@ -32,7 +32,7 @@ describe('verifyRefundNotification', () => {
 
   it('refuses what the gateway does not notify: a refund still in progress, a payment, a signed refundQuery answer', async () => {
     await expect(verifyRefundNotification(signedFields({ state: '1' }, REFUND_FIELDS), MERCHANT)).rejects.toThrow(/state: is 1, but one of 2, 3 was expected/);
-    await expect(verifyRefundNotification(signedFields(), MERCHANT)).rejects.toThrow(/The refund notification is signed but not the documented shape/);
+    await expect(verifyRefundNotification(signedFields(), MERCHANT)).rejects.toThrow(/The message is shaped as a payment notification, not a refund notification, so verifyRefundNotification refused it: mchOrderNo: is a field of a payment notification: take it with verifyNotification/);
     const answer = signedFields({ mchNo: undefined, appId: undefined, reqTime: undefined }, REFUND_FIELDS);
     const error = (await verifyRefundNotification(answer, MERCHANT).catch((e: unknown) => e)) as GatewayValidationError;
     expect(error).toBeInstanceOf(GatewayValidationError);
