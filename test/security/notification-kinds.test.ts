@@ -23,7 +23,7 @@ describe('a message of a kind or state the processor has no handler for', () => 
     expect(reply.outcome.kind === 'unhandled' && reply.outcome.error.message).toMatch(/A genuine refund notification of state 2 arrived, but this processor has no handler for it \(onRefunded\)/);
     expect(calls(spies)).toEqual(NONE);
     // Not claimed: once the merchant adds onRefunded, the gateway's next attempt runs it.
-    const both = createNotificationProcessor({ ...MERCHANT, store, onPaid: spies.onPaid, onRefunded: spies.onRefunded });
+    const both = createNotificationProcessor({ ...MERCHANT, store, onPaid: spies.onPaid, onRefunded: spies.onRefunded, leaveUnhandled: ['onRefundFailed'] });
     expect((await both.handle(refund)).outcome.kind).toBe('processed');
     expect(calls(spies)).toEqual({ ...NONE, onRefunded: 1 });
   });
@@ -37,25 +37,54 @@ describe('a message of a kind or state the processor has no handler for', () => 
     expect(calls(spies)).toEqual(NONE);
   });
 
-  it('a failed refund (state 3) to a processor with onRefunded only: unhandled, never onRefunded, nothing claimed', async () => {
+  it('a failed refund (state 3) to a processor that leaves onRefundFailed unhandled: unhandled, never onRefunded, nothing claimed', async () => {
     const store = memoryStore();
     const spies = handlers();
     const failed = formBody(freshFields({}, FAILED_REFUND_FIELDS));
-    const reply = await createNotificationProcessor({ ...MERCHANT, store, onPaid: spies.onPaid, onRefunded: spies.onRefunded }).handle(failed);
+    const reply = await createNotificationProcessor({ ...MERCHANT, store, onPaid: spies.onPaid, onRefunded: spies.onRefunded, leaveUnhandled: ['onRefundFailed'] }).handle(failed);
     expect(reply).toMatchObject({ status: 400, body: 'FAIL: unhandled', outcome: { kind: 'unhandled' } });
-    expect(reply.outcome.kind === 'unhandled' && reply.outcome.error.message).toMatch(/of state 3 .*\(onRefundFailed\)/);
+    expect(reply.outcome.kind === 'unhandled' && reply.outcome.error.message).toMatch(/of state 3 arrived, but this processor leaves it unhandled \(leaveUnhandled: onRefundFailed\), so nothing ran .* \(six attempts in all\)/);
     expect(calls(spies)).toEqual(NONE);
-    expect((await createNotificationProcessor({ ...MERCHANT, store, onRefundFailed: spies.onRefundFailed }).handle(failed)).outcome.kind).toBe('processed');
+    expect((await createNotificationProcessor({ ...MERCHANT, store, onRefundFailed: spies.onRefundFailed, leaveUnhandled: ['onRefunded'] }).handle(failed)).outcome.kind).toBe('processed');
   });
 
   it('a settlement to a payment and refund processor: unhandled; a forged refund to an onPaid-only one: refused, not unhandled', async () => {
     const spies = handlers();
-    const processor = createNotificationProcessor({ ...MERCHANT, onPaid: spies.onPaid, onRefunded: spies.onRefunded });
+    const processor = createNotificationProcessor({ ...MERCHANT, onPaid: spies.onPaid, onRefunded: spies.onRefunded, onRefundFailed: spies.onRefundFailed });
     const settlement = { serverRequestId: 'SRV-1', requestId: 'settle-1', tokenId: 'TRON_USDT', currency: 'USD', amount: '150000', status: '1', address: 'TXYZ', mchNo: MERCHANT.mchNo, appId: MERCHANT.appId };
     expect((await processor.handle(formBody(freshFields({}, settlement)))).outcome.kind).toBe('unhandled');
     const forged = await createNotificationProcessor({ ...MERCHANT, onPaid: spies.onPaid }).handle(formBody(freshFields({}, REFUND_FIELDS, 'not-the-secret')));
     expect(forged).toMatchObject({ status: 400, body: 'FAIL: refused', outcome: { kind: 'refused' } });
     expect(calls(spies)).toEqual(NONE);
+  });
+});
+
+// Issue 35, item 5: a kind handled in part would answer FAIL to the rest of its states on all six attempts, and
+// the gateway then stops: refused when the processor is created, unless leaveUnhandled says it is meant.
+describe('a kind whose handlers are given only in part', () => {
+  const partial = Object.values(notificationKinds).flatMap((row) => {
+    const options = Object.keys(row.handlers);
+    return options.length < 2 ? [] : options.map((given) => [given, options.filter((other) => other !== given), row.label] as const);
+  });
+
+  it('is declared: refunds have two handlers', () => expect(partial.map(([given]) => given)).toEqual(expect.arrayContaining(['onRefunded', 'onRefundFailed'])));
+
+  it.each(partial)('%s alone is refused at creation, naming %s and how to leave it unhandled', (given, missing) => {
+    const spies = handlers();
+    const error = (() => {
+      try {
+        return createNotificationProcessor({ ...MERCHANT, onPaid: spies.onPaid, [given]: spies[given as keyof typeof spies] } as never);
+      } catch (e) {
+        return e;
+      }
+    })() as GatewayValidationError;
+    expect(error).toBeInstanceOf(GatewayValidationError);
+    expect(error.issues.map((issue) => issue.path)).toEqual(missing.map((option) => [option]));
+    for (const [i, option] of missing.entries()) {
+      expect(error.issues[i]!.message).toMatch(new RegExp(`^is missing, but ${given} is given: .* on each of the gateway's six attempts, then never sent again\\. Give ${option}, or .* leaveUnhandled: \\['${option}'\\]$`));
+    }
+    // Declined in so many words, it is created; the declined states stay unhandled (FAIL, nothing claimed).
+    expect(() => createNotificationProcessor({ ...MERCHANT, [given]: spies[given as keyof typeof spies], leaveUnhandled: missing } as never)).not.toThrow();
   });
 });
 
