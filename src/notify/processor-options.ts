@@ -116,7 +116,7 @@ type Kinds = typeof notificationKinds;
  *
  * @example
  * ```ts
- * const declined: HandlerOption[] = ['onRefundFailed'];
+ * const declined: NonNullable<NotificationProcessorOptions['leaveUnhandled']> = ['onRefundFailed'];
  * ```
  */
 export type HandlerOption = { [Name in NotificationKindName]: keyof Kinds[Name]['handlers'] & `on${string}` }[NotificationKindName];
