@@ -237,8 +237,12 @@ type HandledKind<Options> = { [Option in HandlerOption]: Options extends { reado
  *
  * @example
  * ```ts
- * // onPaid and onRefunded: a PaymentNotificationProcessor<PayOrderNotification | RefundNotification>, with sweep.
- * const both = createNotificationProcessor({ ...credentials, store, onPaid, onRefunded: async (refund) => markRefunded(refund.mchRefundNo) });
+ * // onPaid and the refund handlers: a PaymentNotificationProcessor<PayOrderNotification | RefundNotification>, with sweep.
+ * const both = createNotificationProcessor({
+ *   ...credentials, store, onPaid,
+ *   onRefunded: async (refund) => markRefunded(refund.mchRefundNo),
+ *   onRefundFailed: async (refund) => markRefunded(refund.mchRefundNo, refund.errMsg),
+ * });
  * await both.sweep({ olderThanMs: 60_000 });
  * ```
  */
