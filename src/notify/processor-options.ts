@@ -241,7 +241,7 @@ type HandledKind<Options> = { [Option in HandlerOption]: Options extends { reado
  * const both = createNotificationProcessor({
  *   ...credentials, store, onPaid,
  *   onRefunded: async (refund) => markRefunded(refund.mchRefundNo),
- *   onRefundFailed: async (refund) => markRefunded(refund.mchRefundNo, refund.errMsg),
+ *   onRefundFailed: async (refund) => keepForSupport(refund.mchRefundNo, refund.errMsg), // no money moved
  * });
  * await both.sweep({ olderThanMs: 60_000 });
  * ```
