@@ -83,16 +83,18 @@ function stateOf(row: DeclaredKind, notification: IdempotentNotification): unkno
   return row.stateField === undefined ? undefined : (notification as unknown as Readonly<Record<string, unknown>>)[row.stateField];
 }
 
-function unhandledError({ row }: ProcessedKind, notification: IdempotentNotification): GatewayError {
+function unhandledError({ row, leftUnhandled }: ProcessedKind, notification: IdempotentNotification): GatewayError {
   const { stateField } = row;
   const state = stateOf(row, notification);
   const takers = Object.entries(row.handlers)
     .filter(([, handler]) => handler?.states === undefined || handler.states.includes(state as number))
     .map(([option]) => option);
   const of = state === undefined ? '' : ` of ${stateField} ${String(state)}`;
+  const declined = takers.length > 0 && takers.every((option) => leftUnhandled.includes(option));
+  const why = declined ? `this processor leaves it unhandled (leaveUnhandled: ${takers.join(', ')})` : `this processor has no handler for it (${takers.join(' or ')})`;
   return new GatewayError(
-    `A genuine ${row.label}${of} arrived, but this processor has no handler for it (${takers.join(' or ')}), so nothing ran and it was answered FAIL: ` +
-      `the gateway will deliver it again. Give the processor ${takers.join(' or ')} (one processor takes every kind your notifyUrl receives); until then ${row.recover.charAt(0).toLowerCase()}${row.recover.slice(1)}.`,
+    `A genuine ${row.label}${of} arrived, but ${why}, so nothing ran and it was answered FAIL: ` +
+      `the gateway will deliver it again (six attempts in all). Give the processor ${takers.join(' or ')} (one processor takes every kind your notifyUrl receives); until then ${row.recover.charAt(0).toLowerCase()}${row.recover.slice(1)}.`,
   );
 }
 
@@ -145,7 +147,7 @@ export async function checkAgainstRecord<Notification>(
     return { kind: 'failed', notification, error };
   }
   if (issues.length > 0 || !parsed.success) {
-    const summary = 'Your expect function returned something that is not an expectation, so the notification was not processed (return the fields to match, each with a value, an amount as an integer with its currency)';
+    const summary = `Your ${kind.row.expectOption} function returned something that is not an expectation, so the notification was not processed (return the fields to match, each with a value, an amount as an integer with its currency)`;
     return { kind: 'failed', notification, error: new GatewayValidationError(summary, issues) };
   }
   try {

@@ -50,6 +50,11 @@ export interface NotificationKind<
   /** For messages, e.g. `payment notification`. */
   readonly label: string;
   /**
+   * The plain verifier of this kind (an export of the package, and a `GatewayClient` method of the same name where
+   * it has one), named by the refusal of a message shaped as this kind that another kind's verifier was given.
+   */
+  readonly verifier: `verify${string}Notification`;
+  /**
    * The processor options that hold this kind's handlers (`onPaid`), each with its telemetry name and the
    * states it takes. A processor runs the one given that takes the notification's state.
    */
@@ -169,6 +174,7 @@ const settlementExpect = lazySchema(() =>
 const payment = defineNotificationKind({
   name: 'payment',
   label: 'payment notification',
+  verifier: 'verifyNotification',
   handlers: {
     onPaid: { name: 'on_paid', states: [PayOrderState.Succeeded] },
   },
@@ -197,6 +203,7 @@ const payment = defineNotificationKind({
 const refund = defineNotificationKind({
   name: 'refund',
   label: 'refund notification',
+  verifier: 'verifyRefundNotification',
   handlers: {
     onRefunded: { name: 'on_refunded', states: [RefundOrderState.Succeeded] },
     // 4 (closed) is never notified; a sweep finds it, and it ended without money moving as 3 did.
@@ -228,6 +235,7 @@ const refund = defineNotificationKind({
 const settlement = defineNotificationKind({
   name: 'settlement',
   label: 'settlement notification',
+  verifier: 'verifySettlementNotification',
   handlers: {
     onSettlement: { name: 'on_settlement' },
   },

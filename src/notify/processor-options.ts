@@ -88,6 +88,14 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
    * `onPaid`. Without it, `track` works and `sweep` refuses.
    */
   client?: SweepClient | undefined;
+  /**
+   * The handlers of a kind you handle that you leave out on purpose, e.g. `['onRefundFailed']` with `onRefunded`.
+   * A kind's handlers are given all or not at all: `onRefunded` alone is refused when the processor is created,
+   * since a failed refund's notification would be answered `FAIL: unhandled` on each of the gateway's six attempts
+   * and then never sent again. Named here, such notifications keep that outcome (`unhandled`, 400, nothing claimed):
+   * the gateway retries each six times in all, and a handler added later runs the next attempt. Default none.
+   */
+  leaveUnhandled?: readonly HandlerOption[] | undefined;
 }
 
 /**
@@ -102,7 +110,15 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
 export type RefundExpectation = Omit<NonNullable<VerifyRefundNotificationOptions['expect']>, 'state'>;
 
 type Kinds = typeof notificationKinds;
-/** The processor options that hold a handler: `onPaid`, `onRefunded`, `onRefundFailed`, `onSettlement`. */
+/**
+ * The processor options that hold a handler: `onPaid`, `onRefunded`, `onRefundFailed`, `onSettlement`; what
+ * `leaveUnhandled` names.
+ *
+ * @example
+ * ```ts
+ * const declined: NonNullable<NotificationProcessorOptions['leaveUnhandled']> = ['onRefundFailed'];
+ * ```
+ */
 export type HandlerOption = { [Name in NotificationKindName]: keyof Kinds[Name]['handlers'] & `on${string}` }[NotificationKindName];
 /** The kind whose row declares a handler option. */
 type KindOfHandler<Handler extends HandlerOption> = { [Name in NotificationKindName]: Handler extends keyof Kinds[Name]['handlers'] ? Name : never }[NotificationKindName];
@@ -140,6 +156,8 @@ type ExpectationOptions = {
  *
  * One processor takes every kind your notify URL receives: each message runs the handler of its own kind and
  * state, never another's, and a message no handler of yours takes is answered `FAIL: unhandled` (the gateway keeps it).
+ * A kind you handle has all its handlers given: `onRefunded` without `onRefundFailed` (or the reverse) is refused
+ * when the processor is created, unless `leaveUnhandled` names the one you leave out on purpose.
  *
  * @example
  * ```ts
@@ -147,6 +165,8 @@ type ExpectationOptions = {
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
  *   onPaid: async (paid) => markPaid(paid.mchOrderNo),
  *   onRefunded: async (refund) => markRefunded(refund.mchRefundNo),
+ *   // Failed refunds are answered FAIL: unhandled, so the gateway retries each (six attempts), then stops.
+ *   leaveUnhandled: ['onRefundFailed'],
  * };
  * ```
  */
@@ -217,8 +237,12 @@ type HandledKind<Options> = { [Option in HandlerOption]: Options extends { reado
  *
  * @example
  * ```ts
- * // onPaid and onRefunded: a PaymentNotificationProcessor<PayOrderNotification | RefundNotification>, with sweep.
- * const both = createNotificationProcessor({ ...credentials, store, onPaid, onRefunded: async (refund) => markRefunded(refund.mchRefundNo) });
+ * // onPaid and the refund handlers: a PaymentNotificationProcessor<PayOrderNotification | RefundNotification>, with sweep.
+ * const both = createNotificationProcessor({
+ *   ...credentials, store, onPaid,
+ *   onRefunded: async (refund) => markRefunded(refund.mchRefundNo),
+ *   onRefundFailed: async (refund) => keepForSupport(refund.mchRefundNo, refund.errMsg), // no money moved
+ * });
  * await both.sweep({ olderThanMs: 60_000 });
  * ```
  */

@@ -28,7 +28,7 @@ const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sql
 const KINDS: readonly DeclaredKind[] = Object.values(notificationKinds);
 const HANDLER_OPTIONS: readonly string[] = KINDS.flatMap((kind) => Object.keys(kind.handlers));
 /** The options a processor takes that verification does not. */
-const PROCESSOR_ONLY_OPTIONS: ReadonlySet<string> = new Set(['store', 'busyWaitMs', 'telemetry', 'client', ...HANDLER_OPTIONS, ...KINDS.map((kind) => kind.expectOption)]);
+const PROCESSOR_ONLY_OPTIONS: ReadonlySet<string> = new Set(['store', 'busyWaitMs', 'telemetry', 'client', 'leaveUnhandled', ...HANDLER_OPTIONS, ...KINDS.map((kind) => kind.expectOption)]);
 
 // Built on first use (protocol/schemas/lazy.ts), not at import.
 const processorSchema = lazySchema(() =>
@@ -39,6 +39,7 @@ const processorSchema = lazySchema(() =>
     busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
     // One option per handler a row declares (onPaid, onRefunded...).
     ...(Object.fromEntries(HANDLER_OPTIONS.map((option) => [option, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as Record<string, z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>>),
+    leaveUnhandled: z.optional(z.array(z.custom<string>((v) => HANDLER_OPTIONS.includes(v as string), { error: `must name handler options: ${HANDLER_OPTIONS.join(', ')}` }), { error: `must be an array of handler options, e.g. ['onRefundFailed']` })),
     telemetry: telemetryOption(),
     client: z.optional(z.custom<SweepClient>((v) => typeof (v as Partial<SweepClient> | null)?.query === 'function' && typeof (v as Partial<SweepClient>).close === 'function', {
       error: 'must be a GatewayClient (something with query and close)',
@@ -71,6 +72,8 @@ export interface ProcessedKind {
   readonly fixedExpect: Readonly<Record<string, Expected>> | undefined;
   readonly expectFunction: ExpectFunction | undefined;
   readonly handlers: readonly GivenHandler[];
+  /** The row's handler options the merchant named in `leaveUnhandled`: their notifications are `unhandled` on purpose. */
+  readonly leftUnhandled: readonly string[];
   /** Called once the event is processed (now or before): a payment's tracked order is forgotten, sweeps need not read it. */
   readonly settled?: ((notification: IdempotentNotification) => Promise<void>) | undefined;
 }
@@ -94,7 +97,8 @@ export interface ParsedProcessorOptions {
  * Checks a processor's options and reads them once.
  *
  * @throws {@link GatewayValidationError} for invalid options: no handler, an expectation without a handler of its
- *   kind, a `client` without a tracked kind's handler, no `store` outside tests
+ *   kind, a kind's handlers given in part (unless `leaveUnhandled` names the others), a `client` without a tracked
+ *   kind's handler, no `store` outside tests
  */
 export function parseProcessorOptions(options: unknown): ParsedProcessorOptions {
   const checked = parseInput(processorSchema(), options ?? {}, SUMMARY, 'options') as Record<string, unknown>;
@@ -105,7 +109,8 @@ export function parseProcessorOptions(options: unknown): ParsedProcessorOptions 
   }
   // What verification takes: everything but the processor's own options.
   const credentials = Object.fromEntries(Object.entries(given).filter(([name]) => !PROCESSOR_ONLY_OPTIONS.has(name))) as NotificationOptions;
-  const kinds = KINDS.map((row) => processedKind(row, given, credentials));
+  const leftUnhandled = (checked.leaveUnhandled as readonly string[] | undefined) ?? [];
+  const kinds = KINDS.map((row) => processedKind(row, given, credentials, leftUnhandled));
   const withoutExpectation = kinds.filter((kind) => kind.handlers.length > 0 && kind.fixedExpect === undefined && kind.expectFunction === undefined);
   if (withoutExpectation.length > 0) warnWithoutExpect(withoutExpectation.map((kind) => kind.row));
   const client = checked.client as SweepClient | undefined;
@@ -122,11 +127,12 @@ export function parseProcessorOptions(options: unknown): ParsedProcessorOptions 
 }
 
 /** A row with the handlers and the expectation given for it, and its verifier (which requires the row's default expectation). */
-function processedKind(row: DeclaredKind, options: Readonly<Record<string, unknown>>, credentials: NotificationOptions): ProcessedKind {
+function processedKind(row: DeclaredKind, options: Readonly<Record<string, unknown>>, credentials: NotificationOptions, leftUnhandled: readonly string[]): ProcessedKind {
   const handlers = Object.entries(row.handlers).flatMap(([option, declared]) => {
     const run = options[option] as Handler<IdempotentNotification> | undefined;
     return run === undefined || declared === undefined ? [] : [{ option, name: declared.name, states: declared.states, run }];
   });
+  checkEveryOutcome(row, handlers, leftUnhandled);
   const expectation = options[row.expectOption];
   if (expectation !== undefined && handlers.length === 0) {
     throw new GatewayValidationError(SUMMARY, [
@@ -135,17 +141,54 @@ function processedKind(row: DeclaredKind, options: Readonly<Record<string, unkno
   }
   const expectFunction = typeof expectation === 'function' ? (expectation as ExpectFunction) : undefined;
   const fixedExpect = typeof expectation === 'function' ? undefined : (expectation as Readonly<Record<string, Expected>> | undefined);
-  // Checked as given: the kind's default expectation is added below, which would make `{}` look like a check.
-  if (fixedExpect !== undefined) assertExpectation(row, fixedExpect, SUMMARY, row.expectOption);
+  // Checked as given, under the option's own name: the kind's default expectation is added below, which would make
+  // `{}` look like a check, and verification names its option `expect`.
+  if (fixedExpect !== undefined) {
+    assertExpectation(row, fixedExpect, SUMMARY, row.expectOption);
+    checkExpectationFields(row, fixedExpect);
+  }
   const build = () => receivedVerifier(row, { ...credentials, expect: row.defaultExpect === undefined ? fixedExpect : { ...fixedExpect, ...row.defaultExpect } });
   // A kind without a handler is verified only to say it is unhandled: its schemas are built when one arrives, not at start-up.
   const verifier = handlers.length > 0 ? build() : builtOnFirstUse(build);
   return {
     row, verifier, fixedExpect, expectFunction, handlers,
+    leftUnhandled: Object.keys(row.handlers).filter((option) => leftUnhandled.includes(option)),
     get expectSchema() {
       return kindOptionsSchemas[row.name].def.shape.expect;
     },
   };
+}
+
+/**
+ * A kind whose handlers are given in part would answer `FAIL: unhandled` to every delivery of the states no given
+ * handler takes (a failed refund to a processor with `onRefunded` only), on each of the gateway's six attempts: each
+ * of the row's other handlers must then be given, or named in `leaveUnhandled`, never both.
+ */
+function checkEveryOutcome(row: DeclaredKind, handlers: readonly GivenHandler[], leftUnhandled: readonly string[]): void {
+  const given = handlers.map((handler) => handler.option);
+  const issues = Object.entries(row.handlers).flatMap(([option, declared]) => {
+    if (given.includes(option)) {
+      return leftUnhandled.includes(option) ? [{ path: ['leaveUnhandled'], message: `names ${option}, which is given too: leave it out of one of them` }] : [];
+    }
+    if (given.length === 0 || leftUnhandled.includes(option)) return [];
+    const of = declared?.states === undefined || row.stateField === undefined ? '' : ` of ${row.stateField} ${declared.states.join(' or ')}`;
+    const message =
+      `is missing, but ${given.join(' and ')} is given: every ${row.label}${of} would be answered FAIL (outcome unhandled) on each of the gateway's six attempts, then never sent again. ` +
+      `Give ${option}, or leave those notifications to the gateway's retries on purpose with leaveUnhandled: ['${option}']`;
+    return [{ path: [option], message }];
+  });
+  if (issues.length > 0) throw new GatewayValidationError(SUMMARY, issues);
+}
+
+/** A fixed expectation's fields, checked by the kind's `expect` schema with its errors under the option's name (`expectRefund.refundAmount`). */
+function checkExpectationFields(row: DeclaredKind, expected: unknown): void {
+  try {
+    parseInput(row.expect, expected, SUMMARY, 'options');
+  } catch (error) {
+    if (!(error instanceof GatewayValidationError)) throw error;
+    const { issues } = error;
+    throw new GatewayValidationError(SUMMARY, issues.map((issue) => ({ ...issue, path: [row.expectOption, ...issue.path] })));
+  }
 }
 
 function builtOnFirstUse(build: () => ReceivedVerifier<z.ZodMiniObject>): ReceivedVerifier<z.ZodMiniObject> {

@@ -18,7 +18,9 @@ import type { PayOrderNotification, RefundNotification } from './verify.js';
  * URL receives: it tells a message's kind by its shape, runs only a handler of that kind and state (a refund's
  * state 2 never runs `onPaid`), refuses a message shaped as two kinds or none (400, `refused`), and answers a
  * genuine message no handler of yours takes `FAIL: unhandled` (400, outcome `unhandled`, nothing claimed), so
- * that the gateway keeps it.
+ * that the gateway keeps it. A kind you handle has all its handlers: `onRefunded` without `onRefundFailed` (or the
+ * reverse) is refused here, since those refunds would be answered FAIL on each of the gateway's six attempts and
+ * then never sent again, unless `leaveUnhandled: ['onRefundFailed']` says you leave them out on purpose.
  *
  * `processor.handle(input)` takes anything {@link verifyNotification} takes and resolves to
  * `{ status, headers, body, outcome }`, ready to send. For each delivery it:
@@ -46,7 +48,8 @@ import type { PayOrderNotification, RefundNotification } from './verify.js';
  * (`process.emitWarning`, code `PGSDK_NO_EXPECT`).
  *
  * @throws {@link GatewayValidationError} for invalid options (no handler, an expectation without a handler of
- * its kind), or no `store` outside tests (when called, not on the first notification)
+ * its kind, a kind's handlers given in part that `leaveUnhandled` does not name; an expectation's mistake is named
+ * by its option, e.g. `expectRefund.refundAmount`), or no `store` outside tests (when called, not on the first notification)
  *
  * @example
  * ```ts

@@ -9,6 +9,7 @@ import { judgeReadings, refusalMessage, type ReadingRefusal, type ReadingRules }
 import { caseTwinsReason } from '../protocol/signing/sign.js';
 import { signatureVerdict } from '../protocol/signing/verify.js';
 import type { DeclaredKind, Expected } from './kinds.js';
+import { shapeRefusal } from './identify.js';
 import { resolveNotificationOptions } from './options.js';
 import { readNotificationInput, unreadable, type NotificationInput, type ReceivedFields } from './input.js';
 
@@ -78,6 +79,9 @@ function verifyResolved<Schema extends z.ZodMiniObject>(kind: DeclaredKind<Schem
   for (const key of options.ignoreKeys ?? []) fields.delete(key);
   for (const [key, value] of fields) if (value === '') fields.delete(key);
   checkSignature(kind.label, signature, fields, options);
+  // One reading per message: what a processor would take as another kind, or refuse, no verifier takes as its own.
+  const misshaped = shapeRefusal(kind, fields);
+  if (misshaped) throw misshaped;
   const verdict = judgeReadings(fields, rules);
   if ('refused' in verdict) throw ambiguityError(kind, verdict.refused);
   const notification = checkRecord(kind, fields, options);

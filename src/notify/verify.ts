@@ -156,8 +156,13 @@ export type VerifyRefundNotificationOptions = z.input<KindOptionsSchema<'refund'
  *   see {@link NotificationInput}. A `Request` is read from a clone: its own body stays unread.
  * @param options - the merchant application's credentials and optional checks; see {@link VerifyNotificationOptions}
  * @throws {@link GatewaySignatureError} when `sign` is missing or does not match (never contains the secret or the expected sign)
+ * A message shaped as another kind is refused whatever `expect` says, as a processor refuses it: a refund or a
+ * settlement, or a payment that also carries another kind's identifying field (`refundOrderId`, `mchRefundNo`,
+ * `serverRequestId`); a refund's state 2 is money going back to the payer, never a paid order. The error names the
+ * verifier of the kind it is shaped as.
+ *
  * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
- *   has fields of the wrong type, differs from `expect`, or fails `maxAgeMs`; also for invalid options
+ *   is shaped as another kind, has fields of the wrong type, differs from `expect`, or fails `maxAgeMs`; also for invalid options
  *
  * @example
  * ```ts
@@ -186,7 +191,7 @@ export function verifyNotification(input: NotificationInput, options: VerifyNoti
  *
  * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
  * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
- *   is not a settlement record, differs from `expect`, or fails `maxAgeMs`
+ *   is not a settlement record or is shaped as another kind, differs from `expect`, or fails `maxAgeMs`
  *
  * @example
  * ```ts
@@ -208,12 +213,15 @@ export function verifySettlementNotification(input: NotificationInput, options: 
  * Verifies a refund notification (the gateway's POST to a refund's `notifyUrl`, sent when the refund succeeds,
  * state 2, or fails, state 3) and returns it typed. The rules are those of {@link verifyNotification}: the
  * signature over every field received, `mchNo` and `appId` (required: a signed `refundQuery` answer, the same
- * record without them, is refused), the refund's shape, `expect`. A payment notification is not a refund (it has
- * no `refundOrderId`, `mchRefundNo` or `refundAmount`) and is refused. Process each `idempotencyKey` once.
+ * record without them, is refused), the refund's shape, `expect`. A payment notification is not a refund, nor is a
+ * refund that also carries another kind's identifying field (`mchOrderNo`, `serverRequestId`): both are refused,
+ * as a processor refuses them, naming the verifier of the kind the message is shaped as. Process each
+ * `idempotencyKey` once.
  *
  * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
  * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
- *   is not a refund, is of another state than `expect.state` (default 2 or 3), differs from `expect`, or fails `maxAgeMs`
+ *   is not a refund or is shaped as another kind, is of another state than `expect.state` (default 2 or 3), differs
+ *   from `expect`, or fails `maxAgeMs`
  *
  * @example
  * ```ts

@@ -89,6 +89,11 @@ describe('createNotificationProcessor types', () => {
     redisStore({ client: 'redis://127.0.0.1:6379' });
     // @ts-expect-error postgresStore takes a pool
     postgresStore({ pool: 'postgres://127.0.0.1/shop' });
+    createNotificationProcessor({ ...merchant, onRefunded: () => {}, leaveUnhandled: ['onRefundFailed'] });
+    // @ts-expect-error leaveUnhandled names handler options only
+    createNotificationProcessor({ ...merchant, onRefunded: () => {}, leaveUnhandled: ['onRefundFaild'] });
+    // @ts-expect-error leaving a handler unhandled is no handler: one is still required
+    createNotificationProcessor({ ...merchant, leaveUnhandled: ['onRefundFailed'] });
   });
 
   it('a sweep hands onPaid a SweptPayOrder, told apart by reqTime; handlers written for notifications alone still compile', () => {

@@ -11,6 +11,7 @@ import {
   PayOrderState,
   type SettlementNotification,
 } from '../../src/index.js';
+import { notificationKinds } from '../../src/notify/kinds.js';
 import { formBody, formRequest, freshFields, MERCHANT, SETTLEMENT_FIELDS } from '../support/notification.js';
 
 type OnPaid = (notification: PayOrderNotification) => Promise<void>;
@@ -219,16 +220,34 @@ describe('options are checked when the processor is created', () => {
     ['no handler', { ...MERCHANT }, /pass a handler at least: onPaid for payment notifications of state 2, onRefunded for refund notifications of state 2, onRefundFailed/],
     ['an expectation without a handler of its kind', { ...MERCHANT, onPaid, expectRefund: { mchRefundNo: 'r-1' } }, /expectRefund: is what refund notifications must match, but no handler of theirs is given \(onRefunded, onRefundFailed\)/],
     ['a payment expectation for settlements', { ...MERCHANT, onSettlement: onPaid, expect: { amount: 1, currency: 'USD' } }, /expect: is what payment notifications must match/],
-    ['an expectation that checks nothing', { ...MERCHANT, onRefunded: onPaid, expectRefund: { refundAmount: 500 } }, /expectRefund.currency: is missing: an amount is checked only with its currency/],
+    ['an expectation that checks nothing', { ...MERCHANT, onRefunded: onPaid, onRefundFailed: onPaid, expectRefund: { refundAmount: 500 } }, /expectRefund.currency: is missing: an amount is checked only with its currency/],
     ['a handler that is no function', { ...MERCHANT, onRefunded: 'yes' }, /onRefunded: must be a function/],
     ['a store that is not one', { ...MERCHANT, onPaid, store: {} }, /store: must be a store/],
     ['a wait past the gateway\'s patience', { ...MERCHANT, onPaid, busyWaitMs: 20_000 }, /busyWaitMs: must be at most 15000/],
     ['a missing secret', { mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, onPaid }, /secret/],
     ['a misspelt option', { ...MERCHANT, onPaid, maxBodybytes: 10 }, /maxBodybytes/],
     ['an expect field that does not exist', { ...MERCHANT, onPaid, expect: { amout: 1 } }, /amout/],
+    ['an expectRefund field of the payment, under its own option', { ...MERCHANT, onRefunded: onPaid, onRefundFailed: onPaid, expectRefund: { amount: 5, currency: 'USD' } }, /: expectRefund\.amount: unknown option 'amount'\. The options are: mchRefundNo, refundAmount, currency/],
+    ['leaveUnhandled naming a handler that is given', { ...MERCHANT, onRefunded: onPaid, onRefundFailed: onPaid, leaveUnhandled: ['onRefundFailed'] }, /leaveUnhandled: names onRefundFailed, which is given too/],
+    ['leaveUnhandled naming no handler', { ...MERCHANT, onRefunded: onPaid, leaveUnhandled: ['onRefundFaild'] }, /leaveUnhandled\.0: must name handler options: onPaid, onRefunded, onRefundFailed, onSettlement/],
   ])('%s', (_name, options, message) => {
     expect(() => createNotificationProcessor(options as never)).toThrow(GatewayValidationError);
     expect(() => createNotificationProcessor(options as never)).toThrow(message);
+  });
+
+  // Issue 35: an expectation option's mistakes are reported under its own name, never verification's `expect`.
+  it.each(Object.values(notificationKinds).map((row) => [row.expectOption, row] as const))('%s: a mistake is named by the option given', (_name, row) => {
+    const handlers = Object.fromEntries(Object.keys(row.handlers).map((option) => [option, onPaid]));
+    const error = (() => {
+      try {
+        return createNotificationProcessor({ ...MERCHANT, ...handlers, [row.expectOption]: { [row.amountField]: '5', currency: 'USD' } } as never);
+      } catch (e) {
+        return e;
+      }
+    })() as GatewayValidationError;
+    expect(error).toBeInstanceOf(GatewayValidationError);
+    expect(error.message).toMatch(/^Invalid createNotificationProcessor options: /);
+    expect(error.issues.map((issue) => issue.path.join('.'))).toEqual([`${row.expectOption}.${row.amountField}`]);
   });
 });
 

@@ -71,6 +71,7 @@ describe('a notification kind names only fields of its schema', () => {
   const row = {
     name: 'refund',
     label: 'refund notification',
+    verifier: 'verifyRefundNotification',
     handlers: { onRefunded: { name: 'on_refunded', states: [2] } },
     expectOption: 'expectRefund',
     identifiedBy: ['refundOrderId'],

@@ -101,7 +101,7 @@ async function fulfil(notification: PaidOrder | RefundNotification | SweepReport
   }
 }
 
-const processor = createNotificationProcessor({ ...settings.merchant, store, onPaid: fulfil, onRefunded: fulfil, busyWaitMs: 1_000 });
+const processor = createNotificationProcessor({ ...settings.merchant, store, onPaid: fulfil, onRefunded: fulfil, leaveUnhandled: ['onRefundFailed'], busyWaitMs: 1_000 });
 
 const server = createServer(async (req, res) => {
   const { status, headers, body, outcome } = await processor.handle(req);
