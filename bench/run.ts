@@ -78,9 +78,10 @@ let coldLoad: string;
 let telemetryLoad: string;
 try {
   const httpClient = new GatewayClient({ baseUrl: server.origin, ...merchant });
+  const fetchClient = new GatewayClient({ baseUrl: server.origin, ...merchant, fetch: (url, init) => fetch(url, init) });
   // Longer batches and a warm-up: an HTTP round trip's rate varies more from batch to batch than
   // in-process work, and two processes and the connection pools need warming.
-  peers = await race(peerBatches(httpClient, server.origin, IN_FLIGHT), { batchMs: 250, warmupMs: 2_000 });
+  peers = await race(peerBatches(httpClient, fetchClient, server.origin, IN_FLIGHT), { batchMs: 250, warmupMs: 2_000 });
   telemetryLoad = load();
   telemetryCost = await measureTelemetry(GatewayClient, openTelemetry, { origin: server.origin, ...merchant, mchOrderNo: PAY_ORDER.mchOrderNo, inFlight: IN_FLIGHT });
   coldLoad = load();
@@ -141,15 +142,18 @@ interface Budget {
 }
 const x = (n: number, digits = 2) => `${n.toFixed(digits)}x`;
 const coldOf = (sdk: ColdStart['sdk']) => coldStarts.find((c) => c.sdk === sdk)!;
-const loopbackRatio = medianRatio(peers.ours.rates, peers.rawFetch.rates);
-const cpuRatio = medianRatio(peers.ours.cpuUs, peers.openai.cpuUs);
+// Issue 39: on Node the SDK's calls go over node:http; its peers are stripe-node (node:http) and openai-node (fetch).
+const loopbackRatio = medianRatio(peers.ours.rates, peers.stripe.rates);
+const openaiRatio = medianRatio(peers.ours.rates, peers.openai.rates);
+const cpuRatio = medianRatio(peers.ours.cpuUs, peers.stripe.cpuUs);
 const coldRatio = coldOf('ours').firstCallMs / coldOf('stripe').firstCallMs;
 const coldFetchRatio = coldOf('ours').firstCallMs / coldOf('fetch').firstCallMs;
 const sizeRatio = size.gzipBytes / size.stripe.gzipBytes;
 const budgets: Budget[] = [
   ...rows.map((r) => ({ id: r.id, name: r.name, measured: x(r.result.ratio), target: `>= ${r.target}x the baseline`, met: r.result.ratio >= r.target })),
-  { id: 'loopback', name: `query over loopback HTTP, ${IN_FLIGHT} in flight`, measured: x(loopbackRatio), target: '>= 0.7x raw fetch', met: loopbackRatio >= 0.7 },
-  { id: 'cpu', name: 'client CPU per call over loopback HTTP', measured: `${x(cpuRatio)} (${peers.ours.cpuUsPerOp.toFixed(0)} vs ${peers.openai.cpuUsPerOp.toFixed(0)} µs)`, target: "<= 1x openai-node's POST", met: cpuRatio <= 1 },
+  { id: 'loopback', name: `calls/s over loopback HTTP, ${IN_FLIGHT} in flight`, measured: x(loopbackRatio), target: ">= 1x stripe-node's POST", met: loopbackRatio >= 1 },
+  { id: 'loopbackOpenai', name: `calls/s over loopback HTTP, ${IN_FLIGHT} in flight, against openai-node`, measured: x(openaiRatio), target: ">= 1.5x openai-node's POST", met: openaiRatio >= 1.5 },
+  { id: 'cpu', name: 'client CPU per call over loopback HTTP', measured: `${x(cpuRatio)} (${peers.ours.cpuUsPerOp.toFixed(0)} vs ${peers.stripe.cpuUsPerOp.toFixed(0)} µs)`, target: "<= 1.1x stripe-node's POST", met: cpuRatio <= 1.1 },
   { id: 'bundle', name: 'consumer bundle, min+gz', measured: `${x(sizeRatio, 3)} (${size.gzipBytes.toLocaleString('en-US')} vs ${size.stripe.gzipBytes.toLocaleString('en-US')} B)`, target: "<= 1x stripe-node's", met: sizeRatio <= 1 && !size.testingLeaked },
   {
     id: 'telemetry',
@@ -171,11 +175,11 @@ const table = [
   ...rows.map((r) => `| ${r.name} | ${fmt(r.result.sdkOpsPerSec)} | ${fmt(r.result.baselineOpsPerSec)} | ${r.result.ratio.toFixed(2)}x | >= ${r.target}x | ${r.result.ratio >= r.target ? 'met' : 'MISSED'} |`),
 ].join('\n');
 const peerTable = [
-  '| client, same POST to the same loopback server | calls/s | vs raw fetch | client CPU per call | vs raw fetch |',
+  '| client, same POST to the same loopback server | calls/s | vs raw fetch | client CPU per call | vs stripe-node |',
   '|---|---:|---:|---:|---:|',
   ...PEER_SIDES.map((side) => {
     const p = peers[side];
-    return `| ${PEER_NAMES[side]} | ${fmt(p.opsPerSec)} | ${x(medianRatio(p.rates, peers.rawFetch.rates))} | ${p.cpuUsPerOp.toFixed(0)} µs | ${x(medianRatio(p.cpuUs, peers.rawFetch.cpuUs))} |`;
+    return `| ${PEER_NAMES[side]} | ${fmt(p.opsPerSec)} | ${x(medianRatio(p.rates, peers.rawFetch.rates))} | ${p.cpuUsPerOp.toFixed(0)} µs | ${x(medianRatio(p.cpuUs, peers.stripe.cpuUs))} |`;
   }),
 ].join('\n');
 const sdkName = { ours: 'payment-gateway-sdk', stripe: 'stripe-node', openai: 'openai-node', fetch: 'no SDK: fetch', nodeHttp: 'no SDK: node:http' } as const;

@@ -14,11 +14,12 @@ import { baselineQuery, baselineQueryNodeHttp, baselineSign } from '../baseline.
 import { PAY_ORDER, PEER_PATH, REQUEST_PARAMS, SECRET } from '../fixture.js';
 import { concurrentBatch, type Batch } from '../harness.js';
 
-export const PEER_SIDES = ['ours', 'rawFetch', 'rawNodeHttp', 'stripe', 'openai', 'ky'] as const;
+export const PEER_SIDES = ['ours', 'oursFetch', 'rawFetch', 'rawNodeHttp', 'stripe', 'openai', 'ky'] as const;
 export type PeerSide = (typeof PEER_SIDES)[number];
 
 export const PEER_NAMES: Record<PeerSide, string> = {
-  ours: 'payment-gateway-sdk `client.query`',
+  ours: 'payment-gateway-sdk `client.query` (node:http, the default on Node)',
+  oursFetch: 'payment-gateway-sdk `client.query` given `fetch`',
   rawFetch: 'raw fetch (sign, fetch, parse, verify)',
   rawNodeHttp: 'raw node:http (the same, over node:http)',
   stripe: 'stripe-node POST (`rawRequest`)',
@@ -35,7 +36,7 @@ function check(answer: unknown): void {
 }
 
 /** Every side, `inFlight` calls at a time, on the server at `origin`; every client with its defaults. */
-export function peerBatches(client: GatewayClient, origin: string, inFlight: number): Record<PeerSide, Batch> {
+export function peerBatches(client: GatewayClient, fetchClient: GatewayClient, origin: string, inFlight: number): Record<PeerSide, Batch> {
   const { mchOrderNo } = PAY_ORDER;
   const body = { ...REQUEST_PARAMS, sign: baselineSign(REQUEST_PARAMS, SECRET) };
   const url = new URL(origin);
@@ -46,6 +47,9 @@ export function peerBatches(client: GatewayClient, origin: string, inFlight: num
   return {
     ours: batch(async () => {
       if ((await client.query({ mchOrderNo })).payOrderId !== PAY_ORDER.payOrderId) throw new Error('the SDK got an unexpected answer');
+    }),
+    oursFetch: batch(async () => {
+      if ((await fetchClient.query({ mchOrderNo })).payOrderId !== PAY_ORDER.payOrderId) throw new Error('the SDK got an unexpected answer');
     }),
     rawFetch: batch(() => baselineQuery(fetch, origin, REQUEST_PARAMS, SECRET)),
     rawNodeHttp: batch(() => baselineQueryNodeHttp(agent, url, REQUEST_PARAMS, SECRET)),

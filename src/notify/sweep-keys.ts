@@ -42,18 +42,6 @@ export interface UnconfirmedOrder {
   readonly mchRefundNo?: undefined;
 }
 
-/** What every refund tracked by its key carries: the key and the amount and currency sent. */
-interface UnconfirmedRefundFields {
-  /** Your refund number, as sent to `refundOrder`: the key the refund is looked up by. */
-  readonly mchRefundNo: string;
-  /** The amount sent, in minor units: the record found must have it. */
-  readonly refundAmount: number;
-  /** The currency sent: the record found must have it (in any case). */
-  readonly currency: string;
-  /** Never given: a refund with its `refundOrderId` is tracked by its ids. */
-  readonly refundOrderId?: undefined;
-}
-
 /**
  * A refund `processor.track` takes when `refundOrder` rejected with `GatewayOutcomeUnknownError`: known by your
  * `mchRefundNo`, the amount and currency sent, and exactly one id of the order refunded, as sent. A sweep looks it
@@ -66,7 +54,16 @@ interface UnconfirmedRefundFields {
  * await processor.track({ mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', mchOrderNo: 'order-1001' });
  * ```
  */
-export type UnconfirmedRefund = UnconfirmedRefundFields &
+export type UnconfirmedRefund = {
+  /** Your refund number, as sent to `refundOrder`: the key the refund is looked up by. */
+  readonly mchRefundNo: string;
+  /** The amount sent, in minor units: the record found must have it. */
+  readonly refundAmount: number;
+  /** The currency sent: the record found must have it (in any case). */
+  readonly currency: string;
+  /** Never given: a refund with its `refundOrderId` is tracked by its ids. */
+  readonly refundOrderId?: undefined;
+} &
   ({ readonly payOrderId: string; readonly mchOrderNo?: undefined } | { readonly mchOrderNo: string; readonly payOrderId?: undefined });
 
 const ORDER_KEY = 'order-key:';
