@@ -60,7 +60,7 @@ export function mayRepeat(retry: RetryClass, kind: FailureKind): boolean {
 /**
  * Whether a create that failed so may have made its record, which must then be looked up: any failure after
  * sending (an unsigned status too); a refusal unless its row declares it decided before any record is made
- * (`final`), and even then once an earlier attempt may have made the record.
+ * (`refusedBeforeRecord`), and even then once an earlier attempt may have made the record.
  */
 export function mayHaveCreated(kind: FailureKind, earlierMayHave: boolean, finalRefusal: boolean): boolean {
   if (kind === 'refused') return earlierMayHave || !finalRefusal;

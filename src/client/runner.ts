@@ -252,8 +252,8 @@ export class OperationRunner {
         if (found !== 'absent') return refusal ? { ...found, replayed: true } : found;
         // Proved absent: a refusal stands, with its advice; any other failure may be sent again.
         if (refusal) throw refusal;
+        // Sent again, as a retry: at once (the lookup was the pause), or after the Retry-After a 429 asked.
         if (kind === 'turned-away') await this.#waitAsked(call, error);
-        // Proved absent: the create may be sent again, as a retry, at once: the lookup was the pause.
         if (retriesLeft <= 0) throw error;
         retriesLeft--;
         const { onRetry } = this.#settings.hooks;

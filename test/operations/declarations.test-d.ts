@@ -42,6 +42,9 @@ describe('defineOperation checks every field name against the schemas', () => {
     defineOperation({ ...base, binds: [], confirm: { lookup: 'refundQuery', by: ['refundNo'], answered: ['refundID'] } });
     // @ts-expect-error notFound: not a reason of the row's own refusals
     defineOperation({ ...base, binds: [], refusals: { refund_not_found: { match: /x/, advice: 'x' } }, notFound: ['refund_not_foundd'] });
+    // @ts-expect-error refusedBeforeRecord: not a reason of the row's own refusals
+    defineOperation({ ...base, binds: [], refusals: { refund_unsupported: { match: /x/, advice: 'x' } }, refusedBeforeRecord: ['refund_unsuported'] });
+    defineOperation({ ...base, binds: [], refusals: { refund_unsupported: { match: /x/, advice: 'x' } }, refusedBeforeRecord: ['refund_unsupported'] });
     // @ts-expect-error a property operations do not have (a misspelled notFound)
     defineOperation({ ...base, binds: [], notfound: ['refund_not_found'] });
     // @ts-expect-error a property operations no longer have (removed: every URL parameter is checked by its schema)
