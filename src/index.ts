@@ -19,7 +19,7 @@
 // Client
 export { GatewayClient, type OperationMethods } from './client/gateway-client.js';
 export { CLIENT_DEFAULTS, RETRY_DEFAULTS, type GatewayClientOptions, type RequestOptions } from './client/options.js';
-export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS } from './client/wait-for-order.js';
+export { GatewayWaitTimeoutError, WAIT_FOR_ORDER_DEFAULTS } from './client/wait-for-record.js';
 export { GatewayOrderPaidError } from './client/reissue.js';
 export { GatewayOrderNotFinalError } from './client/order-not-final.js';
 export type { GatewayHooks } from './client/hooks.js';

@@ -1,108 +1,26 @@
-import { definitionOf, type operations, type ConfirmedOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
+import type { OperationName, ParamsOf, ResultOf } from '../operations/table.js';
 import type { ClientNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
 import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import type { Refund, RefundOrderParams, RefundOrderResult, RefundQueryParams } from '../protocol/schemas/refund.js';
 import type { SettleAddressApplyParams, SettlementRecord, SettlementResult, SettleRequestGetParams, SettleRequestParams } from '../protocol/schemas/settlement.js';
-import { createKyTransport, type FetchLike, type HttpExchange } from '../transport/http.js';
-import { composeHooks, recordIds } from './hooks.js';
-import { LogObserver } from './logging.js';
-import { resolveOptions, type ConfirmOptions, type GatewayClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
-import { OperationRunner, type GatewayResponse, type RunAs } from './runner.js';
-import { reissueOrder, type OrderCalls } from './reissue.js';
-import { waitForOrder, waitForRefund, type WaitForOrderOptions, type WaitForRefundOptions } from './wait-for-order.js';
+import type { FetchLike, HttpExchange } from '../transport/http.js';
+import type { ClientCalls } from './calls.js';
+import { setUpClient } from './client-setup.js';
+import type { OperationMethods } from './operation-methods.js';
+import type { ConfirmOptions, GatewayClientOptions, RequestOptions } from './options.js';
+import type { GatewayResponse } from './runner.js';
+import { orderWait, refundWait, type WaitForOrderOptions, type WaitForRefundOptions } from './wait-for-record.js';
 
-/**
- * The parameter and result types of one operation, as {@link OperationTypes} lists them.
- *
- * @example
- * ```ts
- * import type { OperationTypes } from './gateway-client.js'; // internal: not exported by the package
- *
- * type Query = OperationTypes['query']; // Operation<QueryParams, PayOrder>
- * async function auditedQuery(params: Query['params']): Promise<Query['result']> {
- *   const order = await client.query(params);
- *   log.info({ payOrderId: order.payOrderId, state: order.state }, 'order read');
- *   return order;
- * }
- * ```
- */
-export interface Operation<Params, Result> {
-  /** What the method takes. */
-  params: Params;
-  /** What the method resolves to. */
-  result: Result;
-}
-
-/**
- * Parameters and results of each operation, by name, derived from the SDK's operation table: one place to
- * type code that handles any operation generically (queues, audit logs, test doubles).
- *
- * @example
- * ```ts
- * import type { OperationName } from 'payment-gateway-sdk';
- * import type { OperationTypes } from './gateway-client.js'; // internal: not exported by the package
- *
- * // A job queued now and run later by a worker, typed by the operation it will call.
- * interface GatewayJob<Op extends OperationName> {
- *   operation: Op;
- *   params: OperationTypes[Op]['params'];
- * }
- * const job: GatewayJob<'query'> = { operation: 'query', params: { mchOrderNo: 'order-1001' } };
- * ```
- */
-export type OperationTypes = { [Op in OperationName]: Operation<ParamsOf<Op>, ResultOf<Op>> };
-
-/**
- * An operation's method: its parameters, the per-call options and its result (`confirm: true` where the
- * table offers it).
- *
- * @example
- * ```ts
- * import type { OperationMethod } from './gateway-client.js'; // internal: not exported by the package
- *
- * // Inject just the query method into a service.
- * const readOrder: OperationMethod<'query'> = client.query.bind(client);
- * ```
- */
-export type OperationMethod<Op extends OperationName> =
-  (typeof operations)[Op] extends { readonly confirm: object }
-    ? {
-        (params: ParamsOf<Op>, options: ConfirmOptions & { confirm: true }): Promise<ConfirmedOf<Op>>;
-        (params: ParamsOf<Op>, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<ResultOf<Op>>;
-        (params: ParamsOf<Op>, options?: ConfirmOptions): Promise<ResultOf<Op> | ConfirmedOf<Op>>;
-      }
-    : (params: ParamsOf<Op>, options?: RequestOptions) => Promise<ResultOf<Op>>;
-
-/**
- * The operation methods of {@link GatewayClient}, one per entry of the SDK's operation table (its TSDoc
- * is the method's). Each validates, signs and sends, verifies the response and resolves to its typed data.
- *
- * @example
- * ```ts
- * import type { OperationMethods } from 'payment-gateway-sdk';
- *
- * // A service that only reads orders gets just that method, e.g. a test double of it.
- * type OrderReader = Pick<OperationMethods, 'query'>;
- * const reader: OrderReader = client;
- * ```
- */
-export type OperationMethods = { readonly [Op in keyof typeof operations]: OperationMethod<Op> };
-
-const dataOf = <T>(response: GatewayResponse<T>): T => response.data;
-
-function summarize(options: ResolvedOptions): Record<string, unknown> {
-  const { fetch: _fetch, now: _now, hooks: _hooks, logger: _logger, telemetry: _telemetry, secret: _secret, ...rest } = options;
-  return { ...rest, secret: '[redacted]' };
-}
+export type { OperationMethods } from './operation-methods.js';
 
 /**
  * The gateway client: one method per operation of the SDK's operation table (payments, crypto settlements,
  * refunds), each validating, signing and sending its request, verifying the response's signature and binding,
  * and resolving to the typed `data`; plus `waitForOrder`, `reissueOrder`, notification verification and
- * `withResponse`. One instance per merchant application; it
- * holds no other state and is safe to share across concurrent calls.
+ * `withResponse`. One instance per merchant application; it holds no other state and is safe to share across
+ * concurrent calls.
  *
  * @example
  * ```ts
@@ -132,42 +50,35 @@ export class GatewayClient implements OperationMethods {
   /** Whether answers' signatures are verified (the `verifyResponses` option): a sweep refuses a client that does not. */
   readonly verifyResponses: boolean;
   // Kept for verifying notifications; private, so it is in no enumeration, JSON or inspect output.
-  readonly #secret: string;
-  readonly #summary: Record<string, unknown>;
-  readonly #runner: OperationRunner;
-  readonly #log: LogObserver;
+  readonly #credentials: { readonly secret: string; readonly mchNo: string; readonly appId: string };
+  readonly #summary: Readonly<Record<string, unknown>>;
+  readonly #calls: ClientCalls;
 
   /**
    * @param options - see {@link GatewayClientOptions}; invalid options throw {@link GatewayValidationError}.
    */
   constructor(options: GatewayClientOptions) {
-    const resolved = resolveOptions(options);
+    const { options: resolved, summary, calls } = setUpClient(options);
     this.baseUrl = resolved.baseUrl;
     this.mchNo = resolved.mchNo;
     this.appId = resolved.appId;
     this.verifyResponses = resolved.verifyResponses;
-    this.#secret = resolved.secret;
-    this.#summary = summarize(resolved);
-    this.#log = new LogObserver(resolved.logLevel, resolved.logger);
-    const hooks = composeHooks(resolved.hooks, this.#log.hooks);
-    this.#runner = new OperationRunner({ ...resolved, hooks, transport: createKyTransport(resolved) }, resolved.secret);
-    this.#log.created(resolved);
+    this.#credentials = { secret: resolved.secret, mchNo: resolved.mchNo, appId: resolved.appId };
+    this.#summary = summary;
+    this.#calls = calls;
   }
 
-/**
+  /**
    * Creates a payment order (`POST /api/pay/unifiedOrder`) and returns the payment parameters. A channel
    * failure is a result (`orderState` 3 with `errCode`/`errMsg`), not an exception. `mchOrderNo` is your
-   * idempotency key: the gateway refuses a second order with it. A create is never sent twice blindly:
-   * after an ambiguous failure the order is looked up by `mchOrderNo`, and a recovered result has no
-   * `payData` (the query does not carry it).
+   * idempotency key. After an ambiguous failure the order is looked up by it, never sent twice blindly: a
+   * recovered result has no `payData` (see {@link GatewayClient.reissueOrder}).
    *
    * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses and no order exists under your `mchOrderNo` (a refusal not decided before the record is looked up first: an order found resolves the call, `replayed`)
+   * @throws {@link GatewayApiError} when the gateway refuses and no order exists under your `mchOrderNo` (one found resolves the call, `replayed`)
    * @throws {@link GatewayOutcomeUnknownError} when the order may exist and no lookup could tell in time (`key` to reconcile by)
    * @throws {@link GatewayReconciliationMismatchError} when the lookup finds another order under your `mchOrderNo`
-   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway (nothing was created)
-   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
-   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   * @throws {@link GatewayConnectionError}, {@link GatewayTimeoutError}, {@link GatewayAbortError} when every attempt was refused, `totalTimeout` ran out or your `signal` aborted before anything reached the gateway
    * @throws {@link GatewayHttpStatusError} for a redirect (never followed: check `baseUrl`)
    *
    * @example
@@ -182,10 +93,10 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   unifiedOrder(params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
-    return this.#call('unifiedOrder', params, options);
+    return this.#calls.call('unifiedOrder', params, options);
   }
 
-/**
+  /**
    * Reads an order's latest state (`POST /api/pay/query`) by `payOrderId` or `mchOrderNo`, with its on-chain
    * transactions (`orderTransactionList`, amounts as exact decimal strings). Retried on transient failures.
    * The record must be the one asked for, of this merchant application.
@@ -196,8 +107,7 @@ export class GatewayClient implements OperationMethods {
    * @throws {@link GatewaySignatureError} when the answer's `sign` is missing or wrong
    * @throws {@link GatewayResponseValidationError} when the answer is not the documented shape, or readings of its signed text differ in a field that is not free text
    * @throws {@link GatewayResponseError} when the answer is unusable after the retries (an HTTP error status, empty, truncated, not JSON, too large)
-   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
-   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time (`timeout`, `totalTimeout`)
+   * @throws {@link GatewayConnectionError}, {@link GatewayTimeoutError} when the gateway could not be reached, or time ran out (`timeout`, `totalTimeout`)
    * @throws {@link GatewayAbortError} when your `signal` aborted
    *
    * @example
@@ -207,25 +117,20 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   query(params: QueryParams, options?: RequestOptions): Promise<PayOrder> {
-    return this.#call('query', params, options);
+    return this.#calls.call('query', params, options);
   }
 
-/**
-   * Closes an unpaid order (`POST /api/pay/close`); resolves when the gateway accepted the close. Only states
-   * 0 and 1 can be closed; a paying order may still become paid. The gateway answers an empty `data`, which
-   * proves nothing about the order (the reference answers it even when a payer moved the order to 1 meanwhile
-   * and nothing was closed): with `{ confirm: true }` the order is queried by the same ids afterwards and the
-   * call resolves to it only in a final state (6, or 2 when the payer paid first); an order still 0 or 1 is
-   * a {@link GatewayOrderNotFinalError}. A repeat that finds the order already closed is a success.
+  /**
+   * Closes an unpaid order (states 0 and 1) with `POST /api/pay/close`; resolves when the gateway accepted the
+   * close. That empty answer proves nothing about the order: with `{ confirm: true }` the order is read back and
+   * the call resolves to it only in a final state (6, or 2 when the payer paid first). A repeat that finds the
+   * order already closed is a success.
    *
    * @throws {@link GatewayOrderNotFinalError} with `confirm`, when the order read back is still 0 or 1: wait for its final state
    * @throws {@link GatewayApiError} when the order cannot be closed (`order_not_closable`, `order_not_found`)
    * @throws {@link GatewayEmptyResponseError} when the channel refused the close (the gateway sends an empty body)
    * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
-   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
-   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
-   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
-   * @throws {@link GatewayAbortError} when your `signal` aborted
+   * @throws the transport errors of {@link GatewayClient.query}
    *
    * @example
    * ```ts
@@ -238,10 +143,10 @@ export class GatewayClient implements OperationMethods {
   close(params: CloseParams, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<void>;
   close(params: CloseParams, options?: ConfirmOptions): Promise<PayOrder | void>;
   close(params: CloseParams, options?: ConfirmOptions): Promise<PayOrder | void> {
-    return this.#call('close', params, options);
+    return this.#calls.call('close', params, options);
   }
 
-/**
+  /**
    * Declares a crypto address to receive settlements (`POST /api/channelbiz/coinpay/settleAddressApply`). The
    * platform reviews it; once approved, settle to it with `addrServerRequestId: result.serverRequestId`. The
    * gateway offers no lookup for declarations: an ambiguous failure ends in {@link GatewayOutcomeUnknownError}.
@@ -249,9 +154,7 @@ export class GatewayClient implements OperationMethods {
    * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
    * @throws {@link GatewayApiError} when the gateway refuses, e.g. a duplicate `requestId` (no lookup exists: any refusal but the shared checks is a {@link GatewayOutcomeUnknownError})
    * @throws {@link GatewayOutcomeUnknownError} after an ambiguous failure (`key` is your `requestId`)
-   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
-   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
-   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   * @throws {@link GatewayConnectionError}, {@link GatewayTimeoutError}, {@link GatewayAbortError} as for {@link GatewayClient.unifiedOrder}
    *
    * @example
    * ```ts
@@ -261,26 +164,22 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   settleAddressApply(params: SettleAddressApplyParams, options?: RequestOptions): Promise<SettlementResult> {
-    return this.#call('settleAddressApply', params, options);
+    return this.#calls.call('settleAddressApply', params, options);
   }
 
-/**
+  /**
    * Requests a settlement of available balance (`POST /api/channelbiz/coinpay/settleRequest`) to a declared
-   * address (`addrServerRequestId`) or a given one (`address`): exactly one of the two. Only
-   * `payoutChannel: 'Crypto'` and `currency: 'USD'` are supported. `requestId` is your idempotency key. The
-   * answer, `{ serverRequestId, status }`, repeats nothing of the request: with `{ confirm: true }` the record
-   * is read back by `requestId` and must carry the `serverRequestId` answered and every field sent that it
-   * shows; the call then resolves to the {@link SettlementRecord} (for a declared address, compare its
-   * `address` with the one you declared).
+   * address (`addrServerRequestId`) or a given one (`address`): exactly one. Only `payoutChannel: 'Crypto'` and
+   * `currency: 'USD'`. `requestId` is your idempotency key. The answer repeats nothing of the request: with
+   * `{ confirm: true }` the record is read back by `requestId`, must match the answer and the request, and the
+   * call resolves to the {@link SettlementRecord}.
    *
    * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
    * @throws {@link GatewayApiError} when the gateway refuses, e.g. an unapproved address, and no settlement exists under your `requestId` (a duplicate resolves to the record found, `replayed`)
    * @throws {@link GatewayOutcomeUnknownError} when the settlement may exist and no lookup could tell (`key` is your `requestId`)
    * @throws {@link GatewayReconciliationMismatchError} when the record under your `requestId` is another settlement
    * @throws {@link GatewayResponseMismatchError} with `confirm`, when the record read back is not the one answered
-   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway
-   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
-   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   * @throws {@link GatewayConnectionError}, {@link GatewayTimeoutError}, {@link GatewayAbortError} as for {@link GatewayClient.unifiedOrder}
    *
    * @example
    * ```ts
@@ -296,20 +195,17 @@ export class GatewayClient implements OperationMethods {
   settleRequest(params: SettleRequestParams, options?: ConfirmOptions & { confirm?: false | undefined }): Promise<SettlementResult>;
   settleRequest(params: SettleRequestParams, options?: ConfirmOptions): Promise<SettlementResult | SettlementRecord>;
   settleRequest(params: SettleRequestParams, options?: ConfirmOptions): Promise<SettlementResult | SettlementRecord> {
-    return this.#call('settleRequest', params, options);
+    return this.#calls.call('settleRequest', params, options);
   }
 
-/**
+  /**
    * Reads a settlement request by your `requestId` (`POST /api/channelbiz/coinpay/settleRequestGet`). The
    * record must be the one asked for. `status` values are not defined by the spec (see {@link SettlementResult}).
    *
    * @throws {@link GatewayApiError} when the gateway refuses, e.g. `record_not_found`
    * @throws {@link GatewayResponseMismatchError} when the signed answer is another request's record
    * @throws {@link GatewayValidationError} for an invalid `requestId` (nothing is sent)
-   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
-   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
-   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
-   * @throws {@link GatewayAbortError} when your `signal` aborted
+   * @throws the answer and transport errors of {@link GatewayClient.query}
    *
    * @example
    * ```ts
@@ -318,29 +214,23 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   settleRequestGet(params: SettleRequestGetParams, options?: RequestOptions): Promise<SettlementRecord> {
-    return this.#call('settleRequestGet', params, options);
+    return this.#calls.call('settleRequestGet', params, options);
   }
 
   /**
-   * Refunds a paid order, wholly or in part (`POST /api/refund/refundOrder`), and resolves to the refund: its
-   * `state` may be final already (2 refunded, 3 failed) or, as a real channel usually answers, 1 (refunding:
-   * learn the end from the refund notification, a processor's sweep or {@link GatewayClient.refundQuery}).
-   * `mchRefundNo` is your idempotency key: store it with the refund **before** calling. A refund is never sent
-   * twice blindly, and no status or refusal is taken on its word: after a lost or ambiguous answer, an unsigned
-   * 408/429, or a refusal not decided before a refund exists, the refund is looked up by `mchRefundNo` and the call
-   * resolves to the refund found (re-sent, with the same `mchRefundNo`, only when the lookup proves it absent). An
-   * identical repeat resolves to the refund made (`replayed`); never retry under a new number while the first may
-   * exist, or the payer is refunded twice. A refund asked by `mchOrderNo` is compared with the `payOrderId` a signed
-   * query of that order gives: another order's refund under your number is a mismatch, never taken.
+   * Refunds a paid order, wholly or in part (`POST /api/refund/refundOrder`). The refund's `state` may be final
+   * (2 refunded, 3 failed) or, usually, 1 (refunding: learn the end from the refund notification, a processor's
+   * sweep or {@link GatewayClient.refundQuery}). `mchRefundNo` is your idempotency key: store it **before**
+   * calling. After an ambiguous answer or a refusal not decided before a refund exists, the refund is looked up
+   * by `mchRefundNo` and the call resolves to the one found (`replayed`). Never retry under a new number while
+   * the first may exist: the payer would be refunded twice.
    *
    * @throws {@link GatewayValidationError} for invalid parameters, e.g. neither or both of `payOrderId` and `mchOrderNo` (nothing is sent)
-   * @throws {@link GatewayApiError} when the gateway refuses and no refund exists under your `mchRefundNo`: `order_not_found`, `refund_unsupported` at once; `order_not_refundable` (not paid, or refunded in full), `refund_exceeds_refundable`, `refund_in_progress` (try later with the same `mchRefundNo`), a system error only after the lookup proved no refund exists (a refund found resolves the call, `replayed`)
-   * @throws {@link GatewayOutcomeUnknownError} when the refund may exist and no lookup could tell in time (`key` is your `mchRefundNo`: retry with it later, or `processor.track` it; never refund under a new number)
+   * @throws {@link GatewayApiError} when the gateway refuses and no refund exists under your `mchRefundNo`, e.g. `order_not_refundable`, `refund_exceeds_refundable`, `refund_in_progress` (try later with the same `mchRefundNo`)
+   * @throws {@link GatewayOutcomeUnknownError} when the refund may exist and no lookup could tell in time (`key` is your `mchRefundNo`: retry with it later, or `processor.track` it)
    * @throws {@link GatewayReconciliationMismatchError} when your `mchRefundNo` is used by another refund (another order, amount or currency): `differences` names the fields
    * @throws {@link GatewayResponseContractError} when the gateway's signed answer breaks the documented shape (the refund was made: `lookup` says what was found)
-   * @throws {@link GatewayConnectionError} when every attempt was refused before reaching the gateway (nothing was refunded)
-   * @throws {@link GatewayTimeoutError} when `totalTimeout` ran out before anything reached the gateway
-   * @throws {@link GatewayAbortError} when your `signal` aborted before anything reached the gateway
+   * @throws {@link GatewayConnectionError}, {@link GatewayTimeoutError}, {@link GatewayAbortError} as for {@link GatewayClient.unifiedOrder} (nothing was refunded)
    *
    * @example
    * ```ts
@@ -352,7 +242,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   refundOrder(params: RefundOrderParams, options?: RequestOptions): Promise<RefundOrderResult> {
-    return this.#call('refundOrder', params, options);
+    return this.#calls.call('refundOrder', params, options);
   }
 
   /**
@@ -363,12 +253,7 @@ export class GatewayClient implements OperationMethods {
    * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
    * @throws {@link GatewayApiError} when the gateway refuses, e.g. `refund_not_found`
    * @throws {@link GatewayResponseMismatchError} when the signed answer is another refund's (a replayed or substituted response)
-   * @throws {@link GatewaySignatureError} when the answer's `sign` is missing or wrong
-   * @throws {@link GatewayResponseContractError} when the signed answer breaks the documented shape
-   * @throws {@link GatewayResponseError} when the answer is unusable after the retries (see {@link GatewayClient.query})
-   * @throws {@link GatewayConnectionError} when the gateway could not be reached after the retries
-   * @throws {@link GatewayTimeoutError} when an attempt or the call ran out of time
-   * @throws {@link GatewayAbortError} when your `signal` aborted
+   * @throws the answer and transport errors of {@link GatewayClient.query}
    *
    * @example
    * ```ts
@@ -377,22 +262,19 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   refundQuery(params: RefundQueryParams, options?: RequestOptions): Promise<Refund> {
-    return this.#call('refundQuery', params, options);
+    return this.#calls.call('refundQuery', params, options);
   }
 
   /**
-   * Waits for an order's result without a notification: queries it (by `payOrderId` or `mchOrderNo`) until
-   * it leaves states 0 and 1, or until `options.until` holds, and resolves to the {@link PayOrder}. The
-   * reference gateway notifies only a success: a failure, a close or an expiry is learned by asking.
-   *
-   * The pause between queries starts at `intervalMs` (1 s) and grows by half each time, up to
-   * `maxIntervalMs` (10 s). A query that fails transiently (connection, timeout, 5xx, a broken body, a
-   * gateway system error) does not end the wait; any other failure rejects with it at once (invalid ids,
-   * `order_not_found`, `signature_invalid`, an untrusted or substituted response).
+   * Waits for an order's result without a notification: queries it (by `payOrderId` or `mchOrderNo`) until it
+   * leaves states 0 and 1, or until `options.until` holds, and resolves to the {@link PayOrder}. The reference
+   * gateway notifies only a success: a failure, a close or an expiry is learned by asking. The pause between
+   * queries starts at `intervalMs` (1 s) and grows by half up to `maxIntervalMs` (10 s). A query that fails
+   * transiently does not end the wait; any other failure rejects with it at once.
    *
    * @throws {@link GatewayWaitTimeoutError} (a {@link GatewayTimeoutError}) after `timeout` (5 minutes), with `lastOrder`
    * @throws {@link GatewayAbortError} when `signal` aborts
-   * @throws any error of {@link GatewayClient.query} that a retry cannot cure (see above)
+   * @throws any error of {@link GatewayClient.query} that a retry cannot cure, e.g. `order_not_found`
    *
    * @example
    * ```ts
@@ -407,17 +289,14 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
-    // Its queries are not logged as failures: a transient one does not end the wait; the wait's own failure is.
-    const query = (params: QueryParams, requestOptions: RequestOptions) => this.#unlogged<PayOrder>('query', params, requestOptions, { purpose: 'wait' });
-    return this.#logged('waitForOrder', ids, this.#runner.traced('waitForOrder', ids, () => waitForOrder(query, ids, options)));
+    return this.#calls.wait(orderWait, ids, options);
   }
 
   /**
    * Waits for a refund's end: queries it (by `mchRefundNo` or `refundOrderId`) until it leaves states 0 and 1, or
    * until `options.until` holds, and resolves to the {@link Refund}: 2 refunded, 3 failed, 4 closed (still open two
-   * hours after its creation; never notified). Pauses, timeout and which failures end the wait are
-   * {@link GatewayClient.waitForOrder}'s. In a server, prefer the refund notification and a processor's sweep
-   * (`processor.track(refund)`): this holds the caller for as long as the channel takes.
+   * hours after its creation; never notified). Pauses, timeout and failures are {@link GatewayClient.waitForOrder}'s.
+   * In a server, prefer the refund notification and a processor's sweep (`processor.track(refund)`).
    *
    * @throws {@link GatewayWaitTimeoutError} after `timeout` (5 minutes), with `lastRefund`
    * @throws {@link GatewayAbortError} when `signal` aborts
@@ -431,19 +310,13 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   waitForRefund(ids: RefundQueryParams, options?: WaitForRefundOptions): Promise<Refund> {
-    // As waitForOrder's: its queries are not logged as failures, the wait's own failure is.
-    const query = (params: RefundQueryParams, requestOptions: RequestOptions) => this.#unlogged<Refund>('refundQuery', params, requestOptions, { purpose: 'wait' });
-    return this.#logged('waitForRefund', ids, this.#runner.traced('waitForRefund', ids, () => waitForRefund(query, ids, options)));
+    return this.#calls.wait(refundWait, ids, options);
   }
 
   /**
-   * The way out of a recovered create: a {@link RecoveredOrder} exists at the gateway but has no `payData`
-   * (the lookup after a lost answer cannot return it). Closes it (`close` with `confirm: true`), unless it
-   * is already past paying; refuses with {@link GatewayOrderPaidError} if it was paid (or paid and
-   * refunded); then, only when a signed query after the close shows the old order closed, failed or revoked
-   * (6, 3, 4), creates `params` under their new `mchOrderNo` and resolves to that result. The gateway's
-   * answer to a close proves nothing (it answers success when a payer moved the order to paying meanwhile):
-   * an old order still 0 or 1 is a {@link GatewayOrderNotFinalError}, never a second order. Store the new
+   * The way out of a recovered create (a {@link RecoveredOrder} has no `payData`): closes it (`close` with
+   * `confirm: true`) unless it is already past paying, and only when a signed query then shows it closed, failed
+   * or revoked (6, 3, 4) creates `params` under their new `mchOrderNo` and resolves to that result. Store the new
    * `mchOrderNo` with your order. The new create can itself be recovered (rarely): loop while `recovered`.
    *
    * @throws {@link GatewayOrderPaidError} when the recovered order was paid: fulfil it instead
@@ -461,13 +334,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   reissueOrder(recovered: RecoveredOrder, params: UnifiedOrderParams, options?: RequestOptions): Promise<UnifiedOrderResult> {
-    // Its calls are not logged one by one: a refused close that reissuing handles is no failure; its own failure is logged once.
-    const calls: OrderCalls = {
-      close: (ids, closeOptions, readBack) => this.#unlogged<PayOrder>('close', ids, closeOptions, { readBack }),
-      query: (ids, queryOptions) => this.#unlogged<PayOrder>('query', ids, queryOptions),
-      unifiedOrder: (order, createOptions) => this.#unlogged<UnifiedOrderResult>('unifiedOrder', order, createOptions),
-    };
-    return this.#logged('reissueOrder', params, this.#runner.traced('reissueOrder', params, () => reissueOrder(calls, recovered, params, options)));
+    return this.#calls.reissue(recovered, params, options);
   }
 
   /**
@@ -482,7 +349,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   verifyNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyNotificationOptions>): Promise<notify.PayOrderNotification> {
-    return notify.verifyNotification(input, { ...options, secret: this.#secret, mchNo: this.mchNo, appId: this.appId });
+    return notify.verifyNotification(input, { ...options, ...this.#credentials });
   }
 
   /**
@@ -494,7 +361,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   verifySettlementNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifySettlementNotificationOptions>): Promise<notify.SettlementNotification> {
-    return notify.verifySettlementNotification(input, { ...options, secret: this.#secret, mchNo: this.mchNo, appId: this.appId });
+    return notify.verifySettlementNotification(input, { ...options, ...this.#credentials });
   }
 
   /**
@@ -508,7 +375,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   verifyRefundNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyRefundNotificationOptions>): Promise<notify.RefundNotification> {
-    return notify.verifyRefundNotification(input, { ...options, secret: this.#secret, mchNo: this.mchNo, appId: this.appId });
+    return notify.verifyRefundNotification(input, { ...options, ...this.#credentials });
   }
 
   /**
@@ -523,27 +390,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   withResponse<Op extends OperationName>(operation: Op, params: ParamsOf<Op>, options?: RequestOptions): Promise<GatewayResponse<ResultOf<Op>>> {
-    return this.#logged(operation, params, this.#runner.run(operation, params, options));
-  }
-
-  /** Runs an operation of the table and resolves to what its method resolves to (nothing for close without confirm). */
-  #call<T>(operation: OperationName, params: unknown, options: ConfirmOptions | undefined): Promise<T> {
-    const pending = this.#logged(operation, params, this.#runner.run<T>(operation, params, options)).then(dataOf);
-    return definitionOf(operation).resolves === 'nothing' && options?.confirm !== true ? (pending.then(() => undefined) as Promise<T>) : pending;
-  }
-
-  /** A call made inside another one (waitForOrder, reissueOrder), which logs its own failure: this one's is not logged. */
-  #unlogged<T>(operation: OperationName, params: unknown, options: ConfirmOptions | undefined, how?: RunAs): Promise<T> {
-    return this.#runner.run<T>(operation, params, options, how).then(dataOf);
-  }
-
-  // A call's final error is seen here: no hook sees it (it may come from no attempt: validation, a lookup, the deadline).
-  #logged<T>(operation: string, params: unknown, pending: Promise<T>): Promise<T> {
-    if (!this.#log.logsFailures) return pending;
-    return pending.catch((error: unknown) => {
-      this.#log.failed(operation, recordIds(params), error);
-      throw error;
-    });
+    return this.#calls.withResponse(operation, params, options);
   }
 
   /** A summary without the secret, so the client can be logged safely. */

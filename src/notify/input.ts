@@ -11,16 +11,12 @@ import { readCappedStream, type CappedRead } from '../util/read-capped-stream.js
 
 /**
  * A notification as a framework hands it over:
- * - the raw body: a `string`, a `Uint8Array`/`Buffer` or an `ArrayBuffer` (form or JSON, told apart by
- *   the first character);
+ * - the raw body: a `string`, a `Uint8Array`/`Buffer` or an `ArrayBuffer` (form or JSON by the first character);
  * - `URLSearchParams` or `FormData`;
  * - a Web `Request` (form or JSON by its `Content-Type`; read from a clone, so its own body stays unread);
- * - a body stream: a Web `ReadableStream` of bytes, or any async iterable of bytes such as Node's
- *   `IncomingMessage` (form or JSON by the first character);
+ * - a body stream: a Web `ReadableStream` of bytes, or any async iterable of bytes such as Node's `IncomingMessage`;
  * - an object of string fields, as `express.urlencoded()` or `@fastify/formbody` make of a form body.
- *
- * Every kind is held to `maxBodyBytes`: a stream or `Request` is read chunk by chunk and cancelled as
- * soon as it passes the limit.
+ * Every kind is held to `maxBodyBytes`: a stream or `Request` is cancelled as soon as it passes the limit.
  *
  * @example
  * ```ts

@@ -59,22 +59,12 @@ const DEFAULT_CLOCK_SKEW_MS = 300_000;
 type Entry = { readonly kind: 'running'; readonly lost: AbortController } | { readonly kind: 'done'; readonly eventTime: number | undefined };
 
 /**
- * A store in this process's memory, and **only this process's**: for tests and development. It forgets
- * everything on a restart, so it refuses (outcome `stale`) every event older than its creation rather than
- * run it again; outside tests pass it explicitly, to say you accept that.
- *
- * **Not for production.** Two instances behind a load balancer each have their own memory, so the same
- * notification delivered to both runs `onPaid` twice; after a restart, genuine re-deliveries of events paid
- * before it are refused and must be fulfilled by querying the order. Use `sqliteStore` from
- * `payment-gateway-sdk/stores/sqlite` on one machine, `postgresStore` or `redisStore` for a fleet.
- *
- * Its horizon compares the gateway's clock (`successTime`) with this machine's, with a margin (`clockSkewMs`, 5
- * minutes) for a gateway clock behind yours: a replay of an event processed less than that before a restart (more
- * if the gateway's clock is ahead of yours) runs again.
- *
- * Within one process it is exact: a key is claimed before the first `await`, so concurrent deliveries never run
- * the effect twice; a failed effect releases the key; an effect that runs longer than `claimTimeoutMs` loses
- * its claim (its `signal` aborts).
+ * A store in this process's memory, and **only this process's**: for tests and development. Within one
+ * process it is exact (a key is claimed before the first `await`; a failed effect releases it; an effect past
+ * `claimTimeoutMs` loses its claim). **Not for production**: two instances each run `onPaid` for the same
+ * notification, and after a restart it refuses (`stale`) events older than its creation, less `clockSkewMs`
+ * (5 minutes), so they must be fulfilled by querying the order. Use `sqliteStore` on one machine,
+ * `postgresStore` or `redisStore` for a fleet (the guide "Notifications in production").
  *
  * @example
  * ```ts

@@ -154,10 +154,9 @@ type ExpectationOptions = {
  * | refund | `onRefunded` (2), `onRefundFailed` (3, 4) | `expectRefund` ({@link RefundExpectation}) |
  * | settlement | `onSettlement` (any status) | `expectSettlement` ({@link SettlementExpectation}) |
  *
- * One processor takes every kind your notify URL receives: each message runs the handler of its own kind and
- * state, never another's, and a message no handler of yours takes is answered `FAIL: unhandled` (the gateway keeps it).
- * A kind you handle has all its handlers given: `onRefunded` without `onRefundFailed` (or the reverse) is refused
- * when the processor is created, unless `leaveUnhandled` names the one you leave out on purpose.
+ * Each message runs the handler of its own kind and state; one no handler takes is answered `FAIL: unhandled`.
+ * A kind's handlers are given all or none (`onRefunded` without `onRefundFailed` is refused) unless
+ * `leaveUnhandled` names the one you leave out on purpose.
  *
  * @example
  * ```ts

@@ -12,44 +12,18 @@ import type { PayOrderNotification, RefundNotification } from './verify.js';
 
 /**
  * Creates a processor that takes the gateway's notifications as they arrive (repeated, concurrent, on any of
- * your instances) and runs your handler **once per event**: `onPaid` for payment notifications of paid orders,
- * `onRefunded` for refunds that succeeded, `onRefundFailed` for refunds that failed, `onSettlement` for
- * settlement notifications ({@link NotificationProcessorOptions}). One processor takes every kind your notify
- * URL receives: it tells a message's kind by its shape, runs only a handler of that kind and state (a refund's
- * state 2 never runs `onPaid`), refuses a message shaped as two kinds or none (400, `refused`), and answers a
- * genuine message no handler of yours takes `FAIL: unhandled` (400, outcome `unhandled`, nothing claimed), so
- * that the gateway keeps it. A kind you handle has all its handlers: `onRefunded` without `onRefundFailed` (or the
- * reverse) is refused here, since those refunds would be answered FAIL on each of the gateway's six attempts and
- * then never sent again, unless `leaveUnhandled: ['onRefundFailed']` says you leave them out on purpose.
- *
- * `processor.handle(input)` takes anything {@link verifyNotification} takes and resolves to
- * `{ status, headers, body, outcome }`, ready to send. For each delivery it:
- * 1. verifies the notification (signature, merchant, shape, a paid state for payments) and your `expect`; a
- *    refused notification answers 400 (413 when too large) and claims nothing;
- * 2. claims its `idempotencyKey` in the `store`: a key processed before answers `SUCCESS` without running the
- *    handler; a key another delivery is processing is asked again for up to `busyWaitMs`, then answers 409;
- * 3. runs the handler, records the key done and answers `SUCCESS`; a handler that throws releases the claim
- *    and answers 500, so that the gateway delivers the notification again.
- *
- * A processor with `onPaid` or refund handlers also tracks the orders and refunds you create and sweeps them
- * (`processor.track`, `processor.sweep`, with the `client` option), so that a paid order, or a refund that ended,
- * whose notifications were all lost still runs its handler, once: see the guide "Never lose a paid order".
- *
- * Pass a `store`: `sqliteStore` from `payment-gateway-sdk/stores/sqlite` on one machine; with several
- * machines `postgresStore` from `payment-gateway-sdk/stores/postgres` (the claim, your writes and the done mark
- * commit in one transaction, so each event's effect happens exactly once) or `redisStore`. Without one the
- * processor throws, except in tests (`NODE_ENV=test`), where it uses a {@link memoryStore}. A store that
- * forgets (memory, Redis after `doneTtlMs`) refuses events older than what it remembers: outcome `stale`,
- * answered 400, `onPaid` not run. See the guide "Notifications in production".
- *
- * Pass `expect` (and `expectRefund` with refund handlers, `expectSettlement` with `onSettlement`): without
- * it a handler runs for any genuine notification of your merchant application, whatever its order, amount or
- * currency, so a processor created without a handled kind's expectation warns once per process
- * (`process.emitWarning`, code `PGSDK_NO_EXPECT`).
+ * your instances) and runs your handler **once per event**: `onPaid`, `onRefunded`, `onRefundFailed`,
+ * `onSettlement` ({@link NotificationProcessorOptions}). `processor.handle(input)` takes anything
+ * {@link verifyNotification} takes and resolves to `{ status, headers, body, outcome }`, ready to send: it
+ * verifies the message as its kind and your `expect`, claims its `idempotencyKey` in the `store`, runs the
+ * handler of its kind and state, and answers `SUCCESS` (or 400, 409, 500 so that the gateway sends it again).
+ * With payment or refund handlers and the `client` option it also tracks and sweeps what you create
+ * (`processor.track`, `processor.sweep`). Pass a `store` (`sqliteStore`, `postgresStore`, `redisStore`; a
+ * {@link memoryStore} only under `NODE_ENV=test`) and an expectation per handled kind (`expect`, `expectRefund`,
+ * `expectSettlement`; without one it warns `PGSDK_NO_EXPECT`). The guides "Notifications in production" says each step.
  *
  * @throws {@link GatewayValidationError} for invalid options (no handler, an expectation without a handler of
- * its kind, a kind's handlers given in part that `leaveUnhandled` does not name; an expectation's mistake is named
- * by its option, e.g. `expectRefund.refundAmount`), or no `store` outside tests (when called, not on the first notification)
+ * its kind, a kind's handlers given in part that `leaveUnhandled` does not name), or no `store` outside tests
  *
  * @example
  * ```ts

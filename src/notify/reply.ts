@@ -5,17 +5,14 @@ import type { IdempotentNotification } from './verify-received.js';
 /**
  * What a notification processor did with one delivery:
  * - `processed`: verified, claimed, and the handler ran now (and was recorded done);
- * - `duplicate`: verified, and an earlier delivery of the same event was processed: the handler did not run;
- * - `busy`: verified, but another delivery of the same event was still being processed when the wait ended;
- * - `failed`: the handler, the store or your `expect` function threw, or that function returned something that
- *   is not an expectation (the claim, if any, was released);
+ * - `duplicate`: an earlier delivery of the same event was processed: the handler did not run;
+ * - `busy`: another delivery of the same event was still being processed when the wait ended;
+ * - `failed`: the handler, the store or your `expect` function threw or returned no expectation (the claim released);
  * - `refused`: not verified, or not what `expect` says: nothing was claimed and nothing ran;
- * - `unhandled`: verified, but of a kind or a state none of the processor's handlers takes (a refund's state 3
- *   without `onRefundFailed`, a refund without any refund handler): nothing was claimed and nothing ran, and the
- *   gateway will deliver it again; give the processor that handler (the outcome's error names it);
- * - `stale`: verified, but older (its `reqTime`) than the oldest event the store still remembers (a
- *   `memoryStore` after a restart or past `maxKeys`, a `redisStore` past `doneTtlMs`): it may have been
- *   processed and forgotten, so the handler did not run. Query the order and fulfil it if not already done.
+ * - `unhandled`: genuine, but of a kind or state none of the handlers takes: nothing ran, the gateway sends it
+ *   again; give the processor the handler the error names;
+ * - `stale`: older than the oldest event the store remembers (a `memoryStore` after a restart, a `redisStore`
+ *   past `doneTtlMs`): it may have been processed and forgotten. Query the order and fulfil it if not done.
  *
  * @example
  * ```ts
@@ -49,9 +46,7 @@ export type NotificationOutcome<Notification> =
  * | `busy` | 409 | `FAIL: in progress` |
  * | `failed` | 500 | `FAIL: processing failed` |
  *
- * The body never contains an error message: log `outcome` instead. The gateway repeats every answer but
- * `SUCCESS` (up to 6 attempts); a `stale` event is answered 400 on each, never `SUCCESS`, so the gateway's
- * console shows it as not delivered while you fulfil it from a query.
+ * The body never contains an error message: log `outcome` instead.
  *
  * @example
  * ```ts

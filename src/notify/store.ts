@@ -64,20 +64,12 @@ export interface RunOnceEvent {
 }
 
 /**
- * Where a notification processor records which notifications it has processed: `sqliteStore` from
- * `payment-gateway-sdk/stores/sqlite` (a file on one machine, any number of processes), `postgresStore` from
- * `payment-gateway-sdk/stores/postgres` (exactly once, with your effects in the same transaction),
- * `redisStore` from `payment-gateway-sdk/stores/redis` (a lease and a done marker), or {@link memoryStore}
- * (one process, forgets on restart: tests and development).
- *
- * A store claims a key without waiting: a key claimed by a run that has not finished is `busy` at once, and
- * the processor decides whether to ask again. Every claim is bounded in time: a run that hangs loses its claim
- * (its `signal` aborts) and a later delivery may run the effect.
- *
- * **Writing your own store.** Implement `runOnce`; implement `horizon` if the store forgets done keys after
- * some time or count, so that the processor refuses events older than what it still remembers instead of
- * running their effect a second time. Both optional members (the third argument of `runOnce`, `horizon`)
- * can be left out by a store that never forgets.
+ * Where a notification processor records which notifications it has processed: `sqliteStore` (one machine),
+ * `postgresStore` (exactly once, with your effects in the same transaction), `redisStore` (a lease and a done
+ * marker), or {@link memoryStore} (one process: tests and development). A store claims a key without waiting (a
+ * key claimed by an unfinished run is `busy` at once); every claim is bounded in time (a run that hangs loses
+ * it: its `signal` aborts). **Your own store** implements `runOnce`, and `horizon` if it forgets done keys, so
+ * that the processor refuses events older than what it remembers instead of running them twice.
  *
  * @example
  * ```ts

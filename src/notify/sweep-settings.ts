@@ -14,14 +14,11 @@ import type { PayOrderNotification } from './verify.js';
 import type { LogLevel } from '../util/log-levels.js';
 
 /**
- * A paid order as a sweep hands it to `onPaid`: the {@link PayOrder} of a **signed query** (its signature,
- * one reading and shape verified by the client, bound to the ids asked for, then checked here against the
- * tracked order's `payOrderId` and `mchOrderNo` and the processor's `mchNo` and `appId`), with the same
- * `idempotencyKey` a notification of that payment has (`${payOrderId}:2`), so the two can never both run.
- *
- * It differs from a {@link PayOrderNotification} in one field: there is no `reqTime` (nothing was notified).
- * Tell the two apart by `reqTime === undefined`. Everything `onPaid` acts on (ids, merchant, app, state,
- * amount, currency) is as trustworthy as a notification's.
+ * A paid order as a sweep hands it to `onPaid`: the {@link PayOrder} of a **signed query** (verified by the
+ * client, bound to the ids asked for, checked against the tracked order and the processor's `mchNo` and `appId`),
+ * with the `idempotencyKey` a notification of that payment has (`${payOrderId}:2`), so the two never both run.
+ * It differs from a {@link PayOrderNotification} only in having no `reqTime`: tell them apart by
+ * `reqTime === undefined`. Everything `onPaid` acts on is as trustworthy as a notification's.
  *
  * @interface
  * @example

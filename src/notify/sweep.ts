@@ -34,17 +34,12 @@ import type { OrderTracking, TrackedOrder } from './tracking.js';
 export interface OrderSweeper {
   /**
    * Records `order` in the processor's store until a sweep finds it final. Call it right after `unifiedOrder`
-   * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}); tracking it again with the same ids does nothing.
-   * A refund (a record with a `refundOrderId`: what `refundOrder` resolves to, or `{ refundOrderId, mchRefundNo }`)
-   * is tracked alike, until a sweep finds it final and runs `onRefunded` or `onRefundFailed`; it needs a processor
-   * with both.
-   *
-   * **After `GatewayOutcomeUnknownError`** (the record may or may not exist), track it by its key and what was sent:
-   * an {@link UnconfirmedOrder} (`{ mchOrderNo, amount, currency }`) or an {@link UnconfirmedRefund}
-   * (`{ mchRefundNo, refundAmount, currency }` and exactly one of `payOrderId` and `mchOrderNo`). A sweep looks it up
-   * by the key; a record found that is not what was sent is `mismatched` (no handler runs); one found is then
-   * tracked and settled as any; one the gateway proves absent at lookups `notFoundGraceMs` apart is reported
-   * `neverMade` and forgotten: send it again under the same key if still wanted.
+   * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}), or `refundOrder` (a refund, settled by
+   * `onRefunded`/`onRefundFailed`: the processor needs both); tracking it again with the same ids does nothing.
+   * **After `GatewayOutcomeUnknownError`** track it by its key and what was sent (an {@link UnconfirmedOrder}, an
+   * {@link UnconfirmedRefund}): a sweep looks it up by the key, reports one that is not what was sent `mismatched`
+   * (no handler runs), tracks one found as any, and reports one proved absent `neverMade` (send it again under
+   * the same key if still wanted).
    *
    * @example
    * ```ts
@@ -57,10 +52,9 @@ export interface OrderSweeper {
    * }
    * ```
    *
-   * @throws {@link GatewayValidationError} when the store cannot track orders, `order` has no ids, its `payOrderId`
-   * is tracked with another `mchOrderNo` (a refund's `refundOrderId` with another `mchRefundNo`, a key with other
-   * values sent; the tracked record is kept: `untrack` it first if it is the wrong one), a refund by its key has not
-   * exactly one order id, or it is a refund and the processor lacks `onRefunded` or `onRefundFailed`
+   * @throws {@link GatewayValidationError} when the store cannot track orders, `order` has no ids, its ids are
+   * tracked with another key or other values sent (the tracked one is kept: `untrack` it first), a refund by its
+   * key has not exactly one order id, or the processor lacks a refund handler
    */
   track(order: TrackableOrder | TrackableRefund | UnconfirmedOrder | UnconfirmedRefund, options?: TrackOptions): Promise<void>;
   /**

@@ -137,30 +137,17 @@ export type VerifySettlementNotificationOptions = VerifyOptionsOf<'settlement'>;
 export type VerifyRefundNotificationOptions = z.input<KindOptionsSchema<'refund'>>;
 
 /**
- * Verifies a payment notification (the gateway's POST to your `notifyUrl`) and returns it typed.
+ * Verifies a payment notification (the gateway's POST to your `notifyUrl`) and returns it typed: the signature
+ * over **every field received** but `sign` and your `ignoreKeys` (constant time, the gateway's MD5 rule), then
+ * `mchNo`/`appId`, the pay-order shape and your `expect`. `reqTime` is checked for age only with `maxAgeMs`;
+ * replay protection is processing each `idempotencyKey` once. Free text whose `&name=` lets the signed text be
+ * read otherwise is left out (`ambiguousFields`) unless every reading agrees; a message shaped as another kind
+ * (a refund, a settlement) is refused. Answer {@link NOTIFICATION_ACK} once processed. The guide
+ * "Notifications" says what is checked, and why.
  *
- * The signature is checked over **every field received** except `sign` and your `ignoreKeys`, in
- * constant time, with the gateway's MD5 rule; then `mchNo`/`appId`, the pay-order shape and your
- * `expect`. `reqTime` is not checked for age unless you set `maxAgeMs`: the gateway re-sends a
- * notification with its original `reqTime`. Replay protection is processing each `idempotencyKey` once.
- *
- * Free text holding `&name=` (`body: "Size=M&Color=Red"`) may let the signed text be read as other fields:
- * every reading the SDK would accept must agree on the ids, merchant, state, amount and currency, or the
- * notification is refused; free text they disagree on is left out and listed under `ambiguousFields`
- * (`ambiguousFields`). Every reading gets the same result.
- *
- * Answer a verified notification with {@link NOTIFICATION_ACK} (`SUCCESS`) once you have processed it;
- * anything else makes the gateway try again (up to 6 attempts).
- *
- * @param input - the raw body, `URLSearchParams`, `FormData`, a Web `Request` or a parsed form object;
- *   see {@link NotificationInput}. A `Request` is read from a clone: its own body stays unread.
+ * @param input - the raw body, `URLSearchParams`, `FormData`, a Web `Request` (read from a clone) or a parsed form object
  * @param options - the merchant application's credentials and optional checks; see {@link VerifyNotificationOptions}
  * @throws {@link GatewaySignatureError} when `sign` is missing or does not match (never contains the secret or the expected sign)
- * A message shaped as another kind is refused whatever `expect` says, as a processor refuses it: a refund or a
- * settlement, or a payment that also carries another kind's identifying field (`refundOrderId`, `mchRefundNo`,
- * `serverRequestId`); a refund's state 2 is money going back to the payer, never a paid order. The error names the
- * verifier of the kind it is shaped as.
- *
  * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
  *   is shaped as another kind, has fields of the wrong type, differs from `expect`, or fails `maxAgeMs`; also for invalid options
  *
@@ -211,12 +198,9 @@ export function verifySettlementNotification(input: NotificationInput, options: 
 
 /**
  * Verifies a refund notification (the gateway's POST to a refund's `notifyUrl`, sent when the refund succeeds,
- * state 2, or fails, state 3) and returns it typed. The rules are those of {@link verifyNotification}: the
- * signature over every field received, `mchNo` and `appId` (required: a signed `refundQuery` answer, the same
- * record without them, is refused), the refund's shape, `expect`. A payment notification is not a refund, nor is a
- * refund that also carries another kind's identifying field (`mchOrderNo`, `serverRequestId`): both are refused,
- * as a processor refuses them, naming the verifier of the kind the message is shaped as. Process each
- * `idempotencyKey` once.
+ * state 2, or fails, state 3) and returns it typed. The rules are those of {@link verifyNotification}; `mchNo`
+ * and `appId` are required (a signed `refundQuery` answer, the same record without them, is refused), and a
+ * payment notification, or a refund carrying another kind's field, is refused. Process each `idempotencyKey` once.
  *
  * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
  * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,

@@ -141,23 +141,15 @@ const LEASE_WARNINGS: Readonly<Record<string, string>> = {
 /**
  * A notification store in Redis (through `ioredis`): a lease while `onPaid` runs, then a done marker.
  *
- * **What it guarantees.** A delivery claims the event's key with a lease (`SET` of a random token with an
- * expiry, in a Lua script that also tells `done` from `busy`); the lease is extended every `leaseMs / 3` while
- * `onPaid` runs; the done marker replaces it only if the token still matches (compare-and-set), and a failed
- * `onPaid` deletes it only if the token still matches (compare-and-delete). So while the lease holds, no other
- * delivery runs `onPaid` for that event, on any instance; a finished event answers `SUCCESS` without running it.
+ * **What it guarantees.** While a delivery's lease holds (extended every `leaseMs / 3`, done and release by
+ * compare-and-set on its token), no other delivery runs `onPaid` for that event, on any instance; a finished
+ * event answers `SUCCESS` without running it.
  *
- * **What it does not.** Your effects are not in a transaction with Redis: a process that dies after `onPaid`'s
- * effect but before the done marker leaves the lease to expire, and the next delivery runs `onPaid` again
- * (make `onPaid` idempotent, or use the Postgres store). A holder that stalls or loses Redis for longer than
- * `leaseMs` (a long GC pause, a suspended VM, a partition) loses the lease: `context.signal` is aborted, and if
- * `onPaid` goes on anyway a second run may overlap it (the outcome's `warning` says so). So does a run that
- * outlasts `claimTimeoutMs`: its holder gives the lease up, so that a hung `onPaid` cannot hold the event
- * forever. Redis must keep its keys: a failover to a replica that had not received the lease, or an eviction
- * policy other than `noeviction`, can lose a lease or a done marker.
- *
- * **Its horizon.** A done marker is kept `doneTtlMs` (and a day more, for the gateway's clock): an event that
- * happened (a payment's `successTime`) more than `doneTtlMs` ago is refused by the processor as `stale`, never run again.
+ * **What it does not.** Your effects are not in a transaction with Redis: a crash before the done marker, or a
+ * holder that stalls past `leaseMs` or `claimTimeoutMs` (`context.signal` aborts), can run `onPaid` twice (make it
+ * idempotent, or use the Postgres store). Redis must keep its keys (`noeviction`, no failover that loses writes).
+ * A done marker is kept `doneTtlMs`: older events are refused as `stale`. The guide "Notifications in
+ * production" (`redisStore`) gives each step.
  *
  * @example
  * ```ts

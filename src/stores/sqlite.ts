@@ -104,23 +104,14 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
  * A notification store in a SQLite file on this machine (Node's built-in `node:sqlite`): durable, for one
  * machine and any number of processes on it.
  *
- * **What it guarantees.** A processed event is recorded in the file and never forgotten, so a re-delivery, a
- * payer's replay of their own paid message, a restart or a deploy never runs `onPaid` twice for it. A claim is
- * one SQL statement (an upsert under SQLite's write lock), so two deliveries on any processes sharing the file
- * never both claim an event; the claim holds at most `claimTimeoutMs`, then `context.signal` aborts and a later
- * delivery may take it. Writes are committed with `synchronous = FULL` in WAL mode: a power cut loses nothing
- * that was answered `SUCCESS`.
+ * **What it guarantees.** A processed event is recorded (WAL, `synchronous = FULL`) and never forgotten, so no
+ * re-delivery, replay, restart or deploy runs `onPaid` twice for it; a claim is one upsert under SQLite's write
+ * lock, held at most `claimTimeoutMs` (then `context.signal` aborts). Sweeps on several processes share tracked
+ * orders without handing one to two sweeps.
  *
- * **What it does not.** Your effects are not in a transaction with the store: a process that dies after
- * `onPaid`'s effect but before the done mark leaves the claim to expire, and a later delivery runs `onPaid`
- * again (make `onPaid` idempotent). Several machines cannot share the file: use `postgresStore` or `redisStore`.
- *
- * **Tracked orders.** `processor.track` records an order in `<table>_tracked` until a sweep finds it final. A
- * sweep takes due orders a page at a time in one `UPDATE … RETURNING` under the write lock, so sweeps on several
- * processes sharing the file share the work and never hand one order to two sweeps at once.
- *
- * The store creates its tables when it opens the file. It holds one connection: {@link SqliteStore.close} it
- * when your process stops. Requires Node 22.13 or later (`node:sqlite`).
+ * **What it does not.** Your effects are not in a transaction with the store (make `onPaid` idempotent), and
+ * several machines cannot share the file (use `postgresStore` or `redisStore`). It holds one connection:
+ * {@link SqliteStore.close} it when your process stops. Requires Node 22.13 or later (`node:sqlite`).
  *
  * @throws `GatewayValidationError` for invalid options; `GatewayError` when the file cannot be opened
  *

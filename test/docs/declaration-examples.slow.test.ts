@@ -25,7 +25,6 @@ const PENDING: Readonly<Record<string, string>> = {
   'src/operations/table.ts ParamsOf': "imports './table.js', an internal module",
   'src/operations/table.ts ResultOf': "imports './table.js', an internal module",
   'src/operations/table.ts ConfirmedOf': "imports './table.js', an internal module",
-  'src/client/gateway-client.ts OperationMethod': "imports './gateway-client.js', an internal module",
 };
 
 // What an example may leave undeclared: a merchant's own values and helpers, as the guides name them. The

@@ -141,10 +141,8 @@ interface Start {
 }
 
 /**
- * Judges every reading of the signed text of `fields` (the received record, each value as signed). A
- * reading is another field map whose sorted `name=value&` fragments join to the same text (so the same
- * signature). Readings the verifier counts, the **accepted** ones, are those where:
- *
+ * Judges every reading of the signed text of `fields` (the received record, each value as signed): another
+ * field map whose sorted `name=value&` fragments join to the same text. The **accepted** readings are those where:
  * 1. every name is an identifier and appears once, every value is non-empty, the fragments are in the
  *    gateway's sorted order;
  * 2. only a free-text field's value holds `&name=` (ids, amounts, states, enums, unknown fields never do);
@@ -152,11 +150,8 @@ interface Start {
  *    reading of rules 1, 2 and 4 starts a field there (free text does not swallow a field the text can have);
  * 4. `rules.accepts` holds (the verifier's own checks).
  *
- * The set of accepted readings is a function of the signed text alone, found by an exhaustive search
- * (each reading checked, none guessed), so every reading of one text gets the same verdict. The record
- * is refused when it is not accepted itself, or when accepted readings differ in a field that is not
- * free text; otherwise the free-text fields they differ in are returned as ambiguous. SECURITY.md ("What
- * a signature can and cannot bind") gives the argument.
+ * The record is refused when it is not accepted itself, or when accepted readings differ in a field that is not
+ * free text; the free-text fields they differ in are returned as ambiguous (docs/architecture.md, "Received data").
  */
 export function judgeReadings(fields: ReadonlyMap<string, string>, rules: ReadingRules): ReadingVerdict {
   let simple = true;

@@ -36,9 +36,8 @@ export type SignableParams = Readonly<Record<string, SignableValue>>;
  * `""`, as `key=value&` fragments sorted case-insensitively (Java's order), then `key=SECRET`, MD5 over
  * UTF-8, upper-case hex. `0`, `false` and whitespace are kept; nothing is trimmed or URL-encoded.
  *
- * Two signed fields whose names are the same but for case (`b` and `B`, `orderNo` and `OrderNo`) are
- * refused: Java's order cannot tell them apart, so the gateway's signature would depend on the order the
- * fields arrived in. A request never has them; a received message with them is refused by every verifier.
+ * Two signed fields whose names differ only by case (`b` and `B`) are refused: Java's order cannot tell them
+ * apart, so the gateway's signature would depend on the order they arrived in.
  *
  * @param params - the fields to sign (an object or a `Map`); values must be scalars (serialize objects with `JSON.stringify` first)
  * @param secret - the merchant application's secret

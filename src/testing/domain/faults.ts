@@ -10,26 +10,18 @@ import { safeInteger } from '../../protocol/schemas/fields.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 
 /**
- * What goes wrong with the response:
+ * What goes wrong with the response (docs/guides/testing.md, "Faults", says each in full):
  * - `wrongSign`: a success envelope signed with another secret (after processing only);
- * - `html502`: HTTP 502 with an HTML page, as from a proxy;
- * - `emptyBody`: HTTP 200 with no body (what `close` answers when the channel refuses);
+ * - `html502`: HTTP 502 with an HTML page, as from a proxy; `emptyBody`: HTTP 200 with no body;
  * - `truncatedJson`: the JSON answer cut in the middle (after processing only);
- * - `connectionReset`: no answer at all: the real server destroys the socket; `fetch` and the msw
- *   handlers fail with a network error (`TypeError`);
- * - `stall`: no answer until the client gives up (its request is aborted: the client's `timeout`, or the
- *   connection closed), then the connection resets; at most {@link STALL_MAX_MS}. `before`: the gateway never
- *   saw the request; `after`: it acted, and the answer never came;
- * - `closeRacesPayer` (`close` only): a payer reaches the channel while the close runs, as the reference
- *   gateway allows: the order moves to 1 (paying) and stays open, and the close is answered as done
- *   (`data: {}`) all the same. Only a read after the close tells.
- * - `refusedAfterStore` (a create only, after only): the gateway stores the create's record, then answers a refusal
- *   `{ code, msg }` (unsigned, as every refusal) instead of its success, as the reference does on a system error once
- *   the record is saved (`系统异常`, a channel's system-error text, `更新退款单异常!`). The record is left as the
- *   reference leaves it ({@link FaultOptions.leaves}): a payment order or a refund waits in 0 (or 1) for a control to
- *   decide it, and its notification goes out then. Only a lookup by the create's key tells;
- * - `status408`, `status429`: HTTP 408 or 429 with a small body and no signed envelope, as a proxy or a rate limiter
- *   answers (429 with `Retry-After`). `before`: the gateway never saw the request; `after`: it acted, then the status.
+ * - `connectionReset`: no answer at all; `fetch` and the msw handlers fail with a network error (`TypeError`);
+ * - `stall`: no answer until the client gives up (at most {@link STALL_MAX_MS}), then the connection resets;
+ * - `closeRacesPayer` (`close` only): a payer moves the order to 1 (paying) while the close runs, and the close
+ *   is answered as done all the same: only a read after the close tells;
+ * - `refusedAfterStore` (a create, after only): the record is stored, then an unsigned refusal `{ code, msg }` is
+ *   answered (the reference's `系统异常`); the record waits as {@link FaultOptions.leaves} says: only a lookup tells;
+ * - `status408`, `status429`: HTTP 408 or 429 without a signed envelope, as a proxy or a rate limiter answers.
+ * `before`: the gateway never saw the request; `after` (the default): it acted, and the answer is lost or corrupted.
  *
  * @example
  * ```ts

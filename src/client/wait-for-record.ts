@@ -4,8 +4,9 @@ import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
-import type { PayOrder, QueryParams } from '../protocol/schemas/order.js';
-import { RefundOrderState, type Refund, type RefundQueryParams } from '../protocol/schemas/refund.js';
+import type { PayOrder } from '../protocol/schemas/order.js';
+import { RefundOrderState, type Refund } from '../protocol/schemas/refund.js';
+import type { OperationName, ParamsOf, ResultOf } from '../operations/table.js';
 import type { RequestOptions } from './options.js';
 import { endsWait, sleep } from './policy.js';
 
@@ -78,7 +79,6 @@ export const WAIT_FOR_ORDER_DEFAULTS = {
   timeout: 300_000,
 } as const;
 
-
 /**
  * {@link GatewayClient.waitForOrder} ran out of its `timeout` before the order reached the state it waited
  * for. `lastOrder` is the order as last read (`undefined` when no query succeeded; `cause` is then the last
@@ -114,61 +114,83 @@ export class GatewayWaitTimeoutError extends GatewayTimeoutError {
   }
 }
 
-/** The query the wait repeats: the client's own. */
-export type QueryOrder = (ids: QueryParams, options: RequestOptions) => Promise<PayOrder>;
-/** The refund query `waitForRefund` repeats: the client's own. */
-export type QueryRefund = (ids: RefundQueryParams, options: RequestOptions) => Promise<Refund>;
-
-/** What a wait waits for: its name, when a record is decided, and its timeout error. */
-interface Waited<Ids, Record> {
-  readonly method: 'waitForOrder' | 'waitForRefund';
-  decided(record: Record): boolean;
-  timedOut(ids: Ids, timeout: number, last: Record | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError;
+/** The record each wait's timeout error carries, under the name of its kind. */
+export interface LastRecords {
+  readonly lastOrder?: PayOrder | undefined;
+  readonly lastRefund?: Refund | undefined;
 }
 
-// The payment attempt is decided once the order has left 0 (generated) and 1 (paying).
-const ORDER: Waited<QueryParams, PayOrder> = { method: 'waitForOrder', decided: (order) => order.state >= PayOrderState.Succeeded, timedOut };
-// A refund is decided once it has left 0 (created) and 1 (refunding): 2, 3 or 4.
-const REFUND: Waited<RefundQueryParams, Refund> = { method: 'waitForRefund', decided: (refund) => refund.state >= RefundOrderState.Succeeded, timedOut: refundTimedOut };
+/** A record a wait reads: it has a state. */
+export interface StatefulRecord {
+  readonly state: number;
+}
+
+/** One kind's wait, as data: the method, the read it repeats, its final states and what its timeout says. */
+export interface RecordWait<Ids, R extends StatefulRecord> {
+  readonly method: string;
+  readonly read: OperationName;
+  /** Whether the record is decided: the default `until`. */
+  final(record: R): boolean;
+  /** The record as its timeout names it, e.g. `order mchOrderNo 'order-1001'`. */
+  named(ids: Ids): string;
+  /** What to do after the timeout. */
+  readonly advice: string;
+  /** The timeout error's field that holds the record last read: one of the record's type. */
+  readonly last: { [K in keyof LastRecords]-?: R extends NonNullable<LastRecords[K]> ? K : never }[keyof LastRecords];
+}
+
+/** A kind's wait, typed by its read's row: the ids it takes and the record it returns. */
+const defineWait = <Op extends OperationName>(wait: RecordWait<ParamsOf<Op>, Extract<ResultOf<Op>, StatefulRecord>> & { readonly read: Op }) => wait;
+
+/** `waitForOrder`: the payment attempt is decided once the order left 0 (generated) and 1 (paying). */
+export const orderWait = defineWait({
+  method: 'waitForOrder',
+  read: 'query',
+  final: (order) => order.state >= PayOrderState.Succeeded,
+  named: (ids) => (ids.mchOrderNo !== undefined ? `order mchOrderNo '${ids.mchOrderNo}'` : `order payOrderId '${ids.payOrderId}'`),
+  advice: 'show the payment as pending, and rely on the notification or a later query',
+  last: 'lastOrder',
+});
+
+/** `waitForRefund`: a refund is decided once it left 0 (created) and 1 (refunding): 2, 3 or 4. */
+export const refundWait = defineWait({
+  method: 'waitForRefund',
+  read: 'refundQuery',
+  final: (refund) => refund.state >= RefundOrderState.Succeeded,
+  named: (ids) => (ids.mchRefundNo !== undefined ? `refund mchRefundNo '${ids.mchRefundNo}'` : `refund refundOrderId '${ids.refundOrderId}'`),
+  advice: "show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery",
+  last: 'lastRefund',
+});
+
+/** The options of a wait for a record of type `R`. */
+export type WaitOptions<R> = Omit<WaitForOrderOptions, 'until'> & { until?: ((record: R) => boolean) | undefined };
 
 /**
- * Queries an order until `until` holds (by default: it left states 0 and 1), pausing `intervalMs`, then
- * half as long again each time up to `maxIntervalMs`, within `timeout`.
- *
- * A query that fails the way a retry can cure (connection, timeout, 5xx, a broken body, a gateway system
- * or database error) does not end the wait; any other failure does, as it would not change by asking
- * again: invalid ids, a refusal such as `order_not_found` or `signature_invalid`, an untrusted response.
+ * Reads a record until `until` holds (by default: its kind's `final`), pausing `intervalMs`, then half as long
+ * again each time up to `maxIntervalMs`, within `timeout`. A failure a retry can cure (`endsWait` says which)
+ * does not end the wait; any other does, as asking again would not change it.
  */
-export function waitForOrder(query: QueryOrder, ids: QueryParams, options: WaitForOrderOptions = {}): Promise<PayOrder> {
-  return waitFor(ORDER, query, ids, options);
-}
-
-/** Queries a refund as {@link waitForOrder} queries an order, until it leaves 0 and 1 (or `until` holds). */
-export function waitForRefund(query: QueryRefund, ids: RefundQueryParams, options: WaitForRefundOptions = {}): Promise<Refund> {
-  return waitFor(REFUND, query, ids, options);
-}
-
-async function waitFor<Ids, Record>(
-  waited: Waited<Ids, Record>,
-  query: (ids: Ids, options: RequestOptions) => Promise<Record>,
+export async function waitFor<Ids, R extends StatefulRecord>(
+  wait: RecordWait<Ids, R>,
+  read: (ids: Ids, options: RequestOptions) => Promise<R>,
   ids: Ids,
-  options: { readonly until?: ((record: Record) => boolean) | undefined },
-): Promise<Record> {
-  const checked = parseInput(optionsSchema(), options ?? {}, `Invalid ${waited.method} options, nothing was sent`, 'options', 'query');
+  options: WaitOptions<R> = {},
+): Promise<R> {
+  const checked = parseInput(optionsSchema(), options ?? {}, `Invalid ${wait.method} options, nothing was sent`, 'options', 'query');
   const { signal } = checked;
-  const until = (checked.until as ((record: Record) => boolean) | undefined) ?? waited.decided;
+  const until = (checked.until as ((record: R) => boolean) | undefined) ?? ((record: R) => wait.final(record));
   const intervalMs = checked.intervalMs ?? WAIT_FOR_ORDER_DEFAULTS.intervalMs;
   const maxIntervalMs = Math.max(intervalMs, checked.maxIntervalMs ?? WAIT_FOR_ORDER_DEFAULTS.maxIntervalMs);
   const timeout = checked.timeout ?? WAIT_FOR_ORDER_DEFAULTS.timeout;
   const deadline = performance.now() + timeout;
-  let last: Record | undefined;
+  let last: R | undefined;
   let lastFailure: GatewayError | undefined;
   for (let pause = intervalMs; ; pause = Math.min(pause * 1.5, maxIntervalMs)) {
-    if (signal?.aborted) throw GatewayAbortError.of(waited.method, signal.reason);
+    if (signal?.aborted) throw GatewayAbortError.of(wait.method, signal.reason);
     const remaining = Math.ceil(deadline - performance.now());
-    if (remaining <= 0) throw waited.timedOut(ids, timeout, last, lastFailure);
+    if (remaining <= 0) throw timedOut(wait, ids, timeout, last, lastFailure);
     try {
-      last = await query(ids, { signal, totalTimeout: remaining });
+      last = await read(ids, { signal, totalTimeout: remaining });
       lastFailure = undefined;
       if (until(last)) return last;
     } catch (error) {
@@ -181,29 +203,17 @@ async function waitFor<Ids, Record>(
     try {
       await sleep(Math.max(0, Math.min(pause, deadline - performance.now())), signal);
     } catch (reason) {
-      throw GatewayAbortError.of(waited.method, reason);
+      throw GatewayAbortError.of(wait.method, reason);
     }
   }
 }
 
-/** What a wait saw last: the record's state, or why it could not be read. */
-const lastSeen = (last: { readonly state: number } | undefined, lastFailure: GatewayError | undefined): string =>
-  last ? `was still in state ${last.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
-
-function refundTimedOut(ids: RefundQueryParams, timeout: number, lastRefund: Refund | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
-  const refund = ids.mchRefundNo !== undefined ? `refund mchRefundNo '${ids.mchRefundNo}'` : `refund refundOrderId '${ids.refundOrderId}'`;
+function timedOut<Ids, R extends StatefulRecord>(wait: RecordWait<Ids, R>, ids: Ids, timeout: number, last: R | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
+  const seen = last ? `was still in state ${last.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
+  const { lastOrder, ...records } = { [wait.last]: last } as LastRecords;
   return new GatewayWaitTimeoutError(
-    `The ${refund} ${lastSeen(lastRefund, lastFailure)} after waiting ${timeout} ms (waitForRefund's timeout): show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery.`,
-    undefined,
-    { operation: 'refundQuery', cause: lastFailure, lastRefund },
-  );
-}
-
-function timedOut(ids: QueryParams, timeout: number, lastOrder: PayOrder | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
-  const order = ids.mchOrderNo !== undefined ? `order mchOrderNo '${ids.mchOrderNo}'` : `order payOrderId '${ids.payOrderId}'`;
-  return new GatewayWaitTimeoutError(
-    `The ${order} ${lastSeen(lastOrder, lastFailure)} after waiting ${timeout} ms (waitForOrder's timeout): show the payment as pending, and rely on the notification or a later query.`,
+    `The ${wait.named(ids)} ${seen} after waiting ${timeout} ms (${wait.method}'s timeout): ${wait.advice}.`,
     lastOrder,
-    { operation: 'query', cause: lastFailure },
+    { operation: wait.read, cause: lastFailure, ...records },
   );
 }
