@@ -33,14 +33,17 @@ function nodeBuiltins(): ((id: string) => unknown) | undefined {
   return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
 }
 
+// One pair of keep-alive agents for the process, as fetch has one dispatcher: a client made per request must not
+// keep idle sockets of its own. Made on the first call; pooled by the baseUrl's host (config, nothing received).
+let agents: { readonly http: import('node:http').Agent; readonly https: import('node:https').Agent } | undefined;
+
 /**
- * A sender over node:http(s) for one client, or `undefined` when this is not Node. Its agents keep connections
- * alive between calls (idle sockets do not hold the process open) and are made on the first call.
+ * A sender over node:http(s), or `undefined` when this is not Node. The process's agents keep connections alive
+ * between calls (idle sockets do not hold the process open).
  */
 export function createNodeSend(): NodeSend | undefined {
   const builtin = nodeBuiltins();
   if (!builtin) return undefined;
-  let agents: { readonly http: import('node:http').Agent; readonly https: import('node:https').Agent } | undefined;
   return (url, body, signal) => {
     const http = builtin('node:http') as Http;
     const https = builtin('node:https') as Https;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayConnectionError, type GatewayClientOptions } from '../../src/index.js';
 import { refusedPort } from '../support/fault-proxy.js';
 import { useServers } from '../support/http-server.js';
+import { signedEnvelope } from '../support/wire.js';
 
 const MERCHANT = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: 'jeepay-test-secret-0123456789' } as const;
 const ORDER = { mchOrderNo: 'order-1', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', subject: 's', body: 'b' } as const;
@@ -54,5 +55,18 @@ describe('the fetch option keeps its (url, init) contract', () => {
     const sent = JSON.parse(init.body as string) as Record<string, unknown>;
     expect(sent).toMatchObject({ mchOrderNo: 'order-1', mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, signType: 'MD5' });
     expect(sent.sign).toMatch(/^[0-9A-F]{32}$/);
+  });
+});
+
+describe('the node:http carrier (on Node, without a fetch of yours)', () => {
+  it('keeps connections alive across calls and across clients: fifty clients made one after another reuse one connection', async () => {
+    const sockets = new Set<unknown>();
+    const gateway = await serve((req, res) => {
+      sockets.add(req.socket);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(signedEnvelope({ payOrderId: 'P1', mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, mchOrderNo: 'order-1', ifCode: 'coin', wayCode: 'QR_CASHIER', amount: 100, currency: 'USD', state: 1, subject: 's', body: 'b', createdAt: 1_700_000_000_000 }, MERCHANT.secret));
+    });
+    for (let i = 0; i < 50; i++) await client(gateway.url).query({ mchOrderNo: 'order-1' });
+    expect(sockets.size).toBe(1);
   });
 });
