@@ -34,6 +34,7 @@ export function requestEvent(request: MockRequestRecord): MockGatewayEvent {
   const keys = Object.entries(request.keys).map(([name, value]) => `${name}=${value}`).join(' ');
   const lines = [`${time(request.at)}  ${request.operation.padEnd(18)} ${keys === '' ? '' : `${keys}  `}${request.outcome}  ${request.ms} ms`];
   if (request.signature) lines.push(...signatureLines(request.signature));
+  if (request.contractBreak !== undefined) lines.push(`${INDENT}the mock's answer breaks ${request.operation}'s declared result: fix the mock or the declaration; the client raised GatewayResponseContractError`);
   return { type: 'request', request, line: lines.map(printable).join('\n') };
 }
 

@@ -65,6 +65,11 @@ export interface MockRequestRecord {
   readonly ms: number;
   /** Why the signature was refused, when it was. */
   readonly signature?: MockSignatureRefusal | undefined;
+  /**
+   * How the mock's own success answer broke the operation's declared result (the issues, cut at 500 characters):
+   * the mock's bug or the declaration's. The answer was sent anyway, signed, so the client raised its contract error.
+   */
+  readonly contractBreak?: string | undefined;
 }
 
 /** The latest `limit` records, oldest first. */
