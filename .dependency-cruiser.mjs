@@ -8,7 +8,7 @@ const LAYERS = [
   ['protocol', ['errors', 'util']],
   ['operations', ['protocol', 'errors', 'util']],
   ['transport', ['errors', 'util']],
-  ['notify', ['protocol', 'telemetry', 'errors', 'util']],
+  ['notify', ['operations', 'protocol', 'telemetry', 'errors', 'util']],
   ['stores', ['notify', 'protocol', 'errors', 'util']],
   ['client', ['operations', 'transport', 'notify', 'protocol', 'telemetry', 'errors', 'util']],
   ['testing', ['operations', 'protocol', 'errors', 'util']],
@@ -55,6 +55,13 @@ export default {
       comment: 'only payment-gateway-sdk/opentelemetry loads @opentelemetry/api: the main entry must never import it',
       from: { path: '^src/(?!opentelemetry\\.ts$|telemetry/opentelemetry\\.ts$)' },
       to: { path: '^src/telemetry/opentelemetry\\.ts$|@opentelemetry/' },
+    },
+    {
+      name: 'notify-reads-operations-types-only',
+      severity: 'error',
+      comment: "a notification kind's tracking names its settling read by type: the operation table stays out of notify's bundles",
+      from: { path: '^src/notify/' },
+      to: { path: '^src/operations/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'entries-only-at-the-top',

@@ -13,6 +13,7 @@ import type { Keys } from '../protocol/schemas/keys.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
 import { RefundOrderState, refundNotificationSchema } from '../protocol/schemas/refund.js';
+import type { CheckedTracking, KindTracking, StateOf } from './kind-tracking.js';
 
 /** A value a field must have, or a list of the values it may have. */
 export type Expected = string | number | readonly (string | number)[] | undefined;
@@ -29,11 +30,11 @@ export interface EventTime<Field extends string = string> {
  * One handler a kind's row declares: the processor option that holds it (the key of `handlers`), its name in
  * telemetry, and the states it takes.
  */
-export interface KindHandler<HandlerName extends `on_${string}` = `on_${string}`> {
+export interface KindHandler<HandlerName extends `on_${string}` = `on_${string}`, State extends number = number> {
   /** The handler as telemetry names it, e.g. `on_paid`. */
   readonly name: HandlerName;
-  /** The values of the row's `stateField` it takes; absent: every state (a kind without one). */
-  readonly states?: readonly number[] | undefined;
+  /** The values of the row's `stateField` it takes (typed by its enum where a row is declared); absent: every state (a kind without one). */
+  readonly states?: readonly State[] | undefined;
 }
 
 /** What sets one kind of notification apart from another; the rules are the same for all. */
@@ -43,7 +44,7 @@ export interface NotificationKind<
   Handlers extends { readonly [Option in `on${string}`]?: KindHandler } = { readonly [Option in `on${string}`]?: KindHandler },
   Name extends string = string,
   ExpectOption extends `expect${string}` = `expect${string}`,
-  Tracked extends boolean = boolean,
+  Tracking extends KindTracking | undefined = KindTracking | undefined,
 > {
   /** The kind's name, the key of its row, and its name in telemetry (`payment`). */
   readonly name: Name;
@@ -71,8 +72,11 @@ export interface NotificationKind<
   readonly stateField?: string | undefined;
   /** The amount an expectation may pin, which is checked only with `currency` (1000 USD is not 1000 JPY). */
   readonly amountField: string;
-  /** Whether the processor's `track` and `sweep` serve this kind (its records are what a sweep finds). */
-  readonly tracked?: Tracked | undefined;
+  /**
+   * How the processor's `track` and `sweep` serve this kind: the read that settles a tracked record, the ids it is
+   * read by, the states still open. `undefined` (absent where the row is declared): the kind is not tracked.
+   */
+  readonly tracking: Tracking;
   /** The typed shape of the verified notification. */
   readonly schema: Schema;
   /** What the caller's `expect` may pin: fields of the notification, each optional. */
@@ -95,9 +99,9 @@ export interface NotificationKind<
 }
 
 /** The field names a row gives outside its functions, each a field of its schemas (checked where a row is declared). */
-interface NamedFields<Schema extends z.ZodMiniObject, Expect extends z.ZodMiniObject> {
+interface NamedFields<Schema extends z.ZodMiniObject, Expect extends z.ZodMiniObject, StateField extends Keys<Schema> | undefined> {
   readonly identifiedBy: readonly Keys<Schema>[];
-  readonly stateField?: Keys<Schema> | undefined;
+  readonly stateField?: StateField;
   readonly amountField: Keys<Expect>;
 }
 
@@ -109,18 +113,24 @@ type ExpectsOnlyFields<Schema extends z.ZodMiniObject, Expect extends z.ZodMiniO
 type HandlersNamedOn<Handlers> =
   [Exclude<keyof Handlers, `on${string}`>] extends [never] ? unknown : { readonly handlers: `not a handler option (onSomething): ${Exclude<keyof Handlers, `on${string}`> & string}` };
 
-/** Declares a notification kind: checks every field name in it against its schema, and keeps its types for those derived. */
+/**
+ * Declares a notification kind: checks every field name in it against its schema, each handler's states and the
+ * open states against the kind's state enum, its tracking's read against the operation table, and keeps its types
+ * for those derived.
+ */
 export function defineNotificationKind<
   Schema extends z.ZodMiniObject,
   Expect extends z.ZodMiniObject,
-  const Handlers extends { readonly [Option in `on${string}`]?: KindHandler },
+  const StateField extends Keys<Schema> | undefined,
+  const Handlers extends { readonly [Option in `on${string}`]?: KindHandler<`on_${string}`, StateOf<Schema, StateField>> },
   const Name extends string,
   const ExpectOption extends `expect${string}`,
-  const Tracked extends boolean = false,
+  const Tracking extends CheckedTracking<StateOf<Schema, StateField>> | undefined = undefined,
 >(
-  kind: NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracked> & NamedFields<Schema, Expect> & ExpectsOnlyFields<Schema, Expect> & HandlersNamedOn<Handlers>,
-): NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracked> {
-  return kind;
+  kind: Omit<NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking>, 'tracking'> & { readonly tracking?: Tracking } & NamedFields<Schema, Expect, StateField> & ExpectsOnlyFields<Schema, Expect> & HandlersNamedOn<Handlers>,
+): NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking> {
+  // An untracked row may leave tracking out: read, it is undefined, as its type says.
+  return kind as NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking>;
 }
 
 // One state or a non-empty list of them; a check rather than a zod union, which would cost bundle size.
@@ -182,7 +192,8 @@ const payment = defineNotificationKind({
   identifiedBy: ['payOrderId', 'mchOrderNo'],
   stateField: 'state',
   amountField: 'amount',
-  tracked: true,
+  // Read by both ids, so that the answer is bound to both; 0 and 1 may still be paid.
+  tracking: { read: 'query', by: ['payOrderId', 'mchOrderNo'], open: [PayOrderState.Generated, PayOrderState.Paying] },
   get schema() {
     return payOrderNotificationSchema();
   },
@@ -213,7 +224,8 @@ const refund = defineNotificationKind({
   identifiedBy: ['refundOrderId', 'mchRefundNo'],
   stateField: 'state',
   amountField: 'refundAmount',
-  tracked: true,
+  // 0 and 1 may still end either way; the gateway closes one still open after two hours (4).
+  tracking: { read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding] },
   get schema() {
     return refundNotificationSchema();
   },

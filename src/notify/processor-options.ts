@@ -123,7 +123,7 @@ export type HandlerOption = { [Name in NotificationKindName]: keyof Kinds[Name][
 /** The kind whose row declares a handler option. */
 type KindOfHandler<Handler extends HandlerOption> = { [Name in NotificationKindName]: Handler extends keyof Kinds[Name]['handlers'] ? Name : never }[NotificationKindName];
 /** The kinds whose records a processor tracks and sweeps: a swept record reaches their handlers too. */
-type TrackedKind = { [Name in NotificationKindName]: NonNullable<Kinds[Name]['tracked']> extends true ? Name : never }[NotificationKindName];
+type TrackedKind = { [Name in NotificationKindName]: [NonNullable<Kinds[Name]['tracking']>] extends [never] ? never : Name }[NotificationKindName];
 /** What a sweep hands a tracked kind's handlers, besides its notifications. */
 interface SweptRecords {
   readonly payment: SweptPayOrder;

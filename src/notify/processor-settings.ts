@@ -114,8 +114,8 @@ export function parseProcessorOptions(options: unknown): ParsedProcessorOptions 
   const withoutExpectation = kinds.filter((kind) => kind.handlers.length > 0 && kind.fixedExpect === undefined && kind.expectFunction === undefined);
   if (withoutExpectation.length > 0) warnWithoutExpect(withoutExpectation.map((kind) => kind.row));
   const client = checked.client as SweepClient | undefined;
-  if (client !== undefined && !kinds.some((kind) => kind.row.tracked && kind.handlers.length > 0)) {
-    const tracking = KINDS.filter((row) => row.tracked).flatMap((row) => Object.keys(row.handlers));
+  if (client !== undefined && !kinds.some((kind) => kind.row.tracking !== undefined && kind.handlers.length > 0)) {
+    const tracking = KINDS.filter((row) => row.tracking !== undefined).flatMap((row) => Object.keys(row.handlers));
     throw new GatewayValidationError(SUMMARY, [{ path: ['client'], message: `is for track and sweep, which serve ${tracking.join(', ')}: leave it out, or give one of them` }]);
   }
   const settings: ProcessorSettings = {

@@ -50,7 +50,7 @@ export function createNotificationProcessor<const Options extends NotificationPr
   options: Options & NotificationProcessorOptions<Context>,
 ): NotificationProcessorFor<Options> {
   const parsed = parseProcessorOptions(options);
-  const tracked = parsed.kinds.filter((kind) => kind.row.tracked && kind.handlers.length > 0);
+  const tracked = parsed.kinds.filter((kind) => kind.row.tracking !== undefined && kind.handlers.length > 0);
   const processor = tracked.length > 0 ? withSweeper(parsed, tracked, options as unknown as SweeperOptions) : processorOf(parsed);
   return processor as unknown as NotificationProcessorFor<Options>;
 }

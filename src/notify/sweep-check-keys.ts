@@ -9,6 +9,7 @@ import type { PayOrder } from '../protocol/schemas/order.js';
 import type { Refund } from '../protocol/schemas/refund.js';
 import { bindingProblem, checkTracked, forget, isRefusal, settle, settleRefund, type SweepCheckContext } from './sweep-check.js';
 import { describeSent, sentDifferences, sentOf, type SentOrder, type SentRefund } from './sweep-keys.js';
+import { notificationKinds } from './kinds.js';
 import { isRefundKey, trackedRefund } from './sweep-refunds.js';
 import type { Tally } from './sweep-report.js';
 import type { TrackedOrder } from './tracking.js';
@@ -37,7 +38,7 @@ async function findOrder(sweep: SweepCheckContext, tracked: TrackedOrder, sent: 
   if (settings.onPaid === undefined) return pending.count('failed', 'this processor cannot settle orders (it has no onPaid): sweep with one that has');
   let record: PayOrder;
   try {
-    record = await client.query({ mchOrderNo: sent.mchOrderNo }, { signal: sweep.signal });
+    record = await client[notificationKinds.payment.tracking.read]({ mchOrderNo: sent.mchOrderNo }, { signal: sweep.signal });
   } catch (error) {
     if (!isRefusal(error, 'order_not_found')) return pending.count('failed', `the query by mchOrderNo failed, so the order's outcome is still unknown: ${(error as Error)?.message ?? String(error)}`, error);
     return neverMade(sweep, tracked, pending, 'order_not_found', error);
@@ -56,12 +57,13 @@ async function findOrder(sweep: SweepCheckContext, tracked: TrackedOrder, sent: 
 async function findRefund(sweep: SweepCheckContext, tracked: TrackedOrder, sent: SentRefund, pending: Pending): Promise<void> {
   const { settings, client } = sweep;
   const { refunds } = settings;
-  if (refunds === undefined || client.refundQuery === undefined) {
-    return pending.count('failed', 'this processor cannot settle refunds (it needs onRefunded and onRefundFailed, and a client with refundQuery): sweep with one that can');
+  const { read } = notificationKinds.refund.tracking;
+  if (refunds === undefined || client[read] === undefined) {
+    return pending.count('failed', `this processor cannot settle refunds (it needs onRefunded and onRefundFailed, and a client with ${read}): sweep with one that can`);
   }
   let record: Refund;
   try {
-    record = await client.refundQuery({ mchRefundNo: sent.mchRefundNo }, { signal: sweep.signal });
+    record = await client[read]({ mchRefundNo: sent.mchRefundNo }, { signal: sweep.signal });
   } catch (error) {
     if (!isRefusal(error, 'refund_not_found')) return pending.count('failed', `the refund query by mchRefundNo failed, so the refund's outcome is still unknown: ${(error as Error)?.message ?? String(error)}`, error);
     return neverMade(sweep, tracked, pending, 'refund_not_found', error);

@@ -9,8 +9,10 @@ import { GatewayError } from '../errors/index.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
 import { RefundOrderState, type Refund } from '../protocol/schemas/refund.js';
+import { isOpen, readIds } from './kind-tracking.js';
+import { notificationKinds } from './kinds.js';
 import type { ProcessingContext } from './store.js';
-import { refundIdsOf, refundOpen, sweptRefund, type TrackableRefund } from './sweep-refunds.js';
+import { refundIdsOf, sweptRefund, type TrackableRefund } from './sweep-refunds.js';
 import type { SweepTallies, Tally } from './sweep-report.js';
 import type { SweepClient, SweeperSettings, SweptPayOrder, SweptRefusal, TrackableOrder } from './sweep-settings.js';
 import type { OrderTracking, TrackedOrder } from './tracking.js';
@@ -40,6 +42,9 @@ interface SweptEffect<Field extends string> {
   run(context: ProcessingContext): unknown;
 }
 
+/** How a tracked order is read (the payment row's `tracking`): the read, its ids, the states still open. */
+const payments = notificationKinds.payment.tracking;
+
 /** Checks one tracked record, an order or a refund (by its key), and counts it as such; a store failure is counted as `failed`. @internal */
 export async function checkTracked(sweep: SweepCheckContext, order: TrackedOrder): Promise<void> {
   const refund = refundIdsOf(order);
@@ -59,7 +64,7 @@ async function checkOrder(sweep: SweepCheckContext, order: TrackedOrder): Promis
   }
   let record: PayOrder;
   try {
-    record = await sweep.client.query(idsOf(order), { signal: sweep.signal });
+    record = await sweep.client[payments.read](idsOf(order), { signal: sweep.signal });
   } catch (error) {
     const tally = sweep.tallies.order(idsOf(order));
     if (!isRefusal(error, 'order_not_found')) return tally.count('failed', `the query failed: ${(error as Error)?.message ?? String(error)}`, error);
@@ -83,7 +88,7 @@ export async function settle(sweep: SweepCheckContext, order: TrackedOrder, reco
       run: (context) => onPaid?.(paid, context),
     });
   }
-  if (record.state === PayOrderState.Generated || record.state === PayOrderState.Paying) {
+  if (isOpen(payments, record.state)) {
     // An order whose validity is unknown is never closed: the payer may still be paying.
     if (!closing && sweep.closeExpired && order.expiresAt !== undefined && settings.now() >= order.expiresAt) return closeOrder(sweep, order);
     return tally.count('open');
@@ -106,13 +111,14 @@ async function checkRefund(sweep: SweepCheckContext, order: TrackedOrder, ids: T
   const { settings, client } = sweep;
   const tally = sweep.tallies.refund(ids);
   const { refunds } = settings;
+  const { read } = notificationKinds.refund.tracking;
   // Tracked by a processor with refund handlers (track refuses others), swept by one without: never acted on here.
-  if (refunds === undefined || client.refundQuery === undefined) {
-    return tally.count('failed', 'this processor cannot settle refunds (it needs onRefunded and onRefundFailed, and a client with refundQuery): sweep with one that can');
+  if (refunds === undefined || client[read] === undefined) {
+    return tally.count('failed', `this processor cannot settle refunds (it needs onRefunded and onRefundFailed, and a client with ${read}): sweep with one that can`);
   }
   let record: Refund;
   try {
-    record = await client.refundQuery(ids, { signal: sweep.signal });
+    record = await client[read](ids, { signal: sweep.signal });
   } catch (error) {
     if (!isRefusal(error, 'refund_not_found')) return tally.count('failed', `the refund query failed: ${(error as Error)?.message ?? String(error)}`, error);
     return unknown(sweep, order, tally, 'refund_not_found', 'refund', error);
@@ -125,7 +131,7 @@ export async function settleRefund(sweep: SweepCheckContext, refunds: NonNullabl
   const tally = sweep.tallies.refund(ids);
   const mismatch = bindingProblem('refund', ids, record, sweep.settings);
   if (mismatch !== undefined) return tally.count('mismatched', mismatch);
-  if (refundOpen(record)) return tally.count('open');
+  if (isOpen(notificationKinds.refund.tracking, record.state)) return tally.count('open');
   const { swept, eventTime } = sweptRefund(record);
   return claim(sweep, order, tally, {
     swept, eventTime, ran: record.state === RefundOrderState.Succeeded ? 'refunded' : 'refundFailed', happened: 'ended', handler: 'the refund handler',
@@ -176,7 +182,7 @@ async function unknown(sweep: SweepCheckContext, order: TrackedOrder, tally: Tal
 export const forget = (sweep: SweepCheckContext, order: TrackedOrder, tally: Tally<string>) =>
   sweep.tracking.forget(order.payOrderId).catch((error: unknown) => tally.note('forget', 'settled, but the store could not forget it: the next sweep checks it again', error));
 
-const idsOf = (order: TrackedOrder): TrackableOrder => ({ payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo });
+const idsOf = (order: TrackedOrder): TrackableOrder => readIds(payments, order.payOrderId, order.mchOrderNo);
 
 /** What a sweep acts on must be the tracked order or refund of this merchant application, whatever the client checked. @internal */
 export function bindingProblem(what: 'order' | 'refund', ids: object, record: object, settings: SweeperSettings): string | undefined {

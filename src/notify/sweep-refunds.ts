@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { RefundOrderState, type Refund } from '../protocol/schemas/refund.js';
+import type { Refund } from '../protocol/schemas/refund.js';
+import { readIds } from './kind-tracking.js';
 import { notificationKinds } from './kinds.js';
 import type { TrackedOrder } from './tracking.js';
 import type { IdempotentNotification } from './verify-received.js';
@@ -60,9 +61,9 @@ export const refundTrackingKey = (refundOrderId: string): string => `${PREFIX}${
 /** Whether a key (an order's payOrderId, given to track) is a tracked refund's: no order may be tracked under one. */
 export const isRefundKey = (key: string): boolean => key.startsWith(PREFIX);
 
-/** The ids of a tracked refund, or `undefined` for a tracked order. */
+/** The ids a tracked refund is read by (its row's `tracking.by`), or `undefined` for a tracked order. */
 export function refundIdsOf(tracked: TrackedOrder): TrackableRefund | undefined {
-  return isRefundKey(tracked.payOrderId) ? { refundOrderId: tracked.payOrderId.slice(PREFIX.length), mchRefundNo: tracked.mchOrderNo } : undefined;
+  return isRefundKey(tracked.payOrderId) ? readIds(notificationKinds.refund.tracking, tracked.payOrderId.slice(PREFIX.length), tracked.mchOrderNo) : undefined;
 }
 
 /** A refund read by a sweep, as its handler receives it: the notification's key, and when it happened (the row's event time). */
@@ -72,6 +73,3 @@ export function sweptRefund(record: Refund): { readonly swept: SweptRefund; read
   const signed = record as Refund & { readonly reqTime: never };
   return { swept: { ...record, idempotencyKey: row.idempotencyKey(signed) }, eventTime: row.eventTime(signed).time };
 }
-
-/** A refund still in 0 or 1: left alone, read again by a later sweep. */
-export const refundOpen = (record: Refund): boolean => record.state === RefundOrderState.Created || record.state === RefundOrderState.Refunding;

@@ -1,0 +1,85 @@
+// A notification kind's states and tracking are checked where its row is declared (issue 36, "mistakes caught"):
+// each line marked as an expected error below holds one mistake that must not compile (checked by tsc through vitest).
+import { describe, expectTypeOf, it } from 'vitest';
+import { PayOrderState, RefundOrderState } from '../../src/index.js';
+import { defineNotificationKind, notificationKinds } from '../../src/notify/kinds.js';
+import type { SettlingRead } from '../../src/notify/kind-tracking.js';
+import { refundNotificationSchema } from '../../src/protocol/schemas/refund.js';
+
+// The refund row's own declarations, but for what each case changes.
+const refund = {
+  name: 'refund',
+  label: 'refund notification',
+  verifier: 'verifyRefundNotification',
+  handlers: { onRefunded: { name: 'on_refunded', states: [RefundOrderState.Succeeded] } },
+  expectOption: 'expectRefund',
+  identifiedBy: ['refundOrderId', 'mchRefundNo'],
+  stateField: 'state',
+  amountField: 'refundAmount',
+  schema: refundNotificationSchema(),
+  expect: notificationKinds.refund.expect,
+  merchantRequired: true,
+  recover: 'Read the refund.',
+  idempotencyKey: (n: { refundOrderId: string; state: number }) => `refund:${n.refundOrderId}:${n.state}`,
+  eventTime: (n: { createdAt: number }) => ({ field: 'createdAt' as const, time: n.createdAt, happened: 'is of a refund created' }),
+} as const;
+const tracking = { read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding] } as const;
+
+describe("a handler's states are the kind's state enum", () => {
+  it('a row whose handlers take states of its enum compiles', () => {
+    const kind = defineNotificationKind({ ...refund, handlers: { onRefundFailed: { name: 'on_refund_failed', states: [RefundOrderState.Failed, RefundOrderState.Closed] } } });
+    expectTypeOf(kind.handlers.onRefundFailed.states).toEqualTypeOf<readonly [3, 4]>();
+  });
+
+  it('a state outside the enum, or of another kind whose numbers differ, does not compile', () => {
+    // @ts-expect-error a refund has no state 5
+    defineNotificationKind({ ...refund, handlers: { onRefunded: { name: 'on_refunded', states: [5] } } });
+    // @ts-expect-error a pay-order state (5, refunded) that is no refund state
+    defineNotificationKind({ ...refund, handlers: { onRefunded: { name: 'on_refunded', states: [PayOrderState.Refunded] } } });
+    // @ts-expect-error one wrong state among right ones
+    defineNotificationKind({ ...refund, handlers: { onRefundFailed: { name: 'on_refund_failed', states: [RefundOrderState.Failed, 7] } } });
+  });
+
+  it("the SDK's rows keep their states typed", () => {
+    expectTypeOf(notificationKinds.payment.handlers.onPaid.states).toEqualTypeOf<readonly [2]>();
+    expectTypeOf(notificationKinds.refund.handlers.onRefundFailed.states).toEqualTypeOf<readonly [3, 4]>();
+  });
+});
+
+describe('a tracked kind declares the read that settles it', () => {
+  it('a row with a read of the table, by its parameters, with open states of its enum, compiles', () => {
+    const kind = defineNotificationKind({ ...refund, tracking });
+    expectTypeOf(kind.tracking.read).toEqualTypeOf<'refundQuery'>();
+    // Untracked: no tracking at all.
+    expectTypeOf(defineNotificationKind(refund).tracking).toEqualTypeOf<undefined>();
+  });
+
+  it('a tracking without a settling read, or with a read that is none, does not compile', () => {
+    // @ts-expect-error tracked without a settling read
+    defineNotificationKind({ ...refund, tracking: { by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created] } });
+    // @ts-expect-error the boolean it replaced: says tracked, names no read
+    defineNotificationKind({ ...refund, tracked: true });
+    // @ts-expect-error a read the table does not have
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'refundGet' } });
+    // @ts-expect-error an operation that is not a read (a create)
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'refundOrder' } });
+    // @ts-expect-error an operation that is not a read (idempotent)
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'close' } });
+  });
+
+  it("ids that are not the read's parameters, or open states outside the enum, do not compile", () => {
+    // @ts-expect-error by: mchOrderNo is no parameter of refundQuery
+    defineNotificationKind({ ...refund, tracking: { ...tracking, by: ['refundOrderId', 'mchOrderNo'] } });
+    // @ts-expect-error by: the refund's ids are no parameters of the order's query
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'query' } });
+    // @ts-expect-error open: a refund has no state 5
+    defineNotificationKind({ ...refund, tracking: { ...tracking, open: [RefundOrderState.Created, PayOrderState.Refunded] } });
+  });
+
+  it("the SDK's tracked rows name their reads; the reads are the table's", () => {
+    expectTypeOf<SettlingRead>().toEqualTypeOf<'query' | 'settleRequestGet' | 'refundQuery'>();
+    expectTypeOf(notificationKinds.payment.tracking.read).toEqualTypeOf<'query'>();
+    expectTypeOf(notificationKinds.refund.tracking.by).toEqualTypeOf<readonly ['refundOrderId', 'mchRefundNo']>();
+    expectTypeOf(notificationKinds.settlement.tracking).toEqualTypeOf<undefined>();
+  });
+});
