@@ -32,7 +32,7 @@ const PATH_BASE = 'http://return.invalid';
  *
  * @example
  * ```ts
- * const options: GatewayClient.ReadChannelUserRedirectOptions = { expectExtParam: session.channelUserState };
+ * const options: GatewayClient.ReadChannelUserRedirectOptions = { expectExtParam: 'kX9m2PqR7vT1wYz3bC5dEg' }; // the state from the payer's session
  * ```
  */
 export interface ReadChannelUserRedirectOptions {

@@ -413,10 +413,9 @@ export class GatewayClient implements OperationMethods {
    * ```ts
    * import { randomBytes } from 'node:crypto';
    *
-   * const state = randomBytes(16).toString('base64url'); // bound to this payer's session
-   * session.channelUserState = state;
+   * const state = randomBytes(16).toString('base64url'); // keep it in this payer's server-side session
    * const jump = client.channelUserUrl({ ifCode: 'wxpay', redirectUrl: 'https://shop.example.com/pay/openid', extParam: state });
-   * response.redirect(302, jump);
+   * redirectTo(jump); // a 302 for the payer's browser
    * ```
    */
   channelUserUrl(params: ChannelUserUrlParams): string {
@@ -438,8 +437,8 @@ export class GatewayClient implements OperationMethods {
    *
    * @example
    * ```ts
-   * const payer = client.readChannelUserRedirect(request.url, { expectExtParam: session.channelUserState });
-   * delete session.channelUserState; // one return per state
+   * const expectExtParam = 'kX9m2PqR7vT1wYz3bC5dEg'; // the state given to channelUserUrl, from this payer's session (then delete it there)
+   * const payer = client.readChannelUserRedirect(request.url, { expectExtParam });
    * await client.unifiedOrder({ ...order, wayCode: 'WX_JSAPI', channelExtra: { openid: payer.channelUserId } });
    * ```
    */

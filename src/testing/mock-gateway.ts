@@ -480,8 +480,10 @@ export class MockGateway {
    * @example
    * ```ts
    * gateway.setChannelUserMode('fail');
-   * const back = await followJump(client.channelUserUrl({ ifCode: 'wxpay', redirectUrl, extParam: state }));
-   * expect(() => client.readChannelUserRedirect(back, { expectExtParam: state })).toThrow(/channelUserId: is missing/);
+   * const jump = client.channelUserUrl({ ifCode: 'wxpay', redirectUrl: 'https://shop.example/pay/openid' });
+   * const login = (await gateway.fetch(jump, { redirect: 'manual' })).headers.get('location')!; // the stand-in channel login
+   * const back = (await gateway.fetch(login, { redirect: 'manual' })).headers.get('location')!; // redirectUrl, no channelUserId
+   * expect(() => client.readChannelUserRedirect(back)).toThrow(/channelUserId: is missing/);
    * ```
    */
   setChannelUserMode(mode: ChannelUserMode): void {

@@ -74,6 +74,12 @@ describe('client.channelUserUrl', () => {
     // A redirectUrl already holding a name the gateway appends would come back with two.
     expect(refused({ ifCode: 'wxpay', redirectUrl: 'https://shop.example/pay?channelUserId=x' })).toEqual(['redirectUrl']);
     expect(refused({ ifCode: 'wxpay', redirectUrl: 'https://shop.example/#/pay?appId=x' })).toEqual(['redirectUrl']);
+    // A query without '=' is joined to the first appended name without '&' (?flagappId=...): unreadable.
+    expect(refused({ ifCode: 'wxpay', redirectUrl: 'https://shop.example/pay?flag' })).toEqual(['redirectUrl']);
+    expect(refused({ ifCode: 'wxpay', redirectUrl: 'https://shop.example/pay?flag#/r' })).toEqual(['redirectUrl']);
+    for (const readable of ['https://shop.example/pay?', 'https://shop.example/pay?flag=1', 'https://shop.example/a=b', 'https://shop.example/#/r?x=1', 'https://shop.example/?x=1#r']) {
+      expect(() => client.channelUserUrl({ ifCode: 'wxpay', redirectUrl: readable }), readable).not.toThrow();
+    }
   });
 
   it('never shows the secret: not in the URL, not in an error', () => {

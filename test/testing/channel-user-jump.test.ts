@@ -2,7 +2,7 @@
 // accepted, tampered ones refused with 验签失败, the refusals' order and texts, the stand-in channel login and the
 // way back appended as the reference appends it, read back by client.readChannelUserRedirect.
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayClient, sign } from '../../src/index.js';
+import { GatewayClient, GatewayValidationError, sign } from '../../src/index.js';
 import { createMockGateway, type MockGateway, type MockGatewayServer } from '../../src/testing/index.js';
 import { MERCHANT, ORIGIN, OTHER_MERCHANT, START } from '../support/raw-gateway.js';
 
@@ -136,6 +136,7 @@ describe('the mock gateway, GET /api/channelUserId/jump', () => {
   it('setChannelUserMode("fail"): the way back has no channelUserId, which the reader reports as a failed exchange', async () => {
     const gateway = mock();
     const client = clientOf(gateway);
+    expect(() => gateway.setChannelUserMode('never' as never)).toThrow(GatewayValidationError);
     gateway.setChannelUserMode('fail');
     const back = await follow(gateway.fetch, client.channelUserUrl({ ifCode: 'wxpay', redirectUrl: REDIRECT, extParam: 'st4te' }));
     expect(back).toBe(`${REDIRECT}?appId=${MERCHANT.appId}&extParam=st4te`);

@@ -38,7 +38,7 @@ const channelUserUrlParamsObject = () =>
     /**
      * Where the gateway sends the payer's browser back, with `channelUserId`, `appId` and `extParam` appended: an
      * absolute `http://` or `https://` URL (lower case, as the gateway compares), without whitespace, at most 2048
-     * characters, not already holding one of the appended names.
+     * characters, whose way back can be read (not already holding one of the appended names, no query without `=`).
      */
     redirectUrl: z.string({ error: 'must be a string' }).check(z.superRefine((value, ctx) => reportProblem(redirectUrlProblem(value), value, ctx.issues))),
     /**
@@ -59,7 +59,7 @@ export const channelUserUrlParamsSchema = lazySchema(() => named<ChannelUserUrlP
  * ```ts
  * import type { GatewayClient } from 'payment-gateway-sdk';
  *
- * const params: GatewayClient.ChannelUserUrlParams = { ifCode: 'wxpay', redirectUrl: 'https://shop.example.com/pay/openid', extParam: state };
+ * const params: GatewayClient.ChannelUserUrlParams = { ifCode: 'wxpay', redirectUrl: 'https://shop.example.com/pay/openid', extParam: crypto.randomUUID() };
  * ```
  */
 export interface ChannelUserUrlParams extends z.output<ReturnType<typeof channelUserUrlParamsObject>> {}
@@ -73,7 +73,8 @@ export interface ChannelUserUrlParams extends z.output<ReturnType<typeof channel
  *
  * @example
  * ```ts
- * const payer: GatewayClient.UnsignedChannelUser = client.readChannelUserRedirect(request.url, { expectExtParam: session.channelUserState });
+ * const expectExtParam = 'kX9m2PqR7vT1wYz3bC5dEg'; // the state given to channelUserUrl, from this payer's session
+ * const payer: GatewayClient.UnsignedChannelUser = client.readChannelUserRedirect(request.url, { expectExtParam });
  * await client.unifiedOrder({ ...order, wayCode: 'WX_JSAPI', channelExtra: { openid: payer.channelUserId } });
  * ```
  */
@@ -119,11 +120,17 @@ function redirectUrlProblem(value: string): string | undefined {
   if (!/^https?:\/\//.test(value) || !URL.canParse(value) || new URL(value).hostname === '') {
     return `must be an absolute http:// or https:// URL (lower-case scheme, as the gateway compares: it refuses anything else with 跳转地址有误！), ${example}`;
   }
-  const taken = CHANNEL_USER_RETURN_FIELDS.filter((name) => appendedParams(new URL(value)).has(name));
-  if (taken.length > 0) {
-    return `already holds ${taken.join(', ')}, which the gateway appends on the way back: the return would carry two and could not be read; rename your parameter`;
+  if (!readableReturn(value)) {
+    return "would come back unreadable: the gateway appends appId, channelUserId and extParam to it as text, so a URL already holding one of them, or a query without '=' (?flag, which the gateway joins without '&'), garbles them; rename your parameter or give it a value (?flag=1)";
   }
   return undefined;
+}
+
+/** Whether the way back to `redirectUrl` can be read: the gateway's appending (spec section 2) tried, each name found once. */
+function readableReturn(redirectUrl: string): boolean {
+  const appended = `${redirectUrl}${redirectUrl.includes('?') ? '' : '?'}${redirectUrl.includes('=') ? '&' : ''}appId=a&channelUserId=c&extParam=e`;
+  const found = appendedParams(new URL(appended));
+  return CHANNEL_USER_RETURN_FIELDS.every((name) => found.get(name)?.length === 1);
 }
 
 function extParamProblem(value: string): string | undefined {
