@@ -24,6 +24,9 @@ export const MAX_CHANNEL_USER_RETURN_LENGTH = 8192;
 // A WeChat openid is 28 characters, an Alipay user id 16 digits (an open_id some 60): anything longer is no id.
 const CHANNEL_USER_ID = /^[\x21-\x7e]{1,128}$/;
 
+const UNUSABLE = 'Cannot use this channel user redirect';
+const NOT_GATEWAYS = "not a return of the gateway's jump; discard it, send the payer to a fresh channelUserUrl";
+
 // Where a path-only URL (Express's req.url, /pay/openid?...) is read against: only its query and fragment are used.
 const PATH_BASE = 'http://return.invalid';
 
@@ -81,26 +84,26 @@ export class ChannelUserLinks {
     const issues: ValidationIssue[] = [];
     const one = (name: (typeof CHANNEL_USER_RETURN_FIELDS)[number]): string | undefined => {
       const values = params.get(name) ?? [];
-      if (values.length > 1) issues.push({ path: [name], message: `appears ${values.length} times, where the gateway appends it once: this is not a return of the gateway's jump; discard it and send the payer to a fresh channelUserUrl` });
+      if (values.length > 1) issues.push({ path: [name], message: `appears ${values.length} times: ${NOT_GATEWAYS}` });
       return values.length === 1 && values[0] !== '' ? values[0] : undefined;
     };
     const [appId, channelUserId, extParam] = CHANNEL_USER_RETURN_FIELDS.map(one);
     // Absent or empty; a repeated one is reported above.
     const missing = (name: string, value: string | undefined) => value === undefined && (params.get(name)?.length ?? 0) <= 1;
-    if (missing('appId', appId)) issues.push({ path: ['appId'], message: "is missing, where the gateway always appends it: this is not a return of the gateway's jump; send the payer to a fresh channelUserUrl" });
-    else if (appId !== undefined && appId !== this.#context.appId) issues.push({ path: ['appId'], message: "names another merchant application than this client's: read it with that application's client, or discard it" });
+    if (missing('appId', appId)) issues.push({ path: ['appId'], message: `is missing: ${NOT_GATEWAYS}` });
+    else if (appId !== undefined && appId !== this.#context.appId) issues.push({ path: ['appId'], message: "is another application's: read it with that application's client" });
     if (missing('channelUserId', channelUserId)) {
-      issues.push({ path: ['channelUserId'], message: "is missing: the channel did not give the payer's id (its code exchange failed, or the payer left); send the payer to a fresh channelUserUrl, and do not create the order" });
+      issues.push({ path: ['channelUserId'], message: "is missing: the channel did not give the payer's id (its exchange failed); send the payer to a fresh channelUserUrl, do not create the order" });
     } else if (channelUserId !== undefined && !CHANNEL_USER_ID.test(channelUserId)) {
-      issues.push({ path: ['channelUserId'], message: 'is not a channel user id (1 to 128 visible ASCII characters): this is not a return of the gateway; discard it' });
+      issues.push({ path: ['channelUserId'], message: `is no channel user id: ${NOT_GATEWAYS}` });
     }
     if (expectExtParam !== undefined && (extParam === undefined || !equalInConstantTime(extParam, expectExtParam))) {
       issues.push({
         path: ['extParam'],
-        message: "does not match expectExtParam (or is missing): this return was not started by this payer's session (a forged, replayed or shared link); discard it and send the payer to a fresh channelUserUrl with a new state",
+        message: "does not match expectExtParam: not this session's return (forged or replayed); discard it, send the payer to a fresh channelUserUrl",
       });
     }
-    if (issues.length > 0) throw new GatewayValidationError('Cannot use this channel user redirect', issues, { operation: 'readChannelUserRedirect' });
+    if (issues.length > 0) throw new GatewayValidationError(UNUSABLE, issues, { operation: 'readChannelUserRedirect' });
     return extParam === undefined ? { channelUserId: channelUserId!, appId: appId! } : { channelUserId: channelUserId!, appId: appId!, extParam };
   }
 }
@@ -108,10 +111,10 @@ export class ChannelUserLinks {
 /** The return URL, absolute or path-only, bounded before it is parsed. */
 function parseReturnUrl(url: unknown): URL {
   const text = url instanceof URL ? url.href : url;
-  const refuse = (message: string) => new GatewayValidationError('Cannot read the channel user redirect', [{ path: [], message }], { operation: 'readChannelUserRedirect' });
-  if (typeof text !== 'string') throw refuse("must be the return URL as a string or a URL (the request's URL, e.g. request.url)");
-  if (text.length > MAX_CHANNEL_USER_RETURN_LENGTH) throw refuse(`is longer than ${MAX_CHANNEL_USER_RETURN_LENGTH} characters, far more than a return of the gateway: discard it`);
+  const refuse = (message: string) => new GatewayValidationError(UNUSABLE, [{ path: [], message }], { operation: 'readChannelUserRedirect' });
+  if (typeof text !== 'string') throw refuse('must be the URL the payer came back to (request.url)');
+  if (text.length > MAX_CHANNEL_USER_RETURN_LENGTH) throw refuse(`is longer than ${MAX_CHANNEL_USER_RETURN_LENGTH} characters: ${NOT_GATEWAYS}`);
   const parsed = text.startsWith('/') && !text.startsWith('//') ? new URL(text, PATH_BASE) : URL.canParse(text) ? new URL(text) : undefined;
-  if (parsed === undefined) throw refuse('is not a URL: give the absolute URL the payer came back to, or its path with the query (request.url)');
+  if (parsed === undefined) throw refuse('is not a URL: give the URL the payer came back to, absolute or its path and query (request.url)');
   return parsed;
 }

@@ -24,8 +24,7 @@ export const MAX_CHANNEL_USER_EXT_PARAM_LENGTH = 512;
 /** The channels the jump can ask: `AUTO` (the payer's app decides), `wxpay` or `alipay`, spelled so. */
 export const CHANNEL_USER_IF_CODES = ['AUTO', 'wxpay', 'alipay'] as const;
 
-const IF_CODE_MESSAGE =
-  "must be 'AUTO' (the payer's browser decides: WeChat gives wxpay, Alipay gives alipay), 'wxpay' or 'alipay', spelled so (the gateway looks wxpay and alipay up by their lower-case name)";
+const IF_CODE_MESSAGE = "must be 'AUTO' (by the payer's browser), 'wxpay' or 'alipay', spelled so";
 
 const channelUserUrlParamsObject = () =>
   z.strictObject({
@@ -113,15 +112,13 @@ function reportProblem(problem: string | undefined, input: string, issues: { pus
 }
 
 function redirectUrlProblem(value: string): string | undefined {
-  const example = 'e.g. https://shop.example.com/pay/openid';
-  if (value === '') return `must not be empty: give the absolute http(s) URL the payer comes back to, ${example}`;
-  if (value.length > MAX_REDIRECT_URL_LENGTH) return `is longer than ${MAX_REDIRECT_URL_LENGTH} characters: keep your state in extParam or your session, not in the URL`;
-  if (/[\s\p{Cc}]/u.test(value)) return 'holds whitespace or a control character: percent-encode it (a browser and the gateway would read the URL differently)';
-  if (!/^https?:\/\//.test(value) || !URL.canParse(value) || new URL(value).hostname === '') {
-    return `must be an absolute http:// or https:// URL (lower-case scheme, as the gateway compares: it refuses anything else with 跳转地址有误！), ${example}`;
+  // Lower-case scheme, as the gateway compares (it refuses anything else with 跳转地址有误！); no whitespace a browser would drop.
+  if (!/^https?:\/\/[^\s\p{Cc}]+$/u.test(value) || !URL.canParse(value) || new URL(value).hostname === '') {
+    return 'must be an absolute http:// or https:// URL without whitespace, e.g. https://shop.example.com/pay/openid';
   }
+  if (value.length > MAX_REDIRECT_URL_LENGTH) return `must be at most ${MAX_REDIRECT_URL_LENGTH} characters: keep your state in extParam`;
   if (!readableReturn(value)) {
-    return "would come back unreadable: the gateway appends appId, channelUserId and extParam to it as text, so a URL already holding one of them, or a query without '=' (?flag, which the gateway joins without '&'), garbles them; rename your parameter or give it a value (?flag=1)";
+    return "would come back unreadable: it holds appId, channelUserId or extParam, or a query without '=' (?flag), to which the gateway appends them as text; rename it or give it a value";
   }
   return undefined;
 }
@@ -134,12 +131,9 @@ function readableReturn(redirectUrl: string): boolean {
 }
 
 function extParamProblem(value: string): string | undefined {
-  const encode = "encode your text as base64url (Buffer.from(text).toString('base64url'), no padding) or leave it out";
-  if (value === '') return `must not be empty: ${encode}`;
-  if (/[&=+]/.test(value)) {
-    return `holds '&', '=' or '+', which the gateway appends to redirectUrl unescaped: it would come back split or changed (a '+' as a space); ${encode}`;
+  if (value.length > MAX_CHANNEL_USER_EXT_PARAM_LENGTH) return `must be at most ${MAX_CHANNEL_USER_EXT_PARAM_LENGTH} characters: keep a random state here, the rest in your session`;
+  if (value === '' || /[&=+\p{Cc}]/u.test(value) || !value.isWellFormed()) {
+    return "must be text without '&', '=', '+' or control characters: the gateway appends it to redirectUrl unescaped, so it would come back split or changed; encode it as base64url";
   }
-  if (value.length > MAX_CHANNEL_USER_EXT_PARAM_LENGTH) return `is longer than ${MAX_CHANNEL_USER_EXT_PARAM_LENGTH} characters: keep a short random state here and the rest in your session`;
-  if (!value.isWellFormed() || /\p{Cc}/u.test(value)) return `holds a control character or a lone surrogate, which the signature and the way back cannot carry as given; ${encode}`;
   return undefined;
 }
