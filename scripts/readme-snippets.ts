@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../', import.meta.url);
 /** The documents whose TypeScript blocks are written from files (`npm run docs:readme` rewrites each). */
-export const SNIPPET_DOCUMENTS = ['README.md', 'docs/guides/refunds.md'] as const;
+export const SNIPPET_DOCUMENTS = ['README.md', 'docs/guides/refunds.md', 'docs/guides/channel-user.md'] as const;
 export const MARKER = /^<!-- snippet: ([^>]+?) -->$/;
 const REGION_START = /^\s*\/\/ #region readme\s*$/;
 const REGION_END = /^\s*\/\/ #endregion readme\s*$/;

@@ -1,5 +1,6 @@
 import { createKyTransport } from '../transport/http.js';
 import { ClientCalls } from './calls.js';
+import { ChannelUserLinks } from './channel-user.js';
 import { composeHooks } from './hooks.js';
 import { LogObserver } from './logging.js';
 import { resolveOptions, type GatewayClientOptions, type ResolvedOptions } from './options.js';
@@ -11,6 +12,8 @@ export interface ClientSetup {
   /** The options without the secret and the functions, for `toJSON` and `inspect`. */
   readonly summary: Readonly<Record<string, unknown>>;
   readonly calls: ClientCalls;
+  /** The payer's channel user id: the signed jump URL and the unsigned way back. */
+  readonly channelUser: ChannelUserLinks;
 }
 
 /** Parses a client's options (invalid ones throw `GatewayValidationError`) and builds its runner, transport and log. */
@@ -21,7 +24,7 @@ export function setUpClient(options: GatewayClientOptions): ClientSetup {
   const hooks = composeHooks(resolved.hooks, log.hooks);
   const runner = new OperationRunner({ ...resolved, hooks, transport: createKyTransport(resolved) }, resolved.secret);
   log.created(resolved);
-  return { options: resolved, summary, calls: new ClientCalls(runner, log) };
+  return { options: resolved, summary, calls: new ClientCalls(runner, log), channelUser: new ChannelUserLinks(resolved) };
 }
 
 function summarize(options: ResolvedOptions): Record<string, unknown> {

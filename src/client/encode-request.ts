@@ -91,7 +91,7 @@ function describeReadings(operation: OperationName, ambiguous: ReadonlyMap<strin
  * repeat its exact bytes, and a create sent again after a lookup proved it absent is signed anew with its
  * own `reqTime`.
  */
-export function signRequest(operation: OperationName, params: ValidParams, context: RequestContext): Record<string, string | number> {
+export function signRequest(operation: OperationName | 'channelUserUrl', params: ValidParams, context: RequestContext): Record<string, string | number> {
   if (!isThirteenDigitMillis(context.reqTime)) {
     throw new GatewayValidationError(`Invalid ${operation} request, nothing was sent`, [
       { path: ['reqTime'], message: 'the clock (option `now`) must return milliseconds since the epoch (13 digits)' },

@@ -6,7 +6,9 @@ import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderPa
 import type { Refund, RefundOrderParams, RefundOrderResult, RefundQueryParams } from '../protocol/schemas/refund.js';
 import type { SettleAddressApplyParams, SettlementRecord, SettlementResult, SettleRequestGetParams, SettleRequestParams } from '../protocol/schemas/settlement.js';
 import type { FetchLike, HttpExchange } from '../transport/http.js';
+import type { ChannelUserUrlParams, UnsignedChannelUser } from '../protocol/schemas/channel-user.js';
 import type { ClientCalls } from './calls.js';
+import type { ChannelUserLinks, ReadChannelUserRedirectOptions } from './channel-user.js';
 import { setUpClient } from './client-setup.js';
 import type { OperationMethods } from './operation-methods.js';
 import type { ConfirmOptions, GatewayClientOptions, RequestOptions } from './options.js';
@@ -53,12 +55,13 @@ export class GatewayClient implements OperationMethods {
   readonly #credentials: { readonly secret: string; readonly mchNo: string; readonly appId: string };
   readonly #summary: Readonly<Record<string, unknown>>;
   readonly #calls: ClientCalls;
+  readonly #channelUser: ChannelUserLinks;
 
   /**
    * @param options - see {@link GatewayClientOptions}; invalid options throw {@link GatewayValidationError}.
    */
   constructor(options: GatewayClientOptions) {
-    const { options: resolved, summary, calls } = setUpClient(options);
+    const { options: resolved, summary, calls, channelUser } = setUpClient(options);
     this.baseUrl = resolved.baseUrl;
     this.mchNo = resolved.mchNo;
     this.appId = resolved.appId;
@@ -66,6 +69,7 @@ export class GatewayClient implements OperationMethods {
     this.#credentials = { secret: resolved.secret, mchNo: resolved.mchNo, appId: resolved.appId };
     this.#summary = summary;
     this.#calls = calls;
+    this.#channelUser = channelUser;
   }
 
   /**
@@ -393,6 +397,55 @@ export class GatewayClient implements OperationMethods {
     return this.#calls.withResponse(operation, params, options);
   }
 
+  /**
+   * The signed URL (`GET {baseUrl}/api/channelUserId/jump?...`) to send the payer's browser to for their id at the
+   * channel (WeChat `openid`, Alipay user id), which a JSAPI or mini-program order needs: the gateway runs the
+   * channel's login and sends the browser back to `redirectUrl` with `channelUserId`, `appId` and your `extParam`
+   * appended, **unsigned** (read them with {@link GatewayClient.readChannelUserRedirect}). Nothing is sent and nothing
+   * is stored: build a fresh URL (a fresh `reqTime`) per attempt. The URL never expires at the gateway and shows your
+   * `mchNo` and `appId` (never the secret): give it to this payer only.
+   *
+   * @throws {@link GatewayValidationError} when `redirectUrl` is not an absolute http(s) URL (or already holds one of
+   * the appended names), `extParam` holds `&`, `=` or `+` (it would come back split: encode it as base64url) or is
+   * empty, or `ifCode` is not `AUTO`, `wxpay` or `alipay` (no URL is built)
+   *
+   * @example
+   * ```ts
+   * import { randomBytes } from 'node:crypto';
+   *
+   * const state = randomBytes(16).toString('base64url'); // keep it in this payer's server-side session
+   * const jump = client.channelUserUrl({ ifCode: 'wxpay', redirectUrl: 'https://shop.example.com/pay/openid', extParam: state });
+   * redirectTo(jump); // a 302 for the payer's browser
+   * ```
+   */
+  channelUserUrl(params: ChannelUserUrlParams): string {
+    return this.#channelUser.url(params);
+  }
+
+  /**
+   * Reads the way back of {@link GatewayClient.channelUserUrl}: the `channelUserId`, `appId` and `extParam` the gateway
+   * appended to your `redirectUrl` (in its query, or after its `#fragment`). **Unsigned**: anyone can open your
+   * `redirectUrl` with any id. It is checked for what can be: this client's `appId`, each name once, an id's shape,
+   * at most 8192 characters, and with `expectExtParam` (give it) your session's state, compared in constant time.
+   * Use the id only to name who pays in a JSAPI or mini-program order; never to credit, refund or transfer money.
+   *
+   * @param url - the URL the payer came back to: absolute, or the path with its query (`request.url` of Express)
+   * @throws {@link GatewayValidationError} when `channelUserId` is missing (the channel's exchange failed: send the
+   * payer to a fresh `channelUserUrl`, do not create the order), `extParam` differs from `expectExtParam` or is
+   * missing (not this session's return: discard it), `appId` is missing or another application's, a name is
+   * repeated, or the URL is too long or no URL
+   *
+   * @example
+   * ```ts
+   * const expectExtParam = 'kX9m2PqR7vT1wYz3bC5dEg'; // the state given to channelUserUrl, from this payer's session (then delete it there)
+   * const payer = client.readChannelUserRedirect(request.url, { expectExtParam });
+   * await client.unifiedOrder({ ...order, wayCode: 'WX_JSAPI', channelExtra: { openid: payer.channelUserId } });
+   * ```
+   */
+  readChannelUserRedirect(url: string | URL, options?: ReadChannelUserRedirectOptions): UnsignedChannelUser {
+    return this.#channelUser.read(url, options);
+  }
+
   /** A summary without the secret, so the client can be logged safely. */
   toJSON(): Record<string, unknown> {
     return { ...this.#summary };
@@ -406,10 +459,15 @@ export class GatewayClient implements OperationMethods {
 
 /**
  * The types of the client's options, calls and answers: `GatewayClient.ConfirmOptions`, `GatewayClient.FetchLike`,
- * `GatewayClient.GatewayResponse`, `GatewayClient.HttpExchange`, `GatewayClient.WaitForOrderOptions`, `GatewayClient.WaitForRefundOptions`.
+ * `GatewayClient.GatewayResponse`, `GatewayClient.HttpExchange`, `GatewayClient.WaitForOrderOptions`, `GatewayClient.WaitForRefundOptions`,
+ * and the payer's channel user id's: `GatewayClient.ChannelUserUrlParams`, `GatewayClient.ReadChannelUserRedirectOptions`,
+ * `GatewayClient.UnsignedChannelUser`.
  */
 export declare namespace GatewayClient {
   export {
+    type ChannelUserUrlParams as ChannelUserUrlParams,
+    type ReadChannelUserRedirectOptions as ReadChannelUserRedirectOptions,
+    type UnsignedChannelUser as UnsignedChannelUser,
     type ConfirmOptions as ConfirmOptions,
     type FetchLike as FetchLike,
     type GatewayResponse as GatewayResponse,

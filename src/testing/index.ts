@@ -28,4 +28,5 @@ export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type 
 export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 export { STALL_MAX_MS, type FaultKind, type FaultOptions, type InjectedFault } from './domain/faults.js';
 export { COIN_WAY_CODE_PREFIX } from './domain/pay-data.js';
+export type { ChannelUserMode } from './domain/channel-users.js';
 export { MESSAGES as MOCK_MESSAGES } from './domain/refusals.js';

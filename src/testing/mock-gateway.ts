@@ -7,6 +7,7 @@
  */
 import type { HttpHandler } from 'msw';
 import { parseInput } from '../protocol/schemas/parse.js';
+import { ChannelUserDesk, channelUserModeSchema, type ChannelUserMode } from './domain/channel-users.js';
 import { SimulatedClock } from './domain/clock.js';
 import type { MockGatewayState } from './domain/controls.js';
 import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/faults.js';
@@ -73,6 +74,7 @@ export class MockGateway {
   readonly #orders: OrderBook;
   readonly #settlements: SettlementDesk;
   readonly #refunds: RefundDesk;
+  readonly #channelUsers: ChannelUserDesk;
   readonly #notifier: Notifier;
   readonly #faults = new FaultPlan();
   readonly #requests: RequestLog;
@@ -106,6 +108,7 @@ export class MockGateway {
       this.#notifier.enqueueRefund(refund);
       this.#schedule();
     });
+    this.#channelUsers = new ChannelUserDesk(this.#merchants);
     this.#handle = createRequestHandler({
       basePath: o.baseUrl === undefined ? '' : new URL(o.baseUrl).pathname.replace(/\/+$/, ''),
       successCode: o.successCode ?? 200,
@@ -114,6 +117,7 @@ export class MockGateway {
       orders: this.#orders,
       settlements: this.#settlements,
       refunds: this.#refunds,
+      channelUsers: this.#channelUsers,
       faults: this.#faults,
       requests: this.#requests,
       controls: this,
@@ -464,6 +468,26 @@ export class MockGateway {
    */
   setRefundMode(mode: RefundMode, target?: RefundModeTarget): void {
     this.#refunds.setMode(mode, target);
+  }
+
+  /**
+   * What the stand-in channel login does with the coming returns of `GET /api/channelUserId/jump`: `succeed` (the
+   * default: the payer's fake id, `oMock…` for wxpay, `2088…` for alipay, the same for an application and channel)
+   * or `fail` (the code exchange fails: the browser comes back to `redirectUrl` without `channelUserId`, as from
+   * the reference).
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` is neither
+   * @example
+   * ```ts
+   * gateway.setChannelUserMode('fail');
+   * const jump = client.channelUserUrl({ ifCode: 'wxpay', redirectUrl: 'https://shop.example/pay/openid' });
+   * const login = (await gateway.fetch(jump, { redirect: 'manual' })).headers.get('location')!; // the stand-in channel login
+   * const back = (await gateway.fetch(login, { redirect: 'manual' })).headers.get('location')!; // redirectUrl, no channelUserId
+   * expect(() => client.readChannelUserRedirect(back)).toThrow(/channelUserId: is missing/);
+   * ```
+   */
+  setChannelUserMode(mode: ChannelUserMode): void {
+    this.#channelUsers.setMode(parseInput(channelUserModeSchema, mode, 'Invalid setChannelUserMode mode', 'options'));
   }
 
   /**

@@ -14,11 +14,15 @@ import '../../examples/readme/testing.js';
 import '../../examples/readme/sweep.js';
 import '../../examples/readme/opentelemetry.js';
 import '../../examples/readme/refunds.js';
+import '../../examples/readme/channel-user.js';
 // docs/guides/refunds.md (its test, examples/refunds/refunds.test.ts, runs against the mock).
 import '../../examples/refunds/refund.js';
 import '../../examples/refunds/lost-answer.js';
 import '../../examples/refunds/refusals.js';
 import '../../examples/refunds/processor.js';
+// docs/guides/channel-user.md.
+import '../../examples/channel-user/jump.js';
+import '../../examples/channel-user/return.js';
 import type { GatewayClient } from '../../src/index.js';
 
 test('the README blocks compile; the logging one builds a client', () => {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ChannelUserMode } from './channel-users.js';
 import type { FaultOptions, InjectedFault } from './faults.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
 import type { ChannelFailure, MockPayOrder } from './orders.js';
@@ -53,6 +54,7 @@ export interface GatewayControls {
   rejectAddress(ref: string): MockAddress;
   progressSettlement(ref: string, to?: SettlementProgress): MockSettlement;
   setRefundMode(mode: RefundMode, target?: RefundModeTarget): void;
+  setChannelUserMode(mode: ChannelUserMode): void;
   refuseRefunds(scope: RefundChannelScope): void;
   allowRefunds(scope: RefundChannelScope): void;
   settleRefund(ref: string, decision: RefundDecision): MockRefund;

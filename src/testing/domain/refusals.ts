@@ -115,6 +115,10 @@ export const MESSAGES = {
   refundUnsupported: '当前通道不支持退款！',
   /** refundQuery of a refund the merchant does not have (reference text). */
   refundNotFound: '订单不存在',
+  /** The channel user jump's `ifCode` names no channel, or `AUTO` in a browser that is neither WeChat nor Alipay (reference text). */
+  unsupportedClient: '不支持的客户端',
+  /** The channel user jump's `redirectUrl` does not start with `http://` or `https://` (reference text). */
+  badRedirectUrl: '跳转地址有误！',
   /** No settlement with this `requestId` for the merchant (reason `record_not_found`, so the client's reconciliation reads it as "absent"). */
   settlementNotFound: '结算记录不存在 (no settlement with this requestId)',
 } as const;

@@ -44,7 +44,8 @@ export interface MockSignatureRefusal {
  * ```
  */
 export interface MockRequestRecord {
-  readonly operation: OperationName;
+  /** The operation, or `channelUserJump` for a payer's browser at `GET /api/channelUserId/jump`. */
+  readonly operation: OperationName | 'channelUserJump';
   /** Simulated-clock time of arrival. */
   readonly at: number;
   /** The keys the request names its record by, as sent: `mchOrderNo`, `payOrderId`, `requestId` (each cut at 64 characters). */

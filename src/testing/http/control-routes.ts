@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { safeInteger } from '../../protocol/schemas/fields.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { GatewayControls } from '../domain/controls.js';
+import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
 import { refundChannelScopeSchema, refundDecisionSchema, refundModeSchema, refundModeTargetSchema } from '../domain/refunds.js';
@@ -102,6 +103,15 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     does: "decides a held refund: 'succeed' (2, the order's refunded sum grows), 'fail' (3) or 'close' (4); 2 and 3 are notified",
     bodySchema: refundDecisionSchema,
     run: (gateway, ref, decision) => gateway.settleRefund(ref, decision),
+  }),
+  route({
+    method: 'POST', path: '/_mock/channel-users/mode', body: '{ mode }', calls: 'setChannelUserMode(mode)',
+    does: "what the stand-in channel login does with the coming channel user jumps: 'succeed' (the payer's fake id comes back, the default) or 'fail' (back to redirectUrl without channelUserId)",
+    bodySchema: z.strictObject({ mode: channelUserModeSchema }),
+    run: (gateway, _ref, { mode }) => {
+      gateway.setChannelUserMode(mode);
+      return { mode };
+    },
   }),
   route({
     method: 'POST', path: '/_mock/faults', body: '{ kind, operation?, when?, times?, msg?, code?, leaves? }', calls: 'injectFault(options)',

@@ -1,7 +1,8 @@
 /**
  * The gateway's request handler, shared by `fetch`, the msw handlers and the node server: exactly
- * `{base}{path}` of an operation is answered as the gateway, `/_mock/...`, `/cashier/...` and `/` by the
- * tools, anything else with the web framework's 404.
+ * `{base}{path}` of an operation is answered as the gateway, so is the payer's browser at the channel user jump
+ * (and the stand-in channel login), `/_mock/...`, `/cashier/...` and `/` by the tools, anything else with the web
+ * framework's 404.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { definitionOf, type OperationName } from '../../operations/table.js';
 import { enumName } from '../../protocol/schemas/introspect.js';
 import { formatIssues } from '../../errors/index.js';
 import { toValidationIssues } from '../../protocol/schemas/issues.js';
+import type { ChannelUserDesk } from '../domain/channel-users.js';
 import type { SimulatedClock } from '../domain/clock.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
@@ -24,6 +26,7 @@ import { MOCK_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js
 import { DecimalLiteral } from '../domain/json-text.js';
 import { handleCashier } from '../pages/cashier-page.js';
 import { handleDashboard } from '../pages/dashboard-page.js';
+import { handleChannelUser } from './channel-user-routes.js';
 import { handleControl } from './control-routes.js';
 import { OPERATION_ROUTES, type OperationRoute } from './operation-routes.js';
 import { BodyTooLarge, tooLargeResponse } from './request-body.js';
@@ -40,6 +43,7 @@ export interface HandlerSetup {
   readonly orders: OrderBook;
   readonly settlements: SettlementDesk;
   readonly refunds: RefundDesk;
+  readonly channelUsers: ChannelUserDesk;
   readonly faults: FaultPlan;
   readonly requests: RequestLog;
   /** What the pages and the control routes act through. */
@@ -48,7 +52,7 @@ export interface HandlerSetup {
   readonly onRequest: (record: MockRequestRecord) => void;
 }
 
-type Recording = { -readonly [K in keyof MockRequestRecord]: MockRequestRecord[K] };
+type Recording = { -readonly [K in keyof MockRequestRecord]: MockRequestRecord[K] } & { operation: OperationName };
 
 export function createRequestHandler(setup: HandlerSetup): (request: Request) => Promise<Outcome> {
   return async (request) => {
@@ -58,6 +62,8 @@ export function createRequestHandler(setup: HandlerSetup): (request: Request) =>
     const base = url.origin + setup.basePath;
     if (route) return request.method === 'POST' ? handleOperation(setup, route, request, base) : frameworkError(405, url.pathname, setup.clock.now());
     if (path === undefined) return frameworkError(404, url.pathname, setup.clock.now());
+    const channelUser = handleChannelUser(setup, request, path, url, base);
+    if (channelUser) return channelUser;
     const segments = decodeSegments(path);
     // A malformed %-escape is the client's mistake, answered once here for every page and control route.
     if (segments === undefined) return frameworkError(400, url.pathname, setup.clock.now());
