@@ -89,6 +89,9 @@ describe('GatewayApiError.reason', () => {
     ['refundInProgress', MOCK_MESSAGES.refundInProgress, 'refund_in_progress', 'refundOrder'],
     ['duplicateRefund', MOCK_MESSAGES.duplicateRefund('refund-7'), 'duplicate_refund', 'refundOrder'],
     ['refundUnsupported', MOCK_MESSAGES.refundUnsupported, 'refund_unsupported', 'refundOrder'],
+    // The channel user jump's refusals go to the payer's browser, never to a client call: read as any operation's.
+    ['unsupportedClient', MOCK_MESSAGES.unsupportedClient, 'parameter_invalid'],
+    ['badRedirectUrl', MOCK_MESSAGES.badRedirectUrl, 'unknown'],
     ['refundNotFound', MOCK_MESSAGES.refundNotFound, 'refund_not_found', 'refundQuery'],
   ];
 
