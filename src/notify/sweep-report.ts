@@ -5,7 +5,7 @@
  */
 import type { UnconfirmedOrder, UnconfirmedRefund } from './sweep-keys.js';
 import { trackedKinds, type TrackedKind } from './sweep-kinds.js';
-import type { SweptRefund, TrackableRefund } from './sweep-settings.js';
+import type { SweepLogger, SweptRefund, TrackableRefund } from './sweep-settings.js';
 import { LOG_LEVELS, type LogLevel } from '../util/log-levels.js';
 
 /**
@@ -154,12 +154,6 @@ export declare namespace SweepReport {
     type UnconfirmedOrder as UnconfirmedOrder,
     type UnconfirmedRefund as UnconfirmedRefund,
   };
-}
-
-/** A logger of the processor's options (a `GatewayLogger`, pino, the console): what a sweep logs to. */
-export interface SweepLogger {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
 }
 
 const MAX_PROBLEMS = 100;

@@ -7,7 +7,6 @@ import { GatewayValidationError, type GatewayError } from '../errors/index.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
 import type { Refund } from '../protocol/schemas/refund.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
-import type { SweepLogger } from './sweep-report.js';
 import type { IdempotentNotification } from './verify-received.js';
 import type { PayOrderNotification } from './verify.js';
 import type { LogLevel } from '../util/log-levels.js';
@@ -129,6 +128,12 @@ export type SweptRefund = Refund & IdempotentNotification & { readonly reqTime?:
 
 /** What a swept paid order's `expect` check found: nothing (it matches), or why it must not be fulfilled. */
 export type SweptRefusal = { readonly kind: 'refused'; readonly error: GatewayError } | { readonly kind: 'failed'; readonly error: unknown } | undefined;
+
+/** A logger of the processor's options (a `GatewayLogger`, pino, the console): what a sweep logs to. */
+export interface SweepLogger {
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+}
 
 /** How a sweep settles a final record of one tracked kind: the handler its state picks, and the kind's expectation. @internal */
 export interface SweptKind {
