@@ -1,9 +1,9 @@
 /**
- * Records tracked by their key alone: an order whose `unifiedOrder`, or a refund whose `refundOrder`, ended in
- * `GatewayOutcomeUnknownError` (it may or may not exist). Each is tracked under a key of its own, `order-key:<mchOrderNo>`
- * or `refund-key:<mchRefundNo>` (no id tracked before can take either form: `track` refuses it), with what was sent
- * written where a tracked record's number goes, so that every store keeps it without a new column and refuses a
- * conflicting track as it refuses any (the record kept has another number).
+ * Records tracked by their number alone: one whose create (`unifiedOrder`, `refundOrder`) ended in
+ * `GatewayOutcomeUnknownError` (it may or may not exist). Each is tracked under its row's `tracking.byKey.prefix` and
+ * its number (`order-key:<mchOrderNo>`, `refund-key:<mchRefundNo>`: no id tracked before can take either form,
+ * `track` refuses it), with what was sent written where a tracked record's number goes, so that every store keeps it
+ * without a new column and refuses a conflicting track as it refuses any (the record kept has another number).
  *
  * @module
  */

@@ -1,9 +1,10 @@
 /**
- * `processor.track` and `processor.sweep`: the way a paid order is fulfilled when its notification never
- * arrives. The sweep reads each tracked order with a signed query and runs `onPaid` through the same claim as a
- * notification (docs/guides/never-lose-a-paid-order.md). Here: `track`, `untrack` and the sweep's workers; its
- * options are in sweep-options.ts, one record's check in sweep-check.ts, the paging in sweep-pages.ts, the report
- * and its log line in sweep-report.ts.
+ * `processor.track` and `processor.sweep`: the way a tracked record (a paid order, an ended refund) is settled when
+ * its notification never arrives. The sweep reads each tracked record with its row's signed read and runs the
+ * handler its state picks through the same claim as a notification (docs/guides/never-lose-a-paid-order.md). Here:
+ * `track`, `untrack` and the sweep's workers, for every tracked kind alike (sweep-kinds.ts); its options are in
+ * sweep-options.ts, one record's check in sweep-check.ts, the paging in sweep-pages.ts, the report and its log line
+ * in sweep-report.ts.
  *
  * @module
  */
