@@ -52,8 +52,8 @@ export const idKey = (kind: TrackedKind, id: string): string => `${kind.tracking
  */
 export function trackedForm(record: unknown): { readonly kind: TrackedKind; readonly byKey: boolean } {
   const has = (field: string) => typeof record === 'object' && record !== null && field in record;
-  const ordered = [...trackedKinds.filter((kind) => kind.tracking.byKey.of !== undefined), ...trackedKinds.filter((kind) => kind.tracking.byKey.of === undefined)];
-  for (const kind of ordered) {
+  const asked = [...trackedKinds.filter((kind) => kind.tracking.byKey.of !== undefined), ...trackedKinds.filter((kind) => kind.tracking.byKey.of === undefined)];
+  for (const kind of asked) {
     if (has(kind.tracking.by[0])) return { kind, byKey: false };
     if (has(kind.tracking.by[1])) return { kind, byKey: true };
   }
