@@ -1,7 +1,9 @@
 /**
  * How a notification kind is tracked (`processor.track`, `processor.sweep`), declared in its row of kinds.ts: the
- * read that settles a tracked record, the ids it is read by, and the states still open. The compiler checks each
- * against the operation table and the kind's schema; the sweep reads them from the row.
+ * read that settles a tracked record, the ids it is read by, the states still open, the keys it is tracked under,
+ * the words the sweep's report uses for it, and what only some kinds can do (close one past its validity). The
+ * compiler checks each against the operation table and the kind's schema; the sweep reads them from the row and
+ * names no kind.
  *
  * @module
  */
@@ -11,6 +13,27 @@ import type { OperationName, operations } from '../operations/table.js';
 
 /** The operations a tracked record may be settled with: the table's reads (`retry: 'read'`), e.g. `query`, `refundQuery`. */
 export type SettlingRead = { [Op in OperationName]: (typeof operations)[Op]['retry'] extends 'read' ? Op : never }[OperationName];
+
+/** How a record whose create's outcome is unknown is tracked by its number alone (`GatewayOutcomeUnknownError`). */
+export interface KeyTracking {
+  /** What its key begins with before the number: `order-key:`. Stores hold these keys: never change one. */
+  readonly prefix: string;
+  /** The check of the currency sent (the amount sent is the row's `amountField`, in minor units). */
+  readonly currency: () => z.ZodMiniType<string>;
+  /**
+   * The tracked kind a record belongs to (a refund's `payment`), sent by exactly one of that kind's ids: the record
+   * found must be of it (one sent by its number is compared with the id a signed read of it gives).
+   */
+  readonly of?: string | undefined;
+}
+
+/** A capability of a kind whose open record a sweep may close once its validity passed (`closeExpired`): payments. */
+export interface ExpiryTracking {
+  /** The operation that closes a record and reads it back (`close` with `confirm: true`). */
+  readonly close: 'close';
+  /** The field of a created record (`track`'s argument) that carries the validity sent, in seconds. */
+  readonly sent: string;
+}
 
 /**
  * How the processor's `track` and `sweep` serve a kind, as generic code reads it (a row's declaration is checked
@@ -23,17 +46,43 @@ export interface KindTracking<Read extends SettlingRead = SettlingRead> {
   readonly by: readonly [id: string, number: string];
   /** The states of a record still open: a sweep leaves it tracked and reads it again later. */
   readonly open: readonly number[];
+  /** Every state of the kind (its enum): a final one no handler takes is counted `closed` and forgotten. */
+  readonly states: Readonly<Record<string, number>>;
+  /** The refusal of `read` that proves a record absent (one of the read's `notFound`), e.g. `order_not_found`. */
+  readonly notFound: string;
+  /** What the sweep's messages call one record: `order`, `refund`. */
+  readonly noun: string;
+  /** What an expectation's refusal of a swept record calls it: `paid order found by a sweep`. */
+  readonly found: string;
+  /**
+   * What its tracked key is before the id: `refund:`; `''` for payments, tracked under their bare `payOrderId` since
+   * the first release. Stores hold these keys: never change one.
+   */
+  readonly prefix: string;
+  /** How one is tracked by its number alone, after its create's outcome was unknown. */
+  readonly byKey: KeyTracking;
+  /** The field of the sweep's report that counts this kind (`refunds`); absent: the report's own fields (one kind only). */
+  readonly reportedIn?: string | undefined;
+  /** Whether, and how, a sweep may close an open record past its validity; absent: never. */
+  readonly expiry?: ExpiryTracking | undefined;
 }
 
 /** The values a kind's `stateField` takes (its state enum); `never` for a kind without one. */
 export type StateOf<Schema extends z.ZodMiniObject, StateField> = Extract<StateField extends keyof z.output<Schema> ? z.output<Schema>[StateField] : never, number>;
 
-/** What a row may declare as its tracking: a read of the table, by parameters of that read, with states of the kind's enum. */
+/** The reasons a read's row says prove a record absent. */
+type NotFoundOf<Read extends SettlingRead> = (typeof operations)[Read] extends { readonly notFound: readonly (infer Reason)[] } ? Reason : never;
+
+/**
+ * What a row may declare as its tracking: a read of the table, by parameters of that read, with states of the
+ * kind's enum and a not-found reason of that read.
+ */
 export type CheckedTracking<State> = {
-  [Read in SettlingRead]: {
-    readonly read: Read;
+  [Read in SettlingRead]: Omit<KindTracking<Read>, 'by' | 'open' | 'states' | 'notFound'> & {
     readonly by: readonly [id: Keys<(typeof operations)[Read]['params']>, number: Keys<(typeof operations)[Read]['params']>];
     readonly open: readonly State[];
+    readonly states: Readonly<Record<string, State>>;
+    readonly notFound: NotFoundOf<Read>;
   };
 }[SettlingRead];
 

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { PayOrderState } from '../protocol/schemas/enums.js';
-import { minorUnits, requiredText } from '../protocol/schemas/fields.js';
+import { currencyCode, minorUnits, requiredText } from '../protocol/schemas/fields.js';
 import type { Keys } from '../protocol/schemas/keys.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
@@ -192,8 +192,15 @@ const payment = defineNotificationKind({
   identifiedBy: ['payOrderId', 'mchOrderNo'],
   stateField: 'state',
   amountField: 'amount',
-  // Read by both ids, so that the answer is bound to both; 0 and 1 may still be paid.
-  tracking: { read: 'query', by: ['payOrderId', 'mchOrderNo'], open: [PayOrderState.Generated, PayOrderState.Paying] },
+  // Read by both ids, so that the answer is bound to both; 0 and 1 may still be paid. Tracked under the bare
+  // payOrderId since the first release (stores hold these keys), the only kind without a prefix.
+  tracking: {
+    read: 'query', by: ['payOrderId', 'mchOrderNo'], open: [PayOrderState.Generated, PayOrderState.Paying], states: PayOrderState,
+    notFound: 'order_not_found', noun: 'order', found: 'paid order found by a sweep', prefix: '',
+    byKey: { prefix: 'order-key:', currency: currencyCode },
+    // Only an order has a validity a sweep may act on: closeExpired closes one still open past it.
+    expiry: { close: 'close', sent: 'sentExpiredTime' },
+  },
   get schema() {
     return payOrderNotificationSchema();
   },
@@ -224,8 +231,14 @@ const refund = defineNotificationKind({
   identifiedBy: ['refundOrderId', 'mchRefundNo'],
   stateField: 'state',
   amountField: 'refundAmount',
-  // 0 and 1 may still end either way; the gateway closes one still open after two hours (4).
-  tracking: { read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding] },
+  // 0 and 1 may still end either way; the gateway closes one still open after two hours (4). The kind leads its
+  // keys, so that no refund's can be an order's; one tracked by its key names its order by one of the order's ids.
+  tracking: {
+    read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding], states: RefundOrderState,
+    notFound: 'refund_not_found', noun: 'refund', found: 'refund found by a sweep', prefix: 'refund:',
+    byKey: { prefix: 'refund-key:', currency: requiredText, of: 'payment' },
+    reportedIn: 'refunds',
+  },
   get schema() {
     return refundNotificationSchema();
   },

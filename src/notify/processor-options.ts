@@ -13,10 +13,8 @@ import type { NotificationOptions } from './options.js';
 import type { NotificationInput } from './input.js';
 import type { NotificationReply } from './reply.js';
 import type { OrderSweeper } from './sweep.js';
-import type { SweepLogger } from './sweep-report.js';
-import type { PaidOrder, SweepClient, SweptPayOrder } from './sweep-settings.js';
+import type { PaidOrder, SweepClient, SweepLogger, SweptPayOrder, SweptRefund } from './sweep-settings.js';
 import type { LogLevel } from '../util/log-levels.js';
-import type { SweptRefund } from './sweep-refunds.js';
 import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification, VerifyRefundNotificationOptions } from './verify.js';
 
 /**

@@ -2,13 +2,12 @@ import { GatewayValidationError } from '../errors/index.js';
 import type { ProcessingContext } from './store.js';
 import { checkAgainstRecord, handlerFor, processorOf, runWaiting } from './delivery.js';
 import type { NotificationProcessorFor, NotificationProcessorOptions, PaymentNotificationProcessor } from './processor-options.js';
-import { parseProcessorOptions, type ParsedProcessorOptions, type ProcessedKind } from './processor-settings.js';
-import type { NotificationKindName } from './kinds.js';
-import { refundTrackingKey } from './sweep-refunds.js';
+import { parseProcessorOptions, type ParsedProcessorOptions, type ProcessedKind, type ProcessorSettings } from './processor-settings.js';
+import { idKey, trackedKind, trackedKinds, type TrackedKind } from './sweep-kinds.js';
+import { ranField } from './sweep-report.js';
 import { orderSweeper, type OrderSweeper } from './sweep.js';
-import { checkSweepClient, type SweeperSettings, type SweptRefusal } from './sweep-settings.js';
+import { checkSweepClient, type SweeperSettings, type SweptKind, type SweptRefusal } from './sweep-settings.js';
 import { checkExpected, type IdempotentNotification } from './verify-received.js';
-import type { PayOrderNotification, RefundNotification } from './verify.js';
 
 /**
  * Creates a processor that takes the gateway's notifications as they arrive (repeated, concurrent, on any of
@@ -64,15 +63,9 @@ interface SweeperOptions {
   readonly logLevel?: string | undefined;
 }
 
-/** Per tracked kind: the label of its swept record, and the tracked record a processed notification settles. */
-const SWEPT = {
-  payment: { label: 'paid order found by a sweep', trackingKey: (n: IdempotentNotification) => (n as PayOrderNotification).payOrderId },
-  refund: { label: 'refund found by a sweep', trackingKey: (n: IdempotentNotification) => refundTrackingKey((n as RefundNotification).refundOrderId) },
-} as const satisfies { readonly [Name in NotificationKindName]?: { readonly label: string; readonly trackingKey: (n: IdempotentNotification) => string } };
-
 /**
- * The tracked kinds' extra (payments, refunds): a processor that also tracks their records and sweeps them, running
- * the handler of a final record found by a sweep through its notification's claim, once either way.
+ * The tracked kinds' extra: a processor that also tracks their records and sweeps them, running the handler of a
+ * final record found by a sweep through its notification's claim, once either way.
  */
 function withSweeper(parsed: ParsedProcessorOptions, tracked: readonly ProcessedKind[], options: SweeperOptions): PaymentNotificationProcessor<IdempotentNotification> {
   const { settings, client } = parsed;
@@ -81,36 +74,40 @@ function withSweeper(parsed: ParsedProcessorOptions, tracked: readonly Processed
   checkSweepClient(client, mchNo, appId);
   // A processed notification of a tracked kind settles its tracked record (best effort: a sweep would find it done).
   const processed = new Map(
-    tracked.map((kind) => [kind, { ...kind, settled: async (n: IdempotentNotification) => store.tracking?.forget(SWEPT[kind.row.name as keyof typeof SWEPT].trackingKey(n)) }] as const),
+    tracked.map((kind) => {
+      const row = trackedKind(kind.row.name);
+      return [kind, { ...kind, settled: async (n: IdempotentNotification) => store.tracking?.forget(idKey(row, (n as unknown as Readonly<Record<string, string>>)[row.tracking.by[0]]!)) }] as const;
+    }),
   );
-  const sweptOf = (name: keyof typeof SWEPT) => {
-    const kind = [...processed.values()].find((k) => k.row.name === name);
-    if (kind === undefined) return undefined;
-    const checkExpectation = async (record: IdempotentNotification) => sweptExpectation(kind, SWEPT[name].label, record);
-    // A swept record's handler is the one its state picks, as a notification's is; traced by its name alike.
-    const run = (record: IdempotentNotification, context: ProcessingContext) => {
-      const handler = handlerFor(kind, record)!;
-      return telemetry ? telemetry.handler(handler.name, () => handler.run(record, context)) : handler.run(record, context);
-    };
-    return { kind, checkExpectation, run };
-  };
-  const payments = sweptOf('payment');
-  const refunds = sweptOf('refund');
-  // A swept refund of a state no handler takes would be tracked for ever: track refuses refunds unless both are given.
-  const refundsHandled = refunds !== undefined && Object.keys(refunds.kind.row.handlers).every((option) => refunds.kind.handlers.some((given) => given.option === option));
+  const kinds = Object.fromEntries(trackedKinds.map((row) => [row.name, sweptKind(parsed.kinds.find((kind) => kind.row.name === row.name), row, telemetry)]));
   const { logger, logLevel } = options;
   const sweeper = orderSweeper({
-    store, client, mchNo, appId,
-    // Called only for a paid order, which a processor without onPaid never reads (its sweep reports such orders failed).
-    checkExpectation: async (paid) => (payments ? payments.checkExpectation(paid) : undefined),
+    store, client, mchNo, appId, kinds,
     // Asked once (busy is reported, not waited for), with the horizon judged as a notification's is.
     runOnce: (key, eventTime, effect) => runWaiting({ ...settings, busyWaitMs: 0 }, key, eventTime, effect),
-    onPaid: payments && ((paid, context) => payments.run(paid, context)),
-    refunds: refundsHandled ? { run: (refund, context) => refunds.run(refund, context), checkExpectation: async (refund) => refunds.checkExpectation(refund) } : undefined,
     now: options.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],
   });
   const sweep: OrderSweeper['sweep'] = telemetry ? (sweepOptions) => telemetry.sweep(() => sweeper.sweep(sweepOptions)) : sweeper.sweep;
   return Object.assign(processorOf({ ...parsed, kinds: parsed.kinds.map((kind) => processed.get(kind) ?? kind) }), sweeper, { sweep });
+}
+
+/**
+ * How a sweep settles a tracked kind in this processor: a swept record's handler is the one its state picks, as a
+ * notification's is, traced by its name alike; it meets the kind's expectation. A kind whose handlers are given in
+ * part is never settled by a sweep: a record of a state no handler takes would be tracked for ever.
+ */
+function sweptKind(kind: ProcessedKind | undefined, row: TrackedKind, telemetry: ProcessorSettings['telemetry']): SweptKind {
+  const lacking = Object.keys(row.handlers).filter((option) => !kind?.handlers.some((given) => given.option === option));
+  return {
+    lacking,
+    handlerOf(record) {
+      const handler = kind && handlerFor(kind, record);
+      if (handler === undefined) return undefined;
+      const run = (found: IdempotentNotification, context: ProcessingContext) => (telemetry ? telemetry.handler(handler.name, () => handler.run(found, context)) : handler.run(found, context));
+      return { option: handler.option, ran: ranField(handler.option), run };
+    },
+    checkExpectation: async (record) => (kind === undefined ? undefined : sweptExpectation(kind, row.tracking.found, record)),
+  };
 }
 
 /** A swept record meets the same expectation as a notification of its kind: the fixed one, then the function's. */

@@ -1,16 +1,16 @@
 /**
- * Records tracked by their key alone: an order whose `unifiedOrder`, or a refund whose `refundOrder`, ended in
- * `GatewayOutcomeUnknownError` (it may or may not exist). Each is tracked under a key of its own, `order-key:<mchOrderNo>`
- * or `refund-key:<mchRefundNo>` (no id tracked before can take either form: `track` refuses it), with what was sent
- * written where a tracked record's number goes, so that every store keeps it without a new column and refuses a
- * conflicting track as it refuses any (the record kept has another number).
+ * Records tracked by their number alone: one whose create (`unifiedOrder`, `refundOrder`) ended in
+ * `GatewayOutcomeUnknownError` (it may or may not exist). Each is tracked under its row's `tracking.byKey.prefix` and
+ * its number (`order-key:<mchOrderNo>`, `refund-key:<mchRefundNo>`: no id tracked before can take either form,
+ * `track` refuses it), with what was sent written where a tracked record's number goes, so that every store keeps it
+ * without a new column and refuses a conflicting track as it refuses any (the record kept has another number).
  *
  * @module
  */
 import * as z from 'zod/mini';
-import { currencyCode, minorUnits, requiredText } from '../protocol/schemas/fields.js';
-import { lazySchema } from '../protocol/schemas/lazy.js';
+import { minorUnits, requiredText } from '../protocol/schemas/fields.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
+import { trackedKind, type TrackedKind } from './sweep-kinds.js';
 import type { TrackedOrder } from './tracking.js';
 
 /**
@@ -66,79 +66,86 @@ export type UnconfirmedRefund = {
 } &
   ({ readonly payOrderId: string; readonly mchOrderNo?: undefined } | { readonly mchOrderNo: string; readonly payOrderId?: undefined });
 
-const ORDER_KEY = 'order-key:';
-const REFUND_KEY = 'refund-key:';
-
-/** Whether an id given to track begins as a key-tracked record's key does: no record may be tracked under one. */
-export const isKeyTrackedId = (id: string): boolean => id.startsWith(ORDER_KEY) || id.startsWith(REFUND_KEY);
-
-/** What was sent of an order tracked by its key. @internal */
-export interface SentOrder {
-  readonly kind: 'order';
-  readonly mchOrderNo: string;
+/** What was sent of a record tracked by its number alone, read back from the store: its kind, and the one id of the record it belongs to (`byKey.of`). @internal */
+export interface Sent {
+  readonly kind: TrackedKind;
+  readonly number: string;
   readonly amount: number;
   readonly currency: string;
+  /** The id of the record it belongs to, as sent: which of that kind's ids (`payOrderId` or `mchOrderNo`), and its value. */
+  readonly of?: { readonly by: string; readonly id: string } | undefined;
 }
 
-/** What was sent of a refund tracked by its key, with the one order id it named. @internal */
-export interface SentRefund {
-  readonly kind: 'refund';
-  readonly mchRefundNo: string;
-  readonly refundAmount: number;
-  readonly currency: string;
-  readonly orderBy: 'payOrderId' | 'mchOrderNo';
-  readonly orderId: string;
-}
-
-// Built on first use (protocol/schemas/lazy.ts). Loose: the parameters sent (with a subject, a reason) may be given as they are.
-export const unconfirmedOrderSchema = lazySchema(() => z.object({ mchOrderNo: requiredText(), amount: minorUnits(), currency: currencyCode() }));
-export const unconfirmedRefundSchema = lazySchema(() =>
-  z
-    .object({ mchRefundNo: requiredText(), refundAmount: minorUnits(), currency: requiredText(), payOrderId: z.optional(requiredText()), mchOrderNo: z.optional(requiredText()) })
-    .check(z.refine((refund) => (refund.payOrderId === undefined) !== (refund.mchOrderNo === undefined), { error: 'give exactly one of payOrderId and mchOrderNo: the order id the refund was sent with', path: ['payOrderId'] })),
-);
-
-/** The tracked record of an order known by its key: what was sent goes where a number goes, exactly as written. @internal */
-export function trackedOrderKey(order: z.output<ReturnType<typeof unconfirmedOrderSchema>>, trackedAt: number, expiresAt: number | undefined): TrackedOrder {
-  // A fixed shape (and the currency in one case), so that the same order tracked twice is written the same.
-  return { payOrderId: `${ORDER_KEY}${order.mchOrderNo}`, mchOrderNo: JSON.stringify([order.mchOrderNo, order.amount, order.currency.toUpperCase()]), trackedAt, expiresAt };
-}
-
-/** The tracked record of a refund known by its key. @internal */
-export function trackedRefundKey(refund: z.output<ReturnType<typeof unconfirmedRefundSchema>>, trackedAt: number): TrackedOrder {
-  const [orderBy, orderId] = refund.payOrderId === undefined ? (['mchOrderNo', refund.mchOrderNo!] as const) : (['payOrderId', refund.payOrderId] as const);
-  const sent = JSON.stringify([refund.mchRefundNo, refund.refundAmount, refund.currency.toUpperCase(), orderBy, orderId]);
-  return { payOrderId: `${REFUND_KEY}${refund.mchRefundNo}`, mchOrderNo: sent, trackedAt, expiresAt: undefined };
-}
-
-/** The key a record known by its key is tracked under, for `forget`. @internal */
-export const orderKeyOf = (mchOrderNo: string): string => `${ORDER_KEY}${mchOrderNo}`;
-/** The key a refund known by its key is tracked under, for `forget`. @internal */
-export const refundKeyOf = (mchRefundNo: string): string => `${REFUND_KEY}${mchRefundNo}`;
+/** The check of what `track` takes of a record by its number alone, built on first use per kind (the names are the rows'). */
+const sentSchemas = new Map<string, z.ZodMiniType<Readonly<Record<string, unknown>>>>();
 
 /**
- * What was sent of a record tracked by its key, read back from the store: `undefined` for a record tracked by its
- * ids, `'unreadable'` for one under a key's form whose values are not what `track` wrote. @internal
+ * What `track` takes of a kind's record whose create's outcome is unknown: its number, the amount (the row's
+ * `amountField`) and currency sent, and exactly one id of the record it belongs to, as sent. Loose: the parameters
+ * sent (with a subject, a reason) may be given as they are. @internal
  */
-export function sentOf(tracked: TrackedOrder): SentOrder | SentRefund | 'unreadable' | undefined {
-  const kind = tracked.payOrderId.startsWith(ORDER_KEY) ? 'order' : tracked.payOrderId.startsWith(REFUND_KEY) ? 'refund' : undefined;
-  if (kind === undefined) return undefined;
-  const key = tracked.payOrderId.slice((kind === 'order' ? ORDER_KEY : REFUND_KEY).length);
+export function sentSchema(kind: TrackedKind): z.ZodMiniType<Readonly<Record<string, unknown>>> {
+  let schema = sentSchemas.get(kind.name);
+  if (schema === undefined) {
+    const { by, byKey } = kind.tracking;
+    const shape = { [by[1]]: requiredText(), [kind.amountField]: minorUnits(), currency: byKey.currency() };
+    if (byKey.of === undefined) {
+      schema = z.object(shape) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
+    } else {
+      const of = trackedKind(byKey.of);
+      const [ofId, ofNumber] = of.tracking.by;
+      schema = z
+        .object({ ...shape, [ofId]: z.optional(requiredText()), [ofNumber]: z.optional(requiredText()) })
+        .check(
+          z.refine((sent: Readonly<Record<string, unknown>>) => (sent[ofId] === undefined) !== (sent[ofNumber] === undefined), {
+            error: `give exactly one of ${ofId} and ${ofNumber}: the ${of.tracking.noun} id the ${kind.tracking.noun} was sent with`,
+            path: [ofId],
+          }),
+        ) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
+    }
+    sentSchemas.set(kind.name, schema);
+  }
+  return schema;
+}
+
+/** The key a record known by its number is tracked under. @internal */
+export const numberKey = (kind: TrackedKind, number: string): string => `${kind.tracking.byKey.prefix}${number}`;
+
+/**
+ * The tracked record of a kind's record known by its number: what was sent goes where a number goes, as a fixed
+ * array (`[number, amount, CURRENCY]`, then `ofBy, ofId` for one that belongs to another record), so that the same
+ * record tracked twice is written the same. Stores hold these: never change the shape. @internal
+ */
+export function trackedByNumber(kind: TrackedKind, sent: Readonly<Record<string, unknown>>, trackedAt: number, expiresAt: number | undefined): TrackedOrder {
+  const { by, byKey } = kind.tracking;
+  const number = sent[by[1]] as string;
+  const values: unknown[] = [number, sent[kind.amountField], (sent['currency'] as string).toUpperCase()];
+  if (byKey.of !== undefined) {
+    const [ofId, ofNumber] = trackedKind(byKey.of).tracking.by;
+    values.push(...(sent[ofId] === undefined ? [ofNumber, sent[ofNumber]] : [ofId, sent[ofId]]));
+  }
+  return { payOrderId: numberKey(kind, number), mchOrderNo: JSON.stringify(values), trackedAt, expiresAt };
+}
+
+/** What was sent of a record tracked by its number, read back from the store: `'unreadable'` when it is not what `track` wrote. @internal */
+export function sentOf(kind: TrackedKind, number: string, stored: string): Sent | 'unreadable' {
   let value: unknown;
   try {
-    value = JSON.parse(tracked.mchOrderNo);
+    value = JSON.parse(stored);
   } catch {
     return 'unreadable';
   }
-  if (!Array.isArray(value) || value[0] !== key || !Number.isSafeInteger(value[1]) || typeof value[2] !== 'string') return 'unreadable';
-  if (kind === 'order') return value.length === 3 ? { kind, mchOrderNo: key, amount: value[1] as number, currency: value[2] } : 'unreadable';
-  if (value.length !== 5 || (value[3] !== 'payOrderId' && value[3] !== 'mchOrderNo') || typeof value[4] !== 'string') return 'unreadable';
-  return { kind, mchRefundNo: key, refundAmount: value[1] as number, currency: value[2], orderBy: value[3], orderId: value[4] };
+  if (!Array.isArray(value) || value[0] !== number || !Number.isSafeInteger(value[1]) || typeof value[2] !== 'string') return 'unreadable';
+  const sent = { kind, number, amount: value[1] as number, currency: value[2] };
+  const { of } = kind.tracking.byKey;
+  if (of === undefined) return value.length === 3 ? sent : 'unreadable';
+  if (value.length !== 5 || !trackedKind(of).tracking.by.includes(value[3]) || typeof value[4] !== 'string') return 'unreadable';
+  return { ...sent, of: { by: value[3] as string, id: value[4] } };
 }
 
 /** What was sent, as a conflict or a mismatch names it. @internal */
-export const describeSent = (sent: SentOrder | SentRefund): string =>
-  sent.kind === 'order' ? `amount ${sent.amount}, currency ${JSON.stringify(sent.currency)}` : `refundAmount ${sent.refundAmount}, currency ${JSON.stringify(sent.currency)}, ${sent.orderBy} ${JSON.stringify(sent.orderId)}`;
+export const describeSent = (sent: Sent): string =>
+  `${sent.kind.amountField} ${sent.amount}, currency ${JSON.stringify(sent.currency)}${sent.of === undefined ? '' : `, ${sent.of.by} ${JSON.stringify(sent.of.id)}`}`;
 
 /** How a record found under a key differs from what was sent (each `field found, not sent`), or `undefined` when it does not. @internal */
 export function sentDifferences(sent: Readonly<Record<string, unknown>>, record: Readonly<Record<string, unknown>>): string | undefined {

@@ -4,10 +4,9 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { requiredText, safeInteger } from '../protocol/schemas/fields.js';
+import { safeInteger } from '../protocol/schemas/fields.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
-import { isKeyTrackedId } from './sweep-keys.js';
-import { isRefundKey } from './sweep-refunds.js';
+import { expiredTimeSchema } from './sweep-kinds.js';
 
 /**
  * Options of `processor.track`.
@@ -72,34 +71,6 @@ const MAX_CONCURRENCY = 64;
 export const DEFAULT_NOT_FOUND_GRACE_MS = 600_000;
 
 // Built on first use (protocol/schemas/lazy.ts): an import that never tracks or sweeps builds none.
-// Ten years: every store holds the expiry exactly (past 2^53 ms a SQLite row or a Redis record read back fails every sweep).
-const MAX_EXPIRED_TIME_S = 315_360_000;
-const expiredTimeSchema = () => z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` })));
-// A CreatedOrder carries the validity its unifiedOrder sent; a RecoveredOrder or bare ids carry none.
-export const trackSchema = lazySchema(() =>
-  z.object({
-    // No order id may be a tracked refund's key: an order tracked under one would be read as a refund.
-    payOrderId: requiredText().check(
-      z.refine((id) => !isRefundKey(id), { error: 'must not begin with "refund:": track a refund by its refundOrderId and mchRefundNo' }),
-      // Nor a record's tracked by its key alone: it would be read as what was sent.
-      z.refine((id) => !isKeyTrackedId(id), { error: 'must not begin with "order-key:" or "refund-key:": track an order whose outcome is unknown by { mchOrderNo, amount, currency }' }),
-    ),
-    mchOrderNo: requiredText(),
-    sentExpiredTime: expiredTimeSchema(),
-  }),
-);
-export const trackRefundSchema = lazySchema(() => z.object({ refundOrderId: requiredText(), mchRefundNo: requiredText() }));
-/**
- * Which of its forms a record given to `track` is: a refund by its `refundOrderId` (a {@link Refund} carries a
- * `payOrderId` too), else one known by its key alone by its `mchRefundNo`; an order by its `payOrderId`, else one
- * known by its `mchOrderNo` alone.
- */
-export function trackedForm(record: unknown): 'refund' | 'refundKey' | 'order' | 'orderKey' {
-  const has = (field: string) => typeof record === 'object' && record !== null && field in record;
-  if (has('refundOrderId')) return 'refund';
-  if (has('mchRefundNo')) return 'refundKey';
-  return has('payOrderId') || !has('mchOrderNo') ? 'order' : 'orderKey';
-}
 export const trackOptionsSchema = lazySchema(() => z.strictObject({ expiredTime: expiredTimeSchema() }));
 export const sweepOptionsSchema = lazySchema(() =>
   z.strictObject({

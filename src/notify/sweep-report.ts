@@ -4,7 +4,8 @@
  * @module
  */
 import type { UnconfirmedOrder, UnconfirmedRefund } from './sweep-keys.js';
-import type { SweptRefund, TrackableRefund } from './sweep-refunds.js';
+import { trackedKinds, type TrackedKind } from './sweep-kinds.js';
+import type { SweepLogger, SweptRefund, TrackableRefund } from './sweep-settings.js';
 import { LOG_LEVELS, type LogLevel } from '../util/log-levels.js';
 
 /**
@@ -155,87 +156,126 @@ export declare namespace SweepReport {
   };
 }
 
-/** A logger of the processor's options (a `GatewayLogger`, pino, the console): what a sweep logs to. */
-export interface SweepLogger {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
-
 const MAX_PROBLEMS = 100;
 
-type Counted = Exclude<keyof SweepReport, 'checked' | 'problems' | 'durationMs' | 'refunds' | 'neverMadeKeys'>;
-type RefundCounted = Exclude<keyof RefundSweepReport, 'checked' | 'problems' | 'neverMadeKeys'>;
-/** Where one tracked record's outcome is counted and its problem listed: the order's fields, or the refund's. @internal */
+/** The report field a handler's run is counted in: `onPaid` in `paid`, `onRefundFailed` in `refundFailed`. @internal */
+export const ranField = (option: string): string => `${option.charAt(2).toLowerCase()}${option.slice(3)}`;
+
+/**
+ * A kind's counted fields, in the report's order: `checked`, a field per handler, then the outcomes every kind has;
+ * `closed` for a kind with a final state no handler takes (an order failed or closed), counted and forgotten.
+ */
+function countedFields(kind: TrackedKind): readonly string[] {
+  const { open, states } = kind.tracking;
+  const handled = Object.values(kind.handlers).flatMap((handler) => handler?.states ?? []);
+  const closes = Object.values(states).some((state) => !open.includes(state) && !handled.includes(state));
+  return ['checked', ...Object.keys(kind.handlers).map(ranField), 'alreadyDone', 'open', ...(closes ? ['closed'] : []), 'failed', 'busy', 'notFound', 'neverMade', 'mismatched', 'tooOld'];
+}
+
+/** Where one tracked record's outcome is counted and its problem listed: its kind's fields. @internal */
 export interface Tally<Field extends string> {
   count(field: Field, message?: string, error?: unknown): void;
   note(kind: SweepProblem['kind'], message: string, error?: unknown): void;
 }
 
-/** The counts and problems of one sweep, as its checks find them, and then its report. @internal */
-export class SweepTallies {
-  private checked = 0; // orders; refunds count theirs in refundCounts
-  private readonly counts: Record<Counted, number> = { paid: 0, alreadyDone: 0, open: 0, closed: 0, failed: 0, busy: 0, notFound: 0, neverMade: 0, mismatched: 0, tooOld: 0 };
-  private readonly refundCounts: Record<RefundCounted | 'checked', number> = { checked: 0, refunded: 0, refundFailed: 0, alreadyDone: 0, open: 0, failed: 0, busy: 0, notFound: 0, neverMade: 0, mismatched: 0, tooOld: 0 };
-  private readonly problems: SweepProblem[] = [];
-  private readonly refundProblems: RefundSweepProblem[] = [];
+/** The outcomes a check counts: a handler's field (`paid`), or one every kind has. @internal */
+export type Outcome = 'alreadyDone' | 'open' | 'closed' | 'failed' | 'busy' | 'notFound' | 'neverMade' | 'mismatched' | 'tooOld' | (string & {});
+
+/** One kind's counts, problems and keys never made, in a sweep. */
+interface KindCounts {
+  readonly kind: TrackedKind;
+  readonly counts: Record<string, number>;
+  readonly problems: object[];
   // Unbounded, unlike the problems: a record counted never made is no longer tracked, so its key is reported once only.
-  private readonly neverMadeKeys: string[] = [];
-  private readonly refundNeverMadeKeys: string[] = [];
+  readonly neverMadeKeys: string[];
+}
 
-  /** Counts one more record read: a refund, or an order. */
-  checking(isRefund: boolean): void {
-    if (isRefund) this.refundCounts.checked++;
-    else this.checked++;
+/** The counts and problems of one sweep, per tracked kind, as its checks find them, and then its report. @internal */
+export class SweepTallies {
+  private readonly kinds: ReadonlyMap<string, KindCounts>;
+
+  constructor(kinds: readonly TrackedKind[]) {
+    this.kinds = new Map(kinds.map((kind) => [kind.name, { kind, counts: Object.fromEntries(countedFields(kind).map((field) => [field, 0])), problems: [], neverMadeKeys: [] }]));
   }
 
-  /** Where a tracked order's outcome is counted. */
-  order(ids: Pick<SweepProblem, 'payOrderId' | 'mchOrderNo'>): Tally<Counted> {
-    return tallyOf(this.counts, this.problems, ids, this.neverMadeKeys, ids.mchOrderNo);
+  /** Counts one more record of `kind` read. */
+  checking(kind: TrackedKind): void {
+    this.of(kind).counts['checked']!++;
   }
 
-  /** Where a tracked refund's outcome is counted. */
-  refund(ids: Pick<RefundSweepProblem, 'refundOrderId' | 'mchRefundNo'>): Tally<RefundCounted> {
-    return tallyOf(this.refundCounts, this.refundProblems, ids, this.refundNeverMadeKeys, ids.mchRefundNo);
+  /** Where the outcome of a tracked record of `kind`, named by its ids (its row's `by`), is counted. */
+  record(kind: TrackedKind, ids: Readonly<Record<string, string>>): Tally<Outcome> {
+    const { counts, problems, neverMadeKeys } = this.of(kind);
+    const note = (problem: SweepProblem['kind'], message: string, error?: unknown) => {
+      if (problems.length < MAX_PROBLEMS) problems.push({ kind: problem, ...ids, message, ...(error === undefined ? {} : { error }) });
+    };
+    return {
+      note,
+      count(field, message, error) {
+        counts[field] = (counts[field] ?? 0) + 1;
+        if (field === 'neverMade') neverMadeKeys.push(ids[kind.tracking.by[1]]!);
+        if (message !== undefined) note(field as SweepProblem['kind'], message, error);
+      },
+    };
   }
 
-  /** The sweep's report, once every check is done. */
+  /** How many records of each kind were read, as an abort names them: `3 orders and 1 refunds`. */
+  checked(): string {
+    return [...this.kinds.values()].map(({ kind, counts }) => `${counts['checked']} ${kind.tracking.noun}s`).join(' and ');
+  }
+
+  /**
+   * The sweep's report, once every check is done: the kind without a `reportedIn` in the report's own fields, each
+   * other under its field (`refunds`), each with its keys never made and its problems.
+   */
   report(durationMs: number): SweepReport {
-    const refunds: RefundSweepReport = { ...this.refundCounts, neverMadeKeys: this.refundNeverMadeKeys, problems: this.refundProblems };
-    return { checked: this.checked, ...this.counts, neverMadeKeys: this.neverMadeKeys, refunds, problems: this.problems, durationMs };
+    const all = [...this.kinds.values()];
+    const own = all.find(({ kind }) => kind.tracking.reportedIn === undefined);
+    const nested = Object.fromEntries(all.filter((entry) => entry !== own).map(({ kind, counts, neverMadeKeys, problems }) => [kind.tracking.reportedIn, { ...counts, neverMadeKeys, problems }]));
+    return { ...own?.counts, neverMadeKeys: own?.neverMadeKeys ?? [], ...nested, problems: own?.problems ?? [], durationMs } as unknown as SweepReport;
+  }
+
+  private of(kind: TrackedKind): KindCounts {
+    return this.kinds.get(kind.name)!;
   }
 }
 
-function tallyOf<Field extends string>(fields: Record<Field, number>, listed: object[], ids: object, neverMadeKeys: string[], key: string): Tally<Field> {
-  const note = (kind: SweepProblem['kind'], message: string, error?: unknown) => {
-    if (listed.length < MAX_PROBLEMS) listed.push({ kind, ...ids, message, ...(error === undefined ? {} : { error }) });
-  };
-  return {
-    note,
-    count(field, message, error) {
-      fields[field]++;
-      if (field === 'neverMade') neverMadeKeys.push(key);
-      if (message !== undefined) note(field as SweepProblem['kind'], message, error);
-    },
-  };
-}
+/** The fields of the report that hold a kind's own report (`refunds`). */
+const nestedFields = (): readonly string[] => trackedKinds.flatMap((kind) => (kind.tracking.reportedIn === undefined ? [] : [kind.tracking.reportedIn]));
 
 /** Logs a sweep's one line: `info`, or `warn` when something needs you. @internal */
 export function logSweep({ logger, logLevel }: { readonly logger: SweepLogger | undefined; readonly logLevel: LogLevel | undefined }, report: SweepReport, failure: unknown): void {
-  const { problems, neverMadeKeys: _keys, refunds: { problems: refundProblems, neverMadeKeys: _refundKeys, ...refunds }, ...orders } = report;
-  // Refunds' counts follow the orders', each named `refunds.<count>`; a sweep that found no refund adds none.
-  const fields = { ...orders, ...(refunds.checked > 0 ? Object.fromEntries(Object.entries(refunds).map(([key, value]) => [`refunds.${key}`, value])) : {}) };
+  const nested = nestedFields();
+  const reports = report as unknown as Readonly<Record<string, unknown>>;
+  const { problems: _problems, neverMadeKeys: _keys, ...rest } = reports;
+  const own = Object.fromEntries(Object.entries(rest).filter(([key]) => !nested.includes(key)));
+  const kinds = [reports, ...nested.map((field) => reports[field] as Readonly<Record<string, unknown>>)] as unknown as readonly Counts[];
+  // Each other kind's counts follow the own ones, each named `<field>.<count>` (`refunds.checked`); a sweep that found none of it adds none.
+  const fields = {
+    ...own,
+    ...Object.fromEntries(
+      nested.flatMap((field) => {
+        const { problems: _problems, neverMadeKeys: _neverMade, ...counts } = reports[field] as Counts;
+        return counts.checked > 0 ? Object.entries(counts).map(([key, value]) => [`${field}.${key}`, value]) : [];
+      }),
+    ),
+  };
   const counted = Object.entries(fields).map(([key, value]) => `${key} ${value}`).join(', ');
-  const trouble = needsYou(report) || needsYou(report.refunds) || failure !== undefined;
+  const trouble = kinds.some(needsYou) || failure !== undefined;
   if (logLevel !== undefined && LOG_LEVELS.indexOf(logLevel) < LOG_LEVELS.indexOf(trouble ? 'warn' : 'info')) return;
-  const neverMade = report.neverMade + report.refunds.neverMade;
+  const neverMade = kinds.reduce((sum, counts) => sum + counts.neverMade, 0);
+  const keys = ['report.neverMadeKeys', ...nested.map((field) => `report.${field}.neverMadeKeys`)].join(', ');
   // The keys stay out of the line (the report lists them): it says what the count means for you.
-  const resend = neverMade === 0 ? '' : `; ${neverMade} tracked by key alone were never made (the gateway proved them absent): no longer tracked, send them again under the same key if still wanted (report.neverMadeKeys, report.refunds.neverMadeKeys)`;
+  const resend = neverMade === 0 ? '' : `; ${neverMade} tracked by key alone were never made (the gateway proved them absent): no longer tracked, send them again under the same key if still wanted (${keys})`;
   const line = `[payment-gateway-sdk] sweep: ${counted}${resend}${failure === undefined ? '' : `; stopped: ${(failure as Error)?.message ?? String(failure)}`}`;
   // The console gets the line alone: the fields repeat it (Node would print them over several lines).
   if (logger === undefined) return trouble ? console.warn(line) : console.info(line);
-  if (trouble) logger.warn(line, { ...fields, problems: problems.length + refundProblems.length });
+  if (trouble) logger.warn(line, { ...fields, problems: kinds.reduce((sum, counts) => sum + counts.problems.length, 0) });
   else logger.info(line, fields);
 }
 
+/** The counts every kind's report has. */
+type Counts = Pick<SweepReport, 'checked' | 'failed' | 'notFound' | 'neverMade' | 'mismatched' | 'tooOld' | 'problems' | 'neverMadeKeys'>;
+
 /** Whether the counts say something needs you: a failure, an unknown record, one never made, a mismatch or a record too old. */
-const needsYou = (counts: Pick<SweepReport, 'failed' | 'notFound' | 'neverMade' | 'mismatched' | 'tooOld'>): boolean => counts.failed + counts.notFound + counts.neverMade + counts.mismatched + counts.tooOld > 0;
+const needsYou = (counts: Counts): boolean => counts.failed + counts.notFound + counts.neverMade + counts.mismatched + counts.tooOld > 0;

@@ -7,8 +7,6 @@ import { GatewayValidationError, type GatewayError } from '../errors/index.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
 import type { Refund } from '../protocol/schemas/refund.js';
 import type { NotificationStore, ProcessingContext, RunOnceResult } from './store.js';
-import type { SweptRefund, TrackableRefund } from './sweep-refunds.js';
-import type { SweepLogger } from './sweep-report.js';
 import type { IdempotentNotification } from './verify-received.js';
 import type { PayOrderNotification } from './verify.js';
 import type { LogLevel } from '../util/log-levels.js';
@@ -94,8 +92,58 @@ export interface TrackableOrder {
   readonly mchRefundNo?: undefined;
 }
 
+/**
+ * A refund `processor.track` takes: the {@link RefundOrderResult} `refundOrder` resolves to, a {@link Refund}, or
+ * the two ids of a refund made before. A record with a `refundOrderId` is a refund.
+ *
+ * @example
+ * ```ts
+ * await processor.track(await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' }));
+ * await processor.track({ refundOrderId: 'R1623985459000001', mchRefundNo: 'refund-1000' }); // an older refund, from your table
+ * ```
+ */
+export interface TrackableRefund {
+  /** The gateway's refund id. */
+  readonly refundOrderId: string;
+  /** Your refund number, as sent to `refundOrder`. */
+  readonly mchRefundNo: string;
+}
+
+/**
+ * A final refund as a sweep hands it to `onRefunded` (state 2) or `onRefundFailed` (3 or 4): the {@link Refund}
+ * of a **signed `refundQuery`**, checked against the tracked refund's `refundOrderId` and `mchRefundNo` and the
+ * processor's `mchNo` and `appId`, with the `idempotencyKey` its notification has (`refund:${refundOrderId}:${state}`),
+ * so that the two never both run. Unlike a {@link RefundNotification} it has no `reqTime` (nothing was notified);
+ * a closed refund (4) is only ever found this way.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const onRefunded = async (refund: RefundNotification | SweepReport.SweptRefund) => {
+ *   log.info(`refund ${refund.mchRefundNo} ended in state ${refund.state}`, { via: refund.reqTime === undefined ? 'sweep' : 'notification' });
+ * };
+ * ```
+ */
+export type SweptRefund = Refund & IdempotentNotification & { readonly reqTime?: undefined };
+
 /** What a swept paid order's `expect` check found: nothing (it matches), or why it must not be fulfilled. */
 export type SweptRefusal = { readonly kind: 'refused'; readonly error: GatewayError } | { readonly kind: 'failed'; readonly error: unknown } | undefined;
+
+/** A logger of the processor's options (a `GatewayLogger`, pino, the console): what a sweep logs to. */
+export interface SweepLogger {
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+}
+
+/** How a sweep settles a final record of one tracked kind: the handler its state picks, and the kind's expectation. @internal */
+export interface SweptKind {
+  /** The row's handler options this processor lacks: it settles the kind only when it lacks none. */
+  readonly lacking: readonly string[];
+  /** The handler the swept record's state picks (its option, its report field, its run), or `undefined` when none takes it. */
+  handlerOf(record: IdempotentNotification): { readonly option: string; readonly ran: string; run(record: IdempotentNotification, context: ProcessingContext): unknown } | undefined;
+  /** The kind's expectation (fixed and function), applied to a swept record as to a notification. */
+  checkExpectation(record: IdempotentNotification): Promise<SweptRefusal>;
+}
 
 /** What the processor hands the sweeper. @internal */
 export interface SweeperSettings {
@@ -103,14 +151,10 @@ export interface SweeperSettings {
   readonly client: SweepClient | undefined;
   readonly mchNo: string;
   readonly appId: string;
-  /** `undefined` in a processor without `onPaid`: it tracks no order. */
-  readonly onPaid: ((paid: SweptPayOrder, context: ProcessingContext) => unknown) | undefined;
-  /** A swept final refund's handler (by its state) and `expectRefund`; `undefined` unless both refund handlers are given. */
-  readonly refunds: { readonly run: (refund: SweptRefund, context: ProcessingContext) => unknown; readonly checkExpectation: (refund: SweptRefund) => Promise<SweptRefusal> } | undefined;
+  /** Every tracked kind's, by its name. */
+  readonly kinds: Readonly<Record<string, SweptKind>>;
   /** The notification's claim, asked once: `stale` when the event is older than the store's horizon, judged as the claim is asked. */
   readonly runOnce: (key: string, eventTime: number, effect: (context: ProcessingContext) => Promise<void>) => Promise<RunOnceResult | { readonly status: 'stale'; readonly horizon: number }>;
-  /** The processor's `expect` (fixed and function), applied to a swept paid order as to a notification. */
-  readonly checkExpectation: (paid: SweptPayOrder) => Promise<SweptRefusal>;
   readonly now: () => number;
   /** Where the sweep's line goes: the processor's `logger`, or the console. */
   readonly logger: SweepLogger | undefined;

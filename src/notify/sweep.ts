@@ -1,9 +1,10 @@
 /**
- * `processor.track` and `processor.sweep`: the way a paid order is fulfilled when its notification never
- * arrives. The sweep reads each tracked order with a signed query and runs `onPaid` through the same claim as a
- * notification (docs/guides/never-lose-a-paid-order.md). Here: `track`, `untrack` and the sweep's workers; its
- * options are in sweep-options.ts, one record's check in sweep-check.ts, the paging in sweep-pages.ts, the report
- * and its log line in sweep-report.ts.
+ * `processor.track` and `processor.sweep`: the way a tracked record (a paid order, an ended refund) is settled when
+ * its notification never arrives. The sweep reads each tracked record with its row's signed read and runs the
+ * handler its state picks through the same claim as a notification (docs/guides/never-lose-a-paid-order.md). Here:
+ * `track`, `untrack` and the sweep's workers, for every tracked kind alike (sweep-kinds.ts); its options are in
+ * sweep-options.ts, one record's check in sweep-check.ts, the paging in sweep-pages.ts, the report and its log line
+ * in sweep-report.ts.
  *
  * @module
  */
@@ -12,12 +13,12 @@ import { GatewayAbortError, GatewayError, GatewayValidationError } from '../erro
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { SweepCheckContext } from './sweep-check.js';
 import { checkAny } from './sweep-check-keys.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_NOT_FOUND_GRACE_MS, sweepOptionsSchema, trackOptionsSchema, trackRefundSchema, trackedForm, trackSchema, type ParsedSweepOptions, type SweepOptions, type TrackOptions } from './sweep-options.js';
-import { describeSent, orderKeyOf, refundKeyOf, sentOf, trackedOrderKey, trackedRefundKey, unconfirmedOrderSchema, unconfirmedRefundSchema, type UnconfirmedOrder, type UnconfirmedRefund } from './sweep-keys.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_NOT_FOUND_GRACE_MS, sweepOptionsSchema, trackOptionsSchema, type ParsedSweepOptions, type SweepOptions, type TrackOptions } from './sweep-options.js';
+import { describeSent, numberKey, sentOf, sentSchema, trackedByNumber, type Sent, type UnconfirmedOrder, type UnconfirmedRefund } from './sweep-keys.js';
+import { aRecord, idKey, idSchema, trackedForm, trackedKinds } from './sweep-kinds.js';
 import { trackedPages } from './sweep-pages.js';
-import { refundTrackingKey, trackedRefund, type TrackableRefund } from './sweep-refunds.js';
 import { logSweep, SweepTallies, type SweepReport } from './sweep-report.js';
-import type { SweepClient, SweeperSettings, TrackableOrder } from './sweep-settings.js';
+import type { SweepClient, SweeperSettings, TrackableOrder, TrackableRefund } from './sweep-settings.js';
 import type { OrderTracking, TrackedOrder } from './tracking.js';
 
 /**
@@ -92,12 +93,14 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
     async track(order, options = {}) {
       const tracking = trackingOf('track');
       const form = trackedForm(order);
-      const refund = form === 'refund' || form === 'refundKey';
-      const missing = refund ? (settings.refunds === undefined ? 'onRefunded and onRefundFailed' : undefined) : settings.onPaid === undefined ? 'onPaid' : undefined;
+      const { kind } = form;
+      const lacking = settings.kinds[kind.name]?.lacking ?? Object.keys(kind.handlers);
       // A record no handler of this processor could act on would be tracked for nothing, and reported as settled by no one.
-      if (missing !== undefined) {
-        throw new GatewayValidationError(`processor.track refused ${refund ? 'a refund' : 'an order'}: this processor could never act on it`, [
-          { path: ['options', missing.split(' ')[0]!], message: `is missing: a sweep settles ${refund ? 'a tracked refund with onRefunded (2) or onRefundFailed (3, 4)' : 'a tracked order with onPaid'}; give the processor ${missing}` },
+      if (lacking.length > 0) {
+        const options = Object.keys(kind.handlers);
+        const takers = Object.entries(kind.handlers).map(([option, handler]) => `${option}${handler?.states ? ` (${handler.states.join(', ')})` : ''}`);
+        throw new GatewayValidationError(`processor.track refused ${aRecord(kind)}: this processor could never act on it`, [
+          { path: ['options', options[0]!], message: `is missing: a sweep settles a tracked ${kind.tracking.noun} with ${takers.join(' or ')}; give the processor ${options.join(' and ')}` },
         ]);
       }
       const record = trackedRecord(form, order, options, settings.now());
@@ -109,15 +112,10 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
     },
     async untrack(order) {
       const tracking = trackingOf('untrack');
-      const form = trackedForm(order);
-      const key =
-        form === 'refund'
-          ? refundTrackingKey(parseInput(trackRefundSchema(), order, 'Invalid processor.untrack refund', 'request').refundOrderId)
-          : form === 'refundKey'
-            ? refundKeyOf(parseInput(unconfirmedRefundSchema(), order, 'Invalid processor.untrack refund', 'request').mchRefundNo)
-            : form === 'orderKey'
-              ? orderKeyOf(parseInput(unconfirmedOrderSchema(), order, 'Invalid processor.untrack order', 'request').mchOrderNo)
-              : parseInput(trackSchema(), order, 'Invalid processor.untrack order', 'request').payOrderId;
+      const { kind, byKey } = trackedForm(order);
+      const { by } = kind.tracking;
+      const summary = `Invalid processor.untrack ${kind.tracking.noun}`;
+      const key = byKey ? numberKey(kind, parseInput(sentSchema(kind), order, summary, 'request')[by[1]] as string) : idKey(kind, parseInput(idSchema(kind), order, summary, 'request')[by[0]] as string);
       await tracking.forget(key);
     },
     async sweep(options) {
@@ -135,42 +133,33 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
   };
 }
 
-/** The record `track` writes for what it was given, by its form, with its options checked. */
-function trackedRecord(form: ReturnType<typeof trackedForm>, order: unknown, options: TrackOptions | undefined, trackedAt: number): TrackedOrder {
-  if (form === 'refund' || form === 'refundKey') {
-    // A refund has no validity to give: nothing of a sweep closes it (the gateway does, after two hours).
-    parseInput(z.strictObject({}), options ?? {}, 'Invalid processor.track options: a refund takes none', 'options');
-    return form === 'refund'
-      ? trackedRefund(parseInput(trackRefundSchema(), order, 'Invalid processor.track refund', 'request'), trackedAt)
-      : trackedRefundKey(parseInput(unconfirmedRefundSchema(), order, 'Invalid processor.track refund', 'request'), trackedAt);
-  }
-  if (form === 'orderKey') {
-    const sent = parseInput(unconfirmedOrderSchema(), order, 'Invalid processor.track order', 'request');
-    const { expiredTime } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
-    return trackedOrderKey(sent, trackedAt, expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000);
-  }
-  const { payOrderId, mchOrderNo, sentExpiredTime } = parseInput(trackSchema(), order, 'Invalid processor.track order', 'request');
-  const { expiredTime = sentExpiredTime } = parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
-  return { payOrderId, mchOrderNo, trackedAt, expiresAt: expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000 };
+/** The record `track` writes for what it was given, by its kind and form, with its options checked. */
+function trackedRecord({ kind, byKey }: ReturnType<typeof trackedForm>, order: unknown, options: TrackOptions | undefined, trackedAt: number): TrackedOrder {
+  const { by, expiry, noun } = kind.tracking;
+  const summary = `Invalid processor.track ${noun}`;
+  const given = parseInput(byKey ? sentSchema(kind) : idSchema(kind), order, summary, 'request');
+  // Only a kind a sweep may close takes a validity; the others take no option.
+  const { expiredTime = byKey || expiry === undefined ? undefined : (given[expiry.sent] as number | undefined) } =
+    expiry === undefined ? parseInput(z.strictObject({}), options ?? {}, `Invalid processor.track options: ${aRecord(kind)} takes none`, 'options') as TrackOptions : parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
+  const expiresAt = expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000;
+  if (byKey) return trackedByNumber(kind, given, trackedAt, expiresAt);
+  return { payOrderId: idKey(kind, given[by[0]] as string), mchOrderNo: given[by[1]] as string, trackedAt, expiresAt };
 }
 
-/** A track refused because its key is tracked with another number (or, for one known by its key, other values sent): the tracked record is kept. */
-function conflict(form: ReturnType<typeof trackedForm>, record: TrackedOrder, kept: string): GatewayValidationError {
-  const what = form === 'order' || form === 'orderKey' ? 'an order' : 'a refund';
-  const given = sentOf(record);
-  let field: string;
+/** A track refused because its key is tracked with another number (or, for one known by its number, other values sent): the tracked record is kept. */
+function conflict({ kind, byKey }: ReturnType<typeof trackedForm>, record: TrackedOrder, kept: string): GatewayValidationError {
+  const { by, prefix, byKey: keys } = kind.tracking;
+  const field = by[1];
   let detail: string;
-  if (given === undefined || given === 'unreadable') {
-    const [idField, id] = form === 'refund' ? ['refundOrderId', record.payOrderId.slice('refund:'.length)] : ['payOrderId', record.payOrderId];
-    field = form === 'refund' ? 'mchRefundNo' : 'mchOrderNo';
-    detail = `is ${JSON.stringify(record.mchOrderNo)}, but ${idField} ${JSON.stringify(id)} is tracked with ${field} ${JSON.stringify(kept)}`;
+  if (!byKey) {
+    detail = `is ${JSON.stringify(record.mchOrderNo)}, but ${by[0]} ${JSON.stringify(record.payOrderId.slice(prefix.length))} is tracked with ${field} ${JSON.stringify(kept)}`;
   } else {
-    const keptSent = sentOf({ ...record, mchOrderNo: kept });
-    field = given.kind === 'order' ? 'mchOrderNo' : 'mchRefundNo';
-    const key = given.kind === 'order' ? given.mchOrderNo : given.mchRefundNo;
-    detail = `${JSON.stringify(key)} is tracked with other values sent (${typeof keptSent === 'object' ? describeSent(keptSent) : 'values that cannot be read'}), not (${describeSent(given)})`;
+    const number = record.payOrderId.slice(keys.prefix.length);
+    const given = sentOf(kind, number, record.mchOrderNo) as Sent;
+    const keptSent = sentOf(kind, number, kept);
+    detail = `${JSON.stringify(number)} is tracked with other values sent (${typeof keptSent === 'object' ? describeSent(keptSent) : 'values that cannot be read'}), not (${describeSent(given)})`;
   }
-  return new GatewayValidationError(`processor.track refused ${what} that conflicts with the one tracked`, [
+  return new GatewayValidationError(`processor.track refused ${aRecord(kind)} that conflicts with the one tracked`, [
     { path: ['order', field], message: `${detail}: the tracked record is kept. Find which is right; if the tracked one is wrong, processor.untrack it, then track this one` },
   ]);
 }
@@ -179,7 +168,7 @@ function conflict(form: ReturnType<typeof trackedForm>, record: TrackedOrder, ke
 async function runSweep(settings: SweeperSettings, tracking: OrderTracking, client: SweepClient, options: ParsedSweepOptions): Promise<SweepReport> {
   const started = performance.now();
   const { signal, closeExpired = false, notFoundGraceMs = DEFAULT_NOT_FOUND_GRACE_MS, concurrency = DEFAULT_CONCURRENCY } = options;
-  const tallies = new SweepTallies();
+  const tallies = new SweepTallies(trackedKinds);
   const dueBy = settings.now() - options.olderThanMs;
   const sweep: SweepCheckContext = { settings, tracking, client, signal, closeExpired, notFoundGraceMs, dueBy, tallies };
   const next = trackedPages(tracking, { dueBy, limit: options.limit ?? Number.POSITIVE_INFINITY, concurrency, now: () => settings.now(), signal });
@@ -191,6 +180,6 @@ async function runSweep(settings: SweeperSettings, tracking: OrderTracking, clie
   const report = tallies.report(Math.round(performance.now() - started));
   logSweep(settings, report, failure);
   if (failure !== undefined) throw failure;
-  if (signal?.aborted) throw GatewayAbortError.of('sweep', signal.reason, ` after checking ${report.checked} orders and ${report.refunds.checked} refunds`);
+  if (signal?.aborted) throw GatewayAbortError.of('sweep', signal.reason, ` after checking ${tallies.checked()}`);
   return report;
 }

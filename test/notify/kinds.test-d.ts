@@ -23,7 +23,8 @@ const refund = {
   idempotencyKey: (n: { refundOrderId: string; state: number }) => `refund:${n.refundOrderId}:${n.state}`,
   eventTime: (n: { createdAt: number }) => ({ field: 'createdAt' as const, time: n.createdAt, happened: 'is of a refund created' }),
 } as const;
-const tracking = { read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding] } as const;
+// The refund row's tracking (its keys, words and report field, which the sweep reads), with what the cases change spelt out.
+const tracking = { ...notificationKinds.refund.tracking, read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding] } as const;
 
 describe("a handler's states are the kind's state enum", () => {
   it('a row whose handlers take states of its enum compiles', () => {
@@ -74,6 +75,10 @@ describe('a tracked kind declares the read that settles it', () => {
     defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'query' } });
     // @ts-expect-error open: a refund has no state 5
     defineNotificationKind({ ...refund, tracking: { ...tracking, open: [RefundOrderState.Created, PayOrderState.Refunded] } });
+    // @ts-expect-error notFound: not a reason refundQuery's row says proves a refund absent
+    defineNotificationKind({ ...refund, tracking: { ...tracking, notFound: 'order_not_found' } });
+    // @ts-expect-error states: another kind's enum, whose numbers differ
+    defineNotificationKind({ ...refund, tracking: { ...tracking, states: PayOrderState } });
   });
 
   it("the SDK's tracked rows name their reads; the reads are the table's", () => {
