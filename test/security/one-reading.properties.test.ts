@@ -17,6 +17,7 @@ import {
 import { referenceSign } from '../support/java-order.js';
 import { FAILED_REFUND_FIELDS, MERCHANT, PAY_FIELDS, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
 import { propertyRuns } from '../support/property-runs.js';
+import { notificationKinds } from '../../src/notify/kinds.js';
 import { fieldsOf, form, readingsByRules, readingsNear, readingsOf, sameFields, signedText, withoutSwallowedFields } from '../support/resplit.js';
 
 const ALL_STATES = [0, 1, 2, 3, 4, 5, 6] as const;
@@ -31,6 +32,10 @@ const freeTextOf = (known: readonly string[]) => new Set(known.filter((name) => 
 // What the SDK adds to a record: never a signed field.
 const SDK_MEMBERS = new Set(['ambiguousFields', 'idempotencyKey', 'recovered', 'sentExpiredTime']);
 
+/** Per kind, the identifying fields of the other kinds (from their rows): a message carrying one is refused as two-shaped. */
+const OTHER_KINDS_IDS = Object.fromEntries(
+  Object.keys(notificationKinds).map((name) => [name, new Set(Object.entries(notificationKinds).flatMap(([other, row]) => (other === name ? [] : row.identifiedBy)))]),
+) as Record<keyof typeof notificationKinds, ReadonlySet<string>>;
 const NAMES = ['a', 'amount', 'b', 'body', 'mchOrderNo', 'order', 'p', 'payData', 'payDataA', 'q', 'ref', 'state', 'State', 'subject', 'subjectx', 'status', 'x', 'z', '_', 'a0'];
 const piece = fc.oneof(
   fc.constantFrom('&', '=', '&=', 'é', 'Ä', 'ä', '1', 'text', ' ', '?'),
@@ -221,7 +226,9 @@ describe('property: every reading of a signed text that a verifier accepts is th
     it(`settlement notifications with a notifyUrl query string and hostile text (${label})`, async () => {
       await fc.assert(
         fc.asyncProperty(urlValue, hostileValue, fc.constantFrom(...NAMES), hostileValue, fc.integer(), async (notifyUrl, address, extraName, extra, order) => {
-          fc.pre(!Object.hasOwn(SETTLEMENT_FIELDS, extraName) && extraName !== 'notifyUrl');
+          // Another kind's identifying field makes the message that kind's shape: every verifier refuses it (issue 35,
+          // test/security/notification-kinds.test.ts); this property is about one kind's own message.
+          fc.pre(!Object.hasOwn(SETTLEMENT_FIELDS, extraName) && extraName !== 'notifyUrl' && !OTHER_KINDS_IDS.settlement.has(extraName));
           const genuine = new Map(Object.entries({ ...SETTLEMENT_FIELDS, notifyUrl, address, [extraName]: extra }));
           await everyAcceptedReadingIsTheGenuineRecord(genuine, [...SETTLEMENT_RECORD_FIELDS, 'mchNo', 'appId', 'reqTime'], ['serverRequestId', 'requestId', 'tokenId', 'currency', 'amount', 'status', 'address', 'mchNo', 'appId'], order, 300, (reading, sign) =>
             accepts(verifySettlementNotification(form(reading, sign), MERCHANT)) as Promise<Record<string, unknown> | undefined>,
