@@ -162,7 +162,7 @@ const refundExpect = lazySchema(() =>
     refundAmount: z.optional(minorUnits()),
     /** The currency code, compared case-insensitively. */
     currency: z.optional(requiredText()),
-    /** The state, or the states, the notification may carry. Default 2 or 3 (`RefundOrderState.Succeeded`, `Failed`): the states the gateway notifies. */
+    /** The state, or the states, the notification may carry. Default 2 or 3 (`Refunds.State.Succeeded`, `Failed`): the states the gateway notifies. */
     state: z.optional(expectedState(RefundOrderState, 'must be a refund state (0 to 4) or a non-empty list of them, e.g. RefundOrderState.Succeeded')),
   }),
 );

@@ -102,7 +102,7 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
  *
  * @example
  * ```ts
- * const expected: RefundExpectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
+ * const expected: Refunds.Expectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
  * ```
  */
 export type RefundExpectation = Omit<NonNullable<VerifyRefundNotificationOptions['expect']>, 'state'>;
@@ -149,8 +149,8 @@ type ExpectationOptions = {
  * | kind | handlers (the states they take) | what it must match |
  * |---|---|---|
  * | payment | `onPaid` (2) | `expect` ({@link PaymentExpectation}) |
- * | refund | `onRefunded` (2), `onRefundFailed` (3, 4) | `expectRefund` ({@link RefundExpectation}) |
- * | settlement | `onSettlement` (any status) | `expectSettlement` ({@link SettlementExpectation}) |
+ * | refund | `onRefunded` (2), `onRefundFailed` (3, 4) | `expectRefund` ({@link Refunds.Expectation}) |
+ * | settlement | `onSettlement` (any status) | `expectSettlement` ({@link Settlements.Expectation}) |
  *
  * Each message runs the handler of its own kind and state; one no handler takes is answered `FAIL: unhandled`.
  * A kind's handlers are given all or none (`onRefunded` without `onRefundFailed` is refused) unless
@@ -187,7 +187,7 @@ export type PaymentProcessorOptions<Context extends ProcessingContext = Processi
  *
  * @example
  * ```ts
- * const options: SettlementProcessorOptions = {
+ * const options: Settlements.ProcessorOptions = {
  *   ...credentials,
  *   onSettlement: async (settlement) => recordSettlement(settlement.requestId, settlement.status),
  * };
@@ -214,7 +214,7 @@ export interface NotificationProcessor<Notification> {
 /**
  * A processor with `onPaid` (or refund handlers), which also tracks orders and refunds and sweeps them (`track`,
  * `untrack`, `sweep`), so that a paid order or an ended refund whose notification is lost still runs its handler,
- * once. `Notification` is what its handlers take (a {@link RefundNotification} with `onRefunded`).
+ * once. `Notification` is what its handlers take (a {@link Refunds.Notification} with `onRefunded`).
  *
  * @example
  * ```ts
@@ -234,7 +234,7 @@ type HandledKind<Options> = { [Option in HandlerOption]: Options extends { reado
  *
  * @example
  * ```ts
- * // onPaid and the refund handlers: a PaymentNotificationProcessor<PayOrderNotification | RefundNotification>, with sweep.
+ * // onPaid and the refund handlers: a PaymentNotificationProcessor<PayOrderNotification | Refunds.Notification>, with sweep.
  * const both = createNotificationProcessor({
  *   ...credentials, store, onPaid,
  *   onRefunded: async (refund) => markRefunded(refund.mchRefundNo),

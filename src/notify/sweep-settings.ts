@@ -22,7 +22,7 @@ import type { LogLevel } from '../util/log-levels.js';
  * @example
  * ```ts
  * const onPaid = async (paid: PaidOrder) => {
- *   const via = paid.reqTime === undefined ? 'sweep' : 'notification'; // paid is a SweptPayOrder in the first case
+ *   const via = paid.reqTime === undefined ? 'sweep' : 'notification'; // paid is a Payments.Swept in the first case
  *   await orders.markPaid(paid.mchOrderNo, paid.amount, via);
  * };
  * ```
@@ -31,7 +31,7 @@ export type SweptPayOrder = PayOrder & IdempotentNotification & { readonly reqTi
 
 /**
  * What `onPaid` receives: a verified notification ({@link PayOrderNotification}), or a paid order found by
- * `processor.sweep` ({@link SweptPayOrder}, without `reqTime`). Both are state 2 and passed your `expect`.
+ * `processor.sweep` ({@link Payments.Swept}, without `reqTime`). Both are state 2 and passed your `expect`.
  *
  * @example
  * ```ts
@@ -93,7 +93,7 @@ export interface TrackableOrder {
 }
 
 /**
- * A refund `processor.track` takes: the {@link RefundOrderResult} `refundOrder` resolves to, a {@link Refund}, or
+ * A refund `processor.track` takes: the {@link Refunds.CreateResult} `refundOrder` resolves to, a {@link Refunds.Refund}, or
  * the two ids of a refund made before. A record with a `refundOrderId` is a refund.
  *
  * @example
@@ -110,16 +110,16 @@ export interface TrackableRefund {
 }
 
 /**
- * A final refund as a sweep hands it to `onRefunded` (state 2) or `onRefundFailed` (3 or 4): the {@link Refund}
+ * A final refund as a sweep hands it to `onRefunded` (state 2) or `onRefundFailed` (3 or 4): the {@link Refunds.Refund}
  * of a **signed `refundQuery`**, checked against the tracked refund's `refundOrderId` and `mchRefundNo` and the
  * processor's `mchNo` and `appId`, with the `idempotencyKey` its notification has (`refund:${refundOrderId}:${state}`),
- * so that the two never both run. Unlike a {@link RefundNotification} it has no `reqTime` (nothing was notified);
+ * so that the two never both run. Unlike a {@link Refunds.Notification} it has no `reqTime` (nothing was notified);
  * a closed refund (4) is only ever found this way.
  *
  * @interface
  * @example
  * ```ts
- * const onRefunded = async (refund: RefundNotification | SweepReport.SweptRefund) => {
+ * const onRefunded = async (refund: Refunds.Notification | Refunds.Swept) => {
  *   log.info(`refund ${refund.mchRefundNo} ended in state ${refund.state}`, { via: refund.reqTime === undefined ? 'sweep' : 'notification' });
  * };
  * ```

@@ -43,7 +43,7 @@ describe('documentation', () => {
         ? ['Notifications']
         : entry.endsWith('opentelemetry.ts')
           ? ['Telemetry']
-          : ['Client', 'Errors', 'Notifications', 'Schemas'];
+          : ['Client', 'Errors', 'Kinds', 'Notifications', 'Schemas'];
     expect([...topics].sort()).toEqual(expected);
   });
 });
