@@ -13,7 +13,8 @@ import type { NotificationOptions } from './options.js';
 import type { NotificationInput } from './input.js';
 import type { NotificationReply } from './reply.js';
 import type { OrderSweeper } from './sweep.js';
-import type { PaidOrder, SweepClient, SweepLogger, SweptPayOrder, SweptRefund } from './sweep-settings.js';
+import type { PaidOrder, SweepClient, SweepLogger } from './sweep-settings.js';
+import type { Swept, TrackedKindName as TrackedKind } from './tracked-types.js';
 import type { LogLevel } from '../util/log-levels.js';
 import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification, VerifyRefundNotificationOptions } from './verify.js';
 
@@ -120,15 +121,8 @@ type Kinds = typeof notificationKinds;
 export type HandlerOption = { [Name in NotificationKindName]: keyof Kinds[Name]['handlers'] & `on${string}` }[NotificationKindName];
 /** The kind whose row declares a handler option. */
 type KindOfHandler<Handler extends HandlerOption> = { [Name in NotificationKindName]: Handler extends keyof Kinds[Name]['handlers'] ? Name : never }[NotificationKindName];
-/** The kinds whose records a processor tracks and sweeps: a swept record reaches their handlers too. */
-type TrackedKind = { [Name in NotificationKindName]: [NonNullable<Kinds[Name]['tracking']>] extends [never] ? never : Name }[NotificationKindName];
-/** What a sweep hands a tracked kind's handlers, besides its notifications. */
-interface SweptRecords {
-  readonly payment: SweptPayOrder;
-  readonly refund: SweptRefund;
-}
 /** What a handler of a kind receives: a verified notification, or (a tracked kind's) a record a sweep found. */
-type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind & keyof SweptRecords ? KindNotification<Name> | SweptRecords[Name] : KindNotification<Name>;
+type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind ? KindNotification<Name> | Swept<Name> : KindNotification<Name>;
 // A method's type, so that a handler written for the notification alone (before sweeps) still compiles.
 type Handler<Argument, Context> = { handler(notification: Argument, context: Context): unknown }['handler'];
 

@@ -6,9 +6,9 @@
  * ```ts
  * import type { Settlements } from 'payment-gateway-sdk';
  *
- * const params: Settlements.RequestParams = { requestId: 'settle-2024-07', tokenId: 'TRON_USDT', amount: 150000, currency: 'USD', address: 'TXYZ1234' };
+ * const params: Settlements.RequestParams = { requestId: 'settle-2024-07', tokenId: 'TRON_USDT', amount: 150000, currency: 'USD', payoutChannel: 'Crypto', address: 'TXYZ1234' };
  * const result: Settlements.Result = await client.settleRequest(params);
- * const record: Settlements.Settlement = await client.settleRequestGet({ serverRequestId: result.serverRequestId });
+ * const record: Settlements.Settlement = await client.settleRequestGet({ requestId: params.requestId });
  * ```
  *
  * @module
