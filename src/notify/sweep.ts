@@ -38,8 +38,8 @@ export interface OrderSweeper {
    * Records `order` in the processor's store until a sweep finds it final. Call it right after `unifiedOrder`
    * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}), or `refundOrder` (a refund, settled by
    * `onRefunded`/`onRefundFailed`: the processor needs both); tracking it again with the same ids does nothing.
-   * **After `GatewayOutcomeUnknownError`** track it by its key and what was sent (an {@link UnconfirmedOrder}, an
-   * {@link UnconfirmedRefund}): a sweep looks it up by the key, reports one that is not what was sent `mismatched`
+   * **After `GatewayOutcomeUnknownError`** track it by its key and what was sent (an {@link Payments.Unconfirmed}, an
+   * {@link Refunds.Unconfirmed}): a sweep looks it up by the key, reports one that is not what was sent `mismatched`
    * (no handler runs), tracks one found as any, and reports one proved absent `neverMade` (send it again under
    * the same key if still wanted).
    *
