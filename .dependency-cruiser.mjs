@@ -13,6 +13,7 @@ const LAYERS = [
   ['client', ['operations', 'transport', 'notify', 'protocol', 'telemetry', 'errors', 'util']],
   ['testing', ['operations', 'protocol', 'errors', 'util']],
   ['cli', ['testing', 'notify', 'operations', 'protocol', 'errors', 'util']],
+  ['public', ['notify', 'protocol']],
 ];
 
 const folders = LAYERS.map(([name]) => name);

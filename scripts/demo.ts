@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName, RefundOrderState, refundOrderStateName } from 'payment-gateway-sdk';
+import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName, Refunds } from 'payment-gateway-sdk';
 import { createMockGateway } from 'payment-gateway-sdk/testing';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: '6630a1b2c3d4e5f6a7b8c9d0', secret: 'demo-secret-not-for-production' };
@@ -99,7 +99,7 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
       payOrderId: order.payOrderId, mchRefundNo: 'demo-refund-1001', refundAmount: 500, currency: 'USD',
       refundReason: 'Returned: wrong size', notifyUrl: `${shop.url}/pay/notify`,
     });
-    say(`refund ${refund.refundOrderId}: ${refund.refundAmount} of ${refund.payAmount}, state ${refund.state} (${refundOrderStateName(refund.state)})`);
+    say(`refund ${refund.refundOrderId}: ${refund.refundAmount} of ${refund.payAmount}, state ${refund.state} (${Refunds.stateName(refund.state)})`);
     await gateway.deliverNotifications();
     say(`the order after a partial refund: state ${(await client.query({ payOrderId: order.payOrderId })).state} (still paid)`);
     // A retried job sends the same refund again: the same mchRefundNo is the idempotency key.
@@ -130,7 +130,7 @@ async function startNotifyEndpoint(client: GatewayClient, say: (text: string) =>
       // One notify URL for payments and refunds: a refund's state 2 is money back to the payer, never a payment.
       const handled = new URLSearchParams(body.toString()).has('refundOrderId')
         ? client.verifyRefundNotification(body).then((refund) => {
-            if (refund.state === RefundOrderState.Succeeded) say(`notify endpoint: verified refund ${refund.mchRefundNo} of ${refund.payOrderId}: ${refund.refundAmount} ${refund.currency} back to the payer`);
+            if (refund.state === Refunds.State.Succeeded) say(`notify endpoint: verified refund ${refund.mchRefundNo} of ${refund.payOrderId}: ${refund.refundAmount} ${refund.currency} back to the payer`);
           })
         : client.verifyNotification(body).then((notification) => {
             if (notification.state === PayOrderState.Succeeded && !fulfilled.has(notification.idempotencyKey)) {

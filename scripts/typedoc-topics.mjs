@@ -7,6 +7,7 @@ import ts from 'typescript';
 /** First match wins; paths are relative to src/ and follow its layers (docs/architecture.md). */
 export const TOPICS = [
   ['Testing', /^testing\//],
+  ['Kinds', /^public\//],
   ['Notifications', /^notify\/|^stores\//],
   ['Errors', /^errors\//],
   ['Telemetry', /^telemetry\//],

@@ -59,12 +59,7 @@ export {
   verifySettlementNotification,
   type PayOrderExpectation,
   type PayOrderNotification,
-  type RefundNotification,
-  type SettlementExpectation,
-  type SettlementNotification,
   type VerifyNotificationOptions,
-  type VerifyRefundNotificationOptions,
-  type VerifySettlementNotificationOptions,
 } from './notify/verify.js';
 export { NOTIFICATION_ACK, notificationAckResponse } from './notify/acknowledge.js';
 export type { NotificationOptions } from './notify/options.js';
@@ -76,8 +71,6 @@ export type {
   PaymentExpectation,
   PaymentNotificationProcessor,
   PaymentProcessorOptions,
-  RefundExpectation,
-  SettlementProcessorOptions,
 } from './notify/processor-options.js';
 export type { NotificationOutcome, NotificationReply } from './notify/reply.js';
 export { memoryStore } from './notify/memory-store.js';
@@ -85,7 +78,7 @@ export type { NotificationStore, ProcessingContext } from './notify/store.js';
 // Tracking and sweeping orders: no paid order left behind
 export type { SweepOptions } from './notify/sweep-options.js';
 export type { SweepReport } from './notify/sweep-report.js';
-export type { PaidOrder, SweptPayOrder } from './notify/sweep-settings.js';
+export type { PaidOrder } from './notify/sweep-settings.js';
 
 // Parameters, results and the values merchants branch on
 export {
@@ -109,11 +102,36 @@ export type {
   UnifiedOrderParams,
   UnifiedOrderResult,
 } from './protocol/schemas/order.js';
-export { RefundOrderState, refundOrderStateName, type Refund, type RefundOrderParams, type RefundOrderResult, type RefundQueryParams } from './protocol/schemas/refund.js';
-export type {
-  SettleAddressApplyParams,
-  SettlementRecord,
-  SettlementResult,
-  SettleRequestGetParams,
-  SettleRequestParams,
-} from './protocol/schemas/settlement.js';
+
+// Each other kind's names in one group (`Refunds.CreateParams`, `Refunds.State.Succeeded`): a kind adds one name
+// here, two with its verifier. Payments keep their order types at the root; their tracking types are `Payments.*`.
+/**
+ * The payment kind's tracking types: `Payments.Trackable`, `Payments.Unconfirmed`, `Payments.Swept`, `Payments.SweepProblem`.
+ *
+ * @example
+ * ```ts
+ * const unknown: Payments.Unconfirmed = { mchOrderNo: 'order-1002', amount: 1999, currency: 'USD' };
+ * await processor.track(unknown);
+ * ```
+ */
+export type * as Payments from './public/payments.js';
+/**
+ * The refund kind's names: `Refunds.CreateParams`, `Refunds.Refund`, `Refunds.State`, `Refunds.Notification`...
+ *
+ * @example
+ * ```ts
+ * const refund: Refunds.Refund = await client.refundQuery({ mchRefundNo: 'refund-1001' });
+ * if (refund.state === Refunds.State.Succeeded) console.log(Refunds.stateName(refund.state));
+ * ```
+ */
+export * as Refunds from './public/refunds.js';
+/**
+ * The settlement kind's names: `Settlements.RequestParams`, `Settlements.Settlement`, `Settlements.Notification`...
+ *
+ * @example
+ * ```ts
+ * const record: Settlements.Settlement = await client.settleRequestGet({ requestId: 'settle-2024-07' });
+ * ```
+ */
+export type * as Settlements from './public/settlements.js';
+export { RefundOrderState } from './public/deprecated.js';

@@ -1,5 +1,5 @@
 // The README's "Refunds" block: the lines between the readme markers are the README's, written by npm run docs:readme.
-import { type GatewayClient, RefundOrderState } from 'payment-gateway-sdk';
+import { type GatewayClient, Refunds } from 'payment-gateway-sdk';
 
 declare const client: GatewayClient;
 /** Your refund table. */
@@ -11,7 +11,7 @@ const refund = await client.refundOrder({
   payOrderId: 'P202406180001', mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', // part of 10.00
   refundReason: 'Returned: wrong size', notifyUrl: 'https://shop.example.com/pay/notify',       // your payments' URL
 });
-if (refund.state === RefundOrderState.Refunding) {
+if (refund.state === Refunds.State.Refunding) {
   // usual for a real channel: onRefunded / onRefundFailed, or a query, tells the end
   const later = await client.refundQuery({ mchRefundNo: 'refund-1001' });
 }

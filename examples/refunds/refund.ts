@@ -1,5 +1,5 @@
 // docs/guides/refunds.md, "Refund an order": the lines between the readme markers are the guide's, written by npm run docs:readme.
-import { type GatewayClient, RefundOrderState } from 'payment-gateway-sdk';
+import { type GatewayClient, Refunds } from 'payment-gateway-sdk';
 
 declare const client: GatewayClient;
 /** Your refund table. */
@@ -20,8 +20,8 @@ const refund = await client.refundOrder({
   refundReason: 'Returned: wrong size',
   notifyUrl: 'https://shop.example.com/pay/notify', // the same URL as your payments
 });
-if (refund.state === RefundOrderState.Succeeded) await refunds.markRefunded(mchRefundNo);
-else if (refund.state === RefundOrderState.Failed) await refunds.markFailed(mchRefundNo, refund.errMsg);
+if (refund.state === Refunds.State.Succeeded) await refunds.markRefunded(mchRefundNo);
+else if (refund.state === Refunds.State.Failed) await refunds.markFailed(mchRefundNo, refund.errMsg);
 // else 0 or 1: the notification (onRefunded / onRefundFailed) or a refundQuery tells the end
 // #endregion readme
 

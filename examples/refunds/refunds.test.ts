@@ -3,7 +3,7 @@
 // claims (partial and full refunds and the order's state, the refusals, a failed refund) to what the client and
 // the mock do; test/security/refund-never-twice.test.ts attacks the lost answer.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createNotificationProcessor, GatewayApiError, GatewayClient, memoryStore, PayOrderState, RefundOrderState } from 'payment-gateway-sdk';
+import { createNotificationProcessor, GatewayApiError, GatewayClient, memoryStore, PayOrderState, Refunds } from 'payment-gateway-sdk';
 import { createMockGateway, type MockGatewayServer } from 'payment-gateway-sdk/testing';
 
 const merchant = { mchNo: 'M1700000001', appId: 'app-1', secret: 'test-secret' };
@@ -51,7 +51,7 @@ const refundOf = (payOrderId: string, mchRefundNo: string, refundAmount: number)
 describe('docs/guides/refunds.md', () => {
   it('a partial refund leaves the order 2 (its query does not show the refunded sum); the rest makes it 5; then the order is not refundable', async () => {
     const payOrderId = await paidOrder('order-partial');
-    expect(await client.refundOrder(refundOf(payOrderId, 'refund-p-1', 400))).toMatchObject({ state: RefundOrderState.Succeeded, payAmount: 1000, refundAmount: 400 });
+    expect(await client.refundOrder(refundOf(payOrderId, 'refund-p-1', 400))).toMatchObject({ state: Refunds.State.Succeeded, payAmount: 1000, refundAmount: 400 });
     const partly = await client.query({ payOrderId });
     expect(partly.state).toBe(PayOrderState.Succeeded);
     expect(Object.keys(partly).filter((field) => /refund/i.test(field))).toEqual([]);
@@ -80,7 +80,7 @@ describe('docs/guides/refunds.md', () => {
     gateway.settleRefund('refund-h-1', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE' });
     await gateway.deliverNotifications();
     expect(failed).toContain('refund-h-1');
-    expect((await client.refundQuery({ mchRefundNo: 'refund-h-1' })).state).toBe(RefundOrderState.Failed);
+    expect((await client.refundQuery({ mchRefundNo: 'refund-h-1' })).state).toBe(Refunds.State.Failed);
   });
 
   it('testing a refund that waits, as the guide shows', async () => {
@@ -90,12 +90,12 @@ describe('docs/guides/refunds.md', () => {
     const refund = await client.refundOrder({
       payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned', notifyUrl,
     });
-    expect(refund.state).toBe(RefundOrderState.Refunding);
+    expect(refund.state).toBe(Refunds.State.Refunding);
 
     gateway.settleRefund('refund-1001', { to: 'succeed' }); // or 'fail' (3, notified), 'close' (4, not notified)
     await gateway.deliverNotifications();        // the refund notification, to the processor with onRefunded
     expect(refunded).toContain('refund-1001');
-    expect((await client.refundQuery({ mchRefundNo: 'refund-1001' })).state).toBe(RefundOrderState.Succeeded);
+    expect((await client.refundQuery({ mchRefundNo: 'refund-1001' })).state).toBe(Refunds.State.Succeeded);
     // #endregion readme
   });
 });

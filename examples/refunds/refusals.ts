@@ -1,10 +1,10 @@
 // docs/guides/refunds.md, "When the gateway refuses": the lines between the readme markers are the guide's, written by npm run docs:readme.
-import { GatewayApiError, type GatewayClient, type RefundOrderParams } from 'payment-gateway-sdk';
+import { GatewayApiError, type GatewayClient, Refunds } from 'payment-gateway-sdk';
 
 declare const client: GatewayClient;
-declare function tryAgainLater(params: RefundOrderParams): Promise<void>;
+declare function tryAgainLater(params: Refunds.CreateParams): Promise<void>;
 
-export async function refund(params: RefundOrderParams) {
+export async function refund(params: Refunds.CreateParams) {
   // #region readme
   try {
     await client.refundOrder(params);

@@ -176,7 +176,7 @@ export class GatewayClient implements OperationMethods {
    * address (`addrServerRequestId`) or a given one (`address`): exactly one. Only `payoutChannel: 'Crypto'` and
    * `currency: 'USD'`. `requestId` is your idempotency key. The answer repeats nothing of the request: with
    * `{ confirm: true }` the record is read back by `requestId`, must match the answer and the request, and the
-   * call resolves to the {@link SettlementRecord}.
+   * call resolves to the {@link Settlements.Settlement}.
    *
    * @throws {@link GatewayValidationError} for invalid parameters (nothing is sent)
    * @throws {@link GatewayApiError} when the gateway refuses, e.g. an unapproved address, and no settlement exists under your `requestId` (a duplicate resolves to the record found, `replayed`)
@@ -204,7 +204,7 @@ export class GatewayClient implements OperationMethods {
 
   /**
    * Reads a settlement request by your `requestId` (`POST /api/channelbiz/coinpay/settleRequestGet`). The
-   * record must be the one asked for. `status` values are not defined by the spec (see {@link SettlementResult}).
+   * record must be the one asked for. `status` values are not defined by the spec (see {@link Settlements.Result}).
    *
    * @throws {@link GatewayApiError} when the gateway refuses, e.g. `record_not_found`
    * @throws {@link GatewayResponseMismatchError} when the signed answer is another request's record
@@ -242,7 +242,7 @@ export class GatewayClient implements OperationMethods {
    *   payOrderId: 'P202406180001', mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD',
    *   refundReason: 'Returned: wrong size', notifyUrl: 'https://shop.example.com/pay/notify',
    * });
-   * if (refund.state === RefundOrderState.Succeeded) markRefunded(refund.mchRefundNo);
+   * if (refund.state === Refunds.State.Succeeded) markRefunded(refund.mchRefundNo);
    * ```
    */
   refundOrder(params: RefundOrderParams, options?: RequestOptions): Promise<RefundOrderResult> {
@@ -262,7 +262,7 @@ export class GatewayClient implements OperationMethods {
    * @example
    * ```ts
    * const refund = await client.refundQuery({ mchRefundNo: 'refund-1001' });
-   * if (refund.state === RefundOrderState.Succeeded) console.log(`refunded ${refund.refundAmount} of ${refund.payAmount} ${refund.currency}`);
+   * if (refund.state === Refunds.State.Succeeded) console.log(`refunded ${refund.refundAmount} of ${refund.payAmount} ${refund.currency}`);
    * ```
    */
   refundQuery(params: RefundQueryParams, options?: RequestOptions): Promise<Refund> {
@@ -298,7 +298,7 @@ export class GatewayClient implements OperationMethods {
 
   /**
    * Waits for a refund's end: queries it (by `mchRefundNo` or `refundOrderId`) until it leaves states 0 and 1, or
-   * until `options.until` holds, and resolves to the {@link Refund}: 2 refunded, 3 failed, 4 closed (still open two
+   * until `options.until` holds, and resolves to the {@link Refunds.Refund}: 2 refunded, 3 failed, 4 closed (still open two
    * hours after its creation; never notified). Pauses, timeout and failures are {@link GatewayClient.waitForOrder}'s.
    * In a server, prefer the refund notification and a processor's sweep (`processor.track(refund)`).
    *
@@ -310,7 +310,7 @@ export class GatewayClient implements OperationMethods {
    * ```ts
    * const made = await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' });
    * const refund = await client.waitForRefund({ refundOrderId: made.refundOrderId }, { intervalMs: 2_000, timeout: 60_000 });
-   * if (refund.state === RefundOrderState.Succeeded) log.info(`refunded ${refund.refundAmount} ${refund.currency}`);
+   * if (refund.state === Refunds.State.Succeeded) log.info(`refunded ${refund.refundAmount} ${refund.currency}`);
    * ```
    */
   waitForRefund(ids: RefundQueryParams, options?: WaitForRefundOptions): Promise<Refund> {
@@ -375,7 +375,7 @@ export class GatewayClient implements OperationMethods {
    * @example
    * ```ts
    * const refund = await client.verifyRefundNotification(req.body, { expect: { mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD' } });
-   * if (refund.state === RefundOrderState.Succeeded) await markRefunded(refund.mchRefundNo);
+   * if (refund.state === Refunds.State.Succeeded) await markRefunded(refund.mchRefundNo);
    * ```
    */
   verifyRefundNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyRefundNotificationOptions>): Promise<notify.RefundNotification> {

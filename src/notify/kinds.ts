@@ -45,6 +45,7 @@ export interface NotificationKind<
   Name extends string = string,
   ExpectOption extends `expect${string}` = `expect${string}`,
   Tracking extends KindTracking | undefined = KindTracking | undefined,
+  AmountField extends string = string,
 > {
   /** The kind's name, the key of its row, and its name in telemetry (`payment`). */
   readonly name: Name;
@@ -71,7 +72,7 @@ export interface NotificationKind<
   /** The field whose value picks the handler (`state`); absent: the kind's handlers take every message. */
   readonly stateField?: string | undefined;
   /** The amount an expectation may pin, which is checked only with `currency` (1000 USD is not 1000 JPY). */
-  readonly amountField: string;
+  readonly amountField: AmountField;
   /**
    * How the processor's `track` and `sweep` serve this kind: the read that settles a tracked record, the ids it is
    * read by, the states still open. `undefined` (absent where the row is declared): the kind is not tracked.
@@ -99,10 +100,10 @@ export interface NotificationKind<
 }
 
 /** The field names a row gives outside its functions, each a field of its schemas (checked where a row is declared). */
-interface NamedFields<Schema extends z.ZodMiniObject, Expect extends z.ZodMiniObject, StateField extends Keys<Schema> | undefined> {
+interface NamedFields<Schema extends z.ZodMiniObject, StateField extends Keys<Schema> | undefined, AmountField> {
   readonly identifiedBy: readonly Keys<Schema>[];
   readonly stateField?: StateField;
-  readonly amountField: Keys<Expect>;
+  readonly amountField: AmountField;
 }
 
 /** A compile error unless every field an expectation names is a field of the notification. */
@@ -126,11 +127,12 @@ export function defineNotificationKind<
   const Name extends string,
   const ExpectOption extends `expect${string}`,
   const Tracking extends CheckedTracking<StateOf<Schema, StateField>> | undefined = undefined,
+  const AmountField extends Keys<Expect> = Keys<Expect>,
 >(
-  kind: Omit<NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking>, 'tracking'> & { readonly tracking?: Tracking } & NamedFields<Schema, Expect, StateField> & ExpectsOnlyFields<Schema, Expect> & HandlersNamedOn<Handlers>,
-): NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking> {
+  kind: Omit<NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking, AmountField>, 'tracking'> & { readonly tracking?: Tracking } & NamedFields<Schema, StateField, AmountField> & ExpectsOnlyFields<Schema, Expect> & HandlersNamedOn<Handlers>,
+): NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking, AmountField> {
   // An untracked row may leave tracking out: read, it is undefined, as its type says.
-  return kind as NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking>;
+  return kind as NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking, AmountField>;
 }
 
 // One state or a non-empty list of them; a check rather than a zod union, which would cost bundle size.
@@ -162,7 +164,7 @@ const refundExpect = lazySchema(() =>
     refundAmount: z.optional(minorUnits()),
     /** The currency code, compared case-insensitively. */
     currency: z.optional(requiredText()),
-    /** The state, or the states, the notification may carry. Default 2 or 3 (`RefundOrderState.Succeeded`, `Failed`): the states the gateway notifies. */
+    /** The state, or the states, the notification may carry. Default 2 or 3 (`Refunds.State.Succeeded`, `Failed`): the states the gateway notifies. */
     state: z.optional(expectedState(RefundOrderState, 'must be a refund state (0 to 4) or a non-empty list of them, e.g. RefundOrderState.Succeeded')),
   }),
 );

@@ -13,7 +13,8 @@ import type { NotificationOptions } from './options.js';
 import type { NotificationInput } from './input.js';
 import type { NotificationReply } from './reply.js';
 import type { OrderSweeper } from './sweep.js';
-import type { PaidOrder, SweepClient, SweepLogger, SweptPayOrder, SweptRefund } from './sweep-settings.js';
+import type { PaidOrder, SweepClient, SweepLogger } from './sweep-settings.js';
+import type { Swept, TrackedKindName as TrackedKind } from './tracked-types.js';
 import type { LogLevel } from '../util/log-levels.js';
 import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification, VerifyRefundNotificationOptions } from './verify.js';
 
@@ -102,7 +103,7 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
  *
  * @example
  * ```ts
- * const expected: RefundExpectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
+ * const expected: Refunds.Expectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
  * ```
  */
 export type RefundExpectation = Omit<NonNullable<VerifyRefundNotificationOptions['expect']>, 'state'>;
@@ -120,15 +121,8 @@ type Kinds = typeof notificationKinds;
 export type HandlerOption = { [Name in NotificationKindName]: keyof Kinds[Name]['handlers'] & `on${string}` }[NotificationKindName];
 /** The kind whose row declares a handler option. */
 type KindOfHandler<Handler extends HandlerOption> = { [Name in NotificationKindName]: Handler extends keyof Kinds[Name]['handlers'] ? Name : never }[NotificationKindName];
-/** The kinds whose records a processor tracks and sweeps: a swept record reaches their handlers too. */
-type TrackedKind = { [Name in NotificationKindName]: [NonNullable<Kinds[Name]['tracking']>] extends [never] ? never : Name }[NotificationKindName];
-/** What a sweep hands a tracked kind's handlers, besides its notifications. */
-interface SweptRecords {
-  readonly payment: SweptPayOrder;
-  readonly refund: SweptRefund;
-}
 /** What a handler of a kind receives: a verified notification, or (a tracked kind's) a record a sweep found. */
-type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind & keyof SweptRecords ? KindNotification<Name> | SweptRecords[Name] : KindNotification<Name>;
+type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind ? KindNotification<Name> | Swept<Name> : KindNotification<Name>;
 // A method's type, so that a handler written for the notification alone (before sweeps) still compiles.
 type Handler<Argument, Context> = { handler(notification: Argument, context: Context): unknown }['handler'];
 
@@ -149,8 +143,8 @@ type ExpectationOptions = {
  * | kind | handlers (the states they take) | what it must match |
  * |---|---|---|
  * | payment | `onPaid` (2) | `expect` ({@link PaymentExpectation}) |
- * | refund | `onRefunded` (2), `onRefundFailed` (3, 4) | `expectRefund` ({@link RefundExpectation}) |
- * | settlement | `onSettlement` (any status) | `expectSettlement` ({@link SettlementExpectation}) |
+ * | refund | `onRefunded` (2), `onRefundFailed` (3, 4) | `expectRefund` ({@link Refunds.Expectation}) |
+ * | settlement | `onSettlement` (any status) | `expectSettlement` ({@link Settlements.Expectation}) |
  *
  * Each message runs the handler of its own kind and state; one no handler takes is answered `FAIL: unhandled`.
  * A kind's handlers are given all or none (`onRefunded` without `onRefundFailed` is refused) unless
@@ -187,7 +181,7 @@ export type PaymentProcessorOptions<Context extends ProcessingContext = Processi
  *
  * @example
  * ```ts
- * const options: SettlementProcessorOptions = {
+ * const options: Settlements.ProcessorOptions = {
  *   ...credentials,
  *   onSettlement: async (settlement) => recordSettlement(settlement.requestId, settlement.status),
  * };
@@ -214,7 +208,7 @@ export interface NotificationProcessor<Notification> {
 /**
  * A processor with `onPaid` (or refund handlers), which also tracks orders and refunds and sweeps them (`track`,
  * `untrack`, `sweep`), so that a paid order or an ended refund whose notification is lost still runs its handler,
- * once. `Notification` is what its handlers take (a {@link RefundNotification} with `onRefunded`).
+ * once. `Notification` is what its handlers take (a {@link Refunds.Notification} with `onRefunded`).
  *
  * @example
  * ```ts
@@ -234,7 +228,7 @@ type HandledKind<Options> = { [Option in HandlerOption]: Options extends { reado
  *
  * @example
  * ```ts
- * // onPaid and the refund handlers: a PaymentNotificationProcessor<PayOrderNotification | RefundNotification>, with sweep.
+ * // onPaid and the refund handlers: a PaymentNotificationProcessor<PayOrderNotification | Refunds.Notification>, with sweep.
  * const both = createNotificationProcessor({
  *   ...credentials, store, onPaid,
  *   onRefunded: async (refund) => markRefunded(refund.mchRefundNo),

@@ -16,6 +16,8 @@ import type { NotificationStore, ProcessingContext } from './store.js';
 import { notificationKinds, type DeclaredKind, type Expected } from './kinds.js';
 import { assertExpectation, kindOptionsSchemas, type NotificationOptions } from './options.js';
 import type { SweepClient } from './sweep-settings.js';
+import { trackedKinds } from './sweep-kinds.js';
+import type { RequiredClientMethod } from './tracked-types.js';
 import { receivedVerifier, type IdempotentNotification, type ReceivedVerifier } from './verify-received.js';
 
 const SUMMARY = 'Invalid createNotificationProcessor options';
@@ -28,6 +30,8 @@ const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sql
 const KINDS: readonly DeclaredKind[] = Object.values(notificationKinds);
 const HANDLER_OPTIONS: readonly string[] = KINDS.flatMap((kind) => Object.keys(kind.handlers));
 /** The options a processor takes that verification does not. */
+/** The client methods every processor's client must have, as SweepClient requires them: each expiring kind's read and close. */
+const CLIENT_METHODS = trackedKinds.flatMap((kind) => (kind.tracking.expiry === undefined ? [] : [kind.tracking.read, kind.tracking.expiry.close])) as readonly RequiredClientMethod[];
 const PROCESSOR_ONLY_OPTIONS: ReadonlySet<string> = new Set(['store', 'busyWaitMs', 'telemetry', 'client', 'leaveUnhandled', ...HANDLER_OPTIONS, ...KINDS.map((kind) => kind.expectOption)]);
 
 // Built on first use (protocol/schemas/lazy.ts), not at import.
@@ -41,8 +45,8 @@ const processorSchema = lazySchema(() =>
     ...(Object.fromEntries(HANDLER_OPTIONS.map((option) => [option, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as Record<string, z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>>),
     leaveUnhandled: z.optional(z.array(z.custom<string>((v) => HANDLER_OPTIONS.includes(v as string), { error: `must name handler options: ${HANDLER_OPTIONS.join(', ')}` }), { error: `must be an array of handler options, e.g. ['onRefundFailed']` })),
     telemetry: telemetryOption(),
-    client: z.optional(z.custom<SweepClient>((v) => typeof (v as Partial<SweepClient> | null)?.query === 'function' && typeof (v as Partial<SweepClient>).close === 'function', {
-      error: 'must be a GatewayClient (something with query and close)',
+    client: z.optional(z.custom<SweepClient>((v) => CLIENT_METHODS.every((method) => typeof (v as Partial<SweepClient> | null)?.[method] === 'function'), {
+      error: `must be a GatewayClient (something with ${CLIENT_METHODS.join(' and ')})`,
     })),
   }),
 );

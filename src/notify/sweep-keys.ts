@@ -13,58 +13,7 @@ import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 import { trackedKind, type TrackedKind } from './sweep-kinds.js';
 import type { TrackedOrder } from './tracking.js';
 
-/**
- * An order `processor.track` takes when `unifiedOrder` rejected with `GatewayOutcomeUnknownError`: known by your
- * `mchOrderNo` and what you sent. A sweep looks it up by `mchOrderNo`; a record found must have the amount and
- * currency sent (else it is `mismatched` and `onPaid` never runs), and is then tracked and settled as any order.
- * One the gateway proves absent is reported `neverMade` and no longer tracked. A `UnifiedOrderParams` is one.
- *
- * @example
- * ```ts
- * try {
- *   await processor.track(await client.unifiedOrder(params));
- * } catch (error) {
- *   if (!(error instanceof GatewayOutcomeUnknownError)) throw error;
- *   await processor.track({ mchOrderNo: params.mchOrderNo, amount: params.amount, currency: params.currency });
- * }
- * ```
- */
-export interface UnconfirmedOrder {
-  /** Your order number, as sent to `unifiedOrder`: the key the order is looked up by. */
-  readonly mchOrderNo: string;
-  /** The amount sent, in minor units: the record found must have it. */
-  readonly amount: number;
-  /** The currency sent: the record found must have it (in any case). */
-  readonly currency: string;
-  /** Never given: an order with its `payOrderId` is tracked by its ids. */
-  readonly payOrderId?: undefined;
-  /** Never given: a record with a `mchRefundNo` is a refund. */
-  readonly mchRefundNo?: undefined;
-}
 
-/**
- * A refund `processor.track` takes when `refundOrder` rejected with `GatewayOutcomeUnknownError`: known by your
- * `mchRefundNo`, the amount and currency sent, and exactly one id of the order refunded, as sent. A sweep looks it
- * up by `mchRefundNo`; a record found must be of that amount, currency and order (one refunded by `mchOrderNo` is
- * compared with the `payOrderId` a signed query of the order gives), else it is `mismatched` and no handler runs.
- * Found, it is tracked and settled as any refund; proved absent, it is reported `neverMade` and no longer tracked.
- *
- * @example
- * ```ts
- * await processor.track({ mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', mchOrderNo: 'order-1001' });
- * ```
- */
-export type UnconfirmedRefund = {
-  /** Your refund number, as sent to `refundOrder`: the key the refund is looked up by. */
-  readonly mchRefundNo: string;
-  /** The amount sent, in minor units: the record found must have it. */
-  readonly refundAmount: number;
-  /** The currency sent: the record found must have it (in any case). */
-  readonly currency: string;
-  /** Never given: a refund with its `refundOrderId` is tracked by its ids. */
-  readonly refundOrderId?: undefined;
-} &
-  ({ readonly payOrderId: string; readonly mchOrderNo?: undefined } | { readonly mchOrderNo: string; readonly payOrderId?: undefined });
 
 /** What was sent of a record tracked by its number alone, read back from the store: its kind, and the one id of the record it belongs to (`byKey.of`). @internal */
 export interface Sent {

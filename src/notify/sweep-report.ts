@@ -3,9 +3,8 @@
  *
  * @module
  */
-import type { UnconfirmedOrder, UnconfirmedRefund } from './sweep-keys.js';
 import { trackedKinds, type TrackedKind } from './sweep-kinds.js';
-import type { SweepLogger, SweptRefund, TrackableRefund } from './sweep-settings.js';
+import type { SweepLogger } from './sweep-settings.js';
 import { LOG_LEVELS, type LogLevel } from '../util/log-levels.js';
 
 /**
@@ -137,23 +136,6 @@ export interface RefundSweepReport {
   readonly tooOld: number;
   /** The refunds behind `failed`, `notFound`, `neverMade`, `mismatched` and `tooOld`, the first 100. */
   readonly problems: readonly RefundSweepProblem[];
-}
-
-/**
- * The refund side of a sweep, by name: `SweepReport.Refunds` (the counts), `SweepReport.RefundProblem`,
- * `SweepReport.SweptRefund` (what `onRefunded` and `onRefundFailed` receive from a sweep) and
- * `SweepReport.TrackableRefund` (what `processor.track` takes of a refund), and `SweepReport.UnconfirmedOrder` and
- * `SweepReport.UnconfirmedRefund` (what it takes of one whose create's outcome is unknown).
- */
-export declare namespace SweepReport {
-  export {
-    type RefundSweepReport as Refunds,
-    type RefundSweepProblem as RefundProblem,
-    type SweptRefund as SweptRefund,
-    type TrackableRefund as TrackableRefund,
-    type UnconfirmedOrder as UnconfirmedOrder,
-    type UnconfirmedRefund as UnconfirmedRefund,
-  };
 }
 
 const MAX_PROBLEMS = 100;

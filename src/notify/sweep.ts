@@ -14,11 +14,12 @@ import { parseInput } from '../protocol/schemas/parse.js';
 import type { SweepCheckContext } from './sweep-check.js';
 import { checkAny } from './sweep-check-keys.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_NOT_FOUND_GRACE_MS, sweepOptionsSchema, trackOptionsSchema, type ParsedSweepOptions, type SweepOptions, type TrackOptions } from './sweep-options.js';
-import { describeSent, numberKey, sentOf, sentSchema, trackedByNumber, type Sent, type UnconfirmedOrder, type UnconfirmedRefund } from './sweep-keys.js';
+import { describeSent, numberKey, sentOf, sentSchema, trackedByNumber, type Sent } from './sweep-keys.js';
 import { aRecord, idKey, idSchema, trackedForm, trackedKinds } from './sweep-kinds.js';
 import { trackedPages } from './sweep-pages.js';
 import { logSweep, SweepTallies, type SweepReport } from './sweep-report.js';
-import type { SweepClient, SweeperSettings, TrackableOrder, TrackableRefund } from './sweep-settings.js';
+import type { SweepClient, SweeperSettings } from './sweep-settings.js';
+import type { TrackableRecord } from './tracked-types.js';
 import type { OrderTracking, TrackedOrder } from './tracking.js';
 
 /**
@@ -37,8 +38,8 @@ export interface OrderSweeper {
    * Records `order` in the processor's store until a sweep finds it final. Call it right after `unifiedOrder`
    * resolves (a {@link CreatedOrder} or a {@link RecoveredOrder}), or `refundOrder` (a refund, settled by
    * `onRefunded`/`onRefundFailed`: the processor needs both); tracking it again with the same ids does nothing.
-   * **After `GatewayOutcomeUnknownError`** track it by its key and what was sent (an {@link UnconfirmedOrder}, an
-   * {@link UnconfirmedRefund}): a sweep looks it up by the key, reports one that is not what was sent `mismatched`
+   * **After `GatewayOutcomeUnknownError`** track it by its key and what was sent (an {@link Payments.Unconfirmed}, an
+   * {@link Refunds.Unconfirmed}): a sweep looks it up by the key, reports one that is not what was sent `mismatched`
    * (no handler runs), tracks one found as any, and reports one proved absent `neverMade` (send it again under
    * the same key if still wanted).
    *
@@ -57,7 +58,7 @@ export interface OrderSweeper {
    * tracked with another key or other values sent (the tracked one is kept: `untrack` it first), a refund by its
    * key has not exactly one order id, or the processor lacks a refund handler
    */
-  track(order: TrackableOrder | TrackableRefund | UnconfirmedOrder | UnconfirmedRefund, options?: TrackOptions): Promise<void>;
+  track(order: TrackableRecord, options?: TrackOptions): Promise<void>;
   /**
    * Stops tracking `order` (or a refund, or a record tracked by its key: give it as tracked) by hand: for one a sweep
    * keeps reporting (`notFound`, `mismatched`, `tooOld`) once you have settled it yourself. Final ones need no call:
@@ -65,7 +66,7 @@ export interface OrderSweeper {
    *
    * @throws {@link GatewayValidationError} when the store cannot track orders, or `order` has no ids
    */
-  untrack(order: TrackableOrder | TrackableRefund | UnconfirmedOrder | UnconfirmedRefund): Promise<void>;
+  untrack(order: TrackableRecord): Promise<void>;
   /**
    * Reads every tracked order due (see {@link SweepOptions.olderThanMs}) with a signed query and settles it:
    * runs `onPaid` for a paid one through the notification's own exactly-once claim, forgets a final one,

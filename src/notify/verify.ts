@@ -34,7 +34,7 @@ export type PayOrderNotification = KindNotification<'payment'>;
  * @interface
  * @example
  * ```ts
- * const s: SettlementNotification = await client.verifySettlementNotification(request);
+ * const s: Settlements.Notification = await client.verifySettlementNotification(request);
  * console.log(s.requestId, s.status, s.amount);
  * ```
  */
@@ -49,7 +49,7 @@ export type SettlementNotification = KindNotification<'settlement'>;
  * @interface
  * @example
  * ```ts
- * const refund: RefundNotification = await verifyRefundNotification(request, credentials);
+ * const refund: Refunds.Notification = await verifyRefundNotification(request, credentials);
  * if (refund.state === 2) await markRefunded(refund.mchRefundNo, refund.refundAmount); // 2: succeeded, 3: failed
  * ```
  */
@@ -98,9 +98,9 @@ export type VerifyNotificationOptions = VerifyOptionsOf<'payment'>;
  * @interface
  * @example
  * ```ts
- * import type { SettlementExpectation } from 'payment-gateway-sdk';
+ * import type { Settlements } from 'payment-gateway-sdk';
  *
- * const asRequested: SettlementExpectation = { requestId: 'settle-2024-07', amount: 150000, currency: 'USD', tokenId: 'TRON_USDT' };
+ * const asRequested: Settlements.Expectation = { requestId: 'settle-2024-07', amount: 150000, currency: 'USD', tokenId: 'TRON_USDT' };
  * ```
  */
 export type SettlementExpectation = z.input<typeof settlement.expect>;
@@ -112,7 +112,7 @@ export type SettlementExpectation = z.input<typeof settlement.expect>;
  * @interface
  * @example
  * ```ts
- * const options: VerifySettlementNotificationOptions = {
+ * const options: Settlements.VerifyOptions = {
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
  *   expect: { requestId: 'settle-2024-07', amount: 150000, currency: 'USD' },
  * };
@@ -128,7 +128,7 @@ export type VerifySettlementNotificationOptions = VerifyOptionsOf<'settlement'>;
  * @interface
  * @example
  * ```ts
- * const options: VerifyRefundNotificationOptions = {
+ * const options: Refunds.VerifyOptions = {
  *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
  *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
  * };

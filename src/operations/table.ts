@@ -189,7 +189,7 @@ export const operations = {
     },
     confirm: { lookup: 'settleRequestGet', by: ['requestId'], answered: ['serverRequestId'] },
     logged: ['serverRequestId', 'status'],
-    summary: 'Settles available balance to a declared or given crypto address. Resolves to `{ serverRequestId, status }`; with `{ confirm: true }`, to the `SettlementRecord` read back and checked.',
+    summary: 'Settles available balance to a declared or given crypto address. Resolves to `{ serverRequestId, status }`; with `{ confirm: true }`, to the `Settlements.Settlement` read back and checked.',
   }),
 
   /** Reads a settlement (`POST /api/channelbiz/coinpay/settleRequestGet`); the method docs: {@link GatewayClient.settleRequestGet}. */
@@ -208,7 +208,7 @@ export const operations = {
     },
     notFound: ['record_not_found'],
     logged: ['serverRequestId', 'status'],
-    summary: 'Reads a settlement by your `requestId`. Resolves to the `SettlementRecord` asked for.',
+    summary: 'Reads a settlement by your `requestId`. Resolves to the `Settlements.Settlement` asked for.',
   }),
 
   /**
@@ -266,7 +266,7 @@ export const operations = {
       resolve: { lookup: 'query', by: ['mchOrderNo'], gives: ['payOrderId'] },
     },
     logged: ['refundOrderId', 'state'],
-    summary: 'Refunds a paid order, wholly or in part. Resolves to the `RefundOrderResult` (its `state` may be final already), or after a lost answer the refund found by `mchRefundNo`: never refunded twice.',
+    summary: 'Refunds a paid order, wholly or in part. Resolves to the `Refunds.CreateResult` (its `state` may be final already), or after a lost answer the refund found by `mchRefundNo`: never refunded twice.',
   }),
 
   /** Reads a refund by `mchRefundNo` or `refundOrderId` (`POST /api/refund/query`); the method docs: {@link GatewayClient.refundQuery}. */
@@ -288,7 +288,7 @@ export const operations = {
     },
     notFound: ['refund_not_found'],
     logged: ['refundOrderId', 'state'],
-    summary: 'Reads a refund by `mchRefundNo` or `refundOrderId`. Resolves to the `Refund` asked for, with its order and state.',
+    summary: 'Reads a refund by `mchRefundNo` or `refundOrderId`. Resolves to the `Refunds.Refund` asked for, with its order and state.',
   }),
 };
 

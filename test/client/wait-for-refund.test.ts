@@ -3,7 +3,7 @@
 // and ends with a timeout carrying the refund last read. The loop's pauses and transient failures:
 // test/client/wait-for-order.test.ts (the same function).
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, GatewaySignatureError, GatewayValidationError, GatewayWaitTimeoutError, RefundOrderState, type Refund } from '../../src/index.js';
+import { GatewayClient, GatewaySignatureError, GatewayValidationError, GatewayWaitTimeoutError, Refunds } from '../../src/index.js';
 import { createMockGateway, REFUND_EXPIRY_MS, type MockGateway } from '../../src/testing/index.js';
 
 const merchant = { mchNo: 'M1', appId: 'app-1', secret: 'wait-refund-secret' };
@@ -29,15 +29,15 @@ async function setup(onQuery: (n: number, gateway: MockGateway) => Response | un
 
 describe('client.waitForRefund resolves', () => {
   it.each([
-    ['succeed', RefundOrderState.Succeeded],
-    ['fail', RefundOrderState.Failed],
-    ['close', RefundOrderState.Closed],
+    ['succeed', Refunds.State.Succeeded],
+    ['fail', Refunds.State.Failed],
+    ['close', Refunds.State.Closed],
   ] as const)('when the refund ends (%s): state %i, after querying while it was 1', async (to, state) => {
     const { client, refund, queries } = await setup((n, gateway) => {
       if (n === 3) gateway.settleRefund('wr-1', { to });
       return undefined;
     });
-    expect(refund.state).toBe(RefundOrderState.Refunding);
+    expect(refund.state).toBe(Refunds.State.Refunding);
     const ended = await client.waitForRefund({ refundOrderId: refund.refundOrderId }, { intervalMs: 1 });
     expect(ended).toMatchObject({ refundOrderId: refund.refundOrderId, mchRefundNo: 'wr-1', state });
     expect(queries()).toBe(3);
@@ -46,10 +46,10 @@ describe('client.waitForRefund resolves', () => {
   it('when the gateway closes a refund still open two hours after its creation, and at `until` when given', async () => {
     const { client, gateway } = await setup();
     const seen: number[] = [];
-    const open = await client.waitForRefund({ mchRefundNo: 'wr-1' }, { intervalMs: 1, until: (r: Refund) => seen.push(r.state) >= 2 });
-    expect([open.state, seen]).toEqual([RefundOrderState.Refunding, [1, 1]]);
+    const open = await client.waitForRefund({ mchRefundNo: 'wr-1' }, { intervalMs: 1, until: (r: Refunds.Refund) => seen.push(r.state) >= 2 });
+    expect([open.state, seen]).toEqual([Refunds.State.Refunding, [1, 1]]);
     gateway.advanceTime(REFUND_EXPIRY_MS);
-    expect((await client.waitForRefund({ mchRefundNo: 'wr-1' }, { intervalMs: 1 })).state).toBe(RefundOrderState.Closed);
+    expect((await client.waitForRefund({ mchRefundNo: 'wr-1' }, { intervalMs: 1 })).state).toBe(Refunds.State.Closed);
   });
 });
 
@@ -75,7 +75,7 @@ describe('client.waitForRefund stops', () => {
     const { client } = await setup();
     const error = (await client.waitForRefund({ mchRefundNo: 'wr-1' }, { intervalMs: 5, timeout: 60 }).catch((e: unknown) => e)) as GatewayWaitTimeoutError;
     expect(error).toBeInstanceOf(GatewayWaitTimeoutError);
-    expect(error.lastRefund).toMatchObject({ mchRefundNo: 'wr-1', state: RefundOrderState.Refunding });
+    expect(error.lastRefund).toMatchObject({ mchRefundNo: 'wr-1', state: Refunds.State.Refunding });
     expect(error.lastOrder).toBeUndefined();
     expect(error.message).toBe(
       "The refund mchRefundNo 'wr-1' was still in state 1 after waiting 60 ms (waitForRefund's timeout): show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery.",

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { gatewayClientOptionsSchema } from '../../src/client/options.js';
-import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type SettlementRecord, type SettlementResult, type UnifiedOrderResult, type RecoveredOrder, type GatewayClientOptions, type GatewayHooks, type VerifyNotificationOptions, type VerifySettlementNotificationOptions } from '../../src/index.js';
+import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type UnifiedOrderResult, type RecoveredOrder, type GatewayClientOptions, type GatewayHooks, type VerifyNotificationOptions, type Settlements } from '../../src/index.js';
 import type { kindOptionsSchemas } from '../../src/notify/options.js';
 import type { queryParamsSchema, unifiedOrderParamsSchema } from '../../src/protocol/schemas/order.js';
 import type { settleRequestGetParamsSchema } from '../../src/protocol/schemas/settlement.js';
@@ -59,11 +59,11 @@ describe('results are typed', () => {
     expectTypeOf(client.query).returns.resolves.toEqualTypeOf<PayOrder>();
     expectTypeOf(client.close({ mchOrderNo: 'o-1' })).resolves.toBeVoid();
     expectTypeOf(client.close({ mchOrderNo: 'o-1' }, { confirm: true })).resolves.toEqualTypeOf<PayOrder>();
-    expectTypeOf(client.settleRequest({ ...settlement, address: 'T1' })).resolves.toEqualTypeOf<SettlementResult>();
-    expectTypeOf(client.settleRequest({ ...settlement, address: 'T1' }, { confirm: true })).resolves.toEqualTypeOf<SettlementRecord>();
+    expectTypeOf(client.settleRequest({ ...settlement, address: 'T1' })).resolves.toEqualTypeOf<Settlements.Result>();
+    expectTypeOf(client.settleRequest({ ...settlement, address: 'T1' }, { confirm: true })).resolves.toEqualTypeOf<Settlements.Settlement>();
     // @ts-expect-error confirm is an option of close and settleRequest only
     void client.query({ mchOrderNo: 'o-1' }, { confirm: true });
-    expectTypeOf(client.settleRequestGet).returns.resolves.toEqualTypeOf<SettlementRecord>();
+    expectTypeOf(client.settleRequestGet).returns.resolves.toEqualTypeOf<Settlements.Settlement>();
     expectTypeOf<PayOrder['state']>().toEqualTypeOf<PayOrderState>();
     expectTypeOf<PayOrder['amount']>().toBeNumber();
     expectTypeOf<NonNullable<PayOrder['orderTransactionList']>[number]['amount']>().toEqualTypeOf<string | undefined>();
@@ -72,7 +72,7 @@ describe('results are typed', () => {
   it('free text the signature does not pin down is absent and listed under ambiguousFields (issue 23)', async () => {
     type Ambiguous = Readonly<Record<string, readonly string[]>> | undefined;
     expectTypeOf<PayOrder['ambiguousFields']>().toEqualTypeOf<Ambiguous>();
-    expectTypeOf<SettlementRecord['ambiguousFields']>().toEqualTypeOf<Ambiguous>();
+    expectTypeOf<Settlements.Settlement['ambiguousFields']>().toEqualTypeOf<Ambiguous>();
     expectTypeOf<PayOrder['subject']>().toEqualTypeOf<string | undefined>();
     const notification = await verifyNotification('', { secret: 's', mchNo: 'm', appId: 'a' });
     expectTypeOf(notification.ambiguousFields).toEqualTypeOf<Ambiguous>();
@@ -103,7 +103,7 @@ describe('a recovered create has no payData (issue 18)', () => {
   it('the verify options types list only what verification reads, not the 12 client options typed unknown', () => {
     type Own = 'secret' | 'mchNo' | 'appId' | 'ignoreKeys' | 'maxAgeMs' | 'maxBodyBytes' | 'now' | 'telemetry' | 'expect';
     expectTypeOf<keyof VerifyNotificationOptions>().toEqualTypeOf<Own>();
-    expectTypeOf<keyof VerifySettlementNotificationOptions>().toEqualTypeOf<Own>();
+    expectTypeOf<keyof Settlements.VerifyOptions>().toEqualTypeOf<Own>();
   });
 });
 

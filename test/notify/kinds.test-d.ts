@@ -1,7 +1,7 @@
 // A notification kind's states and tracking are checked where its row is declared (issue 36, "mistakes caught"):
 // each line marked as an expected error below holds one mistake that must not compile (checked by tsc through vitest).
 import { describe, expectTypeOf, it } from 'vitest';
-import { PayOrderState, RefundOrderState } from '../../src/index.js';
+import { PayOrderState, Refunds } from '../../src/index.js';
 import { defineNotificationKind, notificationKinds } from '../../src/notify/kinds.js';
 import type { SettlingRead } from '../../src/notify/kind-tracking.js';
 import { refundNotificationSchema } from '../../src/protocol/schemas/refund.js';
@@ -11,7 +11,7 @@ const refund = {
   name: 'refund',
   label: 'refund notification',
   verifier: 'verifyRefundNotification',
-  handlers: { onRefunded: { name: 'on_refunded', states: [RefundOrderState.Succeeded] } },
+  handlers: { onRefunded: { name: 'on_refunded', states: [Refunds.State.Succeeded] } },
   expectOption: 'expectRefund',
   identifiedBy: ['refundOrderId', 'mchRefundNo'],
   stateField: 'state',
@@ -24,11 +24,11 @@ const refund = {
   eventTime: (n: { createdAt: number }) => ({ field: 'createdAt' as const, time: n.createdAt, happened: 'is of a refund created' }),
 } as const;
 // The refund row's tracking (its keys, words and report field, which the sweep reads), with what the cases change spelt out.
-const tracking = { ...notificationKinds.refund.tracking, read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding] } as const;
+const tracking = { ...notificationKinds.refund.tracking, read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [Refunds.State.Created, Refunds.State.Refunding] } as const;
 
 describe("a handler's states are the kind's state enum", () => {
   it('a row whose handlers take states of its enum compiles', () => {
-    const kind = defineNotificationKind({ ...refund, handlers: { onRefundFailed: { name: 'on_refund_failed', states: [RefundOrderState.Failed, RefundOrderState.Closed] } } });
+    const kind = defineNotificationKind({ ...refund, handlers: { onRefundFailed: { name: 'on_refund_failed', states: [Refunds.State.Failed, Refunds.State.Closed] } } });
     expectTypeOf(kind.handlers.onRefundFailed.states).toEqualTypeOf<readonly [3, 4]>();
   });
 
@@ -38,7 +38,7 @@ describe("a handler's states are the kind's state enum", () => {
     // @ts-expect-error a pay-order state (5, refunded) that is no refund state
     defineNotificationKind({ ...refund, handlers: { onRefunded: { name: 'on_refunded', states: [PayOrderState.Refunded] } } });
     // @ts-expect-error one wrong state among right ones
-    defineNotificationKind({ ...refund, handlers: { onRefundFailed: { name: 'on_refund_failed', states: [RefundOrderState.Failed, 7] } } });
+    defineNotificationKind({ ...refund, handlers: { onRefundFailed: { name: 'on_refund_failed', states: [Refunds.State.Failed, 7] } } });
   });
 
   it("the SDK's rows keep their states typed", () => {
@@ -57,7 +57,7 @@ describe('a tracked kind declares the read that settles it', () => {
 
   it('a tracking without a settling read, or with a read that is none, does not compile', () => {
     // @ts-expect-error tracked without a settling read
-    defineNotificationKind({ ...refund, tracking: { by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created] } });
+    defineNotificationKind({ ...refund, tracking: { by: ['refundOrderId', 'mchRefundNo'], open: [Refunds.State.Created] } });
     // @ts-expect-error the boolean it replaced: says tracked, names no read
     defineNotificationKind({ ...refund, tracked: true });
     // @ts-expect-error a read the table does not have
@@ -74,7 +74,7 @@ describe('a tracked kind declares the read that settles it', () => {
     // @ts-expect-error by: the refund's ids are no parameters of the order's query
     defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'query' } });
     // @ts-expect-error open: a refund has no state 5
-    defineNotificationKind({ ...refund, tracking: { ...tracking, open: [RefundOrderState.Created, PayOrderState.Refunded] } });
+    defineNotificationKind({ ...refund, tracking: { ...tracking, open: [Refunds.State.Created, PayOrderState.Refunded] } });
     // @ts-expect-error notFound: not a reason refundQuery's row says proves a refund absent
     defineNotificationKind({ ...refund, tracking: { ...tracking, notFound: 'order_not_found' } });
     // @ts-expect-error states: another kind's enum, whose numbers differ

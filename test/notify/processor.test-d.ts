@@ -9,13 +9,13 @@ import {
   type PaidOrder,
   type PayOrderNotification,
   type PaymentNotificationProcessor,
-  type SweptPayOrder,
   type ProcessingContext,
-  type SettlementNotification,
   type NotificationProcessor,
   type NotificationProcessorOptions,
-  type RefundNotification,
   type SweepReport,
+  type Payments,
+  Refunds,
+  type Settlements,
 } from '../../src/index.js';
 import { postgresStore } from '../../src/stores/postgres.js';
 import { redisStore } from '../../src/stores/redis.js';
@@ -29,8 +29,8 @@ describe('createNotificationProcessor types', () => {
     const payments = createNotificationProcessor({ ...merchant, onPaid: (n) => expectTypeOf(n).toEqualTypeOf<PaidOrder>() });
     expectTypeOf(payments).toEqualTypeOf<PaymentNotificationProcessor>();
     expectTypeOf(payments.handle).returns.resolves.toEqualTypeOf<NotificationReply<PayOrderNotification>>();
-    const settlements = createNotificationProcessor({ ...merchant, onSettlement: (s) => expectTypeOf(s).toEqualTypeOf<SettlementNotification>() });
-    expectTypeOf(settlements.handle).returns.resolves.toEqualTypeOf<NotificationReply<SettlementNotification>>();
+    const settlements = createNotificationProcessor({ ...merchant, onSettlement: (s) => expectTypeOf(s).toEqualTypeOf<Settlements.Notification>() });
+    expectTypeOf(settlements.handle).returns.resolves.toEqualTypeOf<NotificationReply<Settlements.Notification>>();
     expectTypeOf(payments.handleRequest).toEqualTypeOf<(request: Request) => Promise<Response>>();
   });
 
@@ -41,13 +41,13 @@ describe('createNotificationProcessor types', () => {
       expectRefund: async (r) => ({ mchRefundNo: r.mchRefundNo, refundAmount: r.refundAmount, currency: r.currency }),
       onPaid: (n) => expectTypeOf(n).toEqualTypeOf<PaidOrder>(),
       // A refund processor tracks refunds too: a sweep hands its handlers the signed record read (no reqTime).
-      onRefunded: (r) => expectTypeOf(r).toEqualTypeOf<RefundNotification | SweepReport.SweptRefund>(),
-      onRefundFailed: (r) => expectTypeOf(r).toEqualTypeOf<RefundNotification | SweepReport.SweptRefund>(),
+      onRefunded: (r) => expectTypeOf(r).toEqualTypeOf<Refunds.Notification | Refunds.Swept>(),
+      onRefundFailed: (r) => expectTypeOf(r).toEqualTypeOf<Refunds.Notification | Refunds.Swept>(),
     });
-    expectTypeOf(both).toEqualTypeOf<PaymentNotificationProcessor<PayOrderNotification | RefundNotification>>();
+    expectTypeOf(both).toEqualTypeOf<PaymentNotificationProcessor<PayOrderNotification | Refunds.Notification>>();
     expectTypeOf(both.sweep).toBeFunction();
     const refunds = createNotificationProcessor({ ...merchant, expectRefund: { mchRefundNo: 'r-1' }, onRefunded: () => {} });
-    expectTypeOf(refunds).toEqualTypeOf<PaymentNotificationProcessor<RefundNotification>>();
+    expectTypeOf(refunds).toEqualTypeOf<PaymentNotificationProcessor<Refunds.Notification>>();
     expectTypeOf(refunds.track).parameter(0).toEqualTypeOf<Parameters<typeof both.track>[0]>();
     const options: NotificationProcessorOptions = { ...merchant, onRefundFailed: async () => {} };
     createNotificationProcessor(options);
@@ -96,11 +96,11 @@ describe('createNotificationProcessor types', () => {
     createNotificationProcessor({ ...merchant, leaveUnhandled: ['onRefundFailed'] });
   });
 
-  it('a sweep hands onPaid a SweptPayOrder, told apart by reqTime; handlers written for notifications alone still compile', () => {
+  it('a sweep hands onPaid a Payments.Swept, told apart by reqTime; handlers written for notifications alone still compile', () => {
     createNotificationProcessor({
       ...merchant,
       onPaid: (paid) => {
-        if (paid.reqTime === undefined) expectTypeOf(paid).toEqualTypeOf<SweptPayOrder>();
+        if (paid.reqTime === undefined) expectTypeOf(paid).toEqualTypeOf<Payments.Swept>();
         else expectTypeOf(paid).toEqualTypeOf<PayOrderNotification>();
       },
     });
@@ -110,7 +110,7 @@ describe('createNotificationProcessor types', () => {
     createNotificationProcessor({ ...merchant, onSettlement: () => {} }).sweep;
     // A refund processor tracks and sweeps refunds (track refuses one unless both refund handlers are given).
     expectTypeOf(createNotificationProcessor({ ...merchant, onRefunded: () => {} }).sweep).toBeFunction();
-    const olderRefund = async (refund: RefundNotification) => refund.mchRefundNo;
+    const olderRefund = async (refund: Refunds.Notification) => refund.mchRefundNo;
     createNotificationProcessor({ ...merchant, onRefunded: olderRefund, onRefundFailed: olderRefund });
   });
 });

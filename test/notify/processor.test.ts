@@ -9,7 +9,7 @@ import {
   type NotificationStore,
   type PayOrderNotification,
   PayOrderState,
-  type SettlementNotification,
+  type Settlements,
 } from '../../src/index.js';
 import { notificationKinds } from '../../src/notify/kinds.js';
 import { formBody, formRequest, freshFields, MERCHANT, SETTLEMENT_FIELDS } from '../support/notification.js';
@@ -188,7 +188,7 @@ describe('an expect function that returns what is not an expectation', () => {
 
 describe('createNotificationProcessor: settlement notifications', () => {
   it('runs onSettlement once per settlement event (serverRequestId:status)', async () => {
-    const onSettlement = vi.fn<(s: SettlementNotification) => Promise<void>>(async () => {});
+    const onSettlement = vi.fn<(s: Settlements.Notification) => Promise<void>>(async () => {});
     const processor = createNotificationProcessor({ ...MERCHANT, onSettlement, expectSettlement: { requestId: 'settle-2024-07' } });
     const processing = formBody(freshFields({}, SETTLEMENT_FIELDS));
     const settled = formBody(freshFields({ status: '2' }, SETTLEMENT_FIELDS));

@@ -11,13 +11,13 @@ import {
   verifyRefundNotification,
   type NotificationStore,
   type ProcessingContext,
-  type RefundNotification,
+  Refunds,
 } from '../../src/index.js';
 import { sqliteStore } from '../../src/stores/sqlite.js';
 import { FAILED_REFUND_FIELDS, formBody, freshFields, MERCHANT, REFUND_FIELDS, signedFields } from '../support/notification.js';
 import { removeDir } from '../support/servers/process.js';
 
-type OnRefund = (refund: RefundNotification, context: ProcessingContext) => Promise<void>;
+type OnRefund = (refund: Refunds.Notification, context: ProcessingContext) => Promise<void>;
 
 const EXPECTED_REFUND = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
 

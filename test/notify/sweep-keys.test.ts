@@ -13,8 +13,8 @@ import {
   type NotificationProcessorOptions,
   type NotificationStore,
   type PaidOrder,
-  type RefundNotification,
   type SweepReport,
+  Refunds,
 } from '../../src/index.js';
 import type { SweepClient } from '../../src/notify/sweep-settings.js';
 import { closeScratchStores, scratchStore } from '../support/scratch-stores.js';
@@ -23,7 +23,7 @@ import { createMockGateway } from '../../src/testing/index.js';
 const merchant = { mchNo: 'M1700000035', appId: 'app-track-key', secret: 'track-key-secret-0123456789' };
 const GRACE = 600_000;
 
-type Settled = RefundNotification | SweepReport.SweptRefund;
+type Settled = Refunds.Notification | Refunds.Swept;
 
 afterEach(closeScratchStores);
 
@@ -68,7 +68,7 @@ function setup(kind: 'memory' | 'sqlite', options: { client?: (client: GatewayCl
   return { gateway, client, clock, store, processor, paidOrder, lost, refunded, paid, onPaid, onRefunded, onRefundFailed };
 }
 
-const refundCounts = ({ problems: _p, neverMadeKeys: _k, ...rest }: SweepReport.Refunds) => rest;
+const refundCounts = ({ problems: _p, neverMadeKeys: _k, ...rest }: Refunds.SweepReport) => rest;
 const orderCounts = ({ problems: _p, durationMs: _d, refunds: _r, neverMadeKeys: _k, ...rest }: SweepReport) => rest;
 const refundZero = { checked: 0, refunded: 0, refundFailed: 0, alreadyDone: 0, open: 0, failed: 0, busy: 0, notFound: 0, neverMade: 0, mismatched: 0, tooOld: 0 };
 const orderZero = { checked: 0, paid: 0, alreadyDone: 0, open: 0, closed: 0, failed: 0, busy: 0, notFound: 0, neverMade: 0, mismatched: 0, tooOld: 0 };

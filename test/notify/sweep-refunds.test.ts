@@ -9,12 +9,11 @@ import {
   GatewayClient,
   GatewayValidationError,
   memoryStore,
-  RefundOrderState,
   type NotificationProcessorOptions,
   type NotificationStore,
   type PaidOrder,
-  type RefundNotification,
   type SweepReport,
+  Refunds,
 } from '../../src/index.js';
 import type { SweepClient } from '../../src/notify/sweep-settings.js';
 import { closeScratchStores, scratchStore } from '../support/scratch-stores.js';
@@ -24,7 +23,7 @@ const merchant = { mchNo: 'M1700000031', appId: 'app-refund-sweep', secret: 'ref
 const other = { mchNo: 'M1700000032', appId: 'app-other', secret: 'other-secret-0123456789abcdef' };
 const NOTIFY_URL = 'http://127.0.0.1:9/notify';
 
-type Settled = RefundNotification | SweepReport.SweptRefund;
+type Settled = Refunds.Notification | Refunds.Swept;
 
 afterEach(closeScratchStores);
 
@@ -64,7 +63,7 @@ function setup(options: { kind?: 'memory' | 'sqlite'; notify?: boolean; clientFe
   return { gateway, client, clock, store, processor, make, refund, refunded, failed, onPaid, onRefunded, onRefundFailed };
 }
 
-const refundCounts = ({ problems: _p, neverMadeKeys: _k, ...rest }: SweepReport.Refunds) => rest;
+const refundCounts = ({ problems: _p, neverMadeKeys: _k, ...rest }: Refunds.SweepReport) => rest;
 const zero = { checked: 0, refunded: 0, refundFailed: 0, alreadyDone: 0, open: 0, failed: 0, busy: 0, notFound: 0, neverMade: 0, mismatched: 0, tooOld: 0 };
 
 describe.each(['memory', 'sqlite'] as const)('processor.sweep of refunds on the %s store', (kind) => {
@@ -81,7 +80,7 @@ describe.each(['memory', 'sqlite'] as const)('processor.sweep of refunds on the 
     // Orders are counted apart: no order was tracked.
     expect(report.checked).toBe(0);
     expect(refunded.map((r) => r.refundOrderId)).toEqual([succeeds.refundOrderId]);
-    expect(failed.map((r) => [r.refundOrderId, r.state]).sort()).toEqual([[fails.refundOrderId, RefundOrderState.Failed], [closes.refundOrderId, RefundOrderState.Closed]].sort());
+    expect(failed.map((r) => [r.refundOrderId, r.state]).sort()).toEqual([[fails.refundOrderId, Refunds.State.Failed], [closes.refundOrderId, Refunds.State.Closed]].sort());
     // A swept refund: the signed query's record, the notification's key, no reqTime.
     expect(refunded[0]).toMatchObject({ state: 2, mchNo: merchant.mchNo, appId: merchant.appId, mchRefundNo: succeeds.mchRefundNo, idempotencyKey: `refund:${succeeds.refundOrderId}:2` });
     expect(refunded[0]).not.toHaveProperty('reqTime');
@@ -161,7 +160,7 @@ describe.each(['memory', 'sqlite'] as const)('processor.sweep of refunds on the 
     ({ processor, gateway } = ctx);
     const made = await ctx.refund();
     expect(lost).toBe(1);
-    expect(made.state).toBe(RefundOrderState.Succeeded);
+    expect(made.state).toBe(Refunds.State.Succeeded);
     expect(ctx.onRefunded).toHaveBeenCalledTimes(1);
     expect(refundCounts((await processor.sweep({ olderThanMs: 0 })).refunds)).toEqual({ ...zero, checked: 1, alreadyDone: 1 });
     expect(ctx.onRefunded).toHaveBeenCalledTimes(1);

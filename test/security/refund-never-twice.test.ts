@@ -9,8 +9,8 @@ import {
   GatewayReconciliationMismatchError,
   GatewayResponseMismatchError,
   PayOrderState,
-  RefundOrderState,
   type GatewayHooks,
+  Refunds,
 } from '../../src/index.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 import { signedEnvelope } from '../support/wire.js';
@@ -40,7 +40,7 @@ describe('a refund whose answer is lost is made once', () => {
     gateway.injectFault({ ...fault, operation: 'refundOrder' });
     const { data, reconciled } = await client.withResponse('refundOrder', refund(payOrderId, 'refund-1'));
     expect(reconciled).toBe(true);
-    expect(data).toMatchObject({ mchRefundNo: 'refund-1', refundAmount: 400, state: RefundOrderState.Succeeded });
+    expect(data).toMatchObject({ mchRefundNo: 'refund-1', refundAmount: 400, state: Refunds.State.Succeeded });
     expect(refundsOf(gateway, payOrderId)).toHaveLength(1);
     expect(sent.filter((e) => e.operation === 'refundOrder')).toHaveLength(1);
     expect(sent.filter((e) => e.operation === 'refundQuery').map((e) => e.purpose)).toEqual(['reconcile']);
@@ -50,7 +50,7 @@ describe('a refund whose answer is lost is made once', () => {
     const { gateway, client, payOrderId, sent } = await paidOrder();
     gateway.injectFault({ kind: 'html502', operation: 'refundOrder', when: 'before' });
     const result = await client.refundOrder(refund(payOrderId, 'refund-2'));
-    expect(result.state).toBe(RefundOrderState.Succeeded);
+    expect(result.state).toBe(Refunds.State.Succeeded);
     const creates = sent.filter((e) => e.operation === 'refundOrder');
     expect(creates).toHaveLength(2);
     expect(creates.map((e) => e.body.mchRefundNo)).toEqual(['refund-2', 'refund-2']);
@@ -61,7 +61,7 @@ describe('a refund whose answer is lost is made once', () => {
     const { gateway, client, payOrderId, sent } = await paidOrder('order-by-number');
     gateway.injectFault({ kind: 'connectionReset', operation: 'refundOrder', when: 'after' });
     const result = await client.refundOrder({ mchOrderNo: 'order-by-number', mchRefundNo: 'refund-3', refundAmount: 400, currency: 'USD', refundReason: 'r' });
-    expect(result).toMatchObject({ mchRefundNo: 'refund-3', refundAmount: 400, state: RefundOrderState.Succeeded });
+    expect(result).toMatchObject({ mchRefundNo: 'refund-3', refundAmount: 400, state: Refunds.State.Succeeded });
     expect(sent.filter((e) => e.purpose === 'reconcile').map((e) => e.operation)).toEqual(['refundQuery', 'query']);
     expect(refundsOf(gateway, payOrderId)).toHaveLength(1);
   });
@@ -134,7 +134,7 @@ describe('partial then full refund', () => {
   it('the order stays 2 until refunded in full, then 5; more than is left is refused and refunds nothing', async () => {
     const { gateway, client, payOrderId } = await paidOrder();
     const first = await client.refundOrder(refund(payOrderId, 'part-1', 400));
-    expect(first).toMatchObject({ refundAmount: 400, payAmount: 1000, state: RefundOrderState.Succeeded });
+    expect(first).toMatchObject({ refundAmount: 400, payAmount: 1000, state: Refunds.State.Succeeded });
     expect((await client.query({ payOrderId })).state).toBe(PayOrderState.Succeeded);
     const tooMuch = await client.refundOrder(refund(payOrderId, 'part-2', 700)).catch((e: unknown) => e);
     expect((tooMuch as GatewayApiError).reason).toBe('refund_exceeds_refundable');
@@ -146,19 +146,19 @@ describe('partial then full refund', () => {
     const byId = await client.refundQuery({ refundOrderId: first.refundOrderId });
     const byNumber = await client.refundQuery({ mchRefundNo: 'part-1' });
     expect(byId).toEqual(byNumber);
-    expect(byId).toMatchObject({ payOrderId, mchRefundNo: 'part-1', refundAmount: 400, currency: 'USD', state: RefundOrderState.Succeeded });
+    expect(byId).toMatchObject({ payOrderId, mchRefundNo: 'part-1', refundAmount: 400, currency: 'USD', state: Refunds.State.Succeeded });
   });
 
   it('a refund in progress (1) makes the next refund of the order wait: refused as refund_in_progress, nothing refunded', async () => {
     const { gateway, client, payOrderId } = await paidOrder();
     gateway.setRefundMode('hold');
     const held = await client.refundOrder(refund(payOrderId, 'held-1', 300));
-    expect(held.state).toBe(RefundOrderState.Refunding);
+    expect(held.state).toBe(Refunds.State.Refunding);
     const next = await client.refundOrder(refund(payOrderId, 'held-2', 300)).catch((e: unknown) => e);
     expect((next as GatewayApiError).reason).toBe('refund_in_progress');
     expect((next as Error).message).toMatch(/with the same mchRefundNo, never under a new one/);
     gateway.settleRefund('held-1', { to: 'succeed' });
-    expect((await client.refundQuery({ mchRefundNo: 'held-1' })).state).toBe(RefundOrderState.Succeeded);
+    expect((await client.refundQuery({ mchRefundNo: 'held-1' })).state).toBe(Refunds.State.Succeeded);
     expect(refundsOf(gateway, payOrderId)).toHaveLength(1);
   });
 

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNotificationProcessor, type NotificationStore, type ProcessingContext, type RefundNotification } from '../../src/index.js';
+import { createNotificationProcessor, type NotificationStore, type ProcessingContext, Refunds } from '../../src/index.js';
 import { postgresStore, type PostgresContext } from '../../src/stores/postgres.js';
 import { redisStore } from '../../src/stores/redis.js';
 import { formBody, freshFields, MERCHANT, REFUND_FIELDS } from '../support/notification.js';
@@ -63,7 +63,7 @@ describe('one refund notification, six concurrent deliveries, two processors on 
     const runs: string[] = [];
     const processors = [0, 1].map((machine) => {
       const store: NotificationStore<ProcessingContext> = redisStore({ client: clients[machine]!, prefix: 'refunds-test:' });
-      const onRefunded = async (refund: RefundNotification) => void runs.push(`${refund.idempotencyKey}@${machine}`);
+      const onRefunded = async (refund: Refunds.Notification) => void runs.push(`${refund.idempotencyKey}@${machine}`);
       return createNotificationProcessor({ ...MERCHANT, store, expectRefund: EXPECTED_REFUND, onRefunded, leaveUnhandled: ['onRefundFailed'], onPaid: async () => void runs.push('paid') });
     });
     const answers = await deliverConcurrently(processors);

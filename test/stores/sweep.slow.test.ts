@@ -20,9 +20,8 @@ import {
   type PaidOrder,
   type PaymentNotificationProcessor,
   type ProcessingContext,
-  type RefundNotification,
-  type RefundOrderResult,
   type SweepReport,
+  Refunds,
 } from '../../src/index.js';
 import { postgresStore } from '../../src/stores/postgres.js';
 import { redisStore } from '../../src/stores/redis.js';
@@ -249,7 +248,7 @@ describe.each(['postgres', 'redis', 'sqlite'] as const)('sweeps on %s', (kind) =
 });
 
 /** The merchant's refund effect, one row per run, in the store's transaction with Postgres. */
-async function onRefund(handler: 'refunded' | 'failed', refund: RefundNotification | SweepReport.SweptRefund, context: Context): Promise<void> {
+async function onRefund(handler: 'refunded' | 'failed', refund: Refunds.Notification | Refunds.Swept, context: Context): Promise<void> {
   await (context.db ?? pool).query('INSERT INTO sweep_refund_effects (refund_no, idempotency_key, handler, via) VALUES ($1, $2, $3, $4)', [
     refund.mchRefundNo,
     refund.idempotencyKey,
@@ -281,7 +280,7 @@ describe.each(['postgres', 'redis', 'sqlite'] as const)('refund sweeps on %s', (
     );
     const client = direct();
     gateway.setRefundMode('hold');
-    const refunds: RefundOrderResult[] = [];
+    const refunds: Refunds.CreateResult[] = [];
     for (let i = 0; i < 40; i++) {
       const order = await client.unifiedOrder({ mchOrderNo: `${prefix}order-${i}`, wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b' });
       gateway.payOrder(order.payOrderId);

@@ -6,10 +6,8 @@ import {
   createNotificationProcessor,
   GatewayClient,
   memoryStore,
-  RefundOrderState,
   type PaidOrder,
-  type RefundExpectation,
-  type RefundNotification,
+  Refunds,
 } from '../../src/index.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 import { useServers } from '../support/http-server.js';
@@ -20,9 +18,9 @@ const startServer = useServers();
 /** The shop: its records of orders and refunds, a processor over them, served on loopback. */
 async function startShop() {
   const onPaid = vi.fn(async (_paid: PaidOrder) => {});
-  const onRefunded = vi.fn(async (_refund: RefundNotification) => {});
-  const onRefundFailed = vi.fn(async (_refund: RefundNotification) => {});
-  const refunds = new Map<string, RefundExpectation>();
+  const onRefunded = vi.fn(async (_refund: Refunds.Notification) => {});
+  const onRefundFailed = vi.fn(async (_refund: Refunds.Notification) => {});
+  const refunds = new Map<string, Refunds.Expectation>();
   const processor = createNotificationProcessor({
     ...MERCHANT,
     store: memoryStore(),
@@ -69,7 +67,7 @@ describe('refund notifications to a processor on a loopback endpoint', () => {
     const order = await paidOrder(gateway, client, 'order-r1', `${shop.url}/notify`);
     shop.refunds.set('refund-r1', { mchRefundNo: 'refund-r1', refundAmount: 1999, currency: 'USD' });
     const refund = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'refund-r1', refundAmount: 1999, currency: 'USD', refundReason: 'Returned', notifyUrl: `${shop.url}/notify` });
-    expect(refund.state).toBe(RefundOrderState.Succeeded);
+    expect(refund.state).toBe(Refunds.State.Succeeded);
     // Both handlers fail twice: the processor answers 500, the gateway retries.
     shop.onPaid.mockRejectedValueOnce(new Error('db down')).mockRejectedValueOnce(new Error('db down'));
     shop.onRefunded.mockRejectedValueOnce(new Error('db down')).mockRejectedValueOnce(new Error('db down'));
@@ -82,7 +80,7 @@ describe('refund notifications to a processor on a loopback endpoint', () => {
     expect(schedule(refunded)).toEqual(schedule(payment));
     expect(new Set(refunded!.attemptLog.map((a) => `${a.fields.reqTime} ${a.fields.sign}`)).size).toBe(1); // the same form each time
     expect(shop.onRefunded).toHaveBeenCalledTimes(3);
-    expect(shop.onRefunded.mock.calls[2]?.[0]).toMatchObject({ refundOrderId: refund.refundOrderId, mchRefundNo: 'refund-r1', refundAmount: 1999, state: RefundOrderState.Succeeded });
+    expect(shop.onRefunded.mock.calls[2]?.[0]).toMatchObject({ refundOrderId: refund.refundOrderId, mchRefundNo: 'refund-r1', refundAmount: 1999, state: Refunds.State.Succeeded });
     expect(shop.onPaid).toHaveBeenCalledTimes(3);
     expect(shop.onPaid.mock.calls.map(([paid]) => paid.payOrderId)).toEqual([order.payOrderId, order.payOrderId, order.payOrderId]);
     expect(shop.onRefundFailed).not.toHaveBeenCalled();
@@ -106,7 +104,7 @@ describe('refund notifications to a processor on a loopback endpoint', () => {
     gateway.settleRefund(failing.refundOrderId, { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'balance too low' });
     await gateway.deliverNotifications();
     expect(shop.onRefundFailed).toHaveBeenCalledTimes(1);
-    expect(shop.onRefundFailed.mock.calls[0]?.[0]).toMatchObject({ mchRefundNo: 'refund-r2', state: RefundOrderState.Failed, errCode: 'NOT_ENOUGH_BALANCE' });
+    expect(shop.onRefundFailed.mock.calls[0]?.[0]).toMatchObject({ mchRefundNo: 'refund-r2', state: Refunds.State.Failed, errCode: 'NOT_ENOUGH_BALANCE' });
 
     const unknown = await refund('refund-unknown');
     gateway.settleRefund(unknown.refundOrderId, { to: 'succeed' });
@@ -131,9 +129,9 @@ describe('refund notifications to a processor on a loopback endpoint', () => {
     shop.refunds.set('refund-r3', { mchRefundNo: 'refund-r3', refundAmount: 1999, currency: 'USD' });
     const answer = await client.refundOrder({ payOrderId: order.payOrderId, mchRefundNo: 'refund-r3', refundAmount: 1999, currency: 'USD', refundReason: 'Returned', notifyUrl: `${shop.url}/refund` });
     expect(shop.onRefunded).toHaveBeenCalledTimes(1); // before the answer came back
-    expect(shop.onRefunded.mock.calls[0]?.[0]).toMatchObject({ refundOrderId: answer.refundOrderId, state: RefundOrderState.Succeeded });
-    expect(answer.state).toBe(RefundOrderState.Succeeded);
-    expect(await client.refundQuery({ mchRefundNo: 'refund-r3' })).toMatchObject({ refundOrderId: answer.refundOrderId, state: RefundOrderState.Succeeded });
+    expect(shop.onRefunded.mock.calls[0]?.[0]).toMatchObject({ refundOrderId: answer.refundOrderId, state: Refunds.State.Succeeded });
+    expect(answer.state).toBe(Refunds.State.Succeeded);
+    expect(await client.refundQuery({ mchRefundNo: 'refund-r3' })).toMatchObject({ refundOrderId: answer.refundOrderId, state: Refunds.State.Succeeded });
     await deliverAll(gateway);
     expect(shop.onRefunded).toHaveBeenCalledTimes(1);
   });

@@ -8,8 +8,7 @@ import {
   GatewayClient,
   GatewayValidationError,
   PayOrderState,
-  RefundOrderState,
-  type RefundOrderParams,
+  Refunds,
 } from '../../src/index.js';
 import { createMockGateway, MOCK_MESSAGES, REFUND_EXPIRY_MS, type FaultOptions, type MockGateway, type MockGatewayEvent } from '../../src/testing/index.js';
 import { call, MERCHANT, OTHER_MERCHANT, orderFields, ORIGIN, refundFields, START } from '../support/raw-gateway.js';
@@ -24,12 +23,12 @@ async function paidGateway(log?: (event: MockGatewayEvent) => void): Promise<Moc
 }
 
 const clientOf = (gateway: MockGateway) => new GatewayClient({ baseUrl: ORIGIN, ...MERCHANT, fetch: gateway.fetch });
-const refundParams = (overrides: { [Name in keyof RefundOrderParams]?: RefundOrderParams[Name] | undefined } = {}): RefundOrderParams =>
-  ({ mchOrderNo: 'order-1', mchRefundNo: 'refund-1', refundAmount: 500, currency: 'USD', refundReason: 'Returned', ...overrides }) as RefundOrderParams;
+const refundParams = (overrides: { [Name in keyof Refunds.CreateParams]?: Refunds.CreateParams[Name] | undefined } = {}): Refunds.CreateParams =>
+  ({ mchOrderNo: 'order-1', mchRefundNo: 'refund-1', refundAmount: 500, currency: 'USD', refundReason: 'Returned', ...overrides }) as Refunds.CreateParams;
 /** What the gateway holds of order-1's refunds: the order's state and the refunded sum. */
 const refundedOf = (gateway: MockGateway) => ({
   orderState: gateway.order('order-1')?.state,
-  refunded: gateway.refunds().filter((r) => r.state === RefundOrderState.Succeeded).reduce((sum, r) => sum + r.refundAmount, 0),
+  refunded: gateway.refunds().filter((r) => r.state === Refunds.State.Succeeded).reduce((sum, r) => sum + r.refundAmount, 0),
   refunds: gateway.refunds().length,
 });
 
@@ -52,7 +51,7 @@ describe('refundOrder refusals, raw: in the reference order, with its texts, and
 
     // A refund in progress (and a duplicate number): in progress first.
     gateway.setRefundMode('hold');
-    expect((await call(gateway, 'refundOrder', refundFields())).json.data).toMatchObject({ mchRefundNo: 'refund-1', state: RefundOrderState.Refunding });
+    expect((await call(gateway, 'refundOrder', refundFields())).json.data).toMatchObject({ mchRefundNo: 'refund-1', state: Refunds.State.Refunding });
     expect(await refused({ mchRefundNo: 'refund-1', refundAmount: 100 })).toEqual({ code: 9999, msg: '支付订单具有在途退款申请，请稍后再试' });
     gateway.settleRefund('refund-1', { to: 'succeed' });
     gateway.setRefundMode('succeed');
@@ -68,7 +67,7 @@ describe('refundOrder refusals, raw: in the reference order, with its texts, and
 
     // Refunded in full: the reference makes the order 5 in the statement that completes the refund, so the state
     // refusal (3) answers before "already fully refunded" (4), as on the reference server.
-    expect((await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'refund-2', refundAmount: 1499 }))).json.data).toMatchObject({ state: RefundOrderState.Succeeded });
+    expect((await call(gateway, 'refundOrder', refundFields({ mchRefundNo: 'refund-2', refundAmount: 1499 }))).json.data).toMatchObject({ state: Refunds.State.Succeeded });
     expect(await refused({ mchRefundNo: 'refund-3', refundAmount: 1 })).toEqual({ code: 9999, msg: '订单状态不正确， 无法完成退款' });
     expect(refundedOf(gateway)).toEqual({ orderState: PayOrderState.Refunded, refunded: 1999, refunds: 2 });
 
@@ -128,30 +127,30 @@ describe('refunds through the public client', () => {
     const gateway = await paidGateway();
     const client = clientOf(gateway);
     const partial = await client.refundOrder(refundParams({ refundAmount: 500 }));
-    expect(partial).toMatchObject({ mchRefundNo: 'refund-1', refundAmount: 500, payAmount: 1999, state: RefundOrderState.Succeeded });
+    expect(partial).toMatchObject({ mchRefundNo: 'refund-1', refundAmount: 500, payAmount: 1999, state: Refunds.State.Succeeded });
     const byNumber = await client.refundQuery({ mchRefundNo: 'refund-1' });
     const byId = await client.refundQuery({ refundOrderId: partial.refundOrderId });
     expect(byId).toEqual(byNumber);
-    expect(byId).toMatchObject({ refundOrderId: partial.refundOrderId, payOrderId: gateway.order('order-1')?.payOrderId, refundAmount: 500, currency: 'USD', state: RefundOrderState.Succeeded });
+    expect(byId).toMatchObject({ refundOrderId: partial.refundOrderId, payOrderId: gateway.order('order-1')?.payOrderId, refundAmount: 500, currency: 'USD', state: Refunds.State.Succeeded });
     expect((await client.query({ mchOrderNo: 'order-1' })).state).toBe(PayOrderState.Succeeded);
 
     const rest = await client.refundOrder(refundParams({ payOrderId: gateway.order('order-1')?.payOrderId, mchOrderNo: undefined, mchRefundNo: 'refund-2', refundAmount: 1499 }));
-    expect(rest).toMatchObject({ mchRefundNo: 'refund-2', refundAmount: 1499, state: RefundOrderState.Succeeded });
+    expect(rest).toMatchObject({ mchRefundNo: 'refund-2', refundAmount: 1499, state: Refunds.State.Succeeded });
     expect((await client.refundQuery({ refundOrderId: rest.refundOrderId })).mchRefundNo).toBe('refund-2');
     expect((await client.query({ mchOrderNo: 'order-1' })).state).toBe(PayOrderState.Refunded);
   });
 
   it.each([
-    ['succeed', { to: 'succeed' }, { state: RefundOrderState.Succeeded, orderState: PayOrderState.Refunded }],
-    ['fail', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'balance too low' }, { state: RefundOrderState.Failed, errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'balance too low', orderState: PayOrderState.Succeeded }],
-    ['close', { to: 'close' }, { state: RefundOrderState.Closed, orderState: PayOrderState.Succeeded }],
+    ['succeed', { to: 'succeed' }, { state: Refunds.State.Succeeded, orderState: PayOrderState.Refunded }],
+    ['fail', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'balance too low' }, { state: Refunds.State.Failed, errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'balance too low', orderState: PayOrderState.Succeeded }],
+    ['close', { to: 'close' }, { state: Refunds.State.Closed, orderState: PayOrderState.Succeeded }],
   ] as const)('held in 1, then %s: the query reads the decision', async (_name, decision, expected) => {
     const gateway = await paidGateway();
     const client = clientOf(gateway);
     gateway.setRefundMode('hold');
     const held = await client.refundOrder(refundParams({ refundAmount: 1999 }));
-    expect(held.state).toBe(RefundOrderState.Refunding);
-    expect((await client.refundQuery({ mchRefundNo: 'refund-1' })).state).toBe(RefundOrderState.Refunding);
+    expect(held.state).toBe(Refunds.State.Refunding);
+    expect((await client.refundQuery({ mchRefundNo: 'refund-1' })).state).toBe(Refunds.State.Refunding);
     gateway.settleRefund(held.refundOrderId, decision);
     const { orderState, ...refund } = expected;
     expect(await client.refundQuery({ refundOrderId: held.refundOrderId })).toMatchObject(refund);
@@ -164,7 +163,7 @@ describe('refunds through the public client', () => {
   it('fail mode: refunds fail at once (3) and refund nothing', async () => {
     const gateway = await paidGateway();
     gateway.setRefundMode('fail');
-    expect(await clientOf(gateway).refundOrder(refundParams())).toMatchObject({ state: RefundOrderState.Failed, errCode: 'MOCK_REFUND_FAILED' });
+    expect(await clientOf(gateway).refundOrder(refundParams())).toMatchObject({ state: Refunds.State.Failed, errCode: 'MOCK_REFUND_FAILED' });
     expect(refundedOf(gateway)).toEqual({ orderState: PayOrderState.Succeeded, refunded: 0, refunds: 1 });
     expect(() => gateway.setRefundMode('later' as never)).toThrow(GatewayValidationError);
   });
@@ -175,12 +174,12 @@ describe('refunds through the public client', () => {
     gateway.setRefundMode('hold');
     const held = await client.refundOrder(refundParams({ notifyUrl: 'http://127.0.0.1:9/refund/notify' }));
     gateway.advanceTime(REFUND_EXPIRY_MS - 1);
-    expect((await client.refundQuery({ refundOrderId: held.refundOrderId })).state).toBe(RefundOrderState.Refunding);
+    expect((await client.refundQuery({ refundOrderId: held.refundOrderId })).state).toBe(Refunds.State.Refunding);
     gateway.advanceTime(1);
-    expect((await client.refundQuery({ refundOrderId: held.refundOrderId })).state).toBe(RefundOrderState.Closed);
+    expect((await client.refundQuery({ refundOrderId: held.refundOrderId })).state).toBe(Refunds.State.Closed);
     expect(gateway.notifications).toHaveLength(0);
     gateway.setRefundMode('succeed');
-    expect((await client.refundOrder(refundParams({ mchRefundNo: 'refund-2' }))).state).toBe(RefundOrderState.Succeeded);
+    expect((await client.refundOrder(refundParams({ mchRefundNo: 'refund-2' }))).state).toBe(Refunds.State.Succeeded);
   });
 });
 
@@ -202,7 +201,7 @@ describe('a lost refundOrder answer (sent by payOrderId) resolves to the one ref
     const refund = await client.refundOrder(refundParams({ payOrderId: gateway.order('order-1')?.payOrderId, mchOrderNo: undefined, refundAmount: 700 }));
     const held = gateway.refunds();
     expect(held).toHaveLength(1);
-    expect(refund).toMatchObject({ refundOrderId: held[0]?.refundOrderId, mchRefundNo: 'refund-1', refundAmount: 700, state: RefundOrderState.Succeeded });
+    expect(refund).toMatchObject({ refundOrderId: held[0]?.refundOrderId, mchRefundNo: 'refund-1', refundAmount: 700, state: Refunds.State.Succeeded });
     expect(refundedOf(gateway)).toEqual({ orderState: PayOrderState.Succeeded, refunded: 700, refunds: 1 });
   });
 });
@@ -234,7 +233,7 @@ describe('a lost refundOrder answer sent by mchOrderNo alone', () => {
     const gateway = await paidGateway();
     gateway.injectFault({ kind: 'connectionReset', operation: 'refundOrder', when: 'after' });
     const client = clientOf(gateway);
-    await expect(client.refundOrder(refundParams({ refundAmount: 700 }))).resolves.toMatchObject({ mchRefundNo: 'refund-1', refundAmount: 700, state: RefundOrderState.Succeeded });
+    await expect(client.refundOrder(refundParams({ refundAmount: 700 }))).resolves.toMatchObject({ mchRefundNo: 'refund-1', refundAmount: 700, state: Refunds.State.Succeeded });
     expect(refundedOf(gateway)).toEqual({ orderState: PayOrderState.Succeeded, refunded: 700, refunds: 1 });
   });
 });

@@ -18,13 +18,13 @@ export type AtLeastOne<T, K extends keyof T> = { [P in K]-?: Omit<T, P> & { [Q i
  *
  * @example
  * ```ts
- * import type { SettleRequestParams } from 'payment-gateway-sdk';
+ * import type { Settlements } from 'payment-gateway-sdk';
  *
- * // SettleRequestParams takes exactly one destination: a declared address's id, or an address.
- * const toDeclared: SettleRequestParams = {
+ * // Settlements.RequestParams takes exactly one destination: a declared address's id, or an address.
+ * const toDeclared: Settlements.RequestParams = {
  *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
  * };
- * // const both: SettleRequestParams = { ...toDeclared, address: 'TXYZ…' }; // does not compile
+ * // const both: Settlements.RequestParams = { ...toDeclared, address: 'TXYZ…' }; // does not compile
  * ```
  */
 export type ExactlyOne<T, K extends keyof T> = {

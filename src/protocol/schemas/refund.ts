@@ -12,16 +12,16 @@ import { lazySchema } from './lazy.js';
 import type { AtLeastOne, ExactlyOne } from './one-of.js';
 
 /**
- * Refund states (`state` of a {@link Refund}). Transitions: 0→1, 0/1→2 or 3, 0/1→4 (a refund still open two
+ * Refund states (`state` of a {@link Refunds.Refund}). Transitions: 0→1, 0/1→2 or 3, 0/1→4 (a refund still open two
  * hours after its creation is closed by the gateway); 2, 3 and 4 are final. The gateway notifies 2 and 3 only.
  * A refund's 2 is money going back to the payer: never a payment.
  *
  * @example
  * ```ts
- * import { RefundOrderState } from 'payment-gateway-sdk';
+ * import { Refunds } from 'payment-gateway-sdk';
  *
  * const refund = await client.refundQuery({ mchRefundNo: 'refund-1001' });
- * if (refund.state === RefundOrderState.Succeeded) markRefunded(refund.mchRefundNo);
+ * if (refund.state === Refunds.State.Succeeded) markRefunded(refund.mchRefundNo);
  * ```
  */
 export const RefundOrderState = {
@@ -50,9 +50,9 @@ const refundStateNames = stateNamesOf(RefundOrderState);
  *
  * @example
  * ```ts
- * import { refundOrderStateName } from 'payment-gateway-sdk';
+ * import { Refunds } from 'payment-gateway-sdk';
  *
- * refundOrderStateName(2); // 'Succeeded'
+ * Refunds.stateName(2); // 'Succeeded'
  * ```
  */
 export function refundOrderStateName(state: RefundOrderState): keyof typeof RefundOrderState {
@@ -89,7 +89,7 @@ const refundOrderParamsObject = () =>
   });
 
 /**
- * Checks {@link RefundOrderParams}: exactly one order id, at run time (the refinement) and at compile time (the type).
+ * Checks {@link Refunds.CreateParams}: exactly one order id, at run time (the refinement) and at compile time (the type).
  * Two would let the gateway pick one (it refunds `payOrderId`'s order) while the caller meant the other.
  */
 export const refundOrderParamsSchema = lazySchema(() =>
@@ -105,7 +105,7 @@ export const refundOrderParamsSchema = lazySchema(() =>
   ),
 );
 
-/** The fields of {@link RefundOrderParams} before the rule "exactly one order id". */
+/** The fields of {@link Refunds.CreateParams} before the rule "exactly one order id". */
 type RefundOrderFields = z.input<ReturnType<typeof refundOrderParamsObject>>;
 
 /**
@@ -114,9 +114,9 @@ type RefundOrderFields = z.input<ReturnType<typeof refundOrderParamsObject>>;
  *
  * @example
  * ```ts
- * import type { RefundOrderParams } from 'payment-gateway-sdk';
+ * import type { Refunds } from 'payment-gateway-sdk';
  *
- * const refund: RefundOrderParams = {
+ * const refund: Refunds.CreateParams = {
  *   mchOrderNo: 'order-1001', mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD',
  *   refundReason: 'Returned: wrong size', notifyUrl: 'https://shop.example.com/pay/notify',
  * };
@@ -143,7 +143,7 @@ const refundOrderResultObject = () =>
     /** The channel's error description when the refund failed. */
     errMsg: z.optional(freeText(z.string())),
   });
-/** The schema typed by {@link RefundOrderResult}, so compile errors name it. */
+/** The schema typed by {@link Refunds.CreateResult}, so compile errors name it. */
 export const refundOrderResultSchema = lazySchema(() => named<z.input<ReturnType<typeof refundOrderResultObject>>, RefundOrderResult>()(refundOrderResultObject()));
 
 /**
@@ -152,10 +152,10 @@ export const refundOrderResultSchema = lazySchema(() => named<z.input<ReturnType
  *
  * @example
  * ```ts
- * import { RefundOrderState, type RefundOrderResult } from 'payment-gateway-sdk';
+ * import { Refunds } from 'payment-gateway-sdk';
  *
- * const describe = (refund: RefundOrderResult) =>
- *   refund.state === RefundOrderState.Succeeded ? 'refunded' : refund.state === RefundOrderState.Failed ? `failed: ${refund.errMsg}` : 'in progress';
+ * const describe = (refund: Refunds.CreateResult) =>
+ *   refund.state === Refunds.State.Succeeded ? 'refunded' : refund.state === Refunds.State.Failed ? `failed: ${refund.errMsg}` : 'in progress';
  * ```
  */
 export interface RefundOrderResult extends z.output<ReturnType<typeof refundOrderResultObject>>, NotUniquelySigned {}
@@ -168,10 +168,10 @@ const refundIdsObject = () =>
     refundOrderId: z.optional(requiredText()),
   });
 
-/** The ids a refund is found by; {@link RefundQueryParams} needs at least one of them. */
+/** The ids a refund is found by; {@link Refunds.QueryParams} needs at least one of them. */
 type RefundIds = z.input<ReturnType<typeof refundIdsObject>>;
 
-/** Checks {@link RefundQueryParams}: one id at least. */
+/** Checks {@link Refunds.QueryParams}: one id at least. */
 export const refundQueryParamsSchema = lazySchema(() =>
   withInput<RefundQueryParams>()(
     refundIdsObject().check(z.refine((ids) => ids.mchRefundNo !== undefined || ids.refundOrderId !== undefined, { error: 'give mchRefundNo or refundOrderId (at least one)' })),
@@ -183,10 +183,10 @@ export const refundQueryParamsSchema = lazySchema(() =>
  *
  * @example
  * ```ts
- * import type { RefundQueryParams } from 'payment-gateway-sdk';
+ * import type { Refunds } from 'payment-gateway-sdk';
  *
- * const byOurNumber: RefundQueryParams = { mchRefundNo: 'refund-1001' };
- * const byGatewayId: RefundQueryParams = { refundOrderId: 'R202406180001' };
+ * const byOurNumber: Refunds.QueryParams = { mchRefundNo: 'refund-1001' };
+ * const byGatewayId: Refunds.QueryParams = { refundOrderId: 'R202406180001' };
  * ```
  */
 export type RefundQueryParams = AtLeastOne<RefundIds, 'mchRefundNo' | 'refundOrderId'>;
@@ -224,7 +224,7 @@ const refundObject = () =>
     /** When the refund was created, milliseconds since the epoch. */
     createdAt: wireInteger(),
   });
-/** The schema typed by {@link Refund}, so compile errors name it. */
+/** The schema typed by {@link Refunds.Refund}, so compile errors name it. */
 export const refundSchema = lazySchema(() => named<z.input<ReturnType<typeof refundObject>>, Refund>()(refundObject()));
 
 /**
@@ -232,10 +232,10 @@ export const refundSchema = lazySchema(() => named<z.input<ReturnType<typeof ref
  *
  * @example
  * ```ts
- * import { RefundOrderState, type Refund } from 'payment-gateway-sdk';
+ * import { Refunds } from 'payment-gateway-sdk';
  *
  * // Money went back to the payer only in state 2.
- * const refunded = (refund: Refund): number => (refund.state === RefundOrderState.Succeeded ? refund.refundAmount : 0);
+ * const refunded = (refund: Refunds.Refund): number => (refund.state === Refunds.State.Succeeded ? refund.refundAmount : 0);
  * ```
  */
 export interface Refund extends z.output<ReturnType<typeof refundObject>>, NotUniquelySigned {}

@@ -11,7 +11,7 @@ import type { ExactlyOne } from './one-of.js';
 
 // Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
 
-/** Checks {@link SettleAddressApplyParams}. */
+/** Checks {@link Settlements.AddressApplyParams}. */
 const settleAddressApplyParamsObject = () =>
   z.strictObject({
     /** Your request id for this declaration (the gateway refuses a duplicate). */
@@ -23,7 +23,7 @@ const settleAddressApplyParamsObject = () =>
     /** A remark for the reviewer. */
     remark: freeText(optionalText()),
   });
-/** The schema typed by {@link SettleAddressApplyParams}, so compile errors name it. */
+/** The schema typed by {@link Settlements.AddressApplyParams}, so compile errors name it. */
 export const settleAddressApplyParamsSchema = lazySchema(() => named<SettleAddressApplyParams, z.output<ReturnType<typeof settleAddressApplyParamsObject>>>()(settleAddressApplyParamsObject()));
 
 /**
@@ -31,9 +31,9 @@ export const settleAddressApplyParamsSchema = lazySchema(() => named<SettleAddre
  *
  * @example
  * ```ts
- * import type { SettleAddressApplyParams } from 'payment-gateway-sdk';
+ * import type { Settlements } from 'payment-gateway-sdk';
  *
- * const declaration: SettleAddressApplyParams = {
+ * const declaration: Settlements.AddressApplyParams = {
  *   requestId: 'addr-2024-001', tokenId: 'TRON_USDT', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', remark: 'treasury',
  * };
  * const { serverRequestId } = await client.settleAddressApply(declaration); // settle to it once approved
@@ -63,22 +63,22 @@ const settleRequestShape = () => ({
 const settleRequestFieldsSchema = () => z.strictObject(settleRequestShape());
 
 /**
- * The fields of {@link SettleRequestParams}, each documented; the parameter type itself also requires
+ * The fields of {@link Settlements.RequestParams}, each documented; the parameter type itself also requires
  * exactly one of `addrServerRequestId` and `address`.
  *
  * @example
  * ```ts
- * import type { SettleRequestParams } from 'payment-gateway-sdk';
+ * import type { Settlements } from 'payment-gateway-sdk';
  *
  * // The part of a settlement that a monthly payout job fixes in its configuration.
- * const monthlyDefaults: Pick<SettleRequestParams, 'tokenId' | 'payoutChannel' | 'currency'> = {
+ * const monthlyDefaults: Pick<Settlements.RequestParams, 'tokenId' | 'payoutChannel' | 'currency'> = {
  *   tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD',
  * };
  * ```
  */
 export type SettleRequestFields = z.input<ReturnType<typeof settleRequestFieldsSchema>>;
 
-/** Checks {@link SettleRequestParams}: exactly one of the two destinations, at run time and in the type. */
+/** Checks {@link Settlements.RequestParams}: exactly one of the two destinations, at run time and in the type. */
 export const settleRequestParamsSchema = lazySchema(() =>
   withInput<SettleRequestParams>()(
     settleRequestFieldsSchema().check(
@@ -95,9 +95,9 @@ export const settleRequestParamsSchema = lazySchema(() =>
  *
  * @example
  * ```ts
- * import type { SettleRequestParams } from 'payment-gateway-sdk';
+ * import type { Settlements } from 'payment-gateway-sdk';
  *
- * const monthly: SettleRequestParams = {
+ * const monthly: Settlements.RequestParams = {
  *   requestId: 'settle-2024-07', amount: 150000, tokenId: 'TRON_USDT',
  *   payoutChannel: 'Crypto', currency: 'USD', addrServerRequestId: 'SRV-ADDR-1',
  * };
@@ -106,13 +106,13 @@ export const settleRequestParamsSchema = lazySchema(() =>
  */
 export type SettleRequestParams = ExactlyOne<SettleRequestFields, 'addrServerRequestId' | 'address'>;
 
-/** Checks {@link SettleRequestGetParams}. */
+/** Checks {@link Settlements.RequestGetParams}. */
 const settleRequestGetParamsObject = () =>
   z.strictObject({
     /** The `requestId` you gave the settlement. */
     requestId: requiredText(),
   });
-/** The schema typed by {@link SettleRequestGetParams}, so compile errors name it. */
+/** The schema typed by {@link Settlements.RequestGetParams}, so compile errors name it. */
 export const settleRequestGetParamsSchema = lazySchema(() => named<SettleRequestGetParams, z.output<ReturnType<typeof settleRequestGetParamsObject>>>()(settleRequestGetParamsObject()));
 
 /**
@@ -120,9 +120,9 @@ export const settleRequestGetParamsSchema = lazySchema(() => named<SettleRequest
  *
  * @example
  * ```ts
- * import type { SettleRequestGetParams } from 'payment-gateway-sdk';
+ * import type { Settlements } from 'payment-gateway-sdk';
  *
- * const lookup: SettleRequestGetParams = { requestId: 'settle-2024-07' };
+ * const lookup: Settlements.RequestGetParams = { requestId: 'settle-2024-07' };
  * const record = await client.settleRequestGet(lookup);
  * ```
  */
@@ -140,7 +140,7 @@ const settlementResultObject = () =>
      */
     status: wireInteger(),
   });
-/** The schema typed by {@link SettlementResult}, so compile errors name it. */
+/** The schema typed by {@link Settlements.Result}, so compile errors name it. */
 export const settlementResultSchema = lazySchema(() => named<z.input<ReturnType<typeof settlementResultObject>>, SettlementResult>()(settlementResultObject()));
 
 /**
@@ -148,10 +148,10 @@ export const settlementResultSchema = lazySchema(() => named<z.input<ReturnType<
  *
  * @example
  * ```ts
- * import type { SettlementResult } from 'payment-gateway-sdk';
+ * import type { Settlements } from 'payment-gateway-sdk';
  *
  * // Keep the gateway's id with your request, e.g. to settle to a declared address later.
- * async function remember(requestId: string, result: SettlementResult): Promise<void> {
+ * async function remember(requestId: string, result: Settlements.Result): Promise<void> {
  *   await db.settlements.update(requestId, { serverRequestId: result.serverRequestId, gatewayStatus: result.status });
  * }
  * ```
@@ -171,14 +171,14 @@ const settlementRecordObject = () =>
     currency: z.string(),
     /** Amount in integer minor units. */
     amount: wireInteger(),
-    /** Processing status: the spec does not define its values (see {@link SettlementResult.status}). */
+    /** Processing status: the spec does not define its values (see {@link Settlements.Result.status}). */
     status: wireInteger(),
     /** Withdrawal address (for a declared address: the address it resolved to). */
     address: z.optional(z.string()),
     /** Callback address. */
     notifyUrl: z.optional(freeText(z.string())),
   });
-/** The schema typed by {@link SettlementRecord}, so compile errors name it. */
+/** The schema typed by {@link Settlements.Settlement}, so compile errors name it. */
 export const settlementRecordSchema = lazySchema(() => named<z.input<ReturnType<typeof settlementRecordObject>>, SettlementRecord>()(settlementRecordObject()));
 
 /**
@@ -186,10 +186,10 @@ export const settlementRecordSchema = lazySchema(() => named<z.input<ReturnType<
  *
  * @example
  * ```ts
- * import type { SettlementRecord } from 'payment-gateway-sdk';
+ * import type { Settlements } from 'payment-gateway-sdk';
  *
  * // Reconcile the books: the gateway settled what was asked, in integer minor units.
- * const settledAsAsked = (record: SettlementRecord, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
+ * const settledAsAsked = (record: Settlements.Settlement, askedMinor: number) => record.currency === 'USD' && record.amount === askedMinor;
  * ```
  */
 export interface SettlementRecord extends z.output<ReturnType<typeof settlementRecordObject>>, NotUniquelySigned {}

@@ -34,7 +34,7 @@ export const REFUND_FIELDS = [
 type RefundField = (typeof REFUND_FIELDS)[number];
 
 /**
- * A refund as the mock gateway holds it: the query fields of {@link payment-gateway-sdk!Refund} plus what it was
+ * A refund as the mock gateway holds it: the query fields of {@link payment-gateway-sdk!Refunds.Refund} plus what it was
  * created with. Returned as a copy by {@link MockGateway.refund} and {@link MockGateway.refunds}.
  *
  * @example

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createNotificationProcessor, type NotificationStore, type PaidOrder, type ProcessingContext, type RefundNotification, type SweepReport } from '../../../src/index.js';
+import { createNotificationProcessor, type NotificationStore, type PaidOrder, type ProcessingContext, type SweepReport, Refunds } from '../../../src/index.js';
 import { postgresStore } from '../../../src/stores/postgres.js';
 import { redisStore } from '../../../src/stores/redis.js';
 import { sqliteStore } from '../../../src/stores/sqlite.js';
@@ -79,7 +79,7 @@ const store: NotificationStore<ProcessingContext & { db?: pg.PoolClient }> =
       : sqliteStore({ path: settings.sqlitePath, claimTimeoutMs: settings.leaseMs });
 
 // One effect for both kinds: a payment fulfils its order, a refund records itself under its refund number.
-async function fulfil(notification: PaidOrder | RefundNotification | SweepReport.SweptRefund, context: ProcessingContext & { db?: pg.PoolClient }): Promise<void> {
+async function fulfil(notification: PaidOrder | Refunds.Notification | Refunds.Swept, context: ProcessingContext & { db?: pg.PoolClient }): Promise<void> {
   const key = notification.idempotencyKey;
   const run = `${process.pid}-${Math.random().toString(36).slice(2)}`;
   log({ e: 'start', key, run });

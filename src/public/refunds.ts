@@ -1,0 +1,71 @@
+/**
+ * The refund kind's public names, as `Refunds.*` from the package root: what `refundOrder` and `refundQuery` take
+ * and resolve to, the state values a merchant branches on, the notification and what it must match, and what
+ * `processor.track` and `processor.sweep` take and hand over of a refund.
+ *
+ * @example
+ * ```ts
+ * import { Refunds } from 'payment-gateway-sdk';
+ *
+ * const params: Refunds.CreateParams = { payOrderId: 'P202406180001', mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' };
+ * const refund: Refunds.Refund = await client.refundQuery({ mchRefundNo: params.mchRefundNo });
+ * if (refund.state === Refunds.State.Succeeded) console.log(Refunds.stateName(refund.state)); // 'Succeeded'
+ * ```
+ *
+ * @module
+ */
+export {
+  RefundOrderState as State,
+  refundOrderStateName as stateName,
+  type Refund,
+  type RefundOrderParams as CreateParams,
+  type RefundOrderResult as CreateResult,
+  type RefundQueryParams as QueryParams,
+} from '../protocol/schemas/refund.js';
+export type { RefundNotification as Notification, VerifyRefundNotificationOptions as VerifyOptions } from '../notify/verify.js';
+export type { RefundExpectation as Expectation } from '../notify/processor-options.js';
+import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
+
+/**
+ * A final refund as a sweep hands it to `onRefunded` (state 2) or `onRefundFailed` (3 or 4): the {@link Refunds.Refund}
+ * of a **signed `refundQuery`**, checked against the tracked refund's `refundOrderId` and `mchRefundNo` and the
+ * processor's `mchNo` and `appId`, with the `idempotencyKey` its notification has (`refund:${refundOrderId}:${state}`),
+ * so that the two never both run. Unlike a {@link Refunds.Notification} it has no `reqTime` (nothing was notified);
+ * a closed refund (4) is only ever found this way.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const onRefunded = async (refund: Refunds.Notification | Refunds.Swept) => {
+ *   log.info(`refund ${refund.mchRefundNo} ended in state ${refund.state}`, { via: refund.reqTime === undefined ? 'sweep' : 'notification' });
+ * };
+ * ```
+ */
+export type Swept = SweptOf<'refund'>;
+
+/**
+ * A refund `processor.track` takes: the {@link Refunds.CreateResult} `refundOrder` resolves to, a {@link Refunds.Refund}, or
+ * the two ids of a refund made before. A record with a `refundOrderId` is a refund.
+ *
+ * @example
+ * ```ts
+ * await processor.track(await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' }));
+ * await processor.track({ refundOrderId: 'R1623985459000001', mchRefundNo: 'refund-1000' }); // an older refund, from your table
+ * ```
+ */
+export type Trackable = TrackableOf<'refund'>;
+
+/**
+ * A refund `processor.track` takes when `refundOrder` rejected with `GatewayOutcomeUnknownError`: known by your
+ * `mchRefundNo`, the amount and currency sent, and exactly one id of the order refunded, as sent. A sweep looks it
+ * up by `mchRefundNo`; a record found must be of that amount, currency and order (one refunded by `mchOrderNo` is
+ * compared with the `payOrderId` a signed query of the order gives), else it is `mismatched` and no handler runs.
+ * Found, it is tracked and settled as any refund; proved absent, it is reported `neverMade` and no longer tracked.
+ *
+ * @example
+ * ```ts
+ * await processor.track({ mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', mchOrderNo: 'order-1001' });
+ * ```
+ */
+export type Unconfirmed = UnconfirmedOf<'refund'>;
+export type { RefundSweepProblem as SweepProblem, RefundSweepReport as SweepReport } from '../notify/sweep-report.js';
