@@ -5,6 +5,7 @@
  * @module
  */
 import { describeFields } from './domain/diagnose.js';
+import { MOCK_KINDS } from './domain/kinds.js';
 import { printable } from '../util/printable.js';
 import type { NotificationAttempt } from './domain/notifier.js';
 import type { MockRequestRecord, MockSignatureRefusal } from './domain/request-log.js';
@@ -40,9 +41,10 @@ export function requestEvent(request: MockRequestRecord): MockGatewayEvent {
 
 export function notificationEvent(attempt: NotificationAttempt): MockGatewayEvent {
   const label = `notify ${attempt.notificationId} #${attempt.attempt}${attempt.resend ? ' resend' : ''}`;
-  // A refund's notification is named by its refund number first, as its requests are.
-  const refund = attempt.fields.mchRefundNo === undefined ? '' : `mchRefundNo=${attempt.fields.mchRefundNo.slice(0, 64)} `;
-  const line = `${time(attempt.at)}  ${label.padEnd(18)} ${refund}payOrderId=${attempt.payOrderId}  POST ${attempt.url} -> ${attempt.reason}  ${attempt.ms} ms`;
+  // A declared kind's notification (a refund's) is named by its key first, as its requests are.
+  const key = MOCK_KINDS.map((kind) => kind.key).find((name) => attempt.fields[name] !== undefined);
+  const named = key === undefined ? '' : `${key}=${String(attempt.fields[key]).slice(0, 64)} `;
+  const line = `${time(attempt.at)}  ${label.padEnd(18)} ${named}payOrderId=${attempt.payOrderId}  POST ${attempt.url} -> ${attempt.reason}  ${attempt.ms} ms`;
   return { type: 'notification', attempt, line: printable(line) };
 }
 

@@ -14,7 +14,10 @@ import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/fault
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './domain/orders.js';
-import { RefundDesk, type MockRefund, type RefundChannelScope, type RefundDecision, type RefundMode, type RefundModeTarget } from './domain/refunds.js';
+import { createDesks, MOCK_KINDS, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
+import type { MockDecision } from './domain/record-desk.js';
+import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
+import type { MockRefund, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from './domain/refunds.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 import { createRequestHandler } from './http/handler.js';
@@ -73,7 +76,7 @@ export class MockGateway {
   readonly #baseUrl: string | undefined;
   readonly #orders: OrderBook;
   readonly #settlements: SettlementDesk;
-  readonly #refunds: RefundDesk;
+  readonly #desks: MockDesks;
   readonly #channelUsers: ChannelUserDesk;
   readonly #notifier: Notifier;
   readonly #faults = new FaultPlan();
@@ -104,8 +107,8 @@ export class MockGateway {
       this.#schedule();
     });
     this.#settlements = new SettlementDesk(this.#clock);
-    this.#refunds = new RefundDesk(this.#clock, this.#orders, (refund) => {
-      this.#notifier.enqueueRefund(refund);
+    this.#desks = createDesks({ clock: this.#clock, orders: this.#orders }, (kind, record) => {
+      this.#notifier.enqueueRecord(kind, record);
       this.#schedule();
     });
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
@@ -116,7 +119,7 @@ export class MockGateway {
       merchants: this.#merchants,
       orders: this.#orders,
       settlements: this.#settlements,
-      refunds: this.#refunds,
+      desks: this.#desks,
       channelUsers: this.#channelUsers,
       faults: this.#faults,
       requests: this.#requests,
@@ -207,7 +210,7 @@ export class MockGateway {
   advanceTime(ms: number): void {
     this.#clock.advance(ms);
     this.#orders.expire();
-    this.#refunds.expire();
+    for (const kind of MOCK_KINDS) this.#desks[kind.name].expire();
     this.#schedule();
   }
 
@@ -429,6 +432,71 @@ export class MockGateway {
   }
 
   /**
+   * A copy of a record of a declared kind (`refund`), by its id or its key; `undefined` when there is none.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.record('refund', 'refund-1001')?.state).toBe(RefundOrderState.Succeeded);
+   * ```
+   */
+  record<K extends MockKindName>(kind: K, ref: string): RecordOf<KindNamed<K>> | undefined {
+    return this.#desks[kind].snapshot(ref);
+  }
+
+  /**
+   * Copies of every record of a declared kind, oldest first.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.records('refund')).toHaveLength(2);
+   * ```
+   */
+  records<K extends MockKindName>(kind: K): RecordOf<KindNamed<K>>[] {
+    return this.#desks[kind].list();
+  }
+
+  /**
+   * How the coming records of a declared kind go: each mode leads to a decision at once, or holds them until
+   * {@link MockGateway.settle}. With `target` (the record's key), only that record: its own mode wins.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` or `target` is wrong
+   * @example
+   * ```ts
+   * gateway.setMode('refund', 'hold');
+   * gateway.setMode('refund', 'fail', { mchRefundNo: 'refund-1002' });
+   * ```
+   */
+  setMode<K extends MockKindName>(kind: K, mode: ModeOf<KindNamed<K>>, target?: object): void {
+    this.#desks[kind].setMode(mode, target);
+  }
+
+  /**
+   * Decides an open record of a declared kind; a notified state is notified to its `notifyUrl`.
+   *
+   * @throws an `Error` when the record is unknown or already final
+   * @example
+   * ```ts
+   * gateway.settle('refund', 'refund-1001', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE' });
+   * ```
+   */
+  settle<K extends MockKindName>(kind: K, ref: string, decision: MockDecision<DecisionOf<KindNamed<K>>>): RecordOf<KindNamed<K>> {
+    return this.#desks[kind].settle(ref, decision);
+  }
+
+  /**
+   * One of a declared kind's own controls, by its method name (e.g. `refuseRefunds`); resolves to what its control route answers.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `argument` is wrong
+   * @example
+   * ```ts
+   * gateway.control('refund', 'refuseRefunds', { ifCode: 'wxpay' }); // as gateway.refuseRefunds({ ifCode: 'wxpay' })
+   * ```
+   */
+  control(kind: MockKindName, name: string, argument: unknown): unknown {
+    return this.#desks[kind].control(name, argument);
+  }
+
+  /**
    * A copy of a refund, by `refundOrderId` or `mchRefundNo`; `undefined` when there is none.
    *
    * @example
@@ -437,7 +505,7 @@ export class MockGateway {
    * ```
    */
   refund(ref: string): MockRefund | undefined {
-    return this.#refunds.snapshot(ref);
+    return this.record('refund', ref);
   }
 
   /**
@@ -449,7 +517,7 @@ export class MockGateway {
    * ```
    */
   refunds(): MockRefund[] {
-    return this.#refunds.list();
+    return this.records('refund');
   }
 
   /**
@@ -467,7 +535,50 @@ export class MockGateway {
    * ```
    */
   setRefundMode(mode: RefundMode, target?: RefundModeTarget): void {
-    this.#refunds.setMode(mode, target);
+    this.setMode('refund', mode, target);
+  }
+
+  /**
+   * The channel of the orders `scope` names cannot refund: their refunds are refused with the reference's
+   * `当前通道不支持退款！` (reason `refund_unsupported`), checked last as the reference does (refunds.md section 1, step 9).
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`;
+   *   an `Error` when `order` names no order
+   * @example
+   * ```ts
+   * gateway.refuseRefunds({ ifCode: 'wxpay' });
+   * gateway.refuseRefunds({ order: 'order-1001' }); // by payOrderId or mchOrderNo
+   * ```
+   */
+  refuseRefunds(scope: RefundChannelScope): void {
+    this.control('refund', 'refuseRefunds', scope);
+  }
+
+  /**
+   * Undoes {@link MockGateway.refuseRefunds} for the same `scope`.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`
+   * @example
+   * ```ts
+   * gateway.allowRefunds({ ifCode: 'wxpay' });
+   * ```
+   */
+  allowRefunds(scope: RefundChannelScope): void {
+    this.control('refund', 'allowRefunds', scope);
+  }
+
+  /**
+   * Decides a held refund (state 0 or 1): `succeed` (2: the order's refunded sum grows, 5 when in full), `fail` (3)
+   * or `close` (4, as the gateway's two-hour job; no notification). 2 and 3 are notified to the refund's `notifyUrl`.
+   *
+   * @throws an `Error` when the refund is unknown or already final
+   * @example
+   * ```ts
+   * gateway.settleRefund('refund-1001', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'merchant balance too low' });
+   * ```
+   */
+  settleRefund(ref: string, decision: RefundDecision): MockRefund {
+    return this.settle('refund', ref, decision);
   }
 
   /**
@@ -488,51 +599,6 @@ export class MockGateway {
    */
   setChannelUserMode(mode: ChannelUserMode): void {
     this.#channelUsers.setMode(parseInput(channelUserModeSchema, mode, 'Invalid setChannelUserMode mode', 'options'));
-  }
-
-  /**
-   * The channel of the orders `scope` names cannot refund: their refunds are refused with the reference's
-   * `当前通道不支持退款！` (reason `refund_unsupported`), checked last as the reference does (refunds.md section 1, step 9).
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`;
-   *   an `Error` when `order` names no order
-   * @example
-   * ```ts
-   * gateway.refuseRefunds({ ifCode: 'wxpay' });
-   * gateway.refuseRefunds({ order: 'order-1001' }); // by payOrderId or mchOrderNo
-   * ```
-   */
-  refuseRefunds(scope: RefundChannelScope): void {
-    this.#refunds.setRefundSupport(scope, false, 'refuseRefunds');
-  }
-
-  /**
-   * Undoes {@link MockGateway.refuseRefunds} for the same `scope`.
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`
-   * @example
-   * ```ts
-   * gateway.allowRefunds({ ifCode: 'wxpay' });
-   * ```
-   */
-  allowRefunds(scope: RefundChannelScope): void {
-    this.#refunds.setRefundSupport(scope, true, 'allowRefunds');
-  }
-
-  /**
-   * Decides a held refund (state 0 or 1): `succeed` (2: the order's refunded sum grows, 5 when in full), `fail` (3)
-   * or `close` (4, as the gateway's two-hour job; no notification). 2 and 3 are notified to the refund's `notifyUrl`.
-   *
-   * @throws an `Error` when the refund is unknown or already final
-   * @example
-   * ```ts
-   * gateway.settleRefund('refund-1001', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'merchant balance too low' });
-   * ```
-   */
-  settleRefund(ref: string, decision: RefundDecision): MockRefund {
-    const refund = this.#refunds.settle(ref, decision);
-    this.#schedule();
-    return refund;
   }
 
   /**
@@ -609,7 +675,7 @@ export class MockGateway {
       notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
       addresses: this.#settlements.addresses(),
       settlements: this.#settlements.settlements(),
-      refunds: this.#refunds.list().reverse(),
+      ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
       requests: this.#requests.recent(STATE_REQUESTS),
     };
   }

@@ -6,9 +6,11 @@
  */
 import type { ChannelUserMode } from './channel-users.js';
 import type { FaultOptions, InjectedFault } from './faults.js';
+import type { MockKindName, MockKindRecords } from './kinds.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
 import type { ChannelFailure, MockPayOrder } from './orders.js';
-import type { MockRefund, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from './refunds.js';
+import type { MockDecision } from './record-desk.js';
+import type { MockRecord } from './record-kind.js';
 import type { MockRequestRecord } from './request-log.js';
 import type { MockAddress, MockSettlement, SettlementProgress } from './settlements.js';
 
@@ -22,7 +24,7 @@ import type { MockAddress, MockSettlement, SettlementProgress } from './settleme
  * expect(requests[0]?.operation).toBe('unifiedOrder');
  * ```
  */
-export interface MockGatewayState {
+export interface MockGatewayState extends MockKindRecords {
   /** The mock's clock (milliseconds since the epoch) and its mode. */
   readonly now: number;
   readonly clock: 'manual' | 'real';
@@ -33,8 +35,7 @@ export interface MockGatewayState {
   readonly notifications: readonly (MockNotification & { readonly attemptLog: readonly NotificationAttempt[] })[];
   readonly addresses: readonly MockAddress[];
   readonly settlements: readonly MockSettlement[];
-  /** Newest first. */
-  readonly refunds: readonly MockRefund[];
+  // Then each declared kind's records, newest first, under its plural (refunds).
   /** The latest 200 requests, newest first, without their bodies: what each asked, what it was answered, and why a signature was refused. */
   readonly requests: readonly Omit<MockRequestRecord, 'body'>[];
 }
@@ -53,11 +54,10 @@ export interface GatewayControls {
   approveAddress(ref: string): MockAddress;
   rejectAddress(ref: string): MockAddress;
   progressSettlement(ref: string, to?: SettlementProgress): MockSettlement;
-  setRefundMode(mode: RefundMode, target?: RefundModeTarget): void;
+  setMode(kind: MockKindName, mode: string, target?: object): void;
+  settle(kind: MockKindName, ref: string, decision: MockDecision): MockRecord;
+  control(kind: MockKindName, name: string, argument: unknown): unknown;
   setChannelUserMode(mode: ChannelUserMode): void;
-  refuseRefunds(scope: RefundChannelScope): void;
-  allowRefunds(scope: RefundChannelScope): void;
-  settleRefund(ref: string, decision: RefundDecision): MockRefund;
   injectFault(options: FaultOptions): InjectedFault;
   clearFaults(): void;
 }

@@ -9,8 +9,10 @@ import { httpUrl, timerDelayMs } from '../../protocol/schemas/fields.js';
 import { sign } from '../../protocol/signing/sign.js';
 import { readCappedStream } from '../../util/read-capped-stream.js';
 import type { SimulatedClock } from './clock.js';
+import type { MockKindName } from './kinds.js';
 import { ORDER_FIELDS, type MockPayOrder } from './orders.js';
-import { REFUND_FIELDS, type MockRefund } from './refunds.js';
+import { fieldsOf } from './record-desk.js';
+import type { MockKindOperations, MockRecord } from './record-kind.js';
 
 /**
  * Attempts in all before a notification is given up (the operator may resend by hand later).
@@ -101,8 +103,8 @@ export interface NotificationAttempt {
 export interface MockNotification {
   /** The mock's id of the notification (`N1`, `N2`...), for {@link MockGateway.resendNotification}. */
   readonly id: string;
-  /** What it notifies: a paid order, or a refund that succeeded or failed. */
-  readonly kind: 'payment' | 'refund';
+  /** What it notifies: a paid order, or a record of a declared kind (a refund that succeeded or failed). */
+  readonly kind: 'payment' | MockKindName;
   /** The order paid, or refunded. */
   readonly payOrderId: string;
   /** The merchant's number of the order paid (empty for a refund: a refund's notification does not carry it). */
@@ -157,6 +159,8 @@ export interface NotifierSetup {
 interface Outbox {
   notification: MockNotification;
   body: string;
+  /** The ids and keys it is about, for a resend by what it notifies. */
+  refs: readonly string[];
 }
 
 /**
@@ -197,17 +201,23 @@ export class Notifier {
   enqueue(order: MockPayOrder): void {
     if (!order.notifyUrl) return;
     const fields = signedOrderFields(order, this.#setup.secretOf(order.appId), this.#setup.clock.now());
-    this.#queue({ kind: 'payment', payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo }, order.notifyUrl, fields);
+    this.#queue({ kind: 'payment', payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo }, [order.payOrderId, order.mchOrderNo], order.notifyUrl, fields);
   }
 
-  /** Queues the notification of a refund that succeeded or failed, due now; the same mechanism as a payment's. */
-  enqueueRefund(refund: MockRefund): void {
-    if (!refund.notifyUrl) return;
-    const fields = signedFields(refund, REFUND_FIELDS, this.#setup.secretOf(refund.appId), this.#setup.clock.now());
-    this.#queue({ kind: 'refund', payOrderId: refund.payOrderId, mchOrderNo: '', refundOrderId: refund.refundOrderId, mchRefundNo: refund.mchRefundNo }, refund.notifyUrl, fields);
+  /**
+   * Queues the notification of a record of a declared kind that reached a notified state, due now; the same
+   * mechanism as a payment's. It carries the fields of the kind's query answer, and names the record by its id and key.
+   */
+  enqueueRecord(kind: { readonly name: MockKindName; readonly operations: MockKindOperations; readonly id: string; readonly key: string }, record: MockRecord): void {
+    if (!record.notifyUrl) return;
+    const own = record as unknown as Readonly<Record<string, unknown>>;
+    const fields = signedFields(own, fieldsOf(kind.operations.query), this.#setup.secretOf(record.appId), this.#setup.clock.now());
+    const [id, key] = [String(own[kind.id]), String(own[kind.key])];
+    const about = { kind: kind.name, payOrderId: typeof own.payOrderId === 'string' ? own.payOrderId : '', mchOrderNo: '', [kind.id]: id, [kind.key]: key };
+    this.#queue(about, [id, key], record.notifyUrl, fields);
   }
 
-  #queue(about: Pick<MockNotification, 'kind' | 'payOrderId' | 'mchOrderNo' | 'refundOrderId' | 'mchRefundNo'>, url: string, fields: Record<string, string>): void {
+  #queue(about: Pick<MockNotification, 'kind' | 'payOrderId' | 'mchOrderNo'>, refs: readonly string[], url: string, fields: Record<string, string>): void {
     // Query-string keys of the notifyUrl also arrive as body fields, unsigned (docs/reference/protocol.md section 3).
     const query = URL.canParse(url) ? new URL(url).searchParams : [];
     for (const [key, value] of query) if (!Object.hasOwn(fields, key)) fields[key] = value;
@@ -215,6 +225,7 @@ export class Notifier {
     this.#outbox.push({
       notification: { id, ...about, url, fields, state: 'pending', attempts: 0, nextAttemptAt: this.#setup.clock.now() },
       body: new URLSearchParams(fields).toString(),
+      refs,
     });
   }
 
@@ -241,9 +252,7 @@ export class Notifier {
   #find(ref: string): Outbox {
     const byId = this.#outbox.find((o) => o.notification.id === ref);
     if (byId) return byId;
-    const about = this.#outbox.filter(({ notification: n }) =>
-      n.kind === 'payment' ? n.payOrderId === ref || n.mchOrderNo === ref : n.refundOrderId === ref || n.mchRefundNo === ref,
-    );
+    const about = this.#outbox.filter((o) => o.refs.includes(ref));
     if (about.length > 1) throw new Error(`resendNotification: several notifications are about ${JSON.stringify(ref)} (orders of several merchants): give its id, ${about.map((o) => o.notification.id).join(' or ')}`);
     const [entry] = about;
     if (!entry) throw new Error(`resendNotification: no notification ${JSON.stringify(ref)}: give its id (N1, N2...: see gateway.notifications), or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies`);

@@ -5,14 +5,15 @@
  */
 import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
+import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
 import type { OrderBook } from './orders.js';
-import type { RefundDesk } from './refunds.js';
 import type { SettlementDesk } from './settlements.js';
 
 export interface OperationContext extends AcceptedRequest {
   readonly orders: OrderBook;
   readonly settlements: SettlementDesk;
-  readonly refunds: RefundDesk;
+  /** The desk of each declared record kind. */
+  readonly desks: MockDesks;
   /** The origin (and base path) the gateway is reached by, for the cashier links in `payData`. */
   readonly origin: string;
   /** The `closeRacesPayer` fault struck this request. */
@@ -21,8 +22,20 @@ export interface OperationContext extends AcceptedRequest {
   readonly interrupted?: 'created' | 'processing' | undefined;
 }
 
+type Step = (context: OperationContext) => Readonly<Record<string, unknown>>;
+type KindOperation = MockKind['operations'][keyof MockKind['operations']];
+
+/** Each declared kind's create and query, answered by its desk. */
+const KIND_OPERATIONS = Object.fromEntries(
+  MOCK_KINDS.flatMap((kind): [KindOperation, Step][] => [
+    [kind.operations.create, ({ desks, interrupted, ...request }) => desks[kind.name].create(request, interrupted)],
+    [kind.operations.query, ({ desks, app, params }) => desks[kind.name].queryData(desks[kind.name].find(app, params))],
+  ]),
+) as { readonly [Op in KindOperation]: Step };
+
 /** The `data` of each operation's success answer, or a {@link Refusal} thrown. */
-export const OPERATIONS: { readonly [Op in OperationName]: (context: OperationContext) => Readonly<Record<string, unknown>> } = {
+export const OPERATIONS: { readonly [Op in OperationName]: Step } = {
+  ...KIND_OPERATIONS,
   unifiedOrder: ({ orders, origin, interrupted, ...request }) => orders.create(request, origin, interrupted),
   query: ({ orders, app, params }) => orders.queryData(orders.find(app, params)),
   close: ({ orders, app, params, payerFirst }) => {
@@ -32,6 +45,4 @@ export const OPERATIONS: { readonly [Op in OperationName]: (context: OperationCo
   settleAddressApply: ({ settlements, app, params }) => settlements.declareAddress(app, params),
   settleRequest: ({ settlements, app, params }) => settlements.requestSettlement(app, params),
   settleRequestGet: ({ settlements, app, params }) => settlements.settlementData(app, params),
-  refundOrder: ({ refunds, interrupted, ...request }) => refunds.create(request, interrupted),
-  refundQuery: ({ refunds, app, params }) => refunds.queryData(refunds.find(app, params)),
 };

@@ -8,13 +8,10 @@
  */
 import * as z from 'zod/mini';
 import { PayOrderState } from '../../protocol/schemas/enums.js';
-import { parseInput } from '../../protocol/schemas/parse.js';
-import { RefundOrderState, refundOrderStateName, type Refund } from '../../protocol/schemas/refund.js';
-import type { AcceptedRequest } from './accepted-request.js';
-import type { SimulatedClock } from './clock.js';
-import { merchantScoped, type MockMerchant } from './merchants.js';
+import { RefundOrderState, type Refund } from '../../protocol/schemas/refund.js';
 import type { MockPayOrder, OrderBook } from './orders.js';
-import { MESSAGES, refuse } from './refusals.js';
+import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
+import { MESSAGES } from './refusals.js';
 
 /**
  * A refund still 0 or 1 this long after its creation is closed (4) by the reference's job: two hours.
@@ -26,12 +23,12 @@ import { MESSAGES, refuse } from './refusals.js';
  */
 export const REFUND_EXPIRY_MS = 2 * 60 * 60 * 1000;
 
-/** The fields of a refund a query answers and a notification carries, in the reference's order. */
-export const REFUND_FIELDS = [
-  'refundOrderId', 'payOrderId', 'mchNo', 'appId', 'mchRefundNo', 'payAmount', 'refundAmount', 'currency', 'state',
-  'channelOrderNo', 'errCode', 'errMsg', 'extParam', 'successTime', 'createdAt',
-] as const satisfies readonly (keyof Refund)[];
-type RefundField = (typeof REFUND_FIELDS)[number];
+
+// The query's fields, for the type only (Refund's own keys include an index signature): the desk reads the
+// fields a query answers and a notification carries from the query's declared result.
+type RefundField =
+  | 'refundOrderId' | 'payOrderId' | 'mchNo' | 'appId' | 'mchRefundNo' | 'payAmount' | 'refundAmount' | 'currency' | 'state'
+  | 'channelOrderNo' | 'errCode' | 'errMsg' | 'extParam' | 'successTime' | 'createdAt';
 
 /**
  * A refund as the mock gateway holds it: the query fields of {@link payment-gateway-sdk!Refunds.Refund} plus what it was
@@ -109,194 +106,139 @@ export interface RefundDecision {
   readonly errMsg?: string | undefined;
 }
 
-const text = () => z.optional(z.string({ error: 'must be a string' }));
-/** Checks {@link RefundDecision}; the control route `POST /_mock/refunds/{ref}/settle` reads its body with it too. */
-export const refundDecisionSchema = z.strictObject({ to: z.enum(['succeed', 'fail', 'close'], { error: "must be 'succeed', 'fail' or 'close'" }), errCode: text(), errMsg: text() });
-/** Checks a {@link RefundMode}. */
-export const refundModeSchema = z.enum(['succeed', 'hold', 'fail'], { error: "must be 'succeed', 'hold' or 'fail'" });
 const id = () => z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be at most 64 characters' }));
-/** Checks a {@link RefundModeTarget}. */
-export const refundModeTargetSchema = z.strictObject({ mchRefundNo: id() });
 /** Checks a {@link RefundChannelScope}; the control routes `/_mock/refunds/unsupported` read their body with it too. */
 export const refundChannelScopeSchema = z
   .strictObject({ ifCode: z.optional(id()), wayCode: z.optional(id()), order: z.optional(id()) })
   .check(z.refine((s) => [s.ifCode, s.wayCode, s.order].filter((v) => v !== undefined).length === 1, { error: 'give exactly one of ifCode, wayCode and order' }));
 
-const DEFAULT_FAILURE = { errCode: 'MOCK_REFUND_FAILED', errMsg: 'refund refused by the channel (mock)' };
+/** Refunds' own state besides their records: the orders, and the channels that cannot refund (test controls' values). */
+interface RefundWorld {
+  readonly orders: OrderBook;
+  readonly unsupported: { readonly ifCode: Set<string>; readonly wayCode: Set<string>; readonly order: Set<string> };
+}
 
-// One sequence for the whole process: two mocks never give the same refundOrderId.
-let sequence = 0;
+type Call = MockCreateCall<MockRefund, RefundWorld>;
+type RefundParams = Record<string, string | undefined> & { refundAmount: number };
+const paramsOf = (call: Call) => call.request.params as RefundParams;
 
-/** The refunds of all merchants, with their state machine. */
-export class RefundDesk {
-  readonly #refunds = new Map<string, MockRefund>();
-  readonly #byMchRefundNo = new Map<string, MockRefund>();
-  #mode: RefundMode = 'succeed';
-  // Test controls' own values, never a received one: each refund's mode, and the channels that cannot refund.
-  readonly #modes = new Map<string, RefundMode>();
-  readonly #unsupported = { ifCode: new Set<string>(), wayCode: new Set<string>(), order: new Set<string>() };
-
-  constructor(
-    private readonly clock: SimulatedClock,
-    private readonly orders: OrderBook,
-    /** Told of a refund that became 2 or 3: the gateway notifies it. */
-    private readonly onDecided: (refund: MockRefund) => void,
-  ) {}
-
-  /**
-   * refundOrder: refuses as the reference does, in its order; records the refund and asks the channel. `interrupted`
-   * (the `refusedAfterStore` fault): the refund is stored and left in 0, or 1 (`processing`), no channel decides it.
-   */
-  create({ app, params, blank }: AcceptedRequest, interrupted?: 'created' | 'processing'): Record<string, unknown> {
-    const p = params as Record<string, string | undefined> & { refundAmount: number };
-    if (p.payOrderId === undefined && p.mchOrderNo === undefined) throw refuse(MESSAGES.missingRefundOrderIds);
-    if (p.notifyUrl !== undefined && !/^https?:\/\//.test(p.notifyUrl)) throw refuse(MESSAGES.notifyUrlProtocol);
-    const order = this.#order(app, p.payOrderId, p.mchOrderNo);
-    if (!order) throw refuse(MESSAGES.refundOrderNotFound);
-    if (order.state !== PayOrderState.Succeeded) throw refuse(MESSAGES.refundOrderState);
-    const refunded = this.refundedOf(order.payOrderId);
-    if (refunded >= order.amount) throw refuse(MESSAGES.refundedInFull);
-    if (refunded + p.refundAmount > order.amount) throw refuse(MESSAGES.refundExceeds);
-    if ([...this.#refunds.values()].some((r) => r.payOrderId === order.payOrderId && r.state === RefundOrderState.Refunding)) throw refuse(MESSAGES.refundInProgress);
-    const mchRefundNo = String(p.mchRefundNo);
-    if (this.#byMchRefundNo.has(merchantScoped(app.mchNo, mchRefundNo))) throw refuse(MESSAGES.duplicateRefund(mchRefundNo));
-    if (this.#refusesRefunds(order)) throw refuse(MESSAGES.refundUnsupported);
-
-    const now = this.clock.now();
-    const refund: MockRefund = {
-      refundOrderId: `R${now}${String(++sequence).padStart(4, '0')}`, payOrderId: order.payOrderId, mchNo: app.mchNo, appId: app.appId, mchRefundNo,
-      // The reference records the request's currency (RefundOrderController.genRefundOrder: setCurrency(rq.getCurrency())),
-      // not the order's, and compares neither with the other.
-      payAmount: order.amount, refundAmount: p.refundAmount, currency: String(p.currency), state: RefundOrderState.Created,
-      extParam: p.extParam ?? (blank.has('extParam') ? '' : undefined), createdAt: now, refundReason: String(p.refundReason), notifyUrl: p.notifyUrl, clientIp: p.clientIp,
-    };
-    this.#refunds.set(refund.refundOrderId, refund);
-    this.#byMchRefundNo.set(merchantScoped(app.mchNo, mchRefundNo), refund);
-    // Then the channel: 2 or 3 at once, or 1 while it refunds; a system error leaves it 0 (or 1 when its update failed).
-    if (interrupted !== 'created') {
-      refund.state = RefundOrderState.Refunding;
-      refund.channelOrderNo = `CR${refund.refundOrderId.slice(1)}`;
-    }
-    const mode = interrupted === undefined ? (this.#modes.get(mchRefundNo) ?? this.#mode) : 'hold';
-    if (mode === 'succeed') this.#succeed(refund);
-    else if (mode === 'fail') this.#fail(refund, {});
-    return {
-      refundOrderId: refund.refundOrderId, mchRefundNo, payAmount: refund.payAmount, refundAmount: refund.refundAmount, state: refund.state,
-      channelOrderNo: refund.channelOrderNo, errCode: refund.errCode, errMsg: refund.errMsg,
-    };
-  }
-
-  /** refundQuery: the merchant's refund by `refundOrderId` (preferred) or `mchRefundNo`. */
-  find(app: MockMerchant, params: Readonly<Record<string, string | number>>): MockRefund {
-    const { refundOrderId, mchRefundNo } = params;
-    this.expire();
-    const refund = refundOrderId !== undefined ? this.#refunds.get(String(refundOrderId)) : this.#byMchRefundNo.get(merchantScoped(app.mchNo, String(mchRefundNo)));
-    if (!refund || refund.mchNo !== app.mchNo) throw refuse(MESSAGES.refundNotFound);
-    return refund;
-  }
-
-  /** The query answer of a refund. */
-  queryData(refund: MockRefund): Record<string, unknown> {
-    return Object.fromEntries(REFUND_FIELDS.map((name) => [name, refund[name]]));
-  }
-
-  /** The sum of an order's succeeded refunds, in minor units. */
-  refundedOf(payOrderId: string): number {
-    let sum = 0;
-    for (const refund of this.#refunds.values()) if (refund.payOrderId === payOrderId && refund.state === RefundOrderState.Succeeded) sum += refund.refundAmount;
-    return sum;
-  }
-
-  /** Test control: how the channel treats the coming refunds, or the one refund `target` names (which wins over the global mode). */
-  setMode(mode: RefundMode, target?: RefundModeTarget): void {
-    const checked = parseInput(z.object({ mode: refundModeSchema, target: z.optional(refundModeTargetSchema) }), { mode, target }, 'Invalid setRefundMode options', 'options');
-    if (checked.target === undefined) this.#mode = checked.mode;
-    else this.#modes.set(checked.target.mchRefundNo, checked.mode);
-  }
-
-  /** Test control: the channel of the orders `scope` names cannot refund (`allow`: it can again). */
-  setRefundSupport(scope: RefundChannelScope, allow: boolean, control: string): void {
-    const { ifCode, wayCode, order } = parseInput(refundChannelScopeSchema, scope, `Invalid ${control} scope`, 'options');
-    const [set, value] = ifCode !== undefined ? [this.#unsupported.ifCode, ifCode] : wayCode !== undefined ? [this.#unsupported.wayCode, wayCode] : [this.#unsupported.order, this.orders.resolve(String(order), control).payOrderId];
-    if (allow) set.delete(value);
-    else set.add(value);
-  }
-
-  /** Whether the order's channel cannot refund (refunds.md section 1, step 9: no refund service for its `ifCode`). */
-  #refusesRefunds(order: MockPayOrder): boolean {
-    const { ifCode, wayCode, order: orders } = this.#unsupported;
-    return ifCode.has(order.ifCode) || wayCode.has(order.wayCode) || orders.has(order.payOrderId);
-  }
-
-  /** Test control: a held refund (0 or 1) ends as `decision.to` says. */
-  settle(ref: string, decision: RefundDecision): MockRefund {
-    const checked = parseInput(refundDecisionSchema, decision, 'Invalid settleRefund decision', 'options');
-    const refund = this.#resolve(ref, 'settleRefund');
-    if (refund.state !== RefundOrderState.Created && refund.state !== RefundOrderState.Refunding) {
-      throw new Error(`settleRefund: refund ${refund.refundOrderId} is ${refundOrderStateName(refund.state)} (state ${refund.state}); only refunds in state 0 or 1 can change`);
-    }
-    if (checked.to === 'succeed') this.#succeed(refund);
-    else if (checked.to === 'fail') this.#fail(refund, checked);
-    else refund.state = RefundOrderState.Closed;
-    return { ...refund };
-  }
-
-  /** Closes refunds still open two hours after their creation, as the reference's job does (no notification). */
-  expire(): void {
-    const now = this.clock.now();
-    for (const refund of this.#refunds.values()) {
-      if ((refund.state === RefundOrderState.Created || refund.state === RefundOrderState.Refunding) && refund.createdAt + REFUND_EXPIRY_MS <= now) refund.state = RefundOrderState.Closed;
-    }
-  }
-
-  /** A copy of a refund by `refundOrderId` or a `mchRefundNo` only one merchant uses. */
-  snapshot(ref: string): MockRefund | undefined {
-    this.expire();
-    const refund = this.#lookup(ref);
-    return refund && { ...refund };
-  }
-
-  list(): MockRefund[] {
-    this.expire();
-    return [...this.#refunds.values()].map((refund) => ({ ...refund }));
-  }
-
-  #order(app: MockMerchant, payOrderId: string | undefined, mchOrderNo: string | undefined): MockPayOrder | undefined {
-    try {
-      return this.orders.find(app, { ...(payOrderId === undefined ? {} : { payOrderId }), ...(mchOrderNo === undefined ? {} : { mchOrderNo }) });
-    } catch {
-      return undefined;
-    }
-  }
-
-  #lookup(ref: string): MockRefund | undefined {
-    const byId = this.#refunds.get(ref);
-    if (byId) return byId;
-    const matches = [...this.#refunds.values()].filter((r) => r.mchRefundNo === ref);
-    if (matches.length > 1) throw new Error(`several merchants use mchRefundNo ${JSON.stringify(ref)}; give the refundOrderId`);
-    return matches[0];
-  }
-
-  #resolve(ref: string, control: string): MockRefund {
-    this.expire();
-    const refund = this.#lookup(ref);
-    if (!refund) throw new Error(`${control}: no refund with refundOrderId or mchRefundNo ${JSON.stringify(ref)}`);
-    return refund;
-  }
-
-  #succeed(refund: MockRefund): void {
-    refund.state = RefundOrderState.Succeeded;
-    refund.successTime = this.clock.now();
-    // The reference updates the order in one statement: 5 only once refunded in full.
-    const order = this.orders.lookup(refund.payOrderId);
-    if (order && this.refundedOf(order.payOrderId) >= order.amount) this.orders.markRefunded(order);
-    this.onDecided(refund);
-  }
-
-  #fail(refund: MockRefund, failure: { readonly errCode?: string | undefined; readonly errMsg?: string | undefined }): void {
-    refund.state = RefundOrderState.Failed;
-    refund.errCode = failure.errCode ?? DEFAULT_FAILURE.errCode;
-    refund.errMsg = failure.errMsg ?? DEFAULT_FAILURE.errMsg;
-    this.onDecided(refund);
+/** The order a refund names, or none. */
+function orderOf({ request: { app }, world }: Call, p: RefundParams): MockPayOrder | undefined {
+  try {
+    return world.orders.find(app, { ...(p.payOrderId === undefined ? {} : { payOrderId: p.payOrderId }), ...(p.mchOrderNo === undefined ? {} : { mchOrderNo: p.mchOrderNo }) });
+  } catch {
+    return undefined;
   }
 }
+
+/** The sum of an order's succeeded refunds, in minor units. */
+const refundedOf = (refunds: readonly MockRefund[], payOrderId: string): number =>
+  refunds.filter((r) => r.payOrderId === payOrderId && r.state === RefundOrderState.Succeeded).reduce((sum, r) => sum + r.refundAmount, 0);
+
+/** A refusal about the order the refund names (which exists: the refusal before says so). */
+const ofOrder = (check: (order: MockPayOrder, call: Call, p: RefundParams) => string | undefined) => (call: Call) => {
+  const p = paramsOf(call);
+  const order = orderOf(call, p);
+  return order && check(order, call, p);
+};
+
+/** Test control: the channel of the orders `scope` names cannot refund (`allow`: it can again). */
+function setRefundSupport(world: RefundWorld, scope: RefundChannelScope, allow: boolean, control: string): void {
+  const { ifCode, wayCode, order } = scope;
+  const [set, value] = ifCode !== undefined ? [world.unsupported.ifCode, ifCode] : wayCode !== undefined ? [world.unsupported.wayCode, wayCode] : [world.unsupported.order, world.orders.resolve(String(order), control).payOrderId];
+  if (allow) set.delete(value);
+  else set.add(value);
+}
+
+/** The refund kind of the mock, run by the generic desk. */
+export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
+  name: 'refund',
+  plural: 'refunds',
+  label: 'Refund',
+  operations: { create: 'refundOrder', query: 'refundQuery' },
+  states: { names: RefundOrderState, open: [RefundOrderState.Created, RefundOrderState.Refunding], notified: [RefundOrderState.Succeeded, RefundOrderState.Failed] },
+  id: 'refundOrderId',
+  key: 'mchRefundNo',
+  notFound: MESSAGES.refundNotFound,
+  // The reference's order (refunds.md section 1).
+  refusals: [
+    (call) => (paramsOf(call).payOrderId === undefined && paramsOf(call).mchOrderNo === undefined ? MESSAGES.missingRefundOrderIds : undefined),
+    (call) => {
+      const { notifyUrl } = paramsOf(call);
+      return notifyUrl !== undefined && !/^https?:\/\//.test(notifyUrl) ? MESSAGES.notifyUrlProtocol : undefined;
+    },
+    (call) => (orderOf(call, paramsOf(call)) ? undefined : MESSAGES.refundOrderNotFound),
+    ofOrder((order) => (order.state !== PayOrderState.Succeeded ? MESSAGES.refundOrderState : undefined)),
+    ofOrder((order, call) => (refundedOf(call.records, order.payOrderId) >= order.amount ? MESSAGES.refundedInFull : undefined)),
+    ofOrder((order, call, p) => (refundedOf(call.records, order.payOrderId) + p.refundAmount > order.amount ? MESSAGES.refundExceeds : undefined)),
+    ofOrder((order, call) => (call.records.some((r) => r.payOrderId === order.payOrderId && r.state === RefundOrderState.Refunding) ? MESSAGES.refundInProgress : undefined)),
+    (call) => {
+      const mchRefundNo = String(paramsOf(call).mchRefundNo);
+      return call.records.some((r) => r.mchNo === call.request.app.mchNo && r.mchRefundNo === mchRefundNo) ? MESSAGES.duplicateRefund(mchRefundNo) : undefined;
+    },
+    // refunds.md section 1, step 9: no refund service for the order's ifCode.
+    ofOrder((order, { world: { unsupported } }) =>
+      unsupported.ifCode.has(order.ifCode) || unsupported.wayCode.has(order.wayCode) || unsupported.order.has(order.payOrderId) ? MESSAGES.refundUnsupported : undefined,
+    ),
+  ],
+  create(call, sequence, interrupted) {
+    const { request: { app, blank }, now } = call;
+    const p = paramsOf(call);
+    const order = orderOf(call, p) as MockPayOrder;
+    const refundOrderId = `R${sequence}`;
+    return {
+      refundOrderId, payOrderId: order.payOrderId, mchNo: app.mchNo, appId: app.appId, mchRefundNo: String(p.mchRefundNo),
+      // The reference records the request's currency (RefundOrderController.genRefundOrder: setCurrency(rq.getCurrency())),
+      // not the order's, and compares neither with the other.
+      payAmount: order.amount, refundAmount: p.refundAmount, currency: String(p.currency),
+      // Then the channel: 1 while it refunds; a system error leaves it 0 (or 1 when its update failed).
+      state: interrupted === 'created' ? RefundOrderState.Created : RefundOrderState.Refunding,
+      channelOrderNo: interrupted === 'created' ? undefined : `CR${refundOrderId.slice(1)}`,
+      extParam: p.extParam ?? (blank.has('extParam') ? '' : undefined), createdAt: now, refundReason: String(p.refundReason), notifyUrl: p.notifyUrl, clientIp: p.clientIp,
+    };
+  },
+  modes: { succeed: 'succeed', hold: undefined, fail: 'fail' },
+  decisions: {
+    succeed: { to: RefundOrderState.Succeeded, stamp: 'successTime', button: 'primary', does: "a held refund succeeds (state 2; the order's refunded sum grows, state 5 once in full); it is notified" },
+    fail: { to: RefundOrderState.Failed, failure: { errCode: 'MOCK_REFUND_FAILED', errMsg: 'refund refused by the channel (mock)' }, button: 'danger', does: 'a held refund fails (state 3; --err-code, --err-msg set errCode, errMsg); it is notified' },
+    close: { to: RefundOrderState.Closed, does: "a held refund closes (state 4), as the gateway's two-hour job does; no notification" },
+  },
+  expiry: { afterMs: REFUND_EXPIRY_MS, to: RefundOrderState.Closed },
+  world: ({ orders }) => ({ orders, unsupported: { ifCode: new Set(), wayCode: new Set(), order: new Set() } }),
+  // The reference updates the order in one statement: 5 only once refunded in full.
+  effect(refund, { orders }, refunds) {
+    if (refund.state !== RefundOrderState.Succeeded) return;
+    const order = orders.lookup(refund.payOrderId);
+    if (order && refundedOf(refunds, order.payOrderId) >= order.amount) orders.markRefunded(order);
+  },
+  controls: [
+    {
+      name: 'refuseRefunds', argument: 'scope', method: 'POST', path: 'unsupported', body: '{ ifCode | wayCode | order }', bodySchema: refundChannelScopeSchema,
+      does: 'the channel of these orders cannot refund: their refunds are refused with 当前通道不支持退款！ (refund_unsupported), last of the refusals',
+      run: (world, scope: RefundChannelScope, control) => {
+        setRefundSupport(world, scope, false, control);
+        return { refundsUnsupported: scope };
+      },
+    },
+    {
+      name: 'allowRefunds', argument: 'scope', method: 'DELETE', path: 'unsupported', body: '{ ifCode | wayCode | order }', bodySchema: refundChannelScopeSchema,
+      does: 'the channel of these orders can refund again',
+      run: (world, scope: RefundChannelScope, control) => {
+        setRefundSupport(world, scope, true, control);
+        return { refundsAllowed: scope };
+      },
+    },
+  ],
+  columns: [
+    { title: 'mchRefundNo', field: 'mchRefundNo', as: 'code' },
+    { title: 'refundOrderId', field: 'refundOrderId', as: 'code' },
+    { title: 'Order', field: 'payOrderId', as: 'code' },
+    { title: 'Amount', field: 'refundAmount', as: 'amount', currency: 'currency' },
+    { title: 'Reason', field: 'refundReason', as: 'text', cell: 'reason' },
+    { title: 'State', field: 'state', as: 'state' },
+    { title: 'Created', field: 'createdAt', as: 'time' },
+  ],
+  ofOrder: { field: 'payOrderId', amount: 'refundAmount', currency: 'currency', sumState: RefundOrderState.Succeeded },
+  settleDoes: "decides a held refund: 'succeed' (2, the order's refunded sum grows), 'fail' (3) or 'close' (4); 2 and 3 are notified",
+  modeDoes: "how the coming refunds go: 'succeed' at once (the default), 'hold' in 1 (refunding) until settled, or 'fail' at once",
+});

@@ -12,7 +12,8 @@ import type { GatewayControls } from '../domain/controls.js';
 import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
-import { refundChannelScopeSchema, refundDecisionSchema, refundModeSchema, refundModeTargetSchema } from '../domain/refunds.js';
+import { MOCK_KINDS, type MockKind } from '../domain/kinds.js';
+import { controlName, controlSchemas } from '../domain/record-desk.js';
 import { settlementProgressSchema } from '../domain/settlements.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
@@ -36,24 +37,43 @@ function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchem
   return declared as ControlRoute;
 }
 
-/** `POST` (refuse) or `DELETE` (allow) `/_mock/refunds/unsupported`: whether the channel of some orders can refund. */
-function refundSupport(action: 'refuse' | 'allow', does: string): ControlRoute {
-  return route({
-    method: action === 'refuse' ? 'POST' : 'DELETE', path: '/_mock/refunds/unsupported', body: '{ ifCode | wayCode | order }', calls: `${action}Refunds(scope)`, does,
-    bodySchema: refundChannelScopeSchema,
-    run: (gateway, _ref, scope) => {
-      if (action === 'refuse') gateway.refuseRefunds(scope);
-      else gateway.allowRefunds(scope);
-      return action === 'refuse' ? { refundsUnsupported: scope } : { refundsAllowed: scope };
+/** The fields a notification may be named by in a resend: "a, b, c or d". */
+const NOTIFIED_BY = ((names: readonly string[]) => `${names.slice(0, -1).join(', ')} or ${String(names.at(-1))}`)(['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])]);
+
+/** A declared kind's routes: its mode, its own controls, and the decision of one record (`/_mock/{plural}/...`). */
+function kindRoutes(kind: MockKind): ControlRoute[] {
+  const schemas = controlSchemas(kind);
+  const base = `/_mock/${kind.plural}`;
+  const mode = route({
+    method: 'POST', path: `${base}/mode`, body: `{ mode, ${kind.key}? }`, calls: `${controlName(kind, 'mode')}(mode, target)`,
+    does: `${kind.modeDoes}; with ${kind.key}, that ${kind.name} only (it wins over the mode of all)`,
+    bodySchema: z.strictObject({ mode: schemas.mode, [kind.key]: z.optional(schemas.key) }),
+    run: (gateway, _ref, body: Readonly<Record<string, string | undefined>>) => {
+      const { mode: chosen, [kind.key]: key } = body;
+      gateway.setMode(kind.name, String(chosen), key === undefined ? undefined : { [kind.key]: key });
+      return key === undefined ? { mode: chosen } : { mode: chosen, [kind.key]: key };
     },
   });
+  const own = (kind.controls ?? []).map((control) =>
+    route({
+      method: control.method, path: `${base}/${control.path}`, body: control.body, calls: `${control.name}(${control.argument})`, does: control.does,
+      bodySchema: control.bodySchema,
+      run: (gateway, _ref, body: unknown) => gateway.control(kind.name, control.name, body),
+    }),
+  );
+  const settle = route({
+    method: 'POST', path: `${base}/{${kind.id}}/settle`, body: '{ to, errCode?, errMsg? }', calls: `${controlName(kind, 'settle')}(ref, decision)`, does: kind.settleDoes,
+    bodySchema: schemas.decision,
+    run: (gateway, ref, decision) => gateway.settle(kind.name, ref, decision),
+  });
+  return [mode, ...own, settle];
 }
 
 /** Every control route, in the order the usage and the guide list them. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: 'everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, refunds, the latest 200 requests',
+    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
   route({ method: 'POST', path: '/_mock/orders/{payOrderId}/pay', calls: 'payOrder(ref)', does: 'the channel reports the order paid (state 2); its notification is queued', run: (gateway, ref) => gateway.payOrder(ref) }),
@@ -67,7 +87,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
   route({
     method: 'POST', path: '/_mock/notifications/{id}/resend', calls: 'resendNotification(ref)',
-    does: 'sends a notification again now, with its original reqTime and sign: by its id (N1, N2...), or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies',
+    does: `sends a notification again now, with its original reqTime and sign: by its id (N1, N2...), or the ${NOTIFIED_BY} it notifies`,
     run: (gateway, id) => gateway.resendNotification(id),
   }),
   route({
@@ -87,23 +107,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     bodySchema: z.strictObject({ to: settlementProgressSchema }),
     run: (gateway, ref, { to }) => gateway.progressSettlement(ref, to),
   }),
-  route({
-    method: 'POST', path: '/_mock/refunds/mode', body: '{ mode, mchRefundNo? }', calls: 'setRefundMode(mode, target)',
-    does: "how the coming refunds go: 'succeed' at once (the default), 'hold' in 1 (refunding) until settled, or 'fail' at once; with mchRefundNo, that refund only (it wins over the mode of all)",
-    bodySchema: z.strictObject({ mode: refundModeSchema, mchRefundNo: z.optional(refundModeTargetSchema.shape.mchRefundNo) }),
-    run: (gateway, _ref, { mode, mchRefundNo }) => {
-      gateway.setRefundMode(mode, mchRefundNo === undefined ? undefined : { mchRefundNo });
-      return mchRefundNo === undefined ? { mode } : { mode, mchRefundNo };
-    },
-  }),
-  refundSupport('refuse', "the channel of these orders cannot refund: their refunds are refused with 当前通道不支持退款！ (refund_unsupported), last of the refusals"),
-  refundSupport('allow', 'the channel of these orders can refund again'),
-  route({
-    method: 'POST', path: '/_mock/refunds/{refundOrderId}/settle', body: '{ to, errCode?, errMsg? }', calls: 'settleRefund(ref, decision)',
-    does: "decides a held refund: 'succeed' (2, the order's refunded sum grows), 'fail' (3) or 'close' (4); 2 and 3 are notified",
-    bodySchema: refundDecisionSchema,
-    run: (gateway, ref, decision) => gateway.settleRefund(ref, decision),
-  }),
+  ...MOCK_KINDS.flatMap(kindRoutes),
   route({
     method: 'POST', path: '/_mock/channel-users/mode', body: '{ mode }', calls: 'setChannelUserMode(mode)',
     does: "what the stand-in channel login does with the coming channel user jumps: 'succeed' (the payer's fake id comes back, the default) or 'fail' (back to redirectUrl without channelUserId)",

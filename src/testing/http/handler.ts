@@ -16,12 +16,12 @@ import type { ChannelUserDesk } from '../domain/channel-users.js';
 import type { SimulatedClock } from '../domain/clock.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
+import type { MockDesks } from '../domain/kinds.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
 import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../domain/orders.js';
 import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
-import type { RefundDesk } from '../domain/refunds.js';
 import { MOCK_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';
 import { DecimalLiteral } from '../domain/json-text.js';
 import { handleCashier } from '../pages/cashier-page.js';
@@ -42,7 +42,8 @@ export interface HandlerSetup {
   readonly merchants: MerchantRegistry;
   readonly orders: OrderBook;
   readonly settlements: SettlementDesk;
-  readonly refunds: RefundDesk;
+  /** The desk of each declared record kind. */
+  readonly desks: MockDesks;
   readonly channelUsers: ChannelUserDesk;
   readonly faults: FaultPlan;
   readonly requests: RequestLog;
@@ -108,10 +109,10 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     record.keys = keysOf(route.operation, body);
     const accepted = acceptRequest(route, body, setup.merchants);
     setup.orders.expire();
-    setup.refunds.expire();
+    for (const desk of Object.values<{ expire(): void }>(setup.desks)) desk.expire();
     const payerFirst = fault?.kind === 'closeRacesPayer';
     const interrupted = fault?.refusal?.leaves;
-    const data = OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, refunds: setup.refunds, ...accepted, origin: base, payerFirst, interrupted });
+    const data = OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, desks: setup.desks, ...accepted, origin: base, payerFirst, interrupted });
     record.contractBreak = contractBreak(route.operation, data);
     result = { kind: 'success', data, secret: accepted.app.secret };
     // The record is stored; the answer is the refusal the reference gives when something fails after its save.

@@ -5,17 +5,20 @@
  * @module
  */
 import { payOrderStateName } from '../../protocol/schemas/enums.js';
-import { RefundOrderState, refundOrderStateName } from '../../protocol/schemas/refund.js';
 import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
+import { MOCK_KINDS, type MockKind } from '../domain/kinds.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
-import type { MockRefund } from '../domain/refunds.js';
+import { stateName, type MockColumn } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
 import { ADDRESS_STATUS_NAMES, MockAddressStatus, MockSettlementStatus, SETTLEMENT_STATUS_NAMES } from '../domain/settlements.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 
 const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };
-const REFUND_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: '' };
+
+/** A declared kind's record, read by the field names its declaration gives. */
+type Row = Readonly<Record<string, unknown>>;
+const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 
 /**
  * A button that POSTs to a control route, then reloads the page. `path` is the gateway's base path: the
@@ -38,37 +41,72 @@ function attemptLine(a: NotificationAttempt): Html {
 
 function notificationRow(path: string, n: MockNotification & { attemptLog: readonly NotificationAttempt[] }): Html {
   const badge = n.state === 'delivered' ? 'ok' : n.state === 'failed' ? 'bad' : 'wait';
-  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td>${n.kind === 'refund' ? html`refund <code>${n.mchRefundNo}</code> of ` : ''}<code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
+  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td>${notifiedRecord(n)}<code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
     <td><span class="badge ${badge}">${n.state}</span>${n.nextAttemptAt === undefined ? '' : html`<div class="muted">next ${formatTime(n.nextAttemptAt)}</div>`}</td>
     <td>${n.attemptLog.length === 0 ? html`<span class="empty">not sent yet</span>` : n.attemptLog.map(attemptLine)}</td>
     <td>${control(path, `notifications/${encodeURIComponent(n.id)}/resend`, 'Resend')}</td></tr>`;
 }
 
-function refundRow(path: string, r: MockRefund): Html {
-  const settle = `refunds/${encodeURIComponent(r.refundOrderId)}/settle`;
-  const open = r.state === RefundOrderState.Created || r.state === RefundOrderState.Refunding;
-  return html`<tr data-refund="${r.refundOrderId}"><td><code>${r.mchRefundNo}</code></td><td><code>${r.refundOrderId}</code></td><td><code>${r.payOrderId}</code></td>
-    <td>${formatAmount(r.refundAmount, r.currency)}</td><td class="reason">${r.refundReason}</td>
-    <td>${refundBadge(r)}${r.errCode === undefined ? '' : html`<div class="muted">${r.errCode}: ${r.errMsg}</div>`}</td>
-    <td>${formatTime(r.createdAt)}</td>
-    <td>${open ? [control(path, settle, 'Succeed', 'primary', { to: 'succeed' }), html` `, control(path, settle, 'Fail', 'danger', { to: 'fail' }), html` `, control(path, settle, 'Close', '', { to: 'close' })] : ''}</td></tr>`;
+/** A declared kind's notification names its record by key first: `refund <code>refund-1</code> of `. */
+function notifiedRecord(n: MockNotification): Html | string {
+  const kind = MOCK_KINDS.find((k) => k.name === n.kind);
+  return kind ? html`${kind.name} <code>${(n as unknown as Row)[kind.key]}</code> of ` : '';
 }
 
-const refundBadge = (r: MockRefund): Html => html`<span class="badge ${REFUND_BADGES[r.state] ?? ''}">${r.state} ${refundOrderStateName(r.state)}</span>`;
+const rowsOf = (state: MockGatewayState, kind: MockKind) => state[kind.plural] as unknown as readonly Row[];
 
-/** Each order's refunds, oldest first; the state's refunds come newest first. */
-function refundsByOrder(refunds: readonly MockRefund[]): Map<string, MockRefund[]> {
-  const byOrder = new Map<string, MockRefund[]>();
-  for (const r of [...refunds].reverse()) byOrder.set(r.payOrderId, [...(byOrder.get(r.payOrderId) ?? []), r]);
-  return byOrder;
+/** A state's badge: open states wait, a failure's state is bad, the primary decision's is ok. */
+function kindBadge(kind: MockKind, state: number): Html {
+  const decision = Object.values(kind.decisions).find((d) => d.to === state);
+  const badge = kind.states.open.includes(state) ? 'wait' : decision?.failure ? 'bad' : decision?.button === 'primary' ? 'ok' : '';
+  return html`<span class="badge ${badge}">${state} ${stateName(kind, state)}</span>`;
 }
 
-/** An order's refunds under its row: each refund's number, amount and state, then the sum of those that succeeded. */
-function orderRefunds(refunds: readonly MockRefund[] | undefined, currency: string): Html | string {
-  if (refunds === undefined) return '';
-  const refunded = refunds.filter((r) => r.state === RefundOrderState.Succeeded).reduce((sum, r) => sum + r.refundAmount, 0);
-  return html`${refunded === 0 ? '' : formatAmount(refunded, currency)}${refunds.map(
-    (r) => html`<div class="refund" data-order-refund="${r.refundOrderId}"><code>${r.mchRefundNo}</code> ${formatAmount(r.refundAmount, r.currency)} ${refundBadge(r)}</div>`,
+function cell(kind: MockKind, column: MockColumn<never>, r: Row): Html {
+  const value = r[column.field];
+  if (column.as === 'code') return html`<td><code>${value}</code></td>`;
+  if (column.as === 'time') return html`<td>${formatTime(Number(value))}</td>`;
+  if (column.as === 'amount') return html`<td>${formatAmount(Number(value), String(r[column.currency]))}</td>`;
+  if (column.as === 'state') return html`<td>${kindBadge(kind, Number(value))}${r.errCode === undefined ? '' : html`<div class="muted">${r.errCode}: ${r.errMsg}</div>`}</td>`;
+  return 'cell' in column && column.cell !== undefined ? html`<td class="${column.cell}">${value}</td>` : html`<td>${value}</td>`;
+}
+
+/** A record's row: its declared columns, then a button for each decision while it is open. */
+function kindRow(path: string, kind: MockKind, r: Row): Html {
+  const id = String(r[kind.id]);
+  const settle = `${kind.plural}/${encodeURIComponent(id)}/settle`;
+  const buttons = kind.states.open.includes(Number(r.state))
+    ? Object.entries(kind.decisions).flatMap(([to, d], i) => [...(i === 0 ? [] : [html` `]), control(path, settle, capitalized(to), d.button ?? '', { to })])
+    : '';
+  return html`<tr data-${kind.name}="${id}">${kind.columns.map((column) => cell(kind, column as MockColumn<never>, r))}<td>${buttons}</td></tr>`;
+}
+
+/** A declared kind's section: its table, newest first as the state lists it. */
+function kindSection(path: string, kind: MockKind, records: readonly Row[]): Html {
+  return section(capitalized(kind.plural), records.length, html`<table id="${kind.plural}"><tr>${kind.columns.map((c) => html`<th>${c.title}</th>`)}<th></th></tr>
+      ${records.map((r) => kindRow(path, kind, r))}</table>`);
+}
+
+/** The kinds whose records belong to orders (refunds), each with its records by order, oldest first. */
+function recordsByOrder(state: MockGatewayState): { kind: MockKind; byOrder: Map<string, Row[]> }[] {
+  return MOCK_KINDS.flatMap((kind) => {
+    if (kind.ofOrder === undefined) return [];
+    const byOrder = new Map<string, Row[]>();
+    for (const r of [...rowsOf(state, kind)].reverse()) {
+      const order = String(r[kind.ofOrder.field]);
+      byOrder.set(order, [...(byOrder.get(order) ?? []), r]);
+    }
+    return [{ kind, byOrder }];
+  });
+}
+
+/** An order's records of a kind under its row: each one's key, amount and state, after the sum of those in the counted state. */
+function orderRecords(kind: MockKind, records: readonly Row[] | undefined, currency: string): Html | string {
+  const of = kind.ofOrder;
+  if (records === undefined || of === undefined) return '';
+  const sum = records.filter((r) => r.state === of.sumState).reduce((total, r) => total + Number(r[of.amount]), 0);
+  return html`${sum === 0 ? '' : formatAmount(sum, currency)}${records.map(
+    (r) => html`<div class="${kind.name}" data-order-${kind.name}="${r[kind.id]}"><code>${r[kind.key]}</code> ${formatAmount(Number(r[of.amount]), String(r[of.currency]))} ${kindBadge(kind, Number(r.state))}</div>`,
   )}`;
 }
 
@@ -86,19 +124,18 @@ function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
 }
 
 function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
-  const { merchants, orders, notifications, addresses, settlements, refunds } = state;
-  const refundsOf = refundsByOrder(refunds);
+  const { merchants, orders, notifications, addresses, settlements } = state;
+  const ofOrders = recordsByOrder(state);
   return html`
     <div class="card"><h2>Merchants</h2><table><tr><th>mchNo</th><th>appId</th></tr>
       ${merchants.map((m) => html`<tr><td><code>${m.mchNo}</code></td><td><code>${m.appId}</code></td></tr>`)}</table>
       <p class="muted">Clock: ${state.clock}, ${formatTime(state.now)} · Control API: <code>${base}/_mock/state</code></p></div>
-    ${section('Orders', orders.length, html`<table><tr><th>Order</th><th>Merchant order</th><th>Subject</th><th>Amount</th><th>Refunds</th><th>State</th><th>Created</th><th></th></tr>
+    ${section('Orders', orders.length, html`<table><tr><th>Order</th><th>Merchant order</th><th>Subject</th><th>Amount</th>${ofOrders.map(({ kind }) => html`<th>${capitalized(kind.plural)}</th>`)}<th>State</th><th>Created</th><th></th></tr>
       ${orders.map((o) => html`<tr data-order="${o.payOrderId}"><td><a href="${base}/cashier/${encodeURIComponent(o.payOrderId)}"><code>${o.payOrderId}</code></a></td>
-        <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td><td>${orderRefunds(refundsOf.get(o.payOrderId), o.currency)}</td>
+        <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td>${ofOrders.map(({ kind, byOrder }) => html`<td>${orderRecords(kind, byOrder.get(o.payOrderId), o.currency)}</td>`)}
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
         <td>${o.state <= 1 ? [control(path, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(path, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
-    ${section('Refunds', refunds.length, html`<table id="refunds"><tr><th>mchRefundNo</th><th>refundOrderId</th><th>Order</th><th>Amount</th><th>Reason</th><th>State</th><th>Created</th><th></th></tr>
-      ${refunds.map((r) => refundRow(path, r))}</table>`)}
+    ${MOCK_KINDS.map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
     ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>

@@ -1,0 +1,29 @@
+/**
+ * The record kinds the mock runs on its generic desk, in the order its state, dashboard, control routes and CLI list
+ * them. Adding a kind to the mock is declaring it (`record-kind.ts`) and naming it here.
+ *
+ * @module
+ */
+import { RecordDesk } from './record-desk.js';
+import type { DecisionOf, MockParts, MockRecord, ModeOf, RecordOf } from './record-kind.js';
+import { refundKind } from './refunds.js';
+
+/** Every declared kind of the mock. */
+export const MOCK_KINDS = [refundKind] as const;
+
+/** A declared kind, by name. */
+export type MockKind = (typeof MOCK_KINDS)[number];
+export type MockKindName = MockKind['name'];
+/** The declared kind of a name. */
+export type KindNamed<Name extends MockKindName> = Extract<MockKind, { readonly name: Name }>;
+
+/** The desk of each declared kind, by name. */
+export type MockDesks = { readonly [Name in MockKindName]: RecordDesk<RecordOf<KindNamed<Name>>, unknown, ModeOf<KindNamed<Name>>, DecisionOf<KindNamed<Name>>> };
+
+/** The state's member of each declared kind: its records, newest first. */
+export type MockKindRecords = { readonly [K in MockKind as K['plural']]: readonly RecordOf<K>[] };
+
+/** A desk for each declared kind; `onNotified` is told of a record that reached a notified state. */
+export function createDesks(parts: MockParts, onNotified: (kind: MockKind, record: MockRecord) => void): MockDesks {
+  return Object.fromEntries(MOCK_KINDS.map((kind) => [kind.name, new RecordDesk(kind, parts, (record) => onNotified(kind, record))])) as unknown as MockDesks;
+}

@@ -1,0 +1,200 @@
+/**
+ * The generic desk: runs any declared record kind (`record-kind.ts`): a create refused in the declared order, then
+ * stored, then decided by the mode (the record's own, else the kind's); decisions by test controls; expiry on the
+ * simulated clock; the notified states handed to the notifier; the query by id or key; copies for tests.
+ *
+ * @module
+ */
+import * as z from 'zod/mini';
+import { definitionOf } from '../../operations/table.js';
+import { parseInput } from '../../protocol/schemas/parse.js';
+import type { AcceptedRequest } from './accepted-request.js';
+import { merchantScoped, type MockMerchant } from './merchants.js';
+import { stateName, type MockKindOperations, type MockParts, type MockRecord, type MockRecordKind } from './record-kind.js';
+import { refuse } from './refusals.js';
+
+/** How a held record ends: a decision of its kind, with a failure's texts. */
+export interface MockDecision<Decision extends string = string> {
+  readonly to: Decision;
+  /** For a failure: the channel's error code (else the kind's default). */
+  readonly errCode?: string | undefined;
+  /** For a failure: the channel's error text (else the kind's default). */
+  readonly errMsg?: string | undefined;
+}
+
+const text = () => z.optional(z.string({ error: 'must be a string' }));
+const id = () => z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be at most 64 characters' }));
+const choice = <T extends string>(values: readonly T[]) =>
+  z.enum(values as [T, ...T[]], { error: `must be ${values.slice(0, -1).map((v) => `'${v}'`).join(', ')} or '${String(values.at(-1))}'` });
+
+/** The schemas of a kind's controls: its mode, the one record a mode may be for, its decision. */
+export function controlSchemas<Mode extends string, Decision extends string>(kind: { readonly modes: { readonly [M in Mode]: unknown }; readonly decisions: { readonly [D in Decision]: unknown }; readonly key: string }) {
+  const mode = choice(Object.keys(kind.modes) as Mode[]);
+  const target = z.strictObject({ [kind.key]: id() } as Record<string, ReturnType<typeof id>>);
+  const decision = z.strictObject({ to: choice(Object.keys(kind.decisions) as Decision[]), errCode: text(), errMsg: text() });
+  return { mode, target, decision, key: id() };
+}
+
+/** The facade's name of a kind's control, e.g. `setRefundMode`, `settleRefund`. */
+export const controlName = (kind: Pick<MockRecordKind, 'label'>, control: 'mode' | 'settle'): string => (control === 'mode' ? `set${kind.label}Mode` : `settle${kind.label}`);
+
+/** The field names a schema's object shape declares, in its order: what an answer or a notification carries. */
+export function fieldsOf(operation: MockKindOperations['create']): readonly string[] {
+  return Object.keys((definitionOf(operation).result as unknown as { def: { shape: object } }).def.shape);
+}
+
+// One sequence per kind for the whole process: two mocks never give the same id.
+const sequences = new Map<string, number>();
+
+/** The records of one kind, for all merchants, with the kind's state machine. */
+export class RecordDesk<R extends MockRecord = MockRecord, World = unknown, Mode extends string = string, Decision extends string = string> {
+  /** The kind's own state and the parts it reads (e.g. refunds' orders and channels that cannot refund). */
+  readonly world: World;
+  readonly #records = new Map<string, R>();
+  readonly #byKey = new Map<string, R>();
+  #mode: Mode;
+  // Test controls' own values, never a received one: each record's mode, by its key.
+  readonly #modes = new Map<string, Mode>();
+  readonly #schemas;
+
+  constructor(
+    readonly kind: MockRecordKind<R, World, Mode, Decision>,
+    private readonly parts: MockParts,
+    /** Told of a record that reached a notified state. */
+    private readonly onNotified: (record: R) => void,
+  ) {
+    this.world = kind.world(parts);
+    this.#mode = Object.keys(kind.modes)[0] as Mode;
+    this.#schemas = controlSchemas(kind);
+  }
+
+  /** The create: the declared refusals in order; then the record is stored, then decided by its mode (none when `interrupted`). */
+  create(request: AcceptedRequest, interrupted?: 'created' | 'processing'): Record<string, unknown> {
+    const now = this.parts.clock.now();
+    const call = { request, world: this.world, records: [...this.#records.values()], now };
+    for (const check of this.kind.refusals) {
+      const refusal = check(call);
+      if (refusal !== undefined) throw refuse(refusal);
+    }
+    const sequence = (sequences.get(this.kind.name) ?? 0) + 1;
+    sequences.set(this.kind.name, sequence);
+    const record = this.kind.create(call, `${now}${String(sequence).padStart(4, '0')}`, interrupted);
+    this.#records.set(this.#idOf(record), record);
+    this.#byKey.set(merchantScoped(record.mchNo, this.#keyOf(record)), record);
+    const mode = interrupted === undefined ? (this.#modes.get(this.#keyOf(record)) ?? this.#mode) : undefined;
+    const decision = mode === undefined ? undefined : this.kind.modes[mode];
+    if (decision !== undefined) this.#decide(record, decision, {});
+    return this.#answer(record, this.kind.operations.create);
+  }
+
+  /** The query: the merchant's record by its id (preferred) or its key. */
+  find(app: MockMerchant, params: Readonly<Record<string, string | number>>): R {
+    this.expire();
+    const byId = params[this.kind.id];
+    const record = byId !== undefined ? this.#records.get(String(byId)) : this.#byKey.get(merchantScoped(app.mchNo, String(params[this.kind.key])));
+    if (!record || record.mchNo !== app.mchNo) throw refuse(this.kind.notFound);
+    return record;
+  }
+
+  /** The query's answer: the fields its declared result has. */
+  queryData(record: R): Record<string, unknown> {
+    return this.#answer(record, this.kind.operations.query);
+  }
+
+  /** Test control: the mode of the coming records, or of the one record `target` names by its key (which wins). */
+  setMode(mode: Mode, target?: object): void {
+    const name = controlName(this.kind, 'mode');
+    const checked = parseInput(z.object({ mode: this.#schemas.mode, target: z.optional(this.#schemas.target) }), { mode, target }, `Invalid ${name} options`, 'options');
+    const key = (checked.target as Readonly<Record<string, string>> | undefined)?.[this.kind.key];
+    if (key === undefined) this.#mode = checked.mode as Mode;
+    else this.#modes.set(key, checked.mode as Mode);
+  }
+
+  /** Test control: an open record ends as `decision.to` says. */
+  settle(ref: string, decision: MockDecision<Decision>): R {
+    const name = controlName(this.kind, 'settle');
+    const checked = parseInput(this.#schemas.decision, decision, `Invalid ${name} decision`, 'options');
+    const record = this.#resolve(ref, name);
+    const { open } = this.kind.states;
+    if (!open.includes(record.state)) {
+      throw new Error(`${name}: ${this.kind.name} ${this.#idOf(record)} is ${stateName(this.kind, record.state)} (state ${record.state}); only ${this.kind.plural} in state ${open.join(' or ')} can change`);
+    }
+    this.#decide(record, checked.to as Decision, checked);
+    return { ...record };
+  }
+
+  /** Test control: one of the kind's own controls (e.g. `refuseRefunds`), by its facade name; its argument checked first. */
+  control(name: string, argument: unknown): unknown {
+    const control = this.kind.controls?.find((c) => c.name === name);
+    if (!control) throw new Error(`${this.kind.plural} have no control ${JSON.stringify(name)}`);
+    const checked = parseInput(control.bodySchema, argument, `Invalid ${name} ${control.argument}`, 'options');
+    return control.run(this.world, checked as never, name);
+  }
+
+  /** Moves records still open past the kind's expiry, as the reference's job does; notified only when the state is. */
+  expire(): void {
+    const { expiry } = this.kind;
+    if (expiry === undefined) return;
+    const now = this.parts.clock.now();
+    for (const record of this.#records.values()) {
+      if (this.kind.states.open.includes(record.state) && record.createdAt + expiry.afterMs <= now) this.#move(record, expiry.to);
+    }
+  }
+
+  /** A copy of a record by its id or a key only one merchant uses. */
+  snapshot(ref: string): R | undefined {
+    this.expire();
+    const record = this.#lookup(ref);
+    return record && { ...record };
+  }
+
+  /** Copies of every record, oldest first. */
+  list(): R[] {
+    this.expire();
+    return [...this.#records.values()].map((record) => ({ ...record }));
+  }
+
+  #decide(record: R, decision: Decision, failure: { readonly errCode?: string | undefined; readonly errMsg?: string | undefined }): void {
+    const transition = this.kind.decisions[decision];
+    if (transition.failure) {
+      record.errCode = failure.errCode ?? transition.failure.errCode;
+      record.errMsg = failure.errMsg ?? transition.failure.errMsg;
+    }
+    if (transition.stamp !== undefined) (record as Record<string, unknown>)[transition.stamp] = this.parts.clock.now();
+    record.state = transition.to;
+    this.kind.effect?.(record, this.world, [...this.#records.values()]);
+    if (this.kind.states.notified.includes(record.state)) this.onNotified(record);
+  }
+
+  #move(record: R, to: number): void {
+    record.state = to;
+    if (this.kind.states.notified.includes(to)) this.onNotified(record);
+  }
+
+  #answer(record: R, operation: MockKindOperations['create']): Record<string, unknown> {
+    return Object.fromEntries(fieldsOf(operation).map((name) => [name, (record as Record<string, unknown>)[name]]));
+  }
+
+  #idOf(record: R): string {
+    return String(record[this.kind.id]);
+  }
+
+  #keyOf(record: R): string {
+    return String(record[this.kind.key]);
+  }
+
+  #lookup(ref: string): R | undefined {
+    const byId = this.#records.get(ref);
+    if (byId) return byId;
+    const matches = [...this.#records.values()].filter((r) => this.#keyOf(r) === ref);
+    if (matches.length > 1) throw new Error(`several merchants use ${this.kind.key} ${JSON.stringify(ref)}; give the ${this.kind.id}`);
+    return matches[0];
+  }
+
+  #resolve(ref: string, control: string): R {
+    this.expire();
+    const record = this.#lookup(ref);
+    if (!record) throw new Error(`${control}: no ${this.kind.name} with ${this.kind.id} or ${this.kind.key} ${JSON.stringify(ref)}`);
+    return record;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * A record kind of the mock, declared once: its states, key and ids, modes, decisions, expiry, refusals in the
+ * reference's order, effects on other records, and how its controls, CLI verbs and dashboard table show it. The
+ * generic desk (`record-desk.ts`) runs any declaration; the control routes, the dashboard and the CLI read the list
+ * of declared kinds (`kinds.ts`). Adding a kind to the mock is writing one of these.
+ *
+ * @module
+ */
+import type { ZodMiniType } from 'zod/mini';
+import type { OperationName } from '../../operations/table.js';
+import type { AcceptedRequest } from './accepted-request.js';
+import type { SimulatedClock } from './clock.js';
+import type { OrderBook } from './orders.js';
+
+/** What every record the generic desk keeps has: its merchant, state, creation time and where it is notified. */
+export interface MockRecord {
+  readonly mchNo: string;
+  readonly appId: string;
+  state: number;
+  readonly createdAt: number;
+  readonly notifyUrl?: string | undefined;
+  errCode?: string | undefined;
+  errMsg?: string | undefined;
+}
+
+/** The create and query operations of a kind, rows of the operation table. */
+export interface MockKindOperations {
+  readonly create: OperationName;
+  readonly query: OperationName;
+}
+
+/** The gateway's parts a kind's hooks may use (its world is made from them once per gateway). */
+export interface MockParts {
+  readonly clock: SimulatedClock;
+  readonly orders: OrderBook;
+}
+
+/** Where a decision leads: the state, and what it sets on the record (a failure's texts, a time). */
+export interface MockTransition<R> {
+  readonly to: number;
+  /** A failure: `errCode`/`errMsg` from the decision, else these defaults. */
+  readonly failure?: { readonly errCode: string; readonly errMsg: string } | undefined;
+  /** A field set to the simulated clock's time, e.g. `successTime`. */
+  readonly stamp?: (keyof R & string) | undefined;
+  /** The dashboard button's style: `primary`, `danger` or plain. */
+  readonly button?: 'primary' | 'danger' | '' | undefined;
+  /** For the CLI's usage and the control route: what the decision does, e.g. `a held refund succeeds (state 2; ...)`. */
+  readonly does: string;
+}
+
+/** One call to a kind's create: the request, the kind's world and its records so far (refusal checks read them). */
+export interface MockCreateCall<R, World> {
+  readonly request: AcceptedRequest;
+  readonly world: World;
+  readonly records: readonly R[];
+  readonly now: number;
+}
+
+/** A dashboard column: a record field shown as code, text, an amount (with its currency field) or a time. */
+export type MockColumn<R> =
+  | { readonly title: string; readonly field: keyof R & string; readonly as: 'code' | 'time' | 'state' }
+  | { readonly title: string; readonly field: keyof R & string; readonly as: 'text'; readonly cell?: string | undefined }
+  | { readonly title: string; readonly field: keyof R & string; readonly as: 'amount'; readonly currency: keyof R & string };
+
+/** One control of a kind beyond mode and settle, e.g. refunds' `refuseRefunds`: a route and the facade method it calls. */
+export interface MockKindControl<World> {
+  /** The facade's method, e.g. `refuseRefunds`. */
+  readonly name: string;
+  /** The name of its one argument, e.g. `scope`. */
+  readonly argument: string;
+  readonly method: 'POST' | 'DELETE';
+  /** Below `/_mock/{plural}/`. */
+  readonly path: string;
+  readonly body: string;
+  readonly does: string;
+  /** Checks the body (and the facade method's argument). */
+  readonly bodySchema: ZodMiniType;
+  /** Does it on the kind's world; the answer is the route's. */
+  // A method, so that a control of a given argument type is a control of any.
+  run(world: World, argument: never, control: string): unknown;
+}
+
+/**
+ * A record kind of the mock. `R` is the record as the desk holds it, `World` the kind's own state and the gateway's
+ * parts it reads, `Mode` and `Decision` the names of its modes and decisions.
+ */
+export interface MockRecordKind<
+  R extends MockRecord = MockRecord,
+  World = unknown,
+  Mode extends string = string,
+  Decision extends string = string,
+  Name extends string = string,
+  Plural extends string = string,
+  Ops extends MockKindOperations = MockKindOperations,
+> {
+  /** e.g. `refund`: the notification's `kind`, the dashboard row's `data-refund`, the CLI verbs' prefix. */
+  readonly name: Name;
+  /** e.g. `refunds`: the state's member, the control routes' segment, the dashboard's section. */
+  readonly plural: Plural;
+  /** e.g. `Refund`: the facade's names (`setRefundMode`, `settleRefund`). */
+  readonly label: string;
+  /** The create and query operations the desk answers. */
+  readonly operations: Ops;
+  /** The state names by number (the kind's enum), the open ones (a decision or expiry may move them), the notified ones. */
+  readonly states: { readonly names: Readonly<Record<string, number>>; readonly open: readonly number[]; readonly notified: readonly number[] };
+  /** The gateway's id of a record (`refundOrderId`) and the merchant's key (`mchRefundNo`, unique per merchant). */
+  readonly id: keyof R & string;
+  readonly key: keyof R & string;
+  /** The query's refusal of a record the merchant does not have. */
+  readonly notFound: string;
+  /** The create's refusals, in the reference's order: each returns its text, or nothing to let the request on. */
+  readonly refusals: readonly ((call: MockCreateCall<R, World>) => string | undefined)[];
+  /** The record a create stores once no refusal applies; `interrupted`: left in 0 (`created`) or in processing, undecided. */
+  create(call: MockCreateCall<R, World>, id: string, interrupted: 'created' | 'processing' | undefined): R;
+  /** The modes a test sets, each leading to a decision at once, or none (held until settled). The first is the default. */
+  readonly modes: { readonly [M in Mode]: NoInfer<Decision> | undefined };
+  readonly decisions: { readonly [D in Decision]: MockTransition<R> };
+  /** A record still open this long after its creation moves to `to` (notified only when `to` is). */
+  readonly expiry?: { readonly afterMs: number; readonly to: number } | undefined;
+  /** The kind's world, made once per gateway from its parts. */
+  world(parts: MockParts): World;
+  /** After a record changed state (a decision, never the expiry), its effect on other records, e.g. the refunded order. */
+  readonly effect?: ((record: R, world: World, records: readonly R[]) => void) | undefined;
+  /** Controls beyond mode and settle; the facade method each `calls` is its alias. */
+  readonly controls?: readonly MockKindControl<World>[] | undefined;
+  /** The dashboard's table: its columns, then state and the decisions' buttons. */
+  readonly columns: readonly MockColumn<R>[];
+  /** A record belongs to an order by this field: the dashboard and `mock list` show it under the order, with the sum of `sum.amount` of records in `sum.state`. */
+  readonly ofOrder?: { readonly field: keyof R & string; readonly amount: keyof R & string; readonly currency: keyof R & string; readonly sumState: number } | undefined;
+  /** How the control routes describe the mode and the decisions. */
+  readonly modeDoes: string;
+  readonly settleDoes: string;
+}
+
+/**
+ * Declares a record kind of the mock, of records `R` and world `World`: checks that every mode leads to a declared
+ * decision, every field named is one of `R`'s, and keeps the names, modes and decisions as literal types.
+ *
+ * @example
+ * ```ts
+ * export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({ name: 'refund', plural: 'refunds', label: 'Refund', ... });
+ * ```
+ */
+export function defineMockRecordKind<R extends MockRecord, World>() {
+  return <const Mode extends string, const Decision extends string, const Name extends string, const Plural extends string, const Ops extends MockKindOperations>(
+    kind: MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops>,
+  ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops> => kind;
+}
+
+/** The record type of a kind. */
+export type RecordOf<K> = K extends MockRecordKind<infer R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops> ? R : never;
+/** The modes of a kind. */
+export type ModeOf<K> = K extends MockRecordKind<infer _R, infer _World, infer Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops> ? Mode : never;
+/** The decisions of a kind. */
+export type DecisionOf<K> = K extends MockRecordKind<infer _R, infer _World, infer _Mode, infer Decision, infer _Name, infer _Plural, infer _Ops> ? Decision : never;
+
+/** The name of a kind's state, or `unknown`. */
+export function stateName(kind: Pick<MockRecordKind, 'states'>, state: number): string {
+  return Object.entries(kind.states.names).find(([, code]) => code === state)?.[0] ?? 'unknown';
+}
