@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { kindUsage } from './kind-verbs.js';
 import { controlApiUsage, runMock, type MockCommandIo } from './mock-command.js';
 import { readMockOptions } from './mock-options.js';
 import { runSign } from './sign-command.js';
@@ -17,9 +18,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 
 const USAGE = `Usage: payment-gateway-sdk mock [options]
        payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]
-       payment-gateway-sdk mock refund-succeed|refund-fail|refund-close REFUND [--url URL]
-       payment-gateway-sdk mock refund-mode hold|succeed|fail [--url URL]
-       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
+${kindUsage(false).map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
        payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
        payment-gateway-sdk sign [options] < body

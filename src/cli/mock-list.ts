@@ -5,7 +5,8 @@
  * @module
  */
 import { payOrderStateName } from '../protocol/schemas/enums.js';
-import { refundOrderStateName } from '../protocol/schemas/refund.js';
+import { MOCK_KINDS, type MockKind } from '../testing/domain/kinds.js';
+import { stateName } from '../testing/domain/record-kind.js';
 
 type Row = Readonly<Record<string, unknown>>;
 
@@ -15,21 +16,44 @@ const named = (state: unknown, name: (code: never) => string | undefined) => (ty
 const money = (row: Row, field: string) => `${text(row[field])} ${text(row.currency)}`;
 const section = (title: string, lines: readonly string[]) => [`${title} (${lines.length})`, ...lines.map((line) => `  ${line}`)];
 
+const kindState = (kind: MockKind, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : text(state));
+/** A record's amount: its kind's first amount column, with its currency. */
+const amountOf = (kind: MockKind, r: Row) => {
+  const column = kind.columns.find((c) => c.as === 'amount');
+  return column === undefined || !('currency' in column) ? '' : `${text(r[column.field])} ${text(r[column.currency])}`;
+};
+
+/** A declared kind's record: its id, key, order, amount, state and text columns (`reason "..."`). */
+function recordLine(kind: MockKind, r: Row): string {
+  const order = kind.ofOrder === undefined ? '' : `  of ${text(r[kind.ofOrder.field])}`;
+  const texts = kind.columns.filter((c) => c.as === 'text').map((c) => `  ${c.title.toLowerCase()} ${JSON.stringify(text(r[c.field]))}`);
+  return `${text(r[kind.id])}  ${kind.key} ${text(r[kind.key])}${order}  amount ${amountOf(kind, r)}  state ${kindState(kind, r.state)}${texts.join('')}`;
+}
+
+/** An order's records of the kinds that belong to orders: `  refunds: refund-1 200 USD state 2 (Succeeded), ...`. */
+function ofOrder(state: Row, order: Row): string {
+  return MOCK_KINDS.map((kind) => {
+    const field = kind.ofOrder?.field;
+    const own = field === undefined ? [] : rows(state[kind.plural]).filter((r) => r[field] === order.payOrderId);
+    return own.length === 0 ? '' : `  ${kind.plural}: ${own.map((r) => `${text(r[kind.key])} ${amountOf(kind, r)} state ${kindState(kind, r.state)}`).join(', ')}`;
+  }).join('');
+}
+
+/** A notification: the key and id of the record it notifies (a declared kind's), or of the order. */
+function notificationLine(n: Row): string {
+  const kind = MOCK_KINDS.find((k) => k.name === n.kind);
+  const [key, id] = kind === undefined ? [n.mchOrderNo, n.payOrderId] : [n[kind.key], n[kind.id]];
+  return `${text(n.id)}  ${text(n.kind)} ${text(key)} (${text(id)})  ${text(n.state)} after ${text(n.attempts)} attempt(s)  to ${text(n.url)}`;
+}
+
 /** The state's records, by kind, newest first as the mock lists them, one line each; amounts in minor units. */
 export function listState(state: Row): string[] {
-  const refunds = rows(state.refunds);
-  const refundLine = (r: Row) => `${text(r.mchRefundNo)} ${money(r, 'refundAmount')} state ${named(r.state, refundOrderStateName)}`;
-  const orders = rows(state.orders).map((o) => {
-    const own = refunds.filter((r) => r.payOrderId === o.payOrderId).map(refundLine);
-    return `${text(o.payOrderId)}  mchOrderNo ${text(o.mchOrderNo)}  ${text(o.wayCode)}  amount ${money(o, 'amount')}  state ${named(o.state, payOrderStateName)}${own.length === 0 ? '' : `  refunds: ${own.join(', ')}`}`;
-  });
-  const refundLines = refunds.map(
-    (r) => `${text(r.refundOrderId)}  mchRefundNo ${text(r.mchRefundNo)}  of ${text(r.payOrderId)}  amount ${money(r, 'refundAmount')}  state ${named(r.state, refundOrderStateName)}  reason ${JSON.stringify(text(r.refundReason))}`,
+  const orders = rows(state.orders).map(
+    (o) => `${text(o.payOrderId)}  mchOrderNo ${text(o.mchOrderNo)}  ${text(o.wayCode)}  amount ${money(o, 'amount')}  state ${named(o.state, payOrderStateName)}${ofOrder(state, o)}`,
   );
+  const kinds = MOCK_KINDS.flatMap((kind) => section(`${kind.plural.charAt(0).toUpperCase()}${kind.plural.slice(1)}`, rows(state[kind.plural]).map((r) => recordLine(kind, r))));
   const addresses = rows(state.addresses).map((a) => `${text(a.serverRequestId)}  requestId ${text(a.requestId)}  ${text(a.tokenId)} ${text(a.address)}  status ${text(a.status)}`);
   const settlements = rows(state.settlements).map((s) => `${text(s.serverRequestId)}  requestId ${text(s.requestId)}  amount ${money(s, 'amount')}  ${text(s.tokenId)}  status ${text(s.status)}`);
-  const notifications = rows(state.notifications).map(
-    (n) => `${text(n.id)}  ${text(n.kind)} ${n.kind === 'refund' ? text(n.mchRefundNo) : text(n.mchOrderNo)} (${n.kind === 'refund' ? text(n.refundOrderId) : text(n.payOrderId)})  ${text(n.state)} after ${text(n.attempts)} attempt(s)  to ${text(n.url)}`,
-  );
-  return [...section('Orders', orders), ...section('Refunds', refundLines), ...section('Declared addresses', addresses), ...section('Settlements', settlements), ...section('Notifications', notifications)];
+  const notifications = rows(state.notifications).map(notificationLine);
+  return [...section('Orders', orders), ...kinds, ...section('Declared addresses', addresses), ...section('Settlements', settlements), ...section('Notifications', notifications)];
 }

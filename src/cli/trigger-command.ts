@@ -1,55 +1,25 @@
 /**
- * `payment-gateway-sdk mock pay|fail|expire <order>` and `mock refund-succeed|refund-fail|refund-close <refund>`,
- * `mock refund-mode hold|succeed|fail [--refund REFUND]`, `mock refund-unsupported ORDER|--if-code|--way-code [--allow]`,
- * `mock resend REF...` and `mock list`: drive a running mock over its control API, as Stripe CLI's `trigger` drives
- * a test account: the channel reports the order paid (its notification goes out) or failed, or the order expires; a
- * held refund is decided; the coming refunds are held, succeed or fail; a channel cannot refund; a notification is sent
- * again; what the mock holds is listed.
+ * `payment-gateway-sdk mock pay|fail|expire <order>`, each declared kind's verbs (`kind-verbs.ts`: `mock
+ * refund-succeed|refund-fail|refund-close <refund>`, `mock refund-mode hold|succeed|fail [--refund REFUND]`),
+ * `mock refund-unsupported ORDER|--if-code|--way-code [--allow]`, `mock resend REF...` and `mock list`: drive a running
+ * mock over its control API, as Stripe CLI's `trigger` drives a test account: the channel reports the order paid (its
+ * notification goes out) or failed, or the order expires; a held record is decided; the coming records are held,
+ * decided or failed; a channel cannot refund; a notification is sent again; what the mock holds is listed.
  *
  * @module
  */
 import { parseArgs } from 'node:util';
-import { payOrderStateName, type PayOrderState } from '../protocol/schemas/enums.js';
-import { refundOrderStateName, type RefundOrderState } from '../protocol/schemas/refund.js';
+import { payOrderStateName } from '../protocol/schemas/enums.js';
+import { NOTIFICATION_REFS } from '../testing/domain/kinds.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
+import { FAILURE_VERBS, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, kindHelp, kindUsage } from './kind-verbs.js';
 import { listState } from './mock-list.js';
+import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 import { UsageError } from './usage-error.js';
 
-/** The control answer's fields the command prints. */
-type Answer = Readonly<Record<string, unknown>>;
-/** The options a trigger may take besides `--url` and `--help`, as given. */
-type Values = { 'err-code'?: string; 'err-msg'?: string; refund?: string; 'if-code'?: string; 'way-code'?: string; allow?: boolean };
-type OptionName = keyof Values;
-
-/** One action: the control route it calls and how it prints the answer. */
-interface TriggerSpec {
-  /** The route below `{url}/_mock/`, for one positional argument (already URL-encoded). */
-  readonly route: (ref: string) => string;
-  /** The method; POST unless said. */
-  readonly method?: (values: Values) => 'GET' | 'POST' | 'DELETE';
-  /** The body it sends: from the positional argument and the options. */
-  readonly body?: (ref: string | undefined, values: Values) => Readonly<Record<string, string>>;
-  /** The options it takes. */
-  readonly options?: readonly OptionName[];
-  /** Its positional arguments: one (the default), one or more (each a request of its own), none, or one unless an option names the target. */
-  readonly positionals?: 'one' | 'many' | 'none' | 'optional';
-  /** The positional values it takes, when not an id. */
-  readonly choices?: readonly string[];
-  /** The most an answer may weigh; a control answer is one record, a few kilobytes. */
-  readonly maxBytes?: number;
-  /** The lines it prints (each made printable on its own). */
-  readonly print: (answer: Answer) => string | readonly string[];
-}
-
-const NOTIFIED = '; its notification goes out now (real clock) or with POST /_mock/notifications/deliver (manual clock)';
 const stateOf = (state: unknown, name: (code: never) => string | undefined) => (typeof state === 'number' ? `${state} (${name(state as never) ?? 'unknown'})` : String(state));
-const failureOf = (answer: Answer) => `  errCode ${String(answer.errCode)}  errMsg ${String(answer.errMsg)}`;
 const order = (answer: Answer) => `payOrderId ${String(answer.payOrderId)}  mchOrderNo ${String(answer.mchOrderNo)}  state ${stateOf(answer.state, payOrderStateName)}`;
-const refund = (answer: Answer) => `refundOrderId ${String(answer.refundOrderId)}  mchRefundNo ${String(answer.mchRefundNo)}  state ${stateOf(answer.state, refundOrderStateName)}`;
-const settle = (ref: string) => `refunds/${ref}/settle`;
-const failure = (values: Values) => ({ ...(values['err-code'] === undefined ? {} : { errCode: values['err-code'] }), ...(values['err-msg'] === undefined ? {} : { errMsg: values['err-msg'] }) });
-const FAILURE_OPTIONS = ['err-code', 'err-msg'] as const;
 const scopeOf = (ref: string | undefined, values: Values) =>
   values['if-code'] !== undefined ? { ifCode: values['if-code'] } : values['way-code'] !== undefined ? { wayCode: values['way-code'] } : { order: String(ref) };
 const describeScope = (scope: unknown) => {
@@ -58,30 +28,21 @@ const describeScope = (scope: unknown) => {
 };
 
 /**
- * The actions, each a control route: `POST {url}/_mock/orders/{order}/{action}`, `.../refunds/{refund}/settle`,
- * `.../refunds/mode`, `.../refunds/unsupported`, `.../notifications/{ref}/resend`, `GET .../state`.
+ * The actions, each a control route: `POST {url}/_mock/orders/{order}/{action}`, each kind's `.../{plural}/{id}/settle`
+ * and `.../{plural}/mode`, `.../refunds/unsupported`, `.../notifications/{ref}/resend`, `GET .../state`.
  */
 const TRIGGER_SPECS = {
   pay: { route: (ref) => `orders/${ref}/pay`, print: (a) => `${order(a)}${NOTIFIED}` },
   fail: { route: (ref) => `orders/${ref}/fail`, options: FAILURE_OPTIONS, body: (_ref, values) => failure(values), print: (a) => `${order(a)}${failureOf(a)}` },
   expire: { route: (ref) => `orders/${ref}/expire`, print: order },
-  'refund-succeed': { route: settle, body: () => ({ to: 'succeed' }), print: (a) => `${refund(a)}${a.notifyUrl === undefined ? '' : NOTIFIED}` },
-  'refund-fail': { route: settle, options: FAILURE_OPTIONS, body: (_ref, values) => ({ to: 'fail', ...failure(values) }), print: (a) => `${refund(a)}${failureOf(a)}${a.notifyUrl === undefined ? '' : NOTIFIED}` },
-  'refund-close': { route: settle, body: () => ({ to: 'close' }), print: (a) => `${refund(a)}; no notification` },
-  'refund-mode': {
-    route: () => 'refunds/mode',
-    options: ['refund'],
-    body: (mode, values) => ({ mode: String(mode), ...(values.refund === undefined ? {} : { mchRefundNo: values.refund }) }),
-    choices: ['hold', 'succeed', 'fail'],
-    print: (a) =>
-      `refund mode ${String(a.mode)}${a.mchRefundNo === undefined ? '' : ` for refund ${String(a.mchRefundNo)}`}: ${a.mode === 'hold' ? `${a.mchRefundNo === undefined ? 'coming refunds wait' : 'it waits'} in state 1 (Refunding) until mock refund-succeed|refund-fail|refund-close REFUND` : `${a.mchRefundNo === undefined ? 'coming refunds are' : 'it is'} ${a.mode === 'fail' ? 'failed (state 3)' : 'refunded (state 2)'} at once`}`,
-  },
+  ...KIND_VERBS,
   'refund-unsupported': {
     route: () => 'refunds/unsupported',
     method: (values) => (values.allow ? 'DELETE' : 'POST'),
     options: ['if-code', 'way-code', 'allow'],
     positionals: 'optional',
     body: scopeOf,
+    argument: 'target: an order (payOrderId or mchOrderNo), --if-code CODE or --way-code CODE, e.g. payment-gateway-sdk mock refund-unsupported --way-code QR_CASHIER',
     print: (a) =>
       a.refundsAllowed === undefined
         ? `refunds of the ${describeScope(a.refundsUnsupported)} are refused: 当前通道不支持退款！ (refund_unsupported)`
@@ -90,15 +51,17 @@ const TRIGGER_SPECS = {
   resend: {
     route: (ref) => `notifications/${ref}/resend`,
     positionals: 'many',
+    argument: `notification: its id (N1...), or the ${listed(NOTIFICATION_REFS, 'or')} it notifies, e.g. payment-gateway-sdk mock resend order-1001 refund-1001`,
     print: (a) =>
       `${String(a.notificationId)} resent to ${String(a.url)} (attempt ${String(a.attempt)}, its original reqTime and sign): ${a.delivered === true ? 'delivered' : 'not delivered'}, ${String(a.reason)}`,
   },
   list: { route: () => 'state', method: () => 'GET', positionals: 'none', maxBytes: 64 * 1024 * 1024, print: listState },
-} as const satisfies Record<string, TriggerSpec>;
+} satisfies Record<string, TriggerSpec>;
 
 /** The actions the command takes after `mock`. */
 export const TRIGGERS = Object.keys(TRIGGER_SPECS) as readonly Trigger[];
-export type Trigger = keyof typeof TRIGGER_SPECS;
+/** An action: a fixed one, or a declared kind's. */
+export type Trigger = keyof typeof TRIGGER_SPECS | (string & {});
 
 /** Where the mock command listens by default. */
 const DEFAULT_URL = 'http://127.0.0.1:4010';
@@ -109,33 +72,27 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 
 export const TRIGGER_USAGE = `Usage: payment-gateway-sdk mock pay|fail|expire ORDER [--url URL] [--err-code CODE] [--err-msg TEXT]
-       payment-gateway-sdk mock refund-succeed|refund-fail|refund-close REFUND [--url URL] [--err-code CODE] [--err-msg TEXT]
-       payment-gateway-sdk mock refund-mode hold|succeed|fail [--refund REFUND] [--url URL]
-       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
+${kindUsage(true).map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
        payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
 
 Drives a running mock (payment-gateway-sdk mock) over its control API. ORDER is the payOrderId or your mchOrderNo;
-REFUND is the refundOrderId or your mchRefundNo.
+${KIND_PLACEHOLDERS.join('\n')}
   pay                 the channel reports the order paid (state 2); its notification goes out
   fail                the channel reports the payment failed (state 3; --err-code, --err-msg set errCode, errMsg); no notification
   expire              the order expires now (state 6, closed); no notification
-  refund-succeed      a held refund succeeds (state 2; the order's refunded sum grows, state 5 once in full); it is notified
-  refund-fail         a held refund fails (state 3; --err-code, --err-msg set errCode, errMsg); it is notified
-  refund-close        a held refund closes (state 4), as the gateway's two-hour job does; no notification
-  refund-mode         how the coming refunds go: hold (wait in state 1 until decided), succeed (the default) or fail;
-                      --refund MCHREFUNDNO: only that refund (its mode wins over the mode of all)
+${kindHelp().verbs.join('\n')}
   refund-unsupported  the channel of an order, of a channel (--if-code) or of a way code (--way-code) cannot refund:
                       its refunds are refused with 当前通道不支持退款！ (refund_unsupported); --allow undoes it
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
-                      or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies
+                      or the ${listed(NOTIFICATION_REFS, 'or')} it notifies
   list                what the mock holds: orders (with their refunds), refunds, addresses, settlements, notifications
 
 Options:
       --url URL        the mock's base URL (default $${MOCK_URL_ENV}, else ${DEFAULT_URL})
-      --err-code CODE  fail, refund-fail: the channel's errCode
-      --err-msg TEXT   fail, refund-fail: the channel's errMsg
-      --refund REFUND  refund-mode: the one refund (mchRefundNo) the mode is for
+      --err-code CODE  ${['fail', ...FAILURE_VERBS].join(', ')}: the channel's errCode
+      --err-msg TEXT   ${['fail', ...FAILURE_VERBS].join(', ')}: the channel's errMsg
+${kindHelp().options.join('\n')}
       --if-code CODE   refund-unsupported: every order of this channel (e.g. wxpay)
       --way-code CODE  refund-unsupported: every order of this way code (e.g. QR_CASHIER)
       --allow          refund-unsupported: undo; the channel refunds again
@@ -173,7 +130,7 @@ export async function runTrigger(trigger: Trigger, args: readonly string[], io: 
     io.err.write(`payment-gateway-sdk mock ${trigger}: ${printable(error.message)}\nRun payment-gateway-sdk mock ${trigger} --help for its options.\n`);
     return 2;
   }
-  const spec: TriggerSpec = TRIGGER_SPECS[trigger];
+  const spec = specOf(trigger);
   for (const call of calls) {
     const answer = await control(call, spec.maxBytes ?? MAX_ANSWER_BYTES);
     if (typeof answer === 'string') {
@@ -220,7 +177,7 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
     parsed = parseArgs({
       args: [...args],
       options: {
-        url: { type: 'string' }, 'err-code': { type: 'string' }, 'err-msg': { type: 'string' }, refund: { type: 'string' },
+        url: { type: 'string' }, 'err-code': { type: 'string' }, 'err-msg': { type: 'string' }, ...KIND_OPTION_TYPES,
         'if-code': { type: 'string' }, 'way-code': { type: 'string' }, allow: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -231,12 +188,12 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';
-  const spec: TriggerSpec = TRIGGER_SPECS[trigger];
+  const spec = specOf(trigger);
   const taken = spec.options ?? [];
-  for (const name of ['err-code', 'err-msg', 'refund', 'if-code', 'way-code', 'allow'] as const) {
-    if (values[name] !== undefined && !taken.includes(name)) throw new UsageError(OPTION_OF[name]);
+  for (const [name, message] of Object.entries(OPTION_OF)) {
+    if ((values as Values)[name] !== undefined && !taken.includes(name)) throw new UsageError(message);
   }
-  const refs = targets(trigger, spec, positionals, values);
+  const refs = targets(spec, trigger, positionals, values);
   const base = values.url ?? env[MOCK_URL_ENV] ?? DEFAULT_URL;
   let url: URL;
   try {
@@ -252,18 +209,22 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
   }));
 }
 
+/** Each kind's `--<kind>` option, a string. */
+const KIND_OPTION_TYPES = Object.fromEntries(Object.keys(KIND_OPTIONS).map((name) => [name, { type: 'string' as const }]));
+const FAILURE_OPTION = `--err-code and --err-msg are options of ${listed(['fail', ...FAILURE_VERBS])}`;
+
 /** Which triggers take an option, for the message when another is given it. */
-const OPTION_OF: Readonly<Record<OptionName, string>> = {
-  'err-code': '--err-code and --err-msg are options of fail and refund-fail',
-  'err-msg': '--err-code and --err-msg are options of fail and refund-fail',
-  refund: '--refund is an option of refund-mode',
+const OPTION_OF: Readonly<Record<string, string>> = {
+  'err-code': FAILURE_OPTION,
+  'err-msg': FAILURE_OPTION,
+  ...KIND_OPTIONS,
   'if-code': '--if-code is an option of refund-unsupported',
   'way-code': '--way-code is an option of refund-unsupported',
   allow: '--allow is an option of refund-unsupported',
 };
 
 /** The targets the positional arguments (or the options) name: one request each. */
-function targets(trigger: Trigger, spec: TriggerSpec, positionals: readonly string[], values: Values): (string | undefined)[] {
+function targets(spec: TriggerSpec, trigger: Trigger, positionals: readonly string[], values: Values): (string | undefined)[] {
   const kind = spec.positionals ?? 'one';
   if (kind === 'none') {
     if (positionals.length > 0) throw new UsageError(`takes no argument, not ${JSON.stringify(positionals[0])}`);
@@ -271,20 +232,21 @@ function targets(trigger: Trigger, spec: TriggerSpec, positionals: readonly stri
   }
   if (kind === 'optional') {
     const named = [positionals.length > 0, values['if-code'] !== undefined, values['way-code'] !== undefined].filter(Boolean).length;
-    if (named !== 1 || positionals.length > 1 || positionals[0] === '') throw new UsageError(`give one ${example(trigger)}`);
+    if (named !== 1 || positionals.length > 1 || positionals[0] === '') throw new UsageError(`give one ${example(spec, trigger)}`);
     return [positionals[0]];
   }
-  if (positionals.length === 0 || (kind === 'one' && positionals.length !== 1) || positionals.includes('')) throw new UsageError(`give ${kind === 'many' ? 'one or more' : 'one'} ${example(trigger)}`);
+  if (positionals.length === 0 || (kind === 'one' && positionals.length !== 1) || positionals.includes('')) throw new UsageError(`give ${kind === 'many' ? 'one or more' : 'one'} ${example(spec, trigger)}`);
   const [ref] = positionals;
-  if (spec.choices && !spec.choices.includes(ref ?? '')) throw new UsageError(`give one ${example(trigger)}, not ${JSON.stringify(ref)}`);
+  if (spec.choices && !spec.choices.includes(ref ?? '')) throw new UsageError(`give one ${example(spec, trigger)}, not ${JSON.stringify(ref)}`);
   return [...positionals];
 }
 
-/** What the positional argument of `trigger` is, with an example. */
-function example(trigger: Trigger): string {
-  if (trigger === 'refund-mode') return 'mode: hold, succeed or fail, e.g. payment-gateway-sdk mock refund-mode hold';
-  if (trigger === 'refund-unsupported') return 'target: an order (payOrderId or mchOrderNo), --if-code CODE or --way-code CODE, e.g. payment-gateway-sdk mock refund-unsupported --way-code QR_CASHIER';
-  if (trigger === 'resend') return 'notification: its id (N1...), or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies, e.g. payment-gateway-sdk mock resend order-1001 refund-1001';
-  if (trigger.startsWith('refund-')) return `refund: its refundOrderId or your mchRefundNo, e.g. payment-gateway-sdk mock ${trigger} refund-1001`;
-  return `order: its payOrderId or your mchOrderNo, e.g. payment-gateway-sdk mock ${trigger} order-1001`;
+/** What the positional argument of `trigger` is, with an example: an order's unless its spec says. */
+function example(spec: TriggerSpec, trigger: Trigger): string {
+  return spec.argument ?? `order: its payOrderId or your mchOrderNo, e.g. payment-gateway-sdk mock ${trigger} order-1001`;
+}
+
+/** The spec of a trigger the command was given (main checks it is one). */
+function specOf(trigger: Trigger): TriggerSpec {
+  return (TRIGGER_SPECS as Readonly<Record<string, TriggerSpec>>)[trigger] as TriggerSpec;
 }

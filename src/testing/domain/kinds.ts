@@ -11,6 +11,9 @@ import { refundKind } from './refunds.js';
 /** Every declared kind of the mock. */
 export const MOCK_KINDS = [refundKind] as const;
 
+/** What a notification may be named by in a resend: a payment's ids, then each declared kind's id and key. */
+export const NOTIFICATION_REFS: readonly string[] = ['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])];
+
 /** A declared kind, by name. */
 export type MockKind = (typeof MOCK_KINDS)[number];
 export type MockKindName = MockKind['name'];

@@ -44,8 +44,10 @@ export interface MockTransition<R> {
   readonly stamp?: (keyof R & string) | undefined;
   /** The dashboard button's style: `primary`, `danger` or plain. */
   readonly button?: 'primary' | 'danger' | '' | undefined;
-  /** For the CLI's usage and the control route: what the decision does, e.g. `a held refund succeeds (state 2; ...)`. */
+  /** For the CLI's usage: what the decision does, e.g. `a held refund succeeds (state 2; ...)`. */
   readonly does: string;
+  /** What a record that took it is, e.g. `refunded`, as the CLI says of a mode: `coming refunds are refunded (state 2) at once`. */
+  readonly past: string;
 }
 
 /** One call to a kind's create: the request, the kind's world and its records so far (refusal checks read them). */
@@ -102,7 +104,13 @@ export interface MockRecordKind<
   /** The create and query operations the desk answers. */
   readonly operations: Ops;
   /** The state names by number (the kind's enum), the open ones (a decision or expiry may move them), the notified ones. */
-  readonly states: { readonly names: Readonly<Record<string, number>>; readonly open: readonly number[]; readonly notified: readonly number[] };
+  readonly states: {
+    readonly names: Readonly<Record<string, number>>;
+    readonly open: readonly number[];
+    readonly notified: readonly number[];
+    /** The state a record held by a mode waits in. */
+    readonly held: number;
+  };
   /** The gateway's id of a record (`refundOrderId`) and the merchant's key (`mchRefundNo`, unique per merchant). */
   readonly id: keyof R & string;
   readonly key: keyof R & string;

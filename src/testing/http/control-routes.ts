@@ -12,7 +12,7 @@ import type { GatewayControls } from '../domain/controls.js';
 import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
-import { MOCK_KINDS, type MockKind } from '../domain/kinds.js';
+import { MOCK_KINDS, NOTIFICATION_REFS, type MockKind } from '../domain/kinds.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
 import { settlementProgressSchema } from '../domain/settlements.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
@@ -38,7 +38,7 @@ function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchem
 }
 
 /** The fields a notification may be named by in a resend: "a, b, c or d". */
-const NOTIFIED_BY = ((names: readonly string[]) => `${names.slice(0, -1).join(', ')} or ${String(names.at(-1))}`)(['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])]);
+const NOTIFIED_BY = `${NOTIFICATION_REFS.slice(0, -1).join(', ')} or ${String(NOTIFICATION_REFS.at(-1))}`;
 
 /** A declared kind's routes: its mode, its own controls, and the decision of one record (`/_mock/{plural}/...`). */
 function kindRoutes(kind: MockKind): ControlRoute[] {

@@ -1,0 +1,42 @@
+/**
+ * What one `payment-gateway-sdk mock <verb>` is: the control route it calls, what it sends, how it prints the
+ * answer; and the pieces of answer every verb prints alike.
+ *
+ * @module
+ */
+
+/** The control answer's fields the command prints. */
+export type Answer = Readonly<Record<string, unknown>>;
+/** The options a trigger may take besides `--url` and `--help`, as given: `--err-code`... and each declared kind's `--<kind>`. */
+export type Values = { readonly 'err-code'?: string; readonly 'err-msg'?: string; readonly 'if-code'?: string; readonly 'way-code'?: string; readonly allow?: boolean } & Readonly<
+  Record<string, string | boolean | undefined>
+>;
+
+/** One action: the control route it calls and how it prints the answer. */
+export interface TriggerSpec {
+  /** The route below `{url}/_mock/`, for one positional argument (already URL-encoded). */
+  readonly route: (ref: string) => string;
+  /** The method; POST unless said. */
+  readonly method?: (values: Values) => 'GET' | 'POST' | 'DELETE';
+  /** The body it sends: from the positional argument and the options. */
+  readonly body?: (ref: string | undefined, values: Values) => Readonly<Record<string, string>>;
+  /** The options it takes. */
+  readonly options?: readonly string[];
+  /** Its positional arguments: one (the default), one or more (each a request of its own), none, or one unless an option names the target. */
+  readonly positionals?: 'one' | 'many' | 'none' | 'optional';
+  /** The positional values it takes, when not an id. */
+  readonly choices?: readonly string[];
+  /** What its positional argument is, with an example, for the message when it is missing or wrong. */
+  readonly argument?: string;
+  /** The most an answer may weigh; a control answer is one record, a few kilobytes. */
+  readonly maxBytes?: number;
+  /** The lines it prints (each made printable on its own). */
+  readonly print: (answer: Answer) => string | readonly string[];
+}
+
+export const NOTIFIED = '; its notification goes out now (real clock) or with POST /_mock/notifications/deliver (manual clock)';
+export const failureOf = (answer: Answer) => `  errCode ${String(answer.errCode)}  errMsg ${String(answer.errMsg)}`;
+export const failure = (values: Values) => ({ ...(values['err-code'] === undefined ? {} : { errCode: values['err-code'] }), ...(values['err-msg'] === undefined ? {} : { errMsg: values['err-msg'] }) });
+export const FAILURE_OPTIONS = ['err-code', 'err-msg'] as const;
+/** `a, b and c` (or `or`). */
+export const listed = (items: readonly string[], last = 'and') => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${last} ${String(items.at(-1))}`);
