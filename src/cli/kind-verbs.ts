@@ -5,23 +5,23 @@
  *
  * @module
  */
-import { MOCK_KINDS, type MockKind } from '../testing/domain/kinds.js';
-import { stateName } from '../testing/domain/record-kind.js';
+import { MOCK_KINDS } from '../testing/domain/kinds.js';
+import { stateName, type MockKindView } from '../testing/domain/record-kind.js';
 import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec } from './trigger-spec.js';
 
-const stateOf = (kind: MockKind, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : String(state));
-const line = (kind: MockKind, a: Answer) => `${kind.id} ${String(a[kind.id])}  ${kind.key} ${String(a[kind.key])}  state ${stateOf(kind, a.state)}`;
-const placeholder = (kind: MockKind) => kind.name.toUpperCase();
-const decisions = (kind: MockKind) => Object.entries(kind.decisions);
-const decisionVerbs = (kind: MockKind) => decisions(kind).map(([to]) => `${kind.name}-${to}`);
+const stateOf = (kind: MockKindView, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : String(state));
+const line = (kind: MockKindView, a: Answer) => `${kind.id} ${String(a[kind.id])}  ${kind.key} ${String(a[kind.key])}  state ${stateOf(kind, a.state)}`;
+const placeholder = (kind: MockKindView) => kind.name.toUpperCase();
+const decisions = (kind: MockKindView) => Object.entries(kind.decisions);
+const decisionVerbs = (kind: MockKindView) => decisions(kind).map(([to]) => `${kind.name}-${to}`);
 /** The modes as the CLI lists them: those that hold first, then those that decide. */
-const modes = (kind: MockKind) => Object.entries(kind.modes).sort(([, a], [, b]) => Number(a !== undefined) - Number(b !== undefined)) as [string, string | undefined][];
-const decisionOf = (kind: MockKind, to: string | undefined) => decisions(kind).find(([name]) => name === to)?.[1];
+const modes = (kind: MockKindView) => Object.entries(kind.modes).sort(([, a], [, b]) => Number(a !== undefined) - Number(b !== undefined)) as [string, string | undefined][];
+const decisionOf = (kind: MockKindView, to: string | undefined) => decisions(kind).find(([name]) => name === to)?.[1];
 
 /** What `mock <kind>-mode` prints of the answer `{ mode, <key>? }`. */
-function modeLine(kind: MockKind, a: Answer): string {
+function modeLine(kind: MockKindView, a: Answer): string {
   const one = a[kind.key] !== undefined;
-  const decision = decisionOf(kind, kind.modes[String(a.mode) as keyof typeof kind.modes]);
+  const decision = decisionOf(kind, kind.modes[String(a.mode)]);
   const what =
     decision === undefined
       ? `${one ? 'it waits' : `coming ${kind.plural} wait`} in state ${stateOf(kind, kind.states.held)} until mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)}`
@@ -30,7 +30,7 @@ function modeLine(kind: MockKind, a: Answer): string {
 }
 
 /** A kind's verbs: one per decision, then its mode. */
-function verbsOf(kind: MockKind): [string, TriggerSpec][] {
+export function verbsOf(kind: MockKindView): [string, TriggerSpec][] {
   const argument = (verb: string) => `${kind.name}: its ${kind.id} or your ${kind.key}, e.g. payment-gateway-sdk mock ${verb} ${kind.name}-1001`;
   const decided = decisions(kind).map(([to, decision]): [string, TriggerSpec] => {
     const verb = `${kind.name}-${to}`;

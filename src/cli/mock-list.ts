@@ -5,8 +5,8 @@
  * @module
  */
 import { payOrderStateName } from '../protocol/schemas/enums.js';
-import { MOCK_KINDS, type MockKind } from '../testing/domain/kinds.js';
-import { stateName } from '../testing/domain/record-kind.js';
+import { MOCK_KINDS } from '../testing/domain/kinds.js';
+import { stateName, type MockKindView } from '../testing/domain/record-kind.js';
 
 type Row = Readonly<Record<string, unknown>>;
 
@@ -16,15 +16,15 @@ const named = (state: unknown, name: (code: never) => string | undefined) => (ty
 const money = (row: Row, field: string) => `${text(row[field])} ${text(row.currency)}`;
 const section = (title: string, lines: readonly string[]) => [`${title} (${lines.length})`, ...lines.map((line) => `  ${line}`)];
 
-const kindState = (kind: MockKind, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : text(state));
+const kindState = (kind: MockKindView, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : text(state));
 /** A record's amount: its kind's first amount column, with its currency. */
-const amountOf = (kind: MockKind, r: Row) => {
+const amountOf = (kind: MockKindView, r: Row) => {
   const column = kind.columns.find((c) => c.as === 'amount');
   return column === undefined || !('currency' in column) ? '' : `${text(r[column.field])} ${text(r[column.currency])}`;
 };
 
 /** A declared kind's record: its id, key, order, amount, state and text columns (`reason "..."`). */
-function recordLine(kind: MockKind, r: Row): string {
+export function recordLine(kind: MockKindView, r: Row): string {
   const order = kind.ofOrder === undefined ? '' : `  of ${text(r[kind.ofOrder.field])}`;
   const texts = kind.columns.filter((c) => c.as === 'text').map((c) => `  ${c.title.toLowerCase()} ${JSON.stringify(text(r[c.field]))}`);
   return `${text(r[kind.id])}  ${kind.key} ${text(r[kind.key])}${order}  amount ${amountOf(kind, r)}  state ${kindState(kind, r.state)}${texts.join('')}`;

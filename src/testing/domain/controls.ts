@@ -6,7 +6,7 @@
  */
 import type { ChannelUserMode } from './channel-users.js';
 import type { FaultOptions, InjectedFault } from './faults.js';
-import type { MockKindName, MockKindRecords } from './kinds.js';
+import type { MockKindRecords } from './kinds.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
 import type { ChannelFailure, MockPayOrder } from './orders.js';
 import type { MockDecision } from './record-desk.js';
@@ -54,9 +54,10 @@ export interface GatewayControls {
   approveAddress(ref: string): MockAddress;
   rejectAddress(ref: string): MockAddress;
   progressSettlement(ref: string, to?: SettlementProgress): MockSettlement;
-  setMode(kind: MockKindName, mode: string, target?: object): void;
-  settle(kind: MockKindName, ref: string, decision: MockDecision): MockRecord;
-  control(kind: MockKindName, name: string, argument: unknown): unknown;
+  // A declared kind's controls, by its name (the routes exist for declared kinds only).
+  setMode(kind: string, mode: string, target?: object): void;
+  settle(kind: string, ref: string, decision: MockDecision): MockRecord;
+  control(kind: string, name: string, argument: unknown): unknown;
   setChannelUserMode(mode: ChannelUserMode): void;
   injectFault(options: FaultOptions): InjectedFault;
   clearFaults(): void;

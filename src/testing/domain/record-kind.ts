@@ -155,6 +155,26 @@ export function defineMockRecordKind<R extends MockRecord, World>() {
   ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops> => kind;
 }
 
+/**
+ * What the control routes, the dashboard and the CLI read of a kind: its names, states, modes and decisions, own
+ * controls and columns; any declared kind is one.
+ */
+export interface MockKindView {
+  readonly name: string;
+  readonly plural: string;
+  readonly label: string;
+  readonly states: MockRecordKind['states'];
+  readonly id: string;
+  readonly key: string;
+  readonly modes: { readonly [mode: string]: string | undefined };
+  readonly decisions: { readonly [decision: string]: MockTransition<never> };
+  readonly controls?: readonly MockKindControl<never>[] | undefined;
+  readonly columns: readonly MockColumn<never>[];
+  readonly ofOrder?: { readonly field: string; readonly amount: string; readonly currency: string; readonly sumState: number } | undefined;
+  readonly modeDoes: string;
+  readonly settleDoes: string;
+}
+
 /** The record type of a kind. */
 export type RecordOf<K> = K extends MockRecordKind<infer R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops> ? R : never;
 /** The modes of a kind. */

@@ -12,7 +12,8 @@ import type { GatewayControls } from '../domain/controls.js';
 import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
-import { MOCK_KINDS, NOTIFICATION_REFS, type MockKind } from '../domain/kinds.js';
+import { MOCK_KINDS, NOTIFICATION_REFS } from '../domain/kinds.js';
+import type { MockKindView } from '../domain/record-kind.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
 import { settlementProgressSchema } from '../domain/settlements.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
@@ -41,7 +42,7 @@ function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchem
 const NOTIFIED_BY = `${NOTIFICATION_REFS.slice(0, -1).join(', ')} or ${String(NOTIFICATION_REFS.at(-1))}`;
 
 /** A declared kind's routes: its mode, its own controls, and the decision of one record (`/_mock/{plural}/...`). */
-function kindRoutes(kind: MockKind): ControlRoute[] {
+export function kindRoutes(kind: MockKindView): ControlRoute[] {
   const schemas = controlSchemas(kind);
   const base = `/_mock/${kind.plural}`;
   const mode = route({

@@ -7,9 +7,9 @@
 import { payOrderStateName } from '../../protocol/schemas/enums.js';
 import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
-import { MOCK_KINDS, type MockKind } from '../domain/kinds.js';
+import { MOCK_KINDS } from '../domain/kinds.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
-import { stateName, type MockColumn } from '../domain/record-kind.js';
+import { stateName, type MockColumn, type MockKindView } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
 import { ADDRESS_STATUS_NAMES, MockAddressStatus, MockSettlementStatus, SETTLEMENT_STATUS_NAMES } from '../domain/settlements.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
@@ -53,16 +53,16 @@ function notifiedRecord(n: MockNotification): Html | string {
   return kind ? html`${kind.name} <code>${(n as unknown as Row)[kind.key]}</code> of ` : '';
 }
 
-const rowsOf = (state: MockGatewayState, kind: MockKind) => state[kind.plural] as unknown as readonly Row[];
+const rowsOf = (state: MockGatewayState, kind: MockKindView) => (state as unknown as Readonly<Record<string, readonly Row[]>>)[kind.plural] ?? [];
 
 /** A state's badge: open states wait, a failure's state is bad, the primary decision's is ok. */
-function kindBadge(kind: MockKind, state: number): Html {
+function kindBadge(kind: MockKindView, state: number): Html {
   const decision = Object.values(kind.decisions).find((d) => d.to === state);
   const badge = kind.states.open.includes(state) ? 'wait' : decision?.failure ? 'bad' : decision?.button === 'primary' ? 'ok' : '';
   return html`<span class="badge ${badge}">${state} ${stateName(kind, state)}</span>`;
 }
 
-function cell(kind: MockKind, column: MockColumn<never>, r: Row): Html {
+function cell(kind: MockKindView, column: MockColumn<never>, r: Row): Html {
   const value = r[column.field];
   if (column.as === 'code') return html`<td><code>${value}</code></td>`;
   if (column.as === 'time') return html`<td>${formatTime(Number(value))}</td>`;
@@ -72,23 +72,23 @@ function cell(kind: MockKind, column: MockColumn<never>, r: Row): Html {
 }
 
 /** A record's row: its declared columns, then a button for each decision while it is open. */
-function kindRow(path: string, kind: MockKind, r: Row): Html {
+function kindRow(path: string, kind: MockKindView, r: Row): Html {
   const id = String(r[kind.id]);
   const settle = `${kind.plural}/${encodeURIComponent(id)}/settle`;
   const buttons = kind.states.open.includes(Number(r.state))
     ? Object.entries(kind.decisions).flatMap(([to, d], i) => [...(i === 0 ? [] : [html` `]), control(path, settle, capitalized(to), d.button ?? '', { to })])
     : '';
-  return html`<tr data-${kind.name}="${id}">${kind.columns.map((column) => cell(kind, column as MockColumn<never>, r))}<td>${buttons}</td></tr>`;
+  return html`<tr data-${kind.name}="${id}">${kind.columns.map((column) => cell(kind, column, r))}<td>${buttons}</td></tr>`;
 }
 
 /** A declared kind's section: its table, newest first as the state lists it. */
-function kindSection(path: string, kind: MockKind, records: readonly Row[]): Html {
+export function kindSection(path: string, kind: MockKindView, records: readonly Row[]): Html {
   return section(capitalized(kind.plural), records.length, html`<table id="${kind.plural}"><tr>${kind.columns.map((c) => html`<th>${c.title}</th>`)}<th></th></tr>
       ${records.map((r) => kindRow(path, kind, r))}</table>`);
 }
 
 /** The kinds whose records belong to orders (refunds), each with its records by order, oldest first. */
-function recordsByOrder(state: MockGatewayState): { kind: MockKind; byOrder: Map<string, Row[]> }[] {
+function recordsByOrder(state: MockGatewayState): { kind: MockKindView; byOrder: Map<string, Row[]> }[] {
   return MOCK_KINDS.flatMap((kind) => {
     if (kind.ofOrder === undefined) return [];
     const byOrder = new Map<string, Row[]>();
@@ -101,7 +101,7 @@ function recordsByOrder(state: MockGatewayState): { kind: MockKind; byOrder: Map
 }
 
 /** An order's records of a kind under its row: each one's key, amount and state, after the sum of those in the counted state. */
-function orderRecords(kind: MockKind, records: readonly Row[] | undefined, currency: string): Html | string {
+function orderRecords(kind: MockKindView, records: readonly Row[] | undefined, currency: string): Html | string {
   const of = kind.ofOrder;
   if (records === undefined || of === undefined) return '';
   const sum = records.filter((r) => r.state === of.sumState).reduce((total, r) => total + Number(r[of.amount]), 0);
