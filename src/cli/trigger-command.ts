@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { payOrderStateName } from '../protocol/schemas/enums.js';
-import { NOTIFICATION_REFS } from '../testing/domain/kinds.js';
+import { NOTIFICATION_REFS_TEXT } from '../testing/domain/kinds.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { FAILURE_VERBS, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, kindHelp, kindUsage } from './kind-verbs.js';
@@ -51,7 +51,7 @@ const TRIGGER_SPECS = {
   resend: {
     route: (ref) => `notifications/${ref}/resend`,
     positionals: 'many',
-    argument: `notification: its id (N1...), or the ${listed(NOTIFICATION_REFS, 'or')} it notifies, e.g. payment-gateway-sdk mock resend order-1001 refund-1001`,
+    argument: `notification: its id (N1...), or the ${NOTIFICATION_REFS_TEXT} it notifies, e.g. payment-gateway-sdk mock resend order-1001 refund-1001`,
     print: (a) =>
       `${String(a.notificationId)} resent to ${String(a.url)} (attempt ${String(a.attempt)}, its original reqTime and sign): ${a.delivered === true ? 'delivered' : 'not delivered'}, ${String(a.reason)}`,
   },
@@ -85,7 +85,7 @@ ${kindHelp().verbs.join('\n')}
   refund-unsupported  the channel of an order, of a channel (--if-code) or of a way code (--way-code) cannot refund:
                       its refunds are refused with 当前通道不支持退款！ (refund_unsupported); --allow undoes it
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
-                      or the ${listed(NOTIFICATION_REFS, 'or')} it notifies
+                      or the ${NOTIFICATION_REFS_TEXT} it notifies
   list                what the mock holds: orders (with their refunds), refunds, addresses, settlements, notifications
 
 Options:

@@ -12,7 +12,9 @@ import { refundKind } from './refunds.js';
 export const MOCK_KINDS = [refundKind] as const;
 
 /** What a notification may be named by in a resend: a payment's ids, then each declared kind's id and key. */
-export const NOTIFICATION_REFS: readonly string[] = ['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])];
+const NOTIFICATION_REFS: readonly string[] = ['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])];
+/** The same, as messages and usage name them: `payOrderId, mchOrderNo, refundOrderId or mchRefundNo`. */
+export const NOTIFICATION_REFS_TEXT = `${NOTIFICATION_REFS.slice(0, -1).join(', ')} or ${String(NOTIFICATION_REFS.at(-1))}`;
 
 /** A declared kind, by name. */
 export type MockKind = (typeof MOCK_KINDS)[number];

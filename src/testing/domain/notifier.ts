@@ -9,7 +9,7 @@ import { httpUrl, timerDelayMs } from '../../protocol/schemas/fields.js';
 import { sign } from '../../protocol/signing/sign.js';
 import { readCappedStream } from '../../util/read-capped-stream.js';
 import type { SimulatedClock } from './clock.js';
-import type { MockKindName } from './kinds.js';
+import { NOTIFICATION_REFS_TEXT, type MockKindName } from './kinds.js';
 import { ORDER_FIELDS, type MockPayOrder } from './orders.js';
 import { fieldsOf } from './record-desk.js';
 import type { MockKindOperations, MockRecord } from './record-kind.js';
@@ -255,7 +255,7 @@ export class Notifier {
     const about = this.#outbox.filter((o) => o.refs.includes(ref));
     if (about.length > 1) throw new Error(`resendNotification: several notifications are about ${JSON.stringify(ref)} (orders of several merchants): give its id, ${about.map((o) => o.notification.id).join(' or ')}`);
     const [entry] = about;
-    if (!entry) throw new Error(`resendNotification: no notification ${JSON.stringify(ref)}: give its id (N1, N2...: see gateway.notifications), or the payOrderId, mchOrderNo, refundOrderId or mchRefundNo it notifies`);
+    if (!entry) throw new Error(`resendNotification: no notification ${JSON.stringify(ref)}: give its id (N1, N2...: see gateway.notifications), or the ${NOTIFICATION_REFS_TEXT} it notifies`);
     return entry;
   }
 

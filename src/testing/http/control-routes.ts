@@ -12,7 +12,7 @@ import type { GatewayControls } from '../domain/controls.js';
 import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { channelFailureSchema } from '../domain/orders.js';
-import { MOCK_KINDS, NOTIFICATION_REFS } from '../domain/kinds.js';
+import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
 import type { MockKindView } from '../domain/record-kind.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
 import { settlementProgressSchema } from '../domain/settlements.js';
@@ -37,9 +37,6 @@ export interface ControlRoute {
 function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchema'> & { bodySchema?: z.ZodMiniType<Body>; run: (gateway: GatewayControls, ref: string, body: Body) => unknown }): ControlRoute {
   return declared as ControlRoute;
 }
-
-/** The fields a notification may be named by in a resend: "a, b, c or d". */
-const NOTIFIED_BY = `${NOTIFICATION_REFS.slice(0, -1).join(', ')} or ${String(NOTIFICATION_REFS.at(-1))}`;
 
 /** A declared kind's routes: its mode, its own controls, and the decision of one record (`/_mock/{plural}/...`). */
 export function kindRoutes(kind: MockKindView): ControlRoute[] {
@@ -88,7 +85,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
   route({
     method: 'POST', path: '/_mock/notifications/{id}/resend', calls: 'resendNotification(ref)',
-    does: `sends a notification again now, with its original reqTime and sign: by its id (N1, N2...), or the ${NOTIFIED_BY} it notifies`,
+    does: `sends a notification again now, with its original reqTime and sign: by its id (N1, N2...), or the ${NOTIFICATION_REFS_TEXT} it notifies`,
     run: (gateway, id) => gateway.resendNotification(id),
   }),
   route({
