@@ -484,7 +484,7 @@ export class MockGateway {
   }
 
   /**
-   * One of a declared kind's own controls, by its method name (e.g. `refuseRefunds`); resolves to what its control route answers.
+   * One of a declared kind's own controls, by its method name (e.g. `refuseRefunds`); returns what its control route answers.
    *
    * @throws {@link payment-gateway-sdk!GatewayValidationError} when `argument` is wrong
    * @example

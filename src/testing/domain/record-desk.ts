@@ -23,16 +23,17 @@ export interface MockDecision<Decision extends string = string> {
 }
 
 const text = () => z.optional(z.string({ error: 'must be a string' }));
-const id = () => z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be at most 64 characters' }));
+/** A record's id or key as a control takes it. */
+export const controlId = () => z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be at most 64 characters' }));
 const choice = <T extends string>(values: readonly T[]) =>
   z.enum(values as [T, ...T[]], { error: `must be ${values.slice(0, -1).map((v) => `'${v}'`).join(', ')} or '${String(values.at(-1))}'` });
 
 /** The schemas of a kind's controls: its mode, the one record a mode may be for, its decision. */
 export function controlSchemas<Mode extends string, Decision extends string>(kind: { readonly modes: { readonly [M in Mode]: unknown }; readonly decisions: { readonly [D in Decision]: unknown }; readonly key: string }) {
   const mode = choice(Object.keys(kind.modes) as Mode[]);
-  const target = z.strictObject({ [kind.key]: id() } as Record<string, ReturnType<typeof id>>);
+  const target = z.strictObject({ [kind.key]: controlId() } as Record<string, ReturnType<typeof controlId>>);
   const decision = z.strictObject({ to: choice(Object.keys(kind.decisions) as Decision[]), errCode: text(), errMsg: text() });
-  return { mode, target, decision, key: id() };
+  return { mode, target, decision, key: controlId() };
 }
 
 /** The facade's name of a kind's control, e.g. `setRefundMode`, `settleRefund`. */

@@ -118,8 +118,11 @@ export interface MockRecordKind<
   readonly notFound: string;
   /** The create's refusals, in the reference's order: each returns its text, or nothing to let the request on. */
   readonly refusals: readonly ((call: MockCreateCall<R, World>) => string | undefined)[];
-  /** The record a create stores once no refusal applies; `interrupted`: left in 0 (`created`) or in processing, undecided. */
-  create(call: MockCreateCall<R, World>, id: string, interrupted: 'created' | 'processing' | undefined): R;
+  /**
+   * The record a create stores once no refusal applies, its id made from `sequence` (unique in the process);
+   * `interrupted`: left in 0 (`created`) or in processing, undecided.
+   */
+  create(call: MockCreateCall<R, World>, sequence: string, interrupted: 'created' | 'processing' | undefined): R;
   /** The modes a test sets, each leading to a decision at once, or none (held until settled). The first is the default. */
   readonly modes: { readonly [M in Mode]: NoInfer<Decision> | undefined };
   readonly decisions: { readonly [D in Decision]: MockTransition<R> };
@@ -129,11 +132,11 @@ export interface MockRecordKind<
   world(parts: MockParts): World;
   /** After a record changed state (a decision, never the expiry), its effect on other records, e.g. the refunded order. */
   readonly effect?: ((record: R, world: World, records: readonly R[]) => void) | undefined;
-  /** Controls beyond mode and settle; the facade method each `calls` is its alias. */
+  /** Controls beyond mode and settle, each a route and a facade method of its `name` (an alias of `control(kind, name, argument)`). */
   readonly controls?: readonly MockKindControl<World>[] | undefined;
-  /** The dashboard's table: its columns, then state and the decisions' buttons. */
+  /** The dashboard's table: its columns, then the decisions' buttons while a record is open. */
   readonly columns: readonly MockColumn<R>[];
-  /** A record belongs to an order by this field: the dashboard and `mock list` show it under the order, with the sum of `sum.amount` of records in `sum.state`. */
+  /** A record belongs to an order by `field`: the dashboard and `mock list` show it under the order, the dashboard with the sum of `amount` of those in `sumState`. */
   readonly ofOrder?: { readonly field: keyof R & string; readonly amount: keyof R & string; readonly currency: keyof R & string; readonly sumState: number } | undefined;
   /** How the control routes describe the mode and the decisions. */
   readonly modeDoes: string;

@@ -1,8 +1,9 @@
 /**
- * The mock's refunds, as the reference gateway makes them (docs/reference/refunds.md): refused in the reference's
- * order with its texts; by default a refund succeeds at once (2), the order's refunded sum grows and the order
- * becomes 5 when refunded in full; a test may hold refunds in 1 (refunding) and decide them later, and a refund
- * still open two hours after its creation closes (4). A refund with a `notifyUrl` is notified when it becomes 2 or 3.
+ * The mock's refund kind, declared for the generic desk (`record-kind.ts`): refunds as the reference gateway makes
+ * them (docs/reference/refunds.md): refused in the reference's order with its texts; by default a refund succeeds at
+ * once (2), the order's refunded sum grows and the order becomes 5 when refunded in full; a test may hold refunds in
+ * 1 (refunding) and decide them later, and a refund still open two hours after its creation closes (4). A refund
+ * with a `notifyUrl` is notified when it becomes 2 or 3.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import * as z from 'zod/mini';
 import { PayOrderState } from '../../protocol/schemas/enums.js';
 import { RefundOrderState, type Refund } from '../../protocol/schemas/refund.js';
 import type { MockPayOrder, OrderBook } from './orders.js';
+import { controlId } from './record-desk.js';
 import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
 import { MESSAGES } from './refusals.js';
 
@@ -22,7 +24,6 @@ import { MESSAGES } from './refusals.js';
  * ```
  */
 export const REFUND_EXPIRY_MS = 2 * 60 * 60 * 1000;
-
 
 // The query's fields, for the type only (Refund's own keys include an index signature): the desk reads the
 // fields a query answers and a notification carries from the query's declared result.
@@ -106,10 +107,9 @@ export interface RefundDecision {
   readonly errMsg?: string | undefined;
 }
 
-const id = () => z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be at most 64 characters' }));
 /** Checks a {@link RefundChannelScope}; the control routes `/_mock/refunds/unsupported` read their body with it too. */
 export const refundChannelScopeSchema = z
-  .strictObject({ ifCode: z.optional(id()), wayCode: z.optional(id()), order: z.optional(id()) })
+  .strictObject({ ifCode: z.optional(controlId()), wayCode: z.optional(controlId()), order: z.optional(controlId()) })
   .check(z.refine((s) => [s.ifCode, s.wayCode, s.order].filter((v) => v !== undefined).length === 1, { error: 'give exactly one of ifCode, wayCode and order' }));
 
 /** Refunds' own state besides their records: the orders, and the channels that cannot refund (test controls' values). */
