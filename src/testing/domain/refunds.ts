@@ -113,7 +113,7 @@ export const refundChannelScopeSchema = z
   .check(z.refine((s) => [s.ifCode, s.wayCode, s.order].filter((v) => v !== undefined).length === 1, { error: 'give exactly one of ifCode, wayCode and order' }));
 
 /** Refunds' own state besides their records: the orders, and the channels that cannot refund (test controls' values). */
-interface RefundWorld {
+export interface RefundWorld {
   readonly orders: OrderBook;
   readonly unsupported: { readonly ifCode: Set<string>; readonly wayCode: Set<string>; readonly order: Set<string> };
 }
