@@ -56,6 +56,7 @@ export { GatewayApiError, type GatewayApiErrorReason } from './operations/api-er
 export {
   verifyNotification,
   verifyRefundNotification,
+  verifyTransferNotification,
   verifySettlementNotification,
   type PayOrderExpectation,
   type PayOrderNotification,
@@ -125,6 +126,16 @@ export type * as Payments from './public/payments.js';
  * ```
  */
 export * as Refunds from './public/refunds.js';
+/**
+ * The transfer kind's names (payouts): `Transfers.CreateParams`, `Transfers.Transfer`, `Transfers.State`, `Transfers.Notification`...
+ *
+ * @example
+ * ```ts
+ * const transfer: Transfers.Transfer = await client.transferQuery({ mchOrderNo: 'payout-1001' });
+ * if (transfer.state === Transfers.State.Succeeded) console.log(Transfers.stateName(transfer.state));
+ * ```
+ */
+export * as Transfers from './public/transfers.js';
 /**
  * The settlement kind's names: `Settlements.RequestParams`, `Settlements.Settlement`, `Settlements.Notification`...
  *

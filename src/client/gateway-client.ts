@@ -4,6 +4,7 @@ import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
 import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import type { Refund, RefundOrderParams, RefundOrderResult, RefundQueryParams } from '../protocol/schemas/refund.js';
+import type { Transfer, TransferOrderParams, TransferOrderResult, TransferQueryParams } from '../protocol/schemas/transfer.js';
 import type { SettleAddressApplyParams, SettlementRecord, SettlementResult, SettleRequestGetParams, SettleRequestParams } from '../protocol/schemas/settlement.js';
 import type { FetchLike, HttpExchange } from '../transport/http.js';
 import type { ChannelUserUrlParams, UnsignedChannelUser } from '../protocol/schemas/channel-user.js';
@@ -13,7 +14,7 @@ import { setUpClient } from './client-setup.js';
 import type { OperationMethods } from './operation-methods.js';
 import type { ConfirmOptions, GatewayClientOptions, RequestOptions } from './options.js';
 import type { GatewayResponse } from './runner.js';
-import { orderWait, refundWait, type WaitForOrderOptions, type WaitForRefundOptions } from './wait-for-record.js';
+import { orderWait, refundWait, transferWait, type WaitForOrderOptions, type WaitForRefundOptions, type WaitOptions } from './wait-for-record.js';
 
 export type { OperationMethods } from './operation-methods.js';
 
@@ -270,6 +271,67 @@ export class GatewayClient implements OperationMethods {
   }
 
   /**
+   * Pays out to a payee (`POST /api/transferOrder`): a WeChat wallet (`WX_CASH`), an Alipay account (`ALIPAY_CASH`) or
+   * a bank card (`BANK_CARD`). `mchOrderNo` is your idempotency key among transfers: store it **before** calling. A
+   * lost, unsigned or refused answer (but a refusal decided before any transfer is stored) is looked up by
+   * `mchOrderNo` and resolves to the transfer found (`replayed`): the gateway may refuse after it stored one.
+   * Never retry under a new number while the first may exist: the payee would be paid twice.
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters, e.g. an `entryType` the channel cannot take (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses and no transfer exists under your `mchOrderNo`, e.g. `entry_type_unsupported`, `channel_not_configured`
+   * @throws {@link GatewayOutcomeUnknownError} when the transfer may exist and no lookup could tell (`key` is your `mchOrderNo`: `processor.track` it)
+   * @throws {@link GatewayReconciliationMismatchError} when your `mchOrderNo` is used by another transfer (the payee's data masked)
+   * @throws the answer and transport errors of {@link GatewayClient.refundOrder}
+   *
+   * @example
+   * ```ts
+   * const transfer = await client.transferOrder({
+   *   mchOrderNo: 'payout-1001', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1500, currency: 'CNY',
+   *   accountNo: 'o8xYz0123456789', accountName: 'Li Lei', transferDesc: 'Supplier payout, November',
+   *   notifyUrl: 'https://shop.example.com/pay/notify',
+   * });
+   * if (transfer.state === Transfers.State.Succeeded) markPaidOut(transfer.mchOrderNo);
+   * ```
+   */
+  transferOrder(params: TransferOrderParams, options?: RequestOptions): Promise<TransferOrderResult> {
+    return this.#calls.call('transferOrder', params, options);
+  }
+
+  /**
+   * Reads a transfer (`POST /api/transfer/query`) by your `mchOrderNo` or the gateway's `transferId`: its payee and
+   * state (2 paid out, 3 failed, 0 or 1 still open). The record must be the one asked for, of this application.
+   *
+   * @throws {@link GatewayValidationError} for invalid ids (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses, e.g. `transfer_not_found`
+   * @throws the answer and transport errors of {@link GatewayClient.query}
+   *
+   * @example
+   * ```ts
+   * const transfer = await client.transferQuery({ mchOrderNo: 'payout-1001' });
+   * if (transfer.state === Transfers.State.Failed) console.log(transfer.errMsg);
+   * ```
+   */
+  transferQuery(params: TransferQueryParams, options?: RequestOptions): Promise<Transfer> {
+    return this.#calls.call('transferQuery', params, options);
+  }
+
+  /**
+   * Waits for a transfer's end: queries it until it leaves states 0 and 1 (or `options.until` holds) and resolves to
+   * the {@link Transfers.Transfer}. Pauses, timeout and failures are {@link GatewayClient.waitForOrder}'s.
+   *
+   * @throws {@link GatewayWaitTimeoutError} after `timeout` (5 minutes), with `lastTransfer`
+   * @throws any error of {@link GatewayClient.transferQuery} that a retry cannot cure, e.g. `transfer_not_found`
+   *
+   * @example
+   * ```ts
+   * const transfer = await client.waitForTransfer({ mchOrderNo: 'payout-1001' }, { intervalMs: 2_000, timeout: 60_000 });
+   * ```
+   */
+  waitForTransfer(ids: TransferQueryParams, options?: WaitOptions<Transfer>): Promise<Transfer> {
+    return this.#calls.wait(transferWait, ids, options);
+  }
+
+  /**
    * Waits for an order's result without a notification: queries it (by `payOrderId` or `mchOrderNo`) until it
    * leaves states 0 and 1, or until `options.until` holds, and resolves to the {@link PayOrder}. The reference
    * gateway notifies only a success: a failure, a close or an expiry is learned by asking. The pause between
@@ -380,6 +442,19 @@ export class GatewayClient implements OperationMethods {
    */
   verifyRefundNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyRefundNotificationOptions>): Promise<notify.RefundNotification> {
     return notify.verifyRefundNotification(input, { ...options, ...this.#credentials });
+  }
+
+  /**
+   * Verifies a transfer notification with this client's credentials; see {@link verifyTransferNotification}. A
+   * transfer's state 2 is money that left you, never a payment: a payment notification is refused here.
+   *
+   * @example
+   * ```ts
+   * const transfer = await client.verifyTransferNotification(req.body, { expect: { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' } });
+   * ```
+   */
+  verifyTransferNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyTransferNotificationOptions>): Promise<notify.TransferNotification> {
+    return notify.verifyTransferNotification(input, { ...options, ...this.#credentials });
   }
 
   /**

@@ -1,7 +1,8 @@
-import type { OperationName } from '../operations/table.js';
+import { definitionOf, type OperationName } from '../operations/table.js';
+import type * as z from 'zod/mini';
 import { GatewayReconciliationMismatchError, type ReconciliationDifference } from '../errors/index.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
-import type { NotUniquelySigned } from '../protocol/schemas/free-text.js';
+import { isPersonalData, maskPersonal, type NotUniquelySigned } from '../protocol/schemas/free-text.js';
 
 /**
  * Whether the record a lookup found is the create that was sent: the key first, then every other field
@@ -40,7 +41,12 @@ export function compareRecord(
       differences.push({ field, expected, found });
     }
   }
-  if (differences.length > 0) throw new GatewayReconciliationMismatchError({ name: keyName, value: String(sent[keyName]) }, differences, { operation });
+  if (differences.length > 0) {
+    // A payee's account or name is named, never shown: the error's message and fields reach logs.
+    const shape = (definitionOf(operation).params as unknown as { def?: { shape?: Readonly<Record<string, z.core.$ZodType>> } }).def?.shape ?? {};
+    const shown = differences.map((d) => (isPersonalData(shape[d.field]) ? { field: d.field, expected: maskPersonal(d.expected), found: maskPersonal(d.found) } : d));
+    throw new GatewayReconciliationMismatchError({ name: keyName, value: String(sent[keyName]) }, shown, { operation });
+  }
   return unshown;
 }
 

@@ -6,6 +6,7 @@ import { parseInput } from '../protocol/schemas/parse.js';
 import { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
 import { RefundOrderState, type Refund } from '../protocol/schemas/refund.js';
+import { TransferOrderState, type Transfer } from '../protocol/schemas/transfer.js';
 import type { OperationName, ParamsOf, ResultOf } from '../operations/table.js';
 import type { RequestOptions } from './options.js';
 import { endsWait, sleep } from './policy.js';
@@ -100,12 +101,15 @@ export class GatewayWaitTimeoutError extends GatewayTimeoutError {
   readonly lastOrder: PayOrder | undefined;
   /** For `waitForRefund`: the refund as last read, or `undefined` when no query succeeded. */
   readonly lastRefund: Refund | undefined;
+  /** For `waitForTransfer`: the transfer as last read, or `undefined` when no query succeeded. */
+  readonly lastTransfer: Transfer | undefined;
 
-  constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions & { readonly lastRefund?: Refund | undefined } = {}) {
-    const { lastRefund, ...rest } = options;
+  constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions & Omit<LastRecords, 'lastOrder'> = {}) {
+    const { lastRefund, lastTransfer, ...rest } = options;
     super(message, rest);
     this.lastOrder = lastOrder;
     this.lastRefund = lastRefund;
+    this.lastTransfer = lastTransfer;
   }
 
   /** The state last seen, or `undefined` when no query succeeded. */
@@ -118,6 +122,7 @@ export class GatewayWaitTimeoutError extends GatewayTimeoutError {
 export interface LastRecords {
   readonly lastOrder?: PayOrder | undefined;
   readonly lastRefund?: Refund | undefined;
+  readonly lastTransfer?: Transfer | undefined;
 }
 
 /** A record a wait reads: it has a state. */
@@ -160,6 +165,16 @@ export const refundWait = defineWait({
   named: (ids) => (ids.mchRefundNo !== undefined ? `refund mchRefundNo '${ids.mchRefundNo}'` : `refund refundOrderId '${ids.refundOrderId}'`),
   advice: "show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery",
   last: 'lastRefund',
+});
+
+/** `waitForTransfer`: a transfer is decided once it left 0 (created) and 1 (transferring): 2, 3 or 4. */
+export const transferWait = defineWait({
+  method: 'waitForTransfer',
+  read: 'transferQuery',
+  final: (transfer) => transfer.state >= TransferOrderState.Succeeded,
+  named: (ids) => (ids.transferId !== undefined ? `transfer transferId '${ids.transferId}'` : `transfer mchOrderNo '${ids.mchOrderNo}'`),
+  advice: "show the transfer as in progress, and rely on the transfer notification, a processor's sweep or a later transferQuery",
+  last: 'lastTransfer',
 });
 
 /** The options of a wait for a record of type `R`. */

@@ -63,6 +63,11 @@ export interface KindTracking<Read extends SettlingRead = SettlingRead> {
   readonly byKey: KeyTracking;
   /** The field of the sweep's report that counts this kind (`refunds`); absent: the report's own fields (one kind only). */
   readonly reportedIn?: string | undefined;
+  /**
+   * For a kind the gateway stops settling by itself: a record still open this long after its `createdAt` is listed
+   * among the report's problems (`warning`) with this advice, and stays tracked. Absent: never said.
+   */
+  readonly stalled?: { readonly afterMs: number; readonly advice: string } | undefined;
   /** Whether, and how, a sweep may close an open record past its validity; absent: never. */
   readonly expiry?: ExpiryTracking | undefined;
 }

@@ -13,6 +13,7 @@ import type { Keys } from '../protocol/schemas/keys.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import { payOrderNotificationSchema, settlementNotificationSchema } from '../protocol/schemas/notification.js';
 import { RefundOrderState, refundNotificationSchema } from '../protocol/schemas/refund.js';
+import { TransferOrderState, transferNotificationSchema } from '../protocol/schemas/transfer.js';
 import type { CheckedTracking, KindTracking, StateOf } from './kind-tracking.js';
 
 /** A value a field must have, or a list of the values it may have. */
@@ -169,6 +170,19 @@ const refundExpect = lazySchema(() =>
   }),
 );
 
+const transferExpect = lazySchema(() =>
+  z.strictObject({
+    /** Your transfer number, as sent to `transferOrder`. */
+    mchOrderNo: z.optional(requiredText()),
+    /** The amount in integer minor units. */
+    amount: z.optional(minorUnits()),
+    /** The currency code, compared case-insensitively. */
+    currency: z.optional(requiredText()),
+    /** The state, or the states, the notification may carry. Default 2 or 3 (`Transfers.State.Succeeded`, `Failed`): the states the gateway notifies. */
+    state: z.optional(expectedState(TransferOrderState, 'must be a transfer state (0 to 4) or a non-empty list of them, e.g. Transfers.State.Succeeded')),
+  }),
+);
+
 const settlementExpect = lazySchema(() =>
   z.strictObject({
     /** Your settlement `requestId`. */
@@ -258,6 +272,53 @@ const refund = defineNotificationKind({
   recover: 'Read the refund (client.refundQuery) and record it',
 });
 
+/**
+ * The gateway's notification of a transfer that ended, at the transfer's `notifyUrl`: `verifyTransferNotification`,
+ * `onTransferred`, `onTransferFailed`. It carries `mchOrderNo`, `amount` and `state` like a payment, but its 2 is
+ * money leaving the merchant: it is told apart by `transferId` and `entryType`, which no payment has.
+ */
+const transfer = defineNotificationKind({
+  name: 'transfer',
+  label: 'transfer notification',
+  verifier: 'verifyTransferNotification',
+  handlers: {
+    onTransferred: { name: 'on_transferred', states: [TransferOrderState.Succeeded] },
+    // 4 (closed) is declared by the reference and never set; a gateway that sets it ended the transfer without paying.
+    onTransferFailed: { name: 'on_transfer_failed', states: [TransferOrderState.Failed, TransferOrderState.Closed] },
+  },
+  expectOption: 'expectTransfer',
+  identifiedBy: ['transferId', 'entryType'],
+  stateField: 'state',
+  amountField: 'amount',
+  // 0 and 1 may still end either way. The reference never closes a transfer and stops asking the channel about one
+  // after a day: the sweep says so of one still open then (stalled), and leaves it tracked.
+  tracking: {
+    read: 'transferQuery', by: ['transferId', 'mchOrderNo'], open: [TransferOrderState.Created, TransferOrderState.Transferring], states: TransferOrderState,
+    notFound: 'transfer_not_found', noun: 'transfer', found: 'transfer found by a sweep', prefix: 'transfer:',
+    byKey: { prefix: 'transfer-key:', currency: requiredText },
+    reportedIn: 'transfers',
+    stalled: {
+      afterMs: 24 * 60 * 60 * 1000,
+      advice: 'the gateway stops asking the channel about a transfer after a day and never closes one: ask the channel (or the gateway\'s operator) what became of it; never pay it again under a new mchOrderNo',
+    },
+  },
+  get schema() {
+    return transferNotificationSchema();
+  },
+  get expect() {
+    return transferExpect();
+  },
+  // Required: a signed transferQuery answer carries them too, but a create's answer does not.
+  merchantRequired: true,
+  // The kind leads, so that no transfer's key can be a payment's (`${payOrderId}:${state}`) or a refund's.
+  idempotencyKey: (n) => `transfer:${n.transferId}:${n.state}`,
+  // The gateway notifies a transfer when it succeeds or fails, never in another state.
+  defaultExpect: { state: [TransferOrderState.Succeeded, TransferOrderState.Failed] },
+  // A failed transfer has no successTime: its creation then. Never reqTime, which a re-send renews.
+  eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: 'was transferred' } : { field: 'createdAt', time: n.createdAt, happened: 'is of a transfer created' }),
+  recover: 'Read the transfer (client.transferQuery) and record it',
+});
+
 /** The gateway's call to a settlement's `notifyUrl`: `verifySettlementNotification`, `onSettlement`. */
 const settlement = defineNotificationKind({
   name: 'settlement',
@@ -285,9 +346,9 @@ const settlement = defineNotificationKind({
 });
 
 /** Every kind, by name. A new kind is a new row here (see CONTRIBUTING.md, "Adding a notification kind"). */
-export const notificationKinds = { payment, refund, settlement } satisfies { readonly [Name in string]: { readonly name: Name } };
+export const notificationKinds = { payment, refund, transfer, settlement } satisfies { readonly [Name in string]: { readonly name: Name } };
 
-/** A kind's name: `payment`, `refund`, `settlement`. */
+/** A kind's name: `payment`, `refund`, `transfer`, `settlement`. */
 export type NotificationKindName = keyof typeof notificationKinds;
 
 /** A row of {@link notificationKinds}, of the given schema: what verification and the processor take. */

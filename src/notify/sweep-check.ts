@@ -100,6 +100,11 @@ export async function settle(sweep: SweepCheckContext, kind: TrackedKind, tracke
     if (expiry !== undefined && !closing && sweep.closeExpired && tracked.expiresAt !== undefined && settings.now() >= tracked.expiresAt) {
       return closeExpired(sweep, kind, tracked, ids, expiry.close);
     }
+    const { stalled } = kind.tracking;
+    const createdAt = record['createdAt'];
+    if (stalled !== undefined && typeof createdAt === 'number' && settings.now() - createdAt > stalled.afterMs) {
+      tally.note('warning', `the ${kind.tracking.noun} is still in state ${state} ${Math.floor((settings.now() - createdAt) / 3_600_000)} hours after its creation: ${stalled.advice}`);
+    }
     return tally.count('open');
   }
   const swept = settings.kinds[kind.name]!;

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { notificationKinds } from './kinds.js';
 import { trackedKinds, type TrackedKind } from './sweep-kinds.js';
 import type { SweepLogger } from './sweep-settings.js';
 import { LOG_LEVELS, type LogLevel } from '../util/log-levels.js';
@@ -75,6 +76,8 @@ export interface SweepReport {
   readonly problems: readonly SweepProblem[];
   /** The tracked refunds this sweep read, counted apart from the orders (every field above counts orders only). */
   readonly refunds: RefundSweepReport;
+  /** The tracked transfers this sweep read, counted apart (`Transfers.SweepReport`); its problems list one still open after a day as a `warning`. */
+  readonly transfers: KindSweepReport<'transfer'>;
   /** How long the sweep took. */
   readonly durationMs: number;
 }
@@ -137,6 +140,21 @@ export interface RefundSweepReport {
   /** The refunds behind `failed`, `notFound`, `neverMade`, `mismatched` and `tooOld`, the first 100. */
   readonly problems: readonly RefundSweepProblem[];
 }
+
+type TrackingOf<Name extends keyof typeof notificationKinds> = NonNullable<(typeof notificationKinds)[Name]['tracking']>;
+
+/** Why a sweep did not settle a record of a tracked kind, named by the ids its row reads it by (`transferId`, `mchOrderNo`). */
+export type KindSweepProblem<Name extends keyof typeof notificationKinds> = Omit<SweepProblem, 'payOrderId' | 'mchOrderNo'> & { readonly [Id in TrackingOf<Name>['by'][number]]: string };
+
+/**
+ * What one sweep did with the tracked records of a kind, derived from its row: `checked`, a count per handler
+ * (`onTransferred` in `transferred`), the outcomes every kind has, its keys never made and its problems, as
+ * {@link RefundSweepReport} documents them.
+ */
+export type KindSweepReport<Name extends keyof typeof notificationKinds> = {
+  readonly [Field in 'checked' | 'alreadyDone' | 'open' | 'failed' | 'busy' | 'notFound' | 'neverMade' | 'mismatched' | 'tooOld' | HandlerCount<Name>]: number;
+} & { readonly neverMadeKeys: readonly string[]; readonly problems: readonly KindSweepProblem<Name>[] };
+type HandlerCount<Name extends keyof typeof notificationKinds> = keyof (typeof notificationKinds)[Name]['handlers'] extends infer Option ? (Option extends `on${infer Rest}` ? Uncapitalize<Rest> : never) : never;
 
 const MAX_PROBLEMS = 100;
 

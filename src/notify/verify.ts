@@ -4,7 +4,7 @@ import type { IgnoredClientOption, KindOptionsSchema } from './options.js';
 import type { NotificationInput } from './input.js';
 import { verifyReceived, type IdempotentNotification } from './verify-received.js';
 
-const { payment, refund, settlement } = notificationKinds;
+const { payment, refund, settlement, transfer } = notificationKinds;
 
 /** A verified notification of a kind, by the kind's name: its schema's output and its `idempotencyKey`. */
 export type KindNotification<Name extends NotificationKindName> = z.output<(typeof notificationKinds)[Name]['schema']> & IdempotentNotification;
@@ -221,4 +221,57 @@ export function verifySettlementNotification(input: NotificationInput, options: 
  */
 export function verifyRefundNotification(input: NotificationInput, options: VerifyRefundNotificationOptions): Promise<RefundNotification> {
   return verifyReceived(refund, input, options);
+}
+
+/**
+ * A verified transfer notification: the transfer's fields typed as `transferQuery` returns them, `reqTime`, and
+ * `idempotencyKey` (`transfer:${transferId}:${state}`). Its `state` 2 is money that **left** you, never a payment.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const transfer: Transfers.Notification = await client.verifyTransferNotification(request);
+ * if (transfer.state === 2) await markPaidOut(transfer.mchOrderNo); // 2: succeeded, 3: failed
+ * ```
+ */
+export type TransferNotification = KindNotification<'transfer'>;
+
+/**
+ * Options of {@link verifyTransferNotification}: {@link NotificationOptions} and what the transfer must match
+ * (`expect`: `mchOrderNo`, `amount` with `currency`, `state`, by default 2 or 3).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: Transfers.VerifyOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' },
+ * };
+ * ```
+ */
+export type VerifyTransferNotificationOptions = z.input<KindOptionsSchema<'transfer'>>;
+
+/**
+ * Verifies a transfer notification (the gateway's POST to a transfer's `notifyUrl`, sent once when the transfer
+ * succeeds, 2, or fails, 3) and returns it typed. The rules are those of {@link verifyNotification}; a payment or a
+ * refund notification is refused here, and a transfer notification by theirs. Process each `idempotencyKey` once.
+ *
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application, is not a
+ *   transfer or is shaped as another kind, differs from `expect`, or fails `maxAgeMs`
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, verifyTransferNotification } from 'payment-gateway-sdk';
+ *
+ * const transfer = await verifyTransferNotification(request, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' },
+ * });
+ * if (transfer.state === 2) await markPaidOut(transfer.mchOrderNo);
+ * return new Response(NOTIFICATION_ACK);
+ * ```
+ */
+export function verifyTransferNotification(input: NotificationInput, options: VerifyTransferNotificationOptions): Promise<TransferNotification> {
+  return verifyReceived(transfer, input, options);
 }

@@ -29,6 +29,7 @@ import type { NamedInput, NamedOutput } from '../protocol/schemas/fields.js';
 import { GATEWAY_DEFAULT_EXPIRED_TIME_S, type PayOrder, type UnifiedOrderResult } from '../protocol/schemas/order.js';
 import { refundOrderParamsSchema, refundOrderResultSchema, refundQueryParamsSchema, refundSchema, type Refund } from '../protocol/schemas/refund.js';
 import type { SettlementRecord } from '../protocol/schemas/settlement.js';
+import { transferOrderParamsSchema, transferOrderResultSchema, transferQueryParamsSchema, transferSchema, type Transfer } from '../protocol/schemas/transfer.js';
 
 /**
  * The operation table: each operation's path, schemas, retry class, key, binding and reconciliation.
@@ -289,6 +290,77 @@ export const operations = {
     notFound: ['refund_not_found'],
     logged: ['refundOrderId', 'state'],
     summary: 'Reads a refund by `mchRefundNo` or `refundOrderId`. Resolves to the `Refunds.Refund` asked for, with its order and state.',
+  }),
+
+  /**
+   * Pays out to a payee's account (`POST /api/transferOrder`). `mchOrderNo`, unique among your transfers, is the key a
+   * lost answer is looked up by; the method docs: {@link GatewayClient.transferOrder}.
+   */
+  transferOrder: defineOperation({
+    path: '/api/transferOrder',
+    get params() {
+      return transferOrderParamsSchema();
+    },
+    get result() {
+      return transferOrderResultSchema();
+    },
+    retry: 'create',
+    key: 'mchOrderNo',
+    // The payee's account is not bound: a mismatch would print it.
+    binds: ['mchOrderNo', 'amount'],
+    // In the reference server's order (shared/spec/transfers.md section 1): the duplicate first, then steps 2-7.
+    refusals: {
+      duplicate_transfer: {
+        match: /商户订单\[[^\]]*\]已存在|transfer (?:\[[^\]]*\] )?already exists|duplicate transfer/i,
+        advice: 'a transfer with this mchOrderNo exists already: look it up (transferQuery by mchOrderNo), it may have paid out; never pay the same thing under a new mchOrderNo',
+      },
+      amount_invalid: { match: /转账金额不能(?:为空|小于1分)|transfer amount (?:cannot be empty|must be at least)/i, advice: 'the gateway refused the amount: send a whole number of minor units, at least 1' },
+      notify_url_invalid: { match: /异步通知地址协议仅支持|notifyUrl (?:must be|only supports) https?/i, advice: 'nothing was transferred: give a notifyUrl starting with http:// or https://' },
+      app_config_unavailable: { match: /获取商户应用信息失败|(?:cannot|could not) read the (?:merchant )?app(?:lication)? config/i, advice: "nothing was transferred: the gateway could not read this application's configuration; retry later with the same mchOrderNo" },
+      channel_not_configured: {
+        match: /应用未开通此接口配置|(?:application|app) (?:has no|is not configured for) (?:this )?interface/i,
+        advice: 'nothing was transferred: this application has no configuration for this ifCode at the gateway; configure it, or use a channel it has',
+      },
+      transfer_channel_unknown: { match: /无此转账通道接口|no (?:such )?transfer (?:channel|interface)/i, advice: 'nothing was transferred: the gateway has no transfer service for this ifCode; use alipay or wxpay' },
+      entry_type_unsupported: {
+        match: /该接口不支持该入账方式|(?:channel|interface) does not support (?:this|the) entry type/i,
+        advice: 'nothing was transferred: this channel cannot pay to this entryType (alipay takes ALIPAY_CASH; wxpay WX_CASH and BANK_CARD)',
+      },
+      transfer_channel_refused: { match: /子商户暂不支持转账业务|sub-?merchants? (?:cannot|do not support) transfers?/i, advice: "nothing was transferred: the channel's own check refused this account (a WeChat sub-merchant cannot transfer)" },
+    },
+    // Decided after the duplicate check (so no transfer is under this mchOrderNo) and before the transfer is stored.
+    // A system error may come after it is stored (state 0): any other refusal is looked up by mchOrderNo.
+    refusedBeforeRecord: ['amount_invalid', 'notify_url_invalid', 'app_config_unavailable', 'channel_not_configured', 'transfer_channel_unknown', 'entry_type_unsupported', 'transfer_channel_refused'],
+    reconcile: {
+      lookup: 'transferQuery',
+      by: ['mchOrderNo'],
+      toResult: (transfer: Transfer) => pick(transfer, ['transferId', 'mchOrderNo', 'amount', 'accountNo', 'accountName', 'bankName', 'state', 'channelOrderNo', 'channelResData', 'errCode', 'errMsg']),
+      decisive: ['amount', 'currency', 'ifCode', 'entryType', 'accountNo'],
+    },
+    logged: ['transferId', 'state'],
+    summary: 'Pays out to a payee (WeChat wallet, Alipay account or bank card). Resolves to the `Transfers.CreateResult`, or after a lost or ambiguous answer the transfer found by `mchOrderNo`: never paid twice.',
+  }),
+
+  /** Reads a transfer by `mchOrderNo` or `transferId` (`POST /api/transfer/query`); the method docs: {@link GatewayClient.transferQuery}. */
+  transferQuery: defineOperation({
+    path: '/api/transfer/query',
+    get params() {
+      return transferQueryParamsSchema();
+    },
+    get result() {
+      return transferSchema();
+    },
+    retry: 'read',
+    binds: ['mchOrderNo', 'transferId'],
+    refusals: {
+      transfer_not_found: {
+        match: /订单不存在|transfer(?: order)? (?:does not exist|not found)|no such transfer/i,
+        advice: 'the gateway has no such transfer for this merchant: check mchOrderNo or transferId (a transfer whose create was lost and is not found was never made)',
+      },
+    },
+    notFound: ['transfer_not_found'],
+    logged: ['transferId', 'state'],
+    summary: 'Reads a transfer by `mchOrderNo` or `transferId`. Resolves to the `Transfers.Transfer` asked for, with its payee and state.',
   }),
 };
 

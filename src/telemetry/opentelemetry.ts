@@ -50,6 +50,7 @@ const ID_ATTRIBUTES: readonly (readonly [string, string])[] = [
   ['requestId', 'payment_gateway.request_id'],
   ['mchRefundNo', 'payment_gateway.mch_refund_no'],
   ['refundOrderId', 'payment_gateway.refund_order_id'],
+  ['transferId', 'payment_gateway.transfer_id'],
 ];
 
 /**
@@ -186,12 +187,13 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
             // The counter counts orders: the sweep's duration is the span's attribute only.
             if (name !== 'durationMs') instruments().sweepOrders.add(value, { 'payment_gateway.sweep.count': count });
           }
-          // A report's refunds (an object of counts) go to their own counter, each `refunds.<count>` on the span.
-          const { refunds } = report as { refunds?: unknown };
-          for (const [name, value] of countsOf(refunds)) {
-            const count = snakeCase(name);
-            span.setAttribute(`payment_gateway.sweep.refunds.${count}`, value);
-            instruments().sweepRefunds.add(value, { 'payment_gateway.sweep.count': count });
+          // Each other kind's counts (an object: `refunds`, `transfers`) are on the span as `<field>.<count>`; refunds have their own counter.
+          for (const [field, counts] of Object.entries(report as unknown as Record<string, unknown>)) {
+            for (const [name, value] of countsOf(counts)) {
+              const count = snakeCase(name);
+              span.setAttribute(`payment_gateway.sweep.${field}.${count}`, value);
+              if (field === 'refunds') instruments().sweepRefunds.add(value, { 'payment_gateway.sweep.count': count });
+            }
           }
         });
         return report;

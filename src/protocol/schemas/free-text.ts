@@ -32,6 +32,31 @@ export function isFreeText(schema: z.core.$ZodType): boolean {
   return false;
 }
 
+// The SDK's own field schemas marked personal data (a payee's account, name, bank): filled by the schema builders only.
+const personalFields = z.registry<{ readonly personal: true }>();
+
+/**
+ * Marks a field's schema as personal data: the typed record keeps its value, but an error's message or a log line
+ * that names the field shows it masked ({@link maskPersonal}). Mark it where it is declared: `accountNo: personalData(requiredText())`.
+ */
+export function personalData<S extends z.ZodMiniType>(schema: S): S {
+  personalFields.add(schema, { personal: true });
+  return schema;
+}
+
+/** Whether a field's schema (or the schema it wraps) is marked {@link personalData}. */
+export function isPersonalData(schema: z.core.$ZodType | undefined): boolean {
+  for (let current = schema; current; ) {
+    if (personalFields.has(current)) return true;
+    const def = current._zod.def as { innerType?: z.core.$ZodType; in?: z.core.$ZodType };
+    current = def.innerType ?? def.in;
+  }
+  return false;
+}
+
+/** A personal value as messages show it: its last 4 characters of 8 or more (`***6789`), else nothing of it. */
+export const maskPersonal = (value: unknown): string => (String(value).length >= 8 ? `***${String(value).slice(-4)}` : '***');
+
 /** The member of a verified record that holds its ambiguous free text; no field of the record is returned under this name. */
 const AMBIGUOUS_FIELDS = 'ambiguousFields';
 
