@@ -1,0 +1,109 @@
+/**
+ * The mock's transfers, as the reference gateway makes them (shared/spec/transfers.md): refused in the reference's
+ * order with its texts (a repeated `mchOrderNo` first, whatever else the request says); stored in 0, handed to the
+ * channel (1), then by default paid out at once (2); a test may hold them in 1 or fail them (3), per transfer or
+ * for all. A system error after the transfer is stored (the `refusedAfterStore` fault) leaves it 0. A transfer with
+ * a `notifyUrl` is notified once, when it becomes 2 or 3. The reference never closes one: no expiry.
+ *
+ * @module
+ */
+import { TRANSFER_ENTRY_TYPES, TransferOrderState, type Transfer } from '../../protocol/schemas/transfer.js';
+import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
+import { MESSAGES } from './refusals.js';
+
+// The query's fields (Transfer's own keys include an index signature).
+type TransferField =
+  | 'transferId' | 'mchNo' | 'appId' | 'mchOrderNo' | 'ifCode' | 'entryType' | 'amount' | 'currency' | 'accountNo' | 'accountName' | 'bankName'
+  | 'transferDesc' | 'state' | 'channelExtra' | 'channelOrderNo' | 'channelResData' | 'errCode' | 'errMsg' | 'extParam' | 'successTime' | 'createdAt';
+
+/**
+ * A transfer as the mock gateway holds it: the query fields of a `Transfers.Transfer` plus where it is notified.
+ *
+ * @example
+ * ```ts
+ * const transfer = gateway.state().transfers[0];
+ * expect(transfer?.state).toBe(Transfers.State.Succeeded);
+ * ```
+ */
+export interface MockTransfer extends Pick<Transfer, TransferField> {
+  /** The payee's account as the dashboard shows it: its last 4 characters (personal data). */
+  readonly account: string;
+  notifyUrl?: string | undefined;
+  clientIp?: string | undefined;
+}
+
+/** The reference's transfer texts (TransferOrderController, spec section 1), in its order. */
+const TEXTS = {
+  duplicate: (mchOrderNo: string) => `商户订单[${mchOrderNo}]已存在`,
+  notConfigured: '应用未开通此接口配置!',
+  noService: '无此转账通道接口',
+  entryType: '该接口不支持该入账方式',
+  notFound: '订单不存在',
+} as const;
+
+// The interfaces a mock application is configured for; of these, only alipay and wxpay have a transfer service.
+const CONFIGURED = ['alipay', 'wxpay', 'ysfpay'];
+
+type Call = MockCreateCall<MockTransfer, object>;
+const paramsOf = (call: Call) => call.request.params as Record<string, string | undefined> & { amount: number };
+const takes = (ifCode: string): readonly string[] | undefined => (TRANSFER_ENTRY_TYPES as Readonly<Record<string, readonly string[]>>)[ifCode];
+/** The last 4 characters of an account, as the dashboard shows it. */
+const masked = (account: string): string => (account.length >= 8 ? `***${account.slice(-4)}` : '***');
+
+/** The transfer kind of the mock, run by the generic desk. */
+export const transferKind = defineMockRecordKind<MockTransfer, object>()({
+  name: 'transfer',
+  plural: 'transfers',
+  label: 'Transfer',
+  operations: { create: 'transferOrder', query: 'transferQuery' },
+  states: { names: TransferOrderState, open: [TransferOrderState.Created, TransferOrderState.Transferring], notified: [TransferOrderState.Succeeded, TransferOrderState.Failed], held: TransferOrderState.Transferring },
+  id: 'transferId',
+  key: 'mchOrderNo',
+  notFound: TEXTS.notFound,
+  // The reference's order (spec section 1): the duplicate before anything else of the transfer.
+  refusals: [
+    (call) => {
+      const mchOrderNo = String(paramsOf(call).mchOrderNo);
+      return call.records.some((t) => t.mchNo === call.request.app.mchNo && t.mchOrderNo === mchOrderNo) ? TEXTS.duplicate(mchOrderNo) : undefined;
+    },
+    (call) => {
+      const { notifyUrl } = paramsOf(call);
+      return notifyUrl !== undefined && !/^https?:\/\//.test(notifyUrl) ? MESSAGES.notifyUrlProtocol : undefined;
+    },
+    (call) => (CONFIGURED.includes(String(paramsOf(call).ifCode)) ? undefined : TEXTS.notConfigured),
+    (call) => (takes(String(paramsOf(call).ifCode)) ? undefined : TEXTS.noService),
+    (call) => (takes(String(paramsOf(call).ifCode))?.includes(String(paramsOf(call).entryType)) ? undefined : TEXTS.entryType),
+  ],
+  create(call, sequence, interrupted) {
+    const { request: { app, blank }, now } = call;
+    const p = paramsOf(call);
+    const transferId = `T${sequence}`;
+    return {
+      transferId, mchNo: app.mchNo, appId: app.appId, mchOrderNo: String(p.mchOrderNo), ifCode: String(p.ifCode), entryType: String(p.entryType),
+      amount: p.amount, currency: String(p.currency), accountNo: String(p.accountNo), account: masked(String(p.accountNo)), accountName: p.accountName, bankName: p.bankName,
+      transferDesc: String(p.transferDesc), channelExtra: p.channelExtra, extParam: p.extParam ?? (blank.has('extParam') ? '' : undefined),
+      // Stored in 0, then the channel: 1 while it transfers; a system error leaves it 0.
+      state: interrupted === 'created' ? TransferOrderState.Created : TransferOrderState.Transferring,
+      channelOrderNo: interrupted === 'created' ? undefined : `CT${transferId.slice(1)}`,
+      createdAt: now, notifyUrl: p.notifyUrl, clientIp: p.clientIp,
+    };
+  },
+  modes: { succeed: 'succeed', hold: undefined, fail: 'fail' },
+  decisions: {
+    succeed: { to: TransferOrderState.Succeeded, stamp: 'successTime', button: 'primary', past: 'paid out', does: 'a held transfer succeeds (state 2: the payee is paid); it is notified' },
+    fail: { to: TransferOrderState.Failed, failure: { errCode: 'MOCK_TRANSFER_FAILED', errMsg: 'transfer refused by the channel (mock)' }, button: 'danger', past: 'failed', does: 'a held transfer fails (state 3; --err-code, --err-msg set errCode, errMsg); it is notified' },
+  },
+  world: () => ({}),
+  columns: [
+    { title: 'mchOrderNo', field: 'mchOrderNo', as: 'code' },
+    { title: 'transferId', field: 'transferId', as: 'code' },
+    { title: 'Entry', field: 'entryType', as: 'code' },
+    { title: 'Amount', field: 'amount', as: 'amount', currency: 'currency' },
+    // The payee's account is personal data: its last 4 characters only.
+    { title: 'Account', field: 'account', as: 'code' },
+    { title: 'State', field: 'state', as: 'state' },
+    { title: 'Created', field: 'createdAt', as: 'time' },
+  ],
+  settleDoes: "decides a held transfer: 'succeed' (2, paid out) or 'fail' (3); both are notified",
+  modeDoes: "how the coming transfers go: 'succeed' at once (the default), 'hold' in 1 (transferring) until settled, or 'fail' at once",
+});
