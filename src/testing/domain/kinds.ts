@@ -5,11 +5,12 @@
  * @module
  */
 import { RecordDesk } from './record-desk.js';
-import type { DecisionOf, MockParts, MockRecord, ModeOf, RecordOf } from './record-kind.js';
+import type { DecisionOf, MockParts, MockRecord, MockRecordKind, ModeOf, RecordOf } from './record-kind.js';
 import { refundKind } from './refunds.js';
+import { transferKind } from './transfers.js';
 
 /** Every declared kind of the mock. */
-export const MOCK_KINDS = [refundKind] as const;
+export const MOCK_KINDS: readonly [typeof refundKind, typeof transferKind] = [refundKind, transferKind];
 
 /** What a notification may be named by in a resend: a payment's ids, then each declared kind's id and key. */
 const NOTIFICATION_REFS: readonly string[] = ['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])];
@@ -30,5 +31,5 @@ export type MockKindRecords = { readonly [K in MockKind as K['plural']]: readonl
 
 /** A desk for each declared kind; `onNotified` is told of a record that reached a notified state. */
 export function createDesks(parts: MockParts, onNotified: (kind: MockKind, record: MockRecord) => void): MockDesks {
-  return Object.fromEntries(MOCK_KINDS.map((kind) => [kind.name, new RecordDesk(kind, parts, (record) => onNotified(kind, record))])) as unknown as MockDesks;
+  return Object.fromEntries((MOCK_KINDS as readonly MockKind[]).map((kind) => [kind.name, new RecordDesk(kind as unknown as MockRecordKind, parts, (record) => onNotified(kind, record))])) as unknown as MockDesks;
 }

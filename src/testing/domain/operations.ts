@@ -7,6 +7,7 @@ import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
 import type { OrderBook } from './orders.js';
+import type { RecordDesk } from './record-desk.js';
 import type { SettlementDesk } from './settlements.js';
 
 export interface OperationContext extends AcceptedRequest {
@@ -29,7 +30,8 @@ type KindOperation = MockKind['operations'][keyof MockKind['operations']];
 const KIND_OPERATIONS = Object.fromEntries(
   MOCK_KINDS.flatMap((kind): [KindOperation, Step][] => [
     [kind.operations.create, ({ desks, interrupted, ...request }) => desks[kind.name].create(request, interrupted)],
-    [kind.operations.query, ({ desks, app, params }) => desks[kind.name].queryData(desks[kind.name].find(app, params))],
+    // Each kind's desk, as any desk: a union of desks takes no record of either.
+    [kind.operations.query, ({ desks, app, params }) => (desks[kind.name] as unknown as RecordDesk).queryData((desks[kind.name] as unknown as RecordDesk).find(app, params))],
   ]),
 ) as { readonly [Op in KindOperation]: Step };
 
