@@ -25,6 +25,11 @@ export interface KeyTracking {
    * found must be of it (one sent by its number is compared with the id a signed read of it gives).
    */
   readonly of?: string | undefined;
+  /**
+   * A field one known by its number must carry to be of this kind, where another kind numbers its records by the
+   * same field (a transfer's `entryType`: a payment has `mchOrderNo` too). Absent: the number alone.
+   */
+  readonly marker?: string | undefined;
 }
 
 /** A capability of a kind whose open record a sweep may close once its validity passed (`closeExpired`): payments. */

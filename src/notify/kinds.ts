@@ -295,7 +295,8 @@ const transfer = defineNotificationKind({
   tracking: {
     read: 'transferQuery', by: ['transferId', 'mchOrderNo'], open: [TransferOrderState.Created, TransferOrderState.Transferring], states: TransferOrderState,
     notFound: 'transfer_not_found', noun: 'transfer', found: 'transfer found by a sweep', prefix: 'transfer:',
-    byKey: { prefix: 'transfer-key:', currency: requiredText },
+    // A payment is known by mchOrderNo too: one tracked by its number carries its entryType (the parameters sent do).
+    byKey: { prefix: 'transfer-key:', currency: requiredText, marker: 'entryType' },
     reportedIn: 'transfers',
     stalled: {
       afterMs: 24 * 60 * 60 * 1000,

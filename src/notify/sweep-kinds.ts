@@ -52,12 +52,19 @@ export const idKey = (kind: TrackedKind, id: string): string => `${kind.tracking
  */
 export function trackedForm(record: unknown): { readonly kind: TrackedKind; readonly byKey: boolean } {
   const has = (field: string) => typeof record === 'object' && record !== null && field in record;
-  const asked = [...trackedKinds.filter((kind) => kind.tracking.byKey.of !== undefined), ...trackedKinds.filter((kind) => kind.tracking.byKey.of === undefined)];
-  for (const kind of asked) {
+  const dependents = trackedKinds.filter((kind) => kind.tracking.byKey.of !== undefined);
+  for (const kind of dependents) {
     if (has(kind.tracking.by[0])) return { kind, byKey: false };
     if (has(kind.tracking.by[1])) return { kind, byKey: true };
   }
-  return { kind: trackedKinds[0]!, byKey: false };
+  // The others' ids before any number: two kinds may number their records by one field (a payment's and a
+  // transfer's mchOrderNo), and one known by its number alone is then told by its kind's marker.
+  const others = trackedKinds.filter((kind) => kind.tracking.byKey.of === undefined);
+  const byId = others.find((kind) => has(kind.tracking.by[0]));
+  if (byId) return { kind: byId, byKey: false };
+  const marked = [...others.filter((kind) => kind.tracking.byKey.marker !== undefined), ...others.filter((kind) => kind.tracking.byKey.marker === undefined)];
+  const byNumber = marked.find(({ tracking: { by, byKey } }) => has(by[1]) && (byKey.marker === undefined || has(byKey.marker)));
+  return byNumber ? { kind: byNumber, byKey: true } : { kind: trackedKinds[0]!, byKey: false };
 }
 
 /** `a order` is `an order`: how messages name one record of a kind. @internal */

@@ -48,7 +48,10 @@ type OneOwnerId<Name extends TrackedKindName> = [OwnerOf<Name>] extends [never]
  */
 export type Unconfirmed<Name extends TrackedKindName> = { readonly [Field in NumberOf<Name>]: string } & { readonly [Field in Kinds[Name]['amountField']]: number } & {
   readonly currency: string;
-} & { readonly [Field in IdOf<Name>]?: undefined } & NotDependent<Name> & OneOwnerId<Name>;
+} & { readonly [Field in IdOf<Name>]?: undefined } & NotDependent<Name> & OneOwnerId<Name> & Marked<Name>;
+
+/** The field that tells a kind's record known by its number from another kind's of the same number (a transfer's `entryType`). */
+type Marked<Name extends TrackedKindName> = TrackingOf<Name>['byKey'] extends { readonly marker: infer Marker extends string } ? { readonly [Field in Marker]: string } : unknown;
 
 /** Every record `track` and `untrack` take, of every tracked kind. */
 export type TrackableRecord = { [Name in TrackedKindName]: Trackable<Name> | Unconfirmed<Name> }[TrackedKindName];

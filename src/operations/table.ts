@@ -308,14 +308,14 @@ export const operations = {
     key: 'mchOrderNo',
     // The payee's account is not bound: a mismatch would print it.
     binds: ['mchOrderNo', 'amount'],
-    // In the reference server's order (shared/spec/transfers.md section 1): the duplicate first, then steps 2-7.
+    // In the reference server's order (shared/spec/transfers.md section 1): the duplicate first, then steps 3-7 (step 2,
+    // a notifyUrl not http(s), is the shared parameter_invalid, and the SDK refuses it before sending).
     refusals: {
       duplicate_transfer: {
         match: /商户订单\[[^\]]*\]已存在|transfer (?:\[[^\]]*\] )?already exists|duplicate transfer/i,
         advice: 'a transfer with this mchOrderNo exists already: look it up (transferQuery by mchOrderNo), it may have paid out; never pay the same thing under a new mchOrderNo',
       },
       amount_invalid: { match: /转账金额不能(?:为空|小于1分)|transfer amount (?:cannot be empty|must be at least)/i, advice: 'the gateway refused the amount: send a whole number of minor units, at least 1' },
-      notify_url_invalid: { match: /异步通知地址协议仅支持|notifyUrl (?:must be|only supports) https?/i, advice: 'nothing was transferred: give a notifyUrl starting with http:// or https://' },
       app_config_unavailable: { match: /获取商户应用信息失败|(?:cannot|could not) read the (?:merchant )?app(?:lication)? config/i, advice: "nothing was transferred: the gateway could not read this application's configuration; retry later with the same mchOrderNo" },
       channel_not_configured: {
         match: /应用未开通此接口配置|(?:application|app) (?:has no|is not configured for) (?:this )?interface/i,
@@ -330,7 +330,7 @@ export const operations = {
     },
     // Decided after the duplicate check (so no transfer is under this mchOrderNo) and before the transfer is stored.
     // A system error may come after it is stored (state 0): any other refusal is looked up by mchOrderNo.
-    refusedBeforeRecord: ['amount_invalid', 'notify_url_invalid', 'app_config_unavailable', 'channel_not_configured', 'transfer_channel_unknown', 'entry_type_unsupported', 'transfer_channel_refused'],
+    refusedBeforeRecord: ['amount_invalid', 'app_config_unavailable', 'channel_not_configured', 'transfer_channel_unknown', 'entry_type_unsupported', 'transfer_channel_refused'],
     reconcile: {
       lookup: 'transferQuery',
       by: ['mchOrderNo'],

@@ -68,12 +68,13 @@ export type Trackable = TrackableOf<'transfer'>;
 
 /**
  * A transfer `processor.track` takes when `transferOrder` rejected with `GatewayOutcomeUnknownError`: your
- * `mchOrderNo`, the amount and currency sent. A sweep looks it up by `mchOrderNo`; found, it must be of that amount
+ * `mchOrderNo`, the amount and currency sent, and the `entryType` (a payment is known by `mchOrderNo` too: the
+ * parameters you sent may be given as they are). A sweep looks it up by `mchOrderNo`; found, it must be of that amount
  * and currency, else it is `mismatched`; proved absent, it is reported `neverMade`.
  *
  * @example
  * ```ts
- * await processor.track({ mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' });
+ * await processor.track({ mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY', entryType: 'WX_CASH' });
  * ```
  */
 export type Unconfirmed = UnconfirmedOf<'transfer'>;

@@ -20,6 +20,8 @@ const VALID_PARAMS: { readonly [Op in OperationName]: ParamsOf<Op> } = {
   settleRequestGet: { requestId: 'r' },
   refundOrder: { payOrderId: 'P1', mchRefundNo: 'r', refundAmount: 1, currency: 'USD', refundReason: 'why' },
   refundQuery: { mchRefundNo: 'r' },
+  transferOrder: { mchOrderNo: 't', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1, currency: 'CNY', accountNo: 'o8x', transferDesc: 'why' },
+  transferQuery: { mchOrderNo: 't' },
 };
 const secretArb = fc.stringMatching(/^[A-Za-z0-9]{24,40}$/);
 const base = { baseUrl: 'https://gateway.test', mchNo: 'M1', appId: 'A1', retry: { maxRetries: 0 } } as const;

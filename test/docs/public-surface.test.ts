@@ -10,6 +10,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const entry = join(root, 'src/index.ts');
 
 const RUNTIME_EXPORTS = [
+  'Transfers',
+  'verifyTransferNotification',
   'CLIENT_DEFAULTS',
   'DivisionMode',
   'GatewayAbortError',

@@ -82,7 +82,7 @@ describe('a tracked kind declares the read that settles it', () => {
   });
 
   it("the SDK's tracked rows name their reads; the reads are the table's", () => {
-    expectTypeOf<SettlingRead>().toEqualTypeOf<'query' | 'settleRequestGet' | 'refundQuery'>();
+    expectTypeOf<SettlingRead>().toEqualTypeOf<'query' | 'settleRequestGet' | 'refundQuery' | 'transferQuery'>();
     expectTypeOf(notificationKinds.payment.tracking.read).toEqualTypeOf<'query'>();
     expectTypeOf(notificationKinds.refund.tracking.by).toEqualTypeOf<readonly ['refundOrderId', 'mchRefundNo']>();
     expectTypeOf(notificationKinds.settlement.tracking).toEqualTypeOf<undefined>();

@@ -69,7 +69,7 @@ function setup(kind: 'memory' | 'sqlite', options: { client?: (client: GatewayCl
 }
 
 const refundCounts = ({ problems: _p, neverMadeKeys: _k, ...rest }: Refunds.SweepReport) => rest;
-const orderCounts = ({ problems: _p, durationMs: _d, refunds: _r, neverMadeKeys: _k, ...rest }: SweepReport) => rest;
+const orderCounts = ({ problems: _p, durationMs: _d, refunds: _r, transfers: _t, neverMadeKeys: _k, ...rest }: SweepReport) => rest;
 const refundZero = { checked: 0, refunded: 0, refundFailed: 0, alreadyDone: 0, open: 0, failed: 0, busy: 0, notFound: 0, neverMade: 0, mismatched: 0, tooOld: 0 };
 const orderZero = { checked: 0, paid: 0, alreadyDone: 0, open: 0, closed: 0, failed: 0, busy: 0, notFound: 0, neverMade: 0, mismatched: 0, tooOld: 0 };
 

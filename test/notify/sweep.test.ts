@@ -57,7 +57,7 @@ function setup(options: { kind?: StoreKind; notify?: boolean; store?: () => Noti
   return { gateway, client, clock, fulfilled, store, onPaid, processor, make, order };
 }
 
-const counts = ({ problems: _p, durationMs: _d, refunds: _r, neverMadeKeys: _k, ...rest }: SweepReport) => rest;
+const counts = ({ problems: _p, durationMs: _d, refunds: _r, transfers: _t, neverMadeKeys: _k, ...rest }: SweepReport) => rest;
 const zero = { checked: 0, paid: 0, alreadyDone: 0, open: 0, closed: 0, failed: 0, busy: 0, notFound: 0, neverMade: 0, mismatched: 0, tooOld: 0 };
 
 describe.each(['memory', 'sqlite'] as const)('processor.sweep on the %s store', (kind) => {

@@ -8,7 +8,7 @@ import type { TrackedKindName } from '../../src/notify/tracked-types.js';
 
 describe('the sweep types derived from the tracked kinds', () => {
   it('cover every tracked kind, and only those', () => {
-    expectTypeOf<TrackedKindName>().toEqualTypeOf<'payment' | 'refund'>();
+    expectTypeOf<TrackedKindName>().toEqualTypeOf<'payment' | 'refund' | 'transfer'>();
   });
 
   it('hand a handler the record of its kind\'s signed read, without reqTime', () => {
@@ -17,7 +17,7 @@ describe('the sweep types derived from the tracked kinds', () => {
   });
 
   it('ask a client for each tracked kind\'s read (an expiring kind\'s read and close required)', () => {
-    expectTypeOf<keyof SweepClient>().toEqualTypeOf<'query' | 'refundQuery' | 'close' | 'mchNo' | 'appId' | 'verifyResponses'>();
+    expectTypeOf<keyof SweepClient>().toEqualTypeOf<'query' | 'refundQuery' | 'transferQuery' | 'close' | 'mchNo' | 'appId' | 'verifyResponses'>();
     expectTypeOf<GatewayClient>().toMatchTypeOf<SweepClient>();
     expectTypeOf<GatewayClient>().toMatchTypeOf<NonNullable<NotificationProcessorOptions['client']>>();
     // @ts-expect-error a client without close cannot serve a processor (it is refused when created)

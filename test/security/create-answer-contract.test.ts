@@ -25,6 +25,7 @@ const PARAMS: { readonly [Op in Create]: (gateway: MockGateway, client: GatewayC
     gateway.payOrder(order.payOrderId);
     return { payOrderId: order.payOrderId, mchRefundNo: 'refund-1', refundAmount: 400, currency: 'USD', refundReason: 'r' };
   },
+  transferOrder: async () => ({ mchOrderNo: 'payout-1', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1500, currency: 'CNY', accountNo: 'o8xYz0123456789', transferDesc: 'payout' }),
 };
 
 const CREATES = OPERATION_NAMES.filter((name): name is Create => definitionOf(name).retry === 'create');

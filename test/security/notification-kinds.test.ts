@@ -5,12 +5,12 @@ import { describe, expect, it, vi } from 'vitest';
 import * as sdk from '../../src/index.js';
 import { createNotificationProcessor, GatewayClient, GatewaySignatureError, GatewayValidationError, memoryStore, type NotificationStore, type ProcessingContext } from '../../src/index.js';
 import { notificationKinds, type NotificationKindName } from '../../src/notify/kinds.js';
-import { FAILED_REFUND_FIELDS, formBody, freshFields, MERCHANT, PAY_FIELDS, REFUND_FIELDS, SETTLEMENT_FIELDS, signedFields } from '../support/notification.js';
+import { FAILED_REFUND_FIELDS, formBody, freshFields, MERCHANT, PAY_FIELDS, REFUND_FIELDS, SETTLEMENT_FIELDS, signedFields, TRANSFER_FIELDS } from '../support/notification.js';
 import { fieldsOf, form, readingsOf, signedText } from '../support/resplit.js';
 
-const handlers = () => ({ onPaid: vi.fn(async () => {}), onRefunded: vi.fn(async () => {}), onRefundFailed: vi.fn(async () => {}), onSettlement: vi.fn(async () => {}) });
+const handlers = () => ({ onPaid: vi.fn(async () => {}), onRefunded: vi.fn(async () => {}), onRefundFailed: vi.fn(async () => {}), onSettlement: vi.fn(async () => {}), onTransferred: vi.fn(async () => {}), onTransferFailed: vi.fn(async () => {}) });
 const calls = (spies: ReturnType<typeof handlers>) => Object.fromEntries(Object.entries(spies).map(([name, spy]) => [name, spy.mock.calls.length]));
-const NONE = { onPaid: 0, onRefunded: 0, onRefundFailed: 0, onSettlement: 0 };
+const NONE = { onPaid: 0, onRefunded: 0, onRefundFailed: 0, onSettlement: 0, onTransferred: 0, onTransferFailed: 0 };
 
 describe('a message of a kind or state the processor has no handler for', () => {
   it('a genuine refund to an onPaid-only processor: unhandled, FAIL (the gateway keeps it), nothing claimed', async () => {
@@ -168,7 +168,7 @@ describe('every plain verifier refuses a message shaped as another kind, as the 
   const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT });
   const ROWS = Object.values(notificationKinds);
   // A genuine message of each kind: a kind declared later asks for its own here (the record is keyed by kind).
-  const GENUINE: Readonly<Record<NotificationKindName, Readonly<Record<string, string>>>> = { payment: PAY_FIELDS, refund: REFUND_FIELDS, settlement: SETTLEMENT_FIELDS };
+  const GENUINE: Readonly<Record<NotificationKindName, Readonly<Record<string, string>>>> = { payment: PAY_FIELDS, refund: REFUND_FIELDS, transfer: TRANSFER_FIELDS, settlement: SETTLEMENT_FIELDS };
   type Verify = (input: unknown, options?: object) => Promise<unknown>;
   /** Every verifier a merchant can call, plain and the client's, by the kind it verifies. */
   const verifiers = ROWS.flatMap((row) => [

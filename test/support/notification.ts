@@ -86,3 +86,22 @@ export const FAILED_REFUND_FIELDS: Readonly<Record<string, string>> = {
   errCode: 'REFUND_FAIL',
   errMsg: 'insufficient merchant balance',
 };
+
+/** A transfer notification as the gateway posts it (spec section 4): the transfer query's fields plus reqTime, every value a string. */
+export const TRANSFER_FIELDS: Readonly<Record<string, string>> = {
+  transferId: 'T1623985459000001',
+  mchNo: MERCHANT.mchNo,
+  appId: MERCHANT.appId,
+  mchOrderNo: 'payout-1001',
+  ifCode: 'wxpay',
+  entryType: 'WX_CASH',
+  amount: '1500',
+  currency: 'CNY',
+  accountNo: 'o8xYz0123456789',
+  accountName: 'Li Lei',
+  transferDesc: 'Supplier payout',
+  state: '2',
+  successTime: '1623985459000',
+  createdAt: '1623985400000',
+  reqTime: '1623985459123',
+};

@@ -237,8 +237,8 @@ const transferObject = () =>
     accountName: z.optional(personalData(freeText(z.string()))),
     /** The payee's bank (personal data). */
     bankName: z.optional(personalData(freeText(z.string()))),
-    /** The transfer's remark. */
-    transferDesc: freeText(z.string()),
+    /** The transfer's remark (absent when the signature cannot pin it down: see `ambiguousFields`). */
+    transferDesc: z.optional(freeText(z.string())),
     /** The transfer's state, see {@link TransferOrderState}. */
     state: transferOrderStateSchema(),
     /** Channel parameters, as sent. */
