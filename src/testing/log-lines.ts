@@ -41,8 +41,9 @@ export function requestEvent(request: MockRequestRecord): MockGatewayEvent {
 
 export function notificationEvent(attempt: NotificationAttempt): MockGatewayEvent {
   const label = `notify ${attempt.notificationId} #${attempt.attempt}${attempt.resend ? ' resend' : ''}`;
-  // A declared kind's notification (a refund's) is named by its key first, as its requests are.
-  const key = MOCK_KINDS.map((kind) => kind.key).find((name) => attempt.fields[name] !== undefined);
+  // A declared kind's notification (a refund's) is named by its key first, as its requests are; its kind is told by
+  // its id, since a key may be another kind's too (a transfer's and a payment's mchOrderNo).
+  const key = MOCK_KINDS.find((kind) => attempt.fields[kind.id] !== undefined)?.key;
   const named = key === undefined ? '' : `${key}=${String(attempt.fields[key]).slice(0, 64)} `;
   const line = `${time(attempt.at)}  ${label.padEnd(18)} ${named}payOrderId=${attempt.payOrderId}  POST ${attempt.url} -> ${attempt.reason}  ${attempt.ms} ms`;
   return { type: 'notification', attempt, line: printable(line) };

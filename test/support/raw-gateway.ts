@@ -20,6 +20,8 @@ export const PATHS = {
   settleRequestGet: '/api/channelbiz/coinpay/settleRequestGet',
   refundOrder: '/api/refund/refundOrder',
   refundQuery: '/api/refund/query',
+  transferOrder: '/api/transferOrder',
+  transferQuery: '/api/transfer/query',
 } as const;
 
 type Merchant = { mchNo: string; appId: string; secret: string };

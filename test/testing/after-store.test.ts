@@ -21,12 +21,14 @@ const CREATES: Readonly<Record<string, { prepare?: (g: MockGateway) => Promise<v
   settleAddressApply: { fields: { requestId: 'addr-1', tokenId: 'TRON_USDT', address: ADDRESS }, stored: (g) => g.address('addr-1') },
   settleRequest: { fields: { requestId: 'settle-1', amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: ADDRESS }, stored: (g) => g.settlement('settle-1') },
   refundOrder: { prepare: paidOrder, fields: refundFields() as Fields, stored: (g) => g.refund('refund-1') },
+  transferOrder: { fields: { mchOrderNo: 'payout-1', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1500, currency: 'CNY', accountNo: 'o8xYz0123456789', transferDesc: 'payout' }, stored: (g) => g.record('transfer', 'payout-1') },
 };
 const INITIAL: Readonly<Record<string, { state?: number; status?: number }>> = {
   unifiedOrder: { state: 0 },
   settleAddressApply: { status: MockAddressStatus.UnderReview },
   settleRequest: { status: MockSettlementStatus.Pending },
   refundOrder: { state: 0 },
+  transferOrder: { state: 0 },
 };
 
 describe('refusedAfterStore', () => {

@@ -14,6 +14,7 @@ import {
   type GatewayLogger,
 } from '../../src/index.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
+import { call, MERCHANT as RAW_MERCHANT } from '../support/raw-gateway.js';
 
 const MERCHANT = { mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9', secret: 'jeepay-test-secret-0123456789' };
 const ACCOUNT = 'o8xYz0123456789';
@@ -128,6 +129,41 @@ describe("the mock's refusals, in the reference's order", () => {
     const noService = await client.transferOrder(payout('payout-22', { ifCode: 'ysfpay' })).catch((e: unknown) => e);
     expect(noService).toMatchObject({ reason: 'transfer_channel_unknown', msg: '无此转账通道接口' });
     expect(transfersOf(gateway)).toHaveLength(1);
+  });
+});
+
+describe("the mock's transfer notification", () => {
+  it('is sent once per transfer, on the six-attempt schedule, and verifies as a transfer (never as a payment)', async () => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], notifyFetch: async () => new Response('FAIL') });
+    const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch });
+    await client.transferOrder(payout('payout-50', { notifyUrl: 'http://127.0.0.1:9/notify' }));
+    for (let i = 0; i < 10; i++) {
+      await gateway.deliverNotifications();
+      const next = gateway.nextNotificationAt();
+      if (next === undefined) break;
+      gateway.advanceTime(next - gateway.now());
+    }
+    expect(gateway.notifications).toHaveLength(1);
+    expect(gateway.deliveries).toHaveLength(6);
+    const { fields } = gateway.deliveries[0]!;
+    expect(await client.verifyTransferNotification(fields)).toMatchObject({ mchOrderNo: 'payout-50', state: 2, accountNo: ACCOUNT });
+    await expect(client.verifyNotification(fields)).rejects.toBeInstanceOf(GatewayValidationError);
+  });
+});
+
+describe("the mock's refusals of raw requests (what the SDK would refuse before sending), in the reference's order", () => {
+  it('the duplicate first; then notifyUrl, the channel config, the transfer service, the entry type, each with the reference text', async () => {
+    const gateway = createMockGateway({ merchants: [RAW_MERCHANT] });
+    const fields = { mchOrderNo: 'payout-40', ifCode: 'alipay', entryType: 'ALIPAY_CASH', amount: 100, currency: 'CNY', accountNo: 'payee@example.com', transferDesc: 'd' };
+    expect((await call(gateway, 'transferOrder', fields)).json).toMatchObject({ code: 200 });
+    const msg = async (changes: Record<string, string>) => ((await call(gateway, 'transferOrder', { ...fields, ...changes })).json as { msg: string }).msg;
+    const everythingWrong = { notifyUrl: 'ftp://shop.example.com/n', ifCode: 'nopay', entryType: 'WX_CASH' };
+    expect(await msg(everythingWrong)).toBe('商户订单[payout-40]已存在');
+    expect(await msg({ ...everythingWrong, mchOrderNo: 'payout-41' })).toBe('异步通知地址协议仅支持http:// 或 https:// !');
+    expect(await msg({ mchOrderNo: 'payout-41', ifCode: 'nopay', entryType: 'WX_CASH' })).toBe('应用未开通此接口配置!');
+    expect(await msg({ mchOrderNo: 'payout-41', ifCode: 'ysfpay', entryType: 'WX_CASH' })).toBe('无此转账通道接口');
+    expect(await msg({ mchOrderNo: 'payout-41', entryType: 'WX_CASH' })).toBe('该接口不支持该入账方式');
+    expect(gateway.records('transfer')).toHaveLength(1);
   });
 });
 
