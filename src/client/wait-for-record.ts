@@ -173,7 +173,7 @@ export const transferWait = defineWait({
   read: 'transferQuery',
   final: (transfer) => transfer.state >= TransferOrderState.Succeeded,
   named: (ids) => (ids.transferId !== undefined ? `transfer transferId '${ids.transferId}'` : `transfer mchOrderNo '${ids.mchOrderNo}'`),
-  advice: "show the transfer as in progress, and rely on the transfer notification, a processor's sweep or a later transferQuery",
+  advice: 'show the transfer as in progress; its notification, a sweep or a later transferQuery will tell',
   last: 'lastTransfer',
 });
 

@@ -144,18 +144,19 @@ const expectedState = <State extends number>(states: Readonly<Record<string, Sta
 
 // What `expect` may pin, per kind. Each row reads its schemas through getters: a schema is built when a
 // verifier or a processor first needs it (protocol/schemas/lazy.ts), not at import.
-const paymentExpect = lazySchema(() =>
+// A payment's and a transfer's: your mchOrderNo, the amount with its currency, the states; one builder for both.
+const orderExpect = <State extends number>(states: Readonly<Record<string, State>>, error: string) =>
   z.strictObject({
-    /** Your order number. */
+    /** Your order or transfer number. */
     mchOrderNo: z.optional(requiredText()),
     /** The amount in integer minor units. */
     amount: z.optional(minorUnits()),
     /** The currency code, compared case-insensitively. */
     currency: z.optional(requiredText()),
-    /** The state, or the states, the notification may carry. Default `PayOrderState.Succeeded` (2) only. */
-    state: z.optional(expectedState(PayOrderState, 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded')),
-  }),
-);
+    /** The state, or the states, the notification may carry (default: those the gateway notifies). */
+    state: z.optional(expectedState(states, error)),
+  });
+const paymentExpect = lazySchema(() => orderExpect(PayOrderState, 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded'));
 
 const refundExpect = lazySchema(() =>
   z.strictObject({
@@ -170,18 +171,7 @@ const refundExpect = lazySchema(() =>
   }),
 );
 
-const transferExpect = lazySchema(() =>
-  z.strictObject({
-    /** Your transfer number, as sent to `transferOrder`. */
-    mchOrderNo: z.optional(requiredText()),
-    /** The amount in integer minor units. */
-    amount: z.optional(minorUnits()),
-    /** The currency code, compared case-insensitively. */
-    currency: z.optional(requiredText()),
-    /** The state, or the states, the notification may carry. Default 2 or 3 (`Transfers.State.Succeeded`, `Failed`): the states the gateway notifies. */
-    state: z.optional(expectedState(TransferOrderState, 'must be a transfer state (0 to 4) or a non-empty list of them, e.g. Transfers.State.Succeeded')),
-  }),
-);
+const transferExpect = lazySchema(() => orderExpect(TransferOrderState, 'must be a transfer state (0 to 4) or a non-empty list of them'));
 
 const settlementExpect = lazySchema(() =>
   z.strictObject({
@@ -300,7 +290,7 @@ const transfer = defineNotificationKind({
     reportedIn: 'transfers',
     stalled: {
       afterMs: 24 * 60 * 60 * 1000,
-      advice: 'the gateway stops asking the channel about a transfer after a day and never closes one: ask the channel (or the gateway\'s operator) what became of it; never pay it again under a new mchOrderNo',
+      advice: 'the gateway no longer asks the channel about it and never closes it: ask the channel',
     },
   },
   get schema() {
@@ -316,7 +306,7 @@ const transfer = defineNotificationKind({
   // The gateway notifies a transfer when it succeeds or fails, never in another state.
   defaultExpect: { state: [TransferOrderState.Succeeded, TransferOrderState.Failed] },
   // A failed transfer has no successTime: its creation then. Never reqTime, which a re-send renews.
-  eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: 'was transferred' } : { field: 'createdAt', time: n.createdAt, happened: 'is of a transfer created' }),
+  eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: 'was transferred' } : { field: 'createdAt', time: n.createdAt, happened: 'was created' }),
   recover: 'Read the transfer (client.transferQuery) and record it',
 });
 

@@ -308,37 +308,31 @@ export const operations = {
     key: 'mchOrderNo',
     // The payee's account is not bound: a mismatch would print it.
     binds: ['mchOrderNo', 'amount'],
-    // In the reference server's order (shared/spec/transfers.md section 1): the duplicate first, then steps 3-7 (step 2,
-    // a notifyUrl not http(s), is the shared parameter_invalid, and the SDK refuses it before sending).
+    // In the reference server's order (shared/spec/transfers.md section 1): the duplicate first, then steps 3-7. The SDK
+    // refuses before sending what steps 0 and 2 check (an amount below 1, a notifyUrl not http(s)): parameter_invalid.
     refusals: {
       duplicate_transfer: {
-        match: /商户订单\[[^\]]*\]已存在|transfer (?:\[[^\]]*\] )?already exists|duplicate transfer/i,
-        advice: 'a transfer with this mchOrderNo exists already: look it up (transferQuery by mchOrderNo), it may have paid out; never pay the same thing under a new mchOrderNo',
+        match: /商户订单\[[^\]]*\]已存在/,
+        advice: 'a transfer with this mchOrderNo exists (it may have paid out): look it up; never pay it again under a new mchOrderNo',
       },
-      amount_invalid: { match: /转账金额不能(?:为空|小于1分)|transfer amount (?:cannot be empty|must be at least)/i, advice: 'the gateway refused the amount: send a whole number of minor units, at least 1' },
-      app_config_unavailable: { match: /获取商户应用信息失败|(?:cannot|could not) read the (?:merchant )?app(?:lication)? config/i, advice: "nothing was transferred: the gateway could not read this application's configuration; retry later with the same mchOrderNo" },
-      channel_not_configured: {
-        match: /应用未开通此接口配置|(?:application|app) (?:has no|is not configured for) (?:this )?interface/i,
-        advice: 'nothing was transferred: this application has no configuration for this ifCode at the gateway; configure it, or use a channel it has',
-      },
-      transfer_channel_unknown: { match: /无此转账通道接口|no (?:such )?transfer (?:channel|interface)/i, advice: 'nothing was transferred: the gateway has no transfer service for this ifCode; use alipay or wxpay' },
-      entry_type_unsupported: {
-        match: /该接口不支持该入账方式|(?:channel|interface) does not support (?:this|the) entry type/i,
-        advice: 'nothing was transferred: this channel cannot pay to this entryType (alipay takes ALIPAY_CASH; wxpay WX_CASH and BANK_CARD)',
-      },
-      transfer_channel_refused: { match: /子商户暂不支持转账业务|sub-?merchants? (?:cannot|do not support) transfers?/i, advice: "nothing was transferred: the channel's own check refused this account (a WeChat sub-merchant cannot transfer)" },
+      app_config_unavailable: { match: /获取商户应用信息失败/, advice: 'nothing was transferred; retry later with the same mchOrderNo' },
+      channel_not_configured: { match: /应用未开通此接口配置/, advice: 'nothing was transferred: this application has no configuration for this ifCode' },
+      transfer_channel_unknown: { match: /无此转账通道接口/, advice: 'nothing was transferred: the gateway cannot transfer by this ifCode' },
+      entry_type_unsupported: { match: /该接口不支持该入账方式/, advice: 'nothing was transferred: this channel cannot pay to this entryType' },
+      transfer_channel_refused: { match: /暂不支持转账业务/, advice: "nothing was transferred: the channel's own check refused it" },
     },
     // Decided after the duplicate check (so no transfer is under this mchOrderNo) and before the transfer is stored.
     // A system error may come after it is stored (state 0): any other refusal is looked up by mchOrderNo.
-    refusedBeforeRecord: ['amount_invalid', 'app_config_unavailable', 'channel_not_configured', 'transfer_channel_unknown', 'entry_type_unsupported', 'transfer_channel_refused'],
+    refusedBeforeRecord: ['app_config_unavailable', 'channel_not_configured', 'transfer_channel_unknown', 'entry_type_unsupported', 'transfer_channel_refused'],
     reconcile: {
       lookup: 'transferQuery',
       by: ['mchOrderNo'],
-      toResult: (transfer: Transfer) => pick(transfer, ['transferId', 'mchOrderNo', 'amount', 'accountNo', 'accountName', 'bankName', 'state', 'channelOrderNo', 'channelResData', 'errCode', 'errMsg']),
+      // The record has every field of the answer: it is the result as found (with the query's fields besides).
+      toResult: (transfer: Transfer) => transfer,
       decisive: ['amount', 'currency', 'ifCode', 'entryType', 'accountNo'],
     },
     logged: ['transferId', 'state'],
-    summary: 'Pays out to a payee (WeChat wallet, Alipay account or bank card). Resolves to the `Transfers.CreateResult`, or after a lost or ambiguous answer the transfer found by `mchOrderNo`: never paid twice.',
+    summary: 'Pays out to a payee. Resolves to the `Transfers.CreateResult`, or the transfer found by `mchOrderNo`: never paid twice.',
   }),
 
   /** Reads a transfer by `mchOrderNo` or `transferId` (`POST /api/transfer/query`); the method docs: {@link GatewayClient.transferQuery}. */
@@ -353,14 +347,11 @@ export const operations = {
     retry: 'read',
     binds: ['mchOrderNo', 'transferId'],
     refusals: {
-      transfer_not_found: {
-        match: /订单不存在|transfer(?: order)? (?:does not exist|not found)|no such transfer/i,
-        advice: 'the gateway has no such transfer for this merchant: check mchOrderNo or transferId (a transfer whose create was lost and is not found was never made)',
-      },
+      transfer_not_found: { match: /订单不存在|transfer (?:does not exist|not found)/i, advice: 'the gateway has no such transfer for this merchant: check mchOrderNo or transferId' },
     },
     notFound: ['transfer_not_found'],
     logged: ['transferId', 'state'],
-    summary: 'Reads a transfer by `mchOrderNo` or `transferId`. Resolves to the `Transfers.Transfer` asked for, with its payee and state.',
+    summary: 'Reads a transfer by `mchOrderNo` or `transferId`. Resolves to the `Transfers.Transfer`.',
   }),
 };
 

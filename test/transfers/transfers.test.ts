@@ -60,7 +60,7 @@ describe('transferOrder and transferQuery against the mock', () => {
     const { client, sent } = setup();
     const error = await client.transferOrder(payout('payout-3', { ifCode: 'alipay', entryType: 'BANK_CARD' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayValidationError);
-    expect((error as Error).message).toMatch(/channel alipay does not take this entry type \(it takes ALIPAY_CASH\)/);
+    expect((error as Error).message).toMatch(/channel alipay does not take this entry type/);
     expect(sent).toHaveLength(0);
   });
 });
@@ -198,7 +198,7 @@ describe('the processor and the sweep serve transfers', () => {
     now = gateway.now() + 25 * 60 * 60 * 1000;
     const { transfers } = await processor.sweep({ olderThanMs: 0 });
     expect(transfers.open).toBe(1);
-    expect(transfers.problems).toEqual([expect.objectContaining({ kind: 'warning', transferId: made.transferId, mchOrderNo: 'payout-31', message: expect.stringMatching(/still in state 1 25 hours after its creation: the gateway stops asking the channel/) })]);
+    expect(transfers.problems).toEqual([expect.objectContaining({ kind: 'warning', transferId: made.transferId, mchOrderNo: 'payout-31', message: expect.stringMatching(/still in state 1 25 hours after its creation: the gateway no longer asks the channel about it and never closes it/) })]);
   });
 
   it('a transfer known only by what was sent (its entryType marks it: a payment has mchOrderNo too) is found by the sweep and settled', async () => {

@@ -23,9 +23,12 @@ export function freeText<S extends z.ZodMiniType>(schema: S): S {
 }
 
 /** Whether a field's schema (or the schema it wraps: optional, nullable, defaulted, piped) is marked {@link freeText}. */
-export function isFreeText(schema: z.core.$ZodType): boolean {
-  for (let current: z.core.$ZodType | undefined = schema; current; ) {
-    if (freeTextFields.has(current)) return true;
+export const isFreeText = (schema: z.core.$ZodType): boolean => marked(freeTextFields, schema);
+
+/** Whether `schema`, or a schema it wraps, is in `registry`. */
+function marked(registry: z.core.$ZodRegistry<object>, schema: z.core.$ZodType | undefined): boolean {
+  for (let current = schema; current; ) {
+    if (registry.has(current)) return true;
     const def = current._zod.def as { innerType?: z.core.$ZodType; in?: z.core.$ZodType };
     current = def.innerType ?? def.in;
   }
@@ -45,14 +48,7 @@ export function personalData<S extends z.ZodMiniType>(schema: S): S {
 }
 
 /** Whether a field's schema (or the schema it wraps) is marked {@link personalData}. */
-export function isPersonalData(schema: z.core.$ZodType | undefined): boolean {
-  for (let current = schema; current; ) {
-    if (personalFields.has(current)) return true;
-    const def = current._zod.def as { innerType?: z.core.$ZodType; in?: z.core.$ZodType };
-    current = def.innerType ?? def.in;
-  }
-  return false;
-}
+export const isPersonalData = (schema: z.core.$ZodType | undefined): boolean => marked(personalFields, schema);
 
 /** A personal value as messages show it: its last 4 characters of 8 or more (`***6789`), else nothing of it. */
 export const maskPersonal = (value: unknown): string => (String(value).length >= 8 ? `***${String(value).slice(-4)}` : '***');

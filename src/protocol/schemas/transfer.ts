@@ -120,10 +120,7 @@ export const transferOrderParamsSchema = lazySchema(() =>
     transferOrderParamsObject().check(
       z.refine(entryTypeTaken, {
         path: ['entryType'],
-        error: (issue) => {
-          const { ifCode } = issue.input as TransferOrderParams;
-          return `channel ${ifCode} does not take this entry type (it takes ${(TRANSFER_ENTRY_TYPES as Readonly<Record<string, readonly string[]>>)[ifCode]?.join(', ')}): the gateway would refuse it with 该接口不支持该入账方式`;
-        },
+        error: (issue) => `channel ${(issue.input as TransferOrderParams).ifCode} does not take this entry type (the gateway would refuse it)`,
       }),
     ),
   ),
