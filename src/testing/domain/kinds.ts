@@ -10,7 +10,7 @@ import { refundKind } from './refunds.js';
 import { transferKind } from './transfers.js';
 
 /** Every declared kind of the mock. */
-export const MOCK_KINDS: readonly [typeof refundKind, typeof transferKind] = [refundKind, transferKind];
+export const MOCK_KINDS = [refundKind, transferKind] as const;
 
 /** What a notification may be named by in a resend: a payment's ids, then each declared kind's id and key. */
 const NOTIFICATION_REFS: readonly string[] = ['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])];
