@@ -229,7 +229,7 @@ describe('options are checked when the processor is created', () => {
     ['an expect field that does not exist', { ...MERCHANT, onPaid, expect: { amout: 1 } }, /amout/],
     ['an expectRefund field of the payment, under its own option', { ...MERCHANT, onRefunded: onPaid, onRefundFailed: onPaid, expectRefund: { amount: 5, currency: 'USD' } }, /: expectRefund\.amount: unknown option 'amount'\. The options are: mchRefundNo, refundAmount, currency/],
     ['leaveUnhandled naming a handler that is given', { ...MERCHANT, onRefunded: onPaid, onRefundFailed: onPaid, leaveUnhandled: ['onRefundFailed'] }, /leaveUnhandled: names onRefundFailed, which is given too/],
-    ['leaveUnhandled naming no handler', { ...MERCHANT, onRefunded: onPaid, leaveUnhandled: ['onRefundFaild'] }, /leaveUnhandled\.0: must name handler options: onPaid, onRefunded, onRefundFailed, onSettlement/],
+    ['leaveUnhandled naming no handler', { ...MERCHANT, onRefunded: onPaid, leaveUnhandled: ['onRefundFaild'] }, /leaveUnhandled\.0: must name handler options: onPaid, onRefunded, onRefundFailed, onTransferred, onTransferFailed, onSettlement/],
   ])('%s', (_name, options, message) => {
     expect(() => createNotificationProcessor(options as never)).toThrow(GatewayValidationError);
     expect(() => createNotificationProcessor(options as never)).toThrow(message);

@@ -13,7 +13,7 @@ import { transferKind } from './transfers.js';
 export const MOCK_KINDS = [refundKind, transferKind] as const;
 
 /** What a notification may be named by in a resend: a payment's ids, then each declared kind's id and key. */
-const NOTIFICATION_REFS: readonly string[] = ['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])];
+const NOTIFICATION_REFS: readonly string[] = [...new Set(['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])])];
 /** The same, as messages and usage name them: `payOrderId, mchOrderNo, refundOrderId or mchRefundNo`. */
 export const NOTIFICATION_REFS_TEXT = `${NOTIFICATION_REFS.slice(0, -1).join(', ')} or ${String(NOTIFICATION_REFS.at(-1))}`;
 

@@ -253,7 +253,7 @@ export class Notifier {
     const byId = this.#outbox.find((o) => o.notification.id === ref);
     if (byId) return byId;
     const about = this.#outbox.filter((o) => o.refs.includes(ref));
-    if (about.length > 1) throw new Error(`resendNotification: several notifications are about ${JSON.stringify(ref)} (orders of several merchants): give its id, ${about.map((o) => o.notification.id).join(' or ')}`);
+    if (about.length > 1) throw new Error(`resendNotification: several notifications are about ${JSON.stringify(ref)} (records of several merchants or kinds): give its id, ${about.map((o) => o.notification.id).join(' or ')}`);
     const [entry] = about;
     if (!entry) throw new Error(`resendNotification: no notification ${JSON.stringify(ref)}: give its id (N1, N2...: see gateway.notifications), or the ${NOTIFICATION_REFS_TEXT} it notifies`);
     return entry;
