@@ -60,7 +60,7 @@ export type Swept = SweptOf<'transfer'>;
  *
  * @example
  * ```ts
- * await processor.track(await client.transferOrder(params));
+ * await processor.track(await client.transferOrder(payout));
  * await processor.track({ transferId: 'T1623985459000001', mchOrderNo: 'payout-1000' });
  * ```
  */

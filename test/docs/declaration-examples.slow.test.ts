@@ -42,6 +42,7 @@ declare const config: import('payment-gateway-sdk').GatewayClientOptions;
 declare const mchNo: string, appId: string, secret: string, mchOrderNo: string, payOrderId: string, receivedSign: string;
 declare const params: import('payment-gateway-sdk').UnifiedOrderParams;
 declare const order: import('payment-gateway-sdk').UnifiedOrderParams;
+declare const payout: import('payment-gateway-sdk').Transfers.CreateParams;
 declare const row: { number: string; gatewayId: string; totalMinor: number; currency: string };
 declare const orders: { get(mchOrderNo: string): Promise<typeof row | undefined>; find(mchOrderNo: string): Promise<typeof row>; nextNumber(cartId: string): Promise<string>; markPaid: Effect };
 declare const cartId: string;
@@ -69,7 +70,7 @@ declare const paymentsTracerProvider: import('@opentelemetry/api').TracerProvide
 declare const paymentsMeterProvider: import('@opentelemetry/api').MeterProvider;
 declare const onPaid: (notification: import('payment-gateway-sdk').PaidOrder) => Promise<void>;
 declare const fulfil: Effect, fulfilOnce: Effect, fulfilIfPaid: Effect, effect: Effect, ship: Effect, reserveStock: Effect;
-declare const keepForSupport: Effect, alertOnCall: Effect, markPaid: Effect, markRefunded: Effect, recordSettlement: Effect, scheduleRetry: Effect, reconcileLater: Effect, alertSecurityTeam: Effect;
+declare const keepForSupport: Effect, alertOnCall: Effect, markPaid: Effect, markRefunded: Effect, markPaidOut: Effect, recordSettlement: Effect, scheduleRetry: Effect, reconcileLater: Effect, alertSecurityTeam: Effect;
 declare const showQrImage: Effect, showPending: Effect, showPaid: Effect, showNotPaid: Effect;
 declare function alreadyProcessed(idempotencyKey: string): Promise<boolean>;
 declare function redirectTo(url: string | undefined): void;
