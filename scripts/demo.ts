@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: the SDK's whole job on a fresh machine, with no account and no network beyond
  * 127.0.0.1. It starts the embedded mock gateway and a small merchant notify endpoint on loopback, then
- * walks through orders, a payment notification, a crypto settlement, refunds and a supplier payout, narrating each step.
+ * walks through orders, a payment notification, a crypto settlement, refunds and a supplier payout,
+ * narrating each step.
  */
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';

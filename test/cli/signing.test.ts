@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_STDIN_BYTES } from '../../src/cli/signing-input.js';
 import { sign, signingString } from '../../src/protocol/signing/sign.js';
 import { runInProcess } from '../support/cli-in-process.js';
-import { TRANSFER_FIELDS } from '../support/notification.js';
 import { md5 } from '../support/md5.js';
+import { TRANSFER_FIELDS } from '../support/notification.js';
 
 const SECRET = 'cli-Secret-5e1f';
 const env = { GATEWAY_SECRET: SECRET };
@@ -167,7 +167,7 @@ describe('verify', () => {
   });
 
   it('names a signed transfer notification a transfer, never a payment though it has mchOrderNo, amount and state 2', async () => {
-    const transfer = { ...TRANSFER_FIELDS };
+    const transfer = TRANSFER_FIELDS;
     const valid = await runInProcess(['verify'], `${new URLSearchParams({ ...transfer, sign: sign(transfer, SECRET) })}`, env);
     expect(valid.code).toBe(0);
     expect(valid.stdout).toMatch(/^valid\n/);
