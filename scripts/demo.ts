@@ -1,15 +1,18 @@
 /**
  * `npm run demo`: the SDK's whole job on a fresh machine, with no account and no network beyond
  * 127.0.0.1. It starts the embedded mock gateway and a small merchant notify endpoint on loopback, then
- * walks through orders, a payment notification, a crypto settlement and refunds, narrating each step.
+ * walks through orders, a payment notification, a crypto settlement, refunds and a supplier payout,
+ * narrating each step.
  */
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName, Refunds } from 'payment-gateway-sdk';
+import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName, Refunds, Transfers } from 'payment-gateway-sdk';
 import { createMockGateway } from 'payment-gateway-sdk/testing';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: '6630a1b2c3d4e5f6a7b8c9d0', secret: 'demo-secret-not-for-production' };
 const ADDRESS = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+// The payee's account is personal data: shown by its last 4 characters only, as the SDK's own messages do.
+const masked = (account: string): string => `***${account.slice(-4)}`;
 
 /** Runs the walkthrough; `print` receives each line of the narrative. Resolves when everything is closed. */
 export async function runDemo(print: (line: string) => void = console.log): Promise<void> {
@@ -109,7 +112,20 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
     const refunded = await client.query({ payOrderId: order.payOrderId });
     say(`the order after the rest: state ${refunded.state} (${payOrderStateName(refunded.state)})`);
 
-    print(`\nDone: ${gateway.requests.length} signed requests, each success answer's signature verified, ${shop.fulfilled.size} order fulfilled.`);
+    step('10. Pay a supplier (a transfer out to a WeChat wallet)');
+    // mchOrderNo is the transfer's key, kept before calling: a lost answer is looked up by it, never paid twice.
+    const payout = {
+      mchOrderNo: 'demo-payout-1001', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1500, currency: 'CNY',
+      accountNo: 'o8xYz0123456789', accountName: 'Li Lei', transferDesc: 'Supplier payout, November', notifyUrl: `${shop.url}/pay/notify`,
+    } as const;
+    const transfer = await client.transferOrder(payout);
+    say(`transfer ${transfer.transferId}: ${transfer.amount} ${payout.currency} to ${masked(transfer.accountNo)}, state ${transfer.state} (${Transfers.stateName(transfer.state)})`);
+    const [payoutDelivery] = await gateway.deliverNotifications();
+    say(`gateway delivery attempt ${payoutDelivery?.attempt}: merchant answered ${JSON.stringify(payoutDelivery?.response)} -> ${payoutDelivery?.delivered ? 'delivered' : 'will retry'}`);
+    const paidOut = await client.transferQuery({ mchOrderNo: payout.mchOrderNo });
+    say(`read back: ${paidOut.amount} ${paidOut.currency} by ${paidOut.entryType} to ${masked(paidOut.accountNo)}, state ${paidOut.state} (${Transfers.stateName(paidOut.state)})`);
+
+    print(`\nDone: ${gateway.requests.length} signed requests, each success answer's signature verified, ${shop.fulfilled.size} order fulfilled, ${shop.paidOut.size} supplier paid.`);
   } finally {
     await shop.close();
     await server.close();
@@ -118,17 +134,28 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
 
 /**
  * The merchant's side: verifies each notification with the SDK (every received field but `sign`, and
- * that it is for this merchant application), acts on a paid order once, and acknowledges with `SUCCESS`.
+ * that it is for this merchant application), acts on a paid order or a paid-out transfer once, and acknowledges
+ * with `SUCCESS`.
  */
 async function startNotifyEndpoint(client: GatewayClient, say: (text: string) => void) {
   const fulfilled = new Set<string>();
+  const paidOut = new Set<string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      // One notify URL for payments and refunds: a refund's state 2 is money back to the payer, never a payment.
-      const handled = new URLSearchParams(body.toString()).has('refundOrderId')
+      // One notify URL for payments, refunds and transfers: a refund's or a transfer's state 2 is money leaving
+      // the shop, never a payment.
+      const received = new URLSearchParams(body.toString());
+      const handled = received.has('transferId')
+        ? client.verifyTransferNotification(body).then((transfer) => {
+            if (transfer.state === Transfers.State.Succeeded && !paidOut.has(transfer.idempotencyKey)) {
+              paidOut.add(transfer.idempotencyKey);
+              say(`notify endpoint: verified transfer ${transfer.mchOrderNo} (${transfer.transferId}): ${transfer.amount} ${transfer.currency} paid out to ${masked(transfer.accountNo)}`);
+            }
+          })
+        : received.has('refundOrderId')
         ? client.verifyRefundNotification(body).then((refund) => {
             if (refund.state === Refunds.State.Succeeded) say(`notify endpoint: verified refund ${refund.mchRefundNo} of ${refund.payOrderId}: ${refund.refundAmount} ${refund.currency} back to the payer`);
           })
@@ -154,6 +181,7 @@ async function startNotifyEndpoint(client: GatewayClient, say: (text: string) =>
   return {
     url,
     fulfilled,
+    paidOut,
     /** Posts a form as the gateway would; resolves to the endpoint's answer. */
     post: async (fields: Record<string, string>) =>
       (await fetch(`${url}/pay/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) })).text(),

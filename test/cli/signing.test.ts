@@ -9,6 +9,7 @@ import { MAX_STDIN_BYTES } from '../../src/cli/signing-input.js';
 import { sign, signingString } from '../../src/protocol/signing/sign.js';
 import { runInProcess } from '../support/cli-in-process.js';
 import { md5 } from '../support/md5.js';
+import { TRANSFER_FIELDS } from '../support/notification.js';
 
 const SECRET = 'cli-Secret-5e1f';
 const env = { GATEWAY_SECRET: SECRET };
@@ -163,6 +164,18 @@ describe('verify', () => {
     expect(mixed.stdout).toMatch(/\nkind: {6}none a processor takes: The message is shaped as a payment notification and as a refund notification, so it was not processed as either: a payment notification has payOrderId and mchOrderNo; a refund notification has refundOrderId and mchRefundNo/);
     const request = await runInProcess(['verify'], JSON.stringify({ mchNo: 'M1', amount: 1, sign: sign({ mchNo: 'M1', amount: '1' }, SECRET) }), env);
     expect(request.stdout).not.toContain('kind:');
+  });
+
+  it('names a signed transfer notification a transfer, never a payment though it has mchOrderNo, amount and state 2', async () => {
+    const transfer = TRANSFER_FIELDS;
+    const valid = await runInProcess(['verify'], `${new URLSearchParams({ ...transfer, sign: sign(transfer, SECRET) })}`, env);
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toMatch(/^valid\n/);
+    expect(valid.stdout).toMatch(/\nkind: {6}a transfer notification \(it has transferId and entryType\): a processor runs onTransferred or onTransferFailed for it\n/);
+    expect(valid.stdout).not.toMatch(/payment notification|onPaid/);
+    const tampered = await runInProcess(['verify'], `${new URLSearchParams({ ...transfer, amount: '150000', sign: sign(transfer, SECRET) })}`, env);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stdout).toMatch(/^invalid: wrong sign\n/);
   });
 
   it('explains a +-encoded form body: valid with + read as spaces; a signer that signed a bare + or a body whose spaces stayed +', async () => {

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { runDemo } from '../../scripts/demo.js';
 
-it('walks through orders, a verified notification, a channel failure, a settlement and refunds', async () => {
+it('walks through orders, a verified notification, a channel failure, a settlement, refunds and a supplier payout', async () => {
   const lines: string[] = [];
   await runDemo((line) => lines.push(line));
   const text = lines.join('\n');
@@ -21,5 +21,11 @@ it('walks through orders, a verified notification, a channel failure, a settleme
   expect(text).toContain('the order after a partial refund: state 2 (still paid)');
   expect(text).toMatch(/the same refund again resolves to R\d+ \(replayed: true\), nothing refunded twice/);
   expect(text).toContain('the order after the rest: state 5 (Refunded)');
-  expect(text).toMatch(/1 order fulfilled/);
+  expect(text).toMatch(/transfer T\d+: 1500 CNY to \*\*\*6789, state 2 \(Succeeded\)/);
+  expect(text).toMatch(/notify endpoint: verified transfer demo-payout-1001 \(T\d+\): 1500 CNY paid out to \*\*\*6789\n.*merchant answered "SUCCESS" -> delivered/);
+  expect(text).toContain('read back: 1500 CNY by WX_CASH to ***6789, state 2 (Succeeded)');
+  // The payee's account and name are personal data: never printed in full.
+  expect(text).not.toContain('o8xYz0123456789');
+  expect(text).not.toContain('Li Lei');
+  expect(text).toMatch(/1 order fulfilled, 1 supplier paid/);
 });
