@@ -175,13 +175,18 @@ describe('the processor and the sweep serve transfers', () => {
     const onPaid = vi.fn(async () => {});
     const onTransferred = vi.fn(async (_transfer: Transfers.Notification | Transfers.Swept) => {});
     const onTransferFailed = vi.fn(async (_transfer: Transfers.Notification | Transfers.Swept) => {});
-    const processor = createNotificationProcessor({ ...MERCHANT, store: memoryStore(), client, onPaid, onTransferred, onTransferFailed, expectTransfer: { mchOrderNo: 'payout-30', amount: 1500, currency: 'CNY' }, logLevel: 'off', busyWaitMs: 0 });
+    // The sweep's own clock, a second on between sweeps: a record checked is due again only after its check.
+    let now = Date.now();
+    const processor = createNotificationProcessor({ ...MERCHANT, store: memoryStore(), client, onPaid, onTransferred, onTransferFailed, expectTransfer: { mchOrderNo: 'payout-30', amount: 1500, currency: 'CNY' }, logLevel: 'off', busyWaitMs: 0, now: () => now });
     await processor.track(made);
+    now += 1_000;
     expect((await processor.sweep({ olderThanMs: 0 })).transfers).toMatchObject({ checked: 1, open: 1 });
     gateway.settle('transfer', 'payout-30', { to: 'succeed' }); // notified to a URL that is down: lost
+    now += 1_000;
     const report = await processor.sweep({ olderThanMs: 0 });
     expect(report.transfers).toMatchObject({ checked: 1, transferred: 1 });
     expect(report.checked).toBe(0);
+    now += 1_000;
     expect((await processor.sweep({ olderThanMs: 0 })).transfers.checked).toBe(0);
     expect(onTransferred).toHaveBeenCalledTimes(1);
     expect(onTransferred.mock.calls[0]![0]).toMatchObject({ transferId: made.transferId, state: 2, idempotencyKey: `transfer:${made.transferId}:2` });
