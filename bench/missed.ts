@@ -38,12 +38,12 @@ export const MISSED_NOTES: Partial<Record<BudgetId, string>> = {
     "Against stripe-node's POST since issue 39 (before: against openai-node's, which ours matched on fetch). 2.62x in one run " +
     '(137 against 52 µs, 2026-11-28): see the calls/s note for where the 100 µs over bare node:http go.',
   bundle:
-    "Issue 39's budget (50,000 B with transfers and division in) is measured before those kinds exist: 50,223 B on " +
-    "2026-11-28, up from 48,134 B before issue 35 with the same consumer (which now refunds too). `npm run size` splits it " +
-    'per module: the node:http carrier (+1.6 KB minified; it is in the platform-neutral bundle, loaded only on Node), one ' +
-    "reading per notification in every verifier (identify.ts, +1.7 KB), the create rule (runner +0.7 KB), each a check or " +
-    'the carrier. A Node-only build of the carrier (a `node` export condition) would take it out of workers\' and browsers\' ' +
-    'bundles; not done here.',
+    "Issue 39's budget (50,000 B with transfers and division in): 53,448 B on 2026-11-28 with transfers and the channel " +
+    "user id, from 48,134 B before issue 35 with the same consumer (which refunds too). `npm run size` splits it per " +
+    'module: transfers +1,527 B (within their 1.5 KB), the channel user methods about +1,660 B (class methods are not ' +
+    'tree-shaken), the node:http carrier +1.6 KB minified (in the neutral bundle, used only on Node), one reading per ' +
+    'message in every verifier +1.7 KB minified, the create rule +0.7 KB minified. A `node` export condition for the ' +
+    'carrier and tree-shakable channel-user functions would help; not done here.',
   coldStartFetch:
     "The same cold start against a bare fetch POST in a fresh process: fetch's own start is the floor, and ours adds the import " +
     "and the first call's cold code. Building the schemas on first use took the import from 16.9 to 12.3 ms and import + first " +
