@@ -15,7 +15,7 @@ import type { SimulatedClock } from './clock.js';
 import { DecimalLiteral } from './json-text.js';
 import { merchantScoped, type MockMerchant } from './merchants.js';
 import { channelOf, isCoinWayCode, isSupportedWayCode, payDataFor, readChannelExtra } from './pay-data.js';
-import { MESSAGES, refuse } from './refusals.js';
+import { MESSAGES, refuse, urlProtocolRefusal } from './refusals.js';
 
 /** The reference gateway's default order validity: 2 hours. */
 export const DEFAULT_EXPIRED_TIME_SECONDS = 7200;
@@ -138,8 +138,8 @@ export class OrderBook {
     const p = params as Record<string, string | undefined> & { amount: number; expiredTime?: number; divisionMode?: number };
     const echoed = (name: 'clientIp' | 'extParam') => p[name] ?? (blank.has(name) ? '' : undefined);
     if (p.amount < 1) throw refuse(MESSAGES.amountMissing);
-    if (p.notifyUrl !== undefined && !/^https?:\/\//.test(p.notifyUrl)) throw refuse(MESSAGES.notifyUrlProtocol);
-    if (p.returnUrl !== undefined && !/^https?:\/\//.test(p.returnUrl)) throw refuse(MESSAGES.returnUrlProtocol);
+    const badUrl = urlProtocolRefusal(p.notifyUrl, MESSAGES.notifyUrlProtocol) ?? urlProtocolRefusal(p.returnUrl, MESSAGES.returnUrlProtocol);
+    if (badUrl !== undefined) throw refuse(badUrl);
     if (p.divisionMode !== undefined && ![0, 1, 2].includes(p.divisionMode)) throw refuse(MESSAGES.divisionMode);
     if (p.expiredTime !== undefined && p.expiredTime < 1) throw refuse(MESSAGES.expiredTime);
     const mchOrderNo = String(p.mchOrderNo);

@@ -13,7 +13,7 @@ import { RefundOrderState, type Refund } from '../../protocol/schemas/refund.js'
 import type { MockPayOrder, OrderBook } from './orders.js';
 import { controlId } from './record-desk.js';
 import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
-import { MESSAGES } from './refusals.js';
+import { MESSAGES, urlProtocolRefusal } from './refusals.js';
 
 /**
  * A refund still 0 or 1 this long after its creation is closed (4) by the reference's job: two hours.
@@ -163,10 +163,7 @@ export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
   // The reference's order (refunds.md section 1).
   refusals: [
     (call) => (paramsOf(call).payOrderId === undefined && paramsOf(call).mchOrderNo === undefined ? MESSAGES.missingRefundOrderIds : undefined),
-    (call) => {
-      const { notifyUrl } = paramsOf(call);
-      return notifyUrl !== undefined && !/^https?:\/\//.test(notifyUrl) ? MESSAGES.notifyUrlProtocol : undefined;
-    },
+    (call) => urlProtocolRefusal(paramsOf(call).notifyUrl, MESSAGES.notifyUrlProtocol),
     (call) => (orderOf(call, paramsOf(call)) ? undefined : MESSAGES.refundOrderNotFound),
     ofOrder((order) => (order.state !== PayOrderState.Succeeded ? MESSAGES.refundOrderState : undefined)),
     ofOrder((order, call) => (refundedOf(call.records, order.payOrderId) >= order.amount ? MESSAGES.refundedInFull : undefined)),

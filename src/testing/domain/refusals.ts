@@ -26,6 +26,9 @@ export class Refusal extends Error {
 /** A business refusal (code 9999). */
 export const refuse = (msg: string): Refusal => new Refusal(BUSINESS_ERROR, msg);
 
+/** A callback address that is not http(s) gets the reference's text (`notifyUrlProtocol` or `returnUrlProtocol`); else `undefined`. */
+export const urlProtocolRefusal = (url: string | undefined, text: string): string | undefined => (url !== undefined && !/^https?:\/\//.test(url) ? text : undefined);
+
 /** A parameter refusal (code 11): the body or a value could not be read. */
 export const refuseParameter = (detail: string, gloss: string): Refusal => new Refusal(PARAMETER_ERROR, `参数有误[${detail}] (${gloss})`);
 

@@ -9,7 +9,8 @@
  */
 import { TRANSFER_ENTRY_TYPES, TransferOrderState, type Transfer } from '../../protocol/schemas/transfer.js';
 import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
-import { MESSAGES } from './refusals.js';
+import { MESSAGES, urlProtocolRefusal } from './refusals.js';
+import { maskPersonal } from '../../protocol/schemas/free-text.js';
 
 // The query's fields (Transfer's own keys include an index signature).
 type TransferField =
@@ -47,8 +48,6 @@ const CONFIGURED = ['alipay', 'wxpay', 'ysfpay'];
 type Call = MockCreateCall<MockTransfer, object>;
 const paramsOf = (call: Call) => call.request.params as Record<string, string | undefined> & { amount: number };
 const takes = (ifCode: string): readonly string[] | undefined => (TRANSFER_ENTRY_TYPES as Readonly<Record<string, readonly string[]>>)[ifCode];
-/** The last 4 characters of an account, as the dashboard shows it. */
-const masked = (account: string): string => (account.length >= 8 ? `***${account.slice(-4)}` : '***');
 
 /** The transfer kind of the mock, run by the generic desk. */
 export const transferKind = defineMockRecordKind<MockTransfer, object>()({
@@ -66,10 +65,7 @@ export const transferKind = defineMockRecordKind<MockTransfer, object>()({
       const mchOrderNo = String(paramsOf(call).mchOrderNo);
       return call.records.some((t) => t.mchNo === call.request.app.mchNo && t.mchOrderNo === mchOrderNo) ? TEXTS.duplicate(mchOrderNo) : undefined;
     },
-    (call) => {
-      const { notifyUrl } = paramsOf(call);
-      return notifyUrl !== undefined && !/^https?:\/\//.test(notifyUrl) ? MESSAGES.notifyUrlProtocol : undefined;
-    },
+    (call) => urlProtocolRefusal(paramsOf(call).notifyUrl, MESSAGES.notifyUrlProtocol),
     (call) => (CONFIGURED.includes(String(paramsOf(call).ifCode)) ? undefined : TEXTS.notConfigured),
     (call) => (takes(String(paramsOf(call).ifCode)) ? undefined : TEXTS.noService),
     (call) => (takes(String(paramsOf(call).ifCode))?.includes(String(paramsOf(call).entryType)) ? undefined : TEXTS.entryType),
@@ -80,7 +76,7 @@ export const transferKind = defineMockRecordKind<MockTransfer, object>()({
     const transferId = `T${sequence}`;
     return {
       transferId, mchNo: app.mchNo, appId: app.appId, mchOrderNo: String(p.mchOrderNo), ifCode: String(p.ifCode), entryType: String(p.entryType),
-      amount: p.amount, currency: String(p.currency), accountNo: String(p.accountNo), account: masked(String(p.accountNo)), accountName: p.accountName, bankName: p.bankName,
+      amount: p.amount, currency: String(p.currency), accountNo: String(p.accountNo), account: maskPersonal(p.accountNo), accountName: p.accountName, bankName: p.bankName,
       transferDesc: String(p.transferDesc), channelExtra: p.channelExtra, extParam: p.extParam ?? (blank.has('extParam') ? '' : undefined),
       // Stored in 0, then the channel: 1 while it transfers; a system error leaves it 0.
       state: interrupted === 'created' ? TransferOrderState.Created : TransferOrderState.Transferring,
