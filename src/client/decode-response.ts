@@ -152,10 +152,11 @@ function ambiguityError(operation: OperationName, refusal: ReadingRefusal, detai
 
 // A signature proves who signed, not what for: the record must be the one asked for, of this client.
 function checkBinding(operation: OperationName, data: Readonly<Record<string, unknown>>, context: ResponseContext, details: ResponseErrorDetails): void {
-  const echoed = Object.keys(context.asked).filter((field) => data[field] === context.asked[field]);
   for (const [field, asked] of Object.entries(context.asked)) {
+    if (data[field] === asked) continue;
     // A read given two ids answers the record of one of them: the other naming another record is the caller's mix-up.
-    if (data[field] !== asked && echoed.length > 0 && definitionOf(operation).retry === 'read') {
+    const echoed = Object.keys(context.asked).filter((name) => data[name] === context.asked[name]);
+    if (echoed.length > 0 && definitionOf(operation).retry === 'read') {
       const given = echoed.map((name) => `${name} '${context.asked[name]}'`).join(' and ');
       throw new GatewayResponseMismatchError(
         `${operation} was given ${given} and ${field} '${asked}', which name different records: the signed record of ${given} has ${field} ${describe(data[field])}. Give one id, or ids of the same record; nothing is returned.`,
@@ -163,13 +164,11 @@ function checkBinding(operation: OperationName, data: Readonly<Record<string, un
         details,
       );
     }
-    if (data[field] !== asked) {
-      throw new GatewayResponseMismatchError(
-        `${operation} asked for ${field} '${asked}', but the signed response is for ${field} ${describe(data[field])}: it answers another request (a replayed or substituted response), so it is not returned. Check what stands between you and the gateway.`,
-        { field, expected: String(asked), found: data[field] },
-        details,
-      );
-    }
+    throw new GatewayResponseMismatchError(
+      `${operation} asked for ${field} '${asked}', but the signed response is for ${field} ${describe(data[field])}: it answers another request (a replayed or substituted response), so it is not returned. Check what stands between you and the gateway.`,
+      { field, expected: String(asked), found: data[field] },
+      details,
+    );
   }
   for (const field of ['mchNo', 'appId'] as const) {
     const found = data[field];

@@ -136,6 +136,15 @@ export function defineNotificationKind<
   return kind as NotificationKind<Schema, Expect, Handlers, Name, ExpectOption, Tracking, AmountField>;
 }
 
+/**
+ * When an event that ended a record happened: its `successTime`, else (it failed) its `createdAt`, each as the gateway
+ * signed it in every message of the event alike; never `reqTime`, which a re-send renews.
+ */
+const successElseCreated =
+  (succeeded: string, created: string) =>
+  (n: { readonly successTime?: number | undefined; readonly createdAt: number }): EventTime<'successTime' | 'createdAt'> =>
+    n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: succeeded } : { field: 'createdAt', time: n.createdAt, happened: created };
+
 // One state or a non-empty list of them; a check rather than a zod union, which would cost bundle size.
 const expectedState = <State extends number>(states: Readonly<Record<string, State>>, error: string) => {
   const known: ReadonlySet<unknown> = new Set(Object.values(states));
@@ -219,7 +228,7 @@ const payment = defineNotificationKind({
   // The gateway notifies only paid orders: a message of another state is not a payment.
   defaultExpect: { state: PayOrderState.Succeeded },
   // When it was paid; an order's creation (earlier, so refused sooner) when successTime is not sent.
-  eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: 'was paid' } : { field: 'createdAt', time: n.createdAt, happened: 'is of an order created' }),
+  eventTime: successElseCreated('was paid', 'is of an order created'),
   recover: 'Query the order (client.query) and fulfil it',
 });
 
@@ -258,7 +267,7 @@ const refund = defineNotificationKind({
   // The gateway notifies a refund when it succeeds or fails, never in another state.
   defaultExpect: { state: [RefundOrderState.Succeeded, RefundOrderState.Failed] },
   // A failed refund has no successTime: its creation (earlier, so refused sooner) then. Never reqTime, which a re-send renews.
-  eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: 'was refunded' } : { field: 'createdAt', time: n.createdAt, happened: 'is of a refund created' }),
+  eventTime: successElseCreated('was refunded', 'is of a refund created'),
   recover: 'Read the refund (client.refundQuery) and record it',
 });
 
@@ -306,7 +315,7 @@ const transfer = defineNotificationKind({
   // The gateway notifies a transfer when it succeeds or fails, never in another state.
   defaultExpect: { state: [TransferOrderState.Succeeded, TransferOrderState.Failed] },
   // A failed transfer has no successTime: its creation then. Never reqTime, which a re-send renews.
-  eventTime: (n) => (n.successTime !== undefined ? { field: 'successTime', time: n.successTime, happened: 'was transferred' } : { field: 'createdAt', time: n.createdAt, happened: 'was created' }),
+  eventTime: successElseCreated('was transferred', 'was created'),
   recover: 'Read the transfer (client.transferQuery) and record it',
 });
 

@@ -74,7 +74,7 @@ function answerOf(response: IncomingMessage, builtin: (id: string) => unknown): 
     headers,
     read(maxBytes) {
       const encoding = headers.get('content-encoding')?.trim().toLowerCase();
-      if (!encoding || encoding === 'identity') return readCappedEvents(response, maxBytes);
+      if (!encoding || encoding === 'identity') return readCappedStream(response, maxBytes);
       const decoder = DECODERS[encoding as keyof typeof DECODERS];
       if (!decoder) return Promise.reject(new Error(`unsupported content-encoding ${JSON.stringify(encoding.slice(0, 40))}`));
       const decoded = (builtin('node:zlib') as Zlib)[decoder]();
@@ -88,32 +88,3 @@ function answerOf(response: IncomingMessage, builtin: (id: string) => unknown): 
   };
 }
 
-/**
- * Reads a Node stream by its events (cheaper than its async iterator on a hot path), stopping past `maxBytes`: the
- * stream is destroyed there, so a hostile body costs one chunk past the limit.
- */
-function readCappedEvents(stream: IncomingMessage, maxBytes: number): Promise<CappedRead> {
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const done = (complete: boolean) => {
-      stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      resolve({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), complete });
-    };
-    const onData = (chunk: Uint8Array) => {
-      total += chunk.byteLength;
-      chunks.push(chunk);
-      if (total > maxBytes) {
-        done(false);
-        stream.destroy();
-      }
-    };
-    const onEnd = () => done(true);
-    const onError = (error: Error) => reject(error);
-    // Closed without its end (the connection dropped mid-body): a cut body, never a whole one.
-    const onClose = () => {
-      if (!stream.complete) reject(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }));
-    };
-    stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
-}
