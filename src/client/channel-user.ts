@@ -31,23 +31,37 @@ const NOT_GATEWAYS = "not a return of the gateway's jump; discard it, send the p
 const PATH_BASE = 'http://return.invalid';
 
 /**
- * Options of `GatewayClient.readChannelUserRedirect`.
+ * Options of `GatewayClient.readChannelUserRedirect`: the payer's session state to compare, or the explicit choice
+ * to read a return bound to no session. One of the two is required: the check fails closed.
  *
  * @example
  * ```ts
  * const options: GatewayClient.ReadChannelUserRedirectOptions = { expectExtParam: 'kX9m2PqR7vT1wYz3bC5dEg' }; // the state from the payer's session
  * ```
  */
-export interface ReadChannelUserRedirectOptions {
-  /**
-   * The `extParam` you gave `channelUserUrl` for this payer's session (a random state): the return must bring
-   * exactly it back, compared in constant time, or it is refused (a missing one too). Give it: without it, any
-   * link to your `redirectUrl` with any `channelUserId` is read as this payer's.
-   */
-  readonly expectExtParam?: string | undefined;
-}
+export type ReadChannelUserRedirectOptions =
+  | {
+      /**
+       * The `extParam` you gave `channelUserUrl` for this payer's session (a random state): the return must bring
+       * exactly it back, compared in constant time, or it is refused (a missing one too).
+       */
+      readonly expectExtParam: string;
+      readonly acceptAnySession?: undefined;
+    }
+  | {
+      /**
+       * `true`: read the return without comparing a session state. Then any link to your `redirectUrl` with any
+       * `channelUserId` is read as this payer's: only for a page that names no payer by it (a test, a demo).
+       */
+      readonly acceptAnySession: true;
+      readonly expectExtParam?: undefined;
+    };
 
-const readOptionsSchema = () => z.strictObject({ expectExtParam: z.optional(requiredText()) });
+const readOptionsSchema = () =>
+  z.union([
+    z.strictObject({ expectExtParam: requiredText() }),
+    z.strictObject({ acceptAnySession: z.literal(true, { error: 'must be true, or give expectExtParam instead' }) }),
+  ]);
 
 /** What the links are made with: the client's checked options, the secret among them (never logged or shown). */
 export interface ChannelUserContext {
@@ -79,7 +93,9 @@ export class ChannelUserLinks {
 
   /** The unsigned record of a return URL, checked against this application and the caller's state. */
   read(url: unknown, options: unknown): UnsignedChannelUser {
-    const { expectExtParam } = parseInput(readOptionsSchema(), options ?? {}, 'Invalid readChannelUserRedirect options', 'options', 'readChannelUserRedirect');
+    if (options === undefined) throw missingSessionCheck();
+    const checked = parseInput(readOptionsSchema(), options, 'Invalid readChannelUserRedirect options', 'options', 'readChannelUserRedirect');
+    const expectExtParam = 'expectExtParam' in checked ? checked.expectExtParam : undefined;
     const params = appendedParams(parseReturnUrl(url));
     const issues: ValidationIssue[] = [];
     const one = (name: (typeof CHANNEL_USER_RETURN_FIELDS)[number]): string | undefined => {
@@ -106,6 +122,13 @@ export class ChannelUserLinks {
     if (issues.length > 0) throw new GatewayValidationError(UNUSABLE, issues, { operation: 'readChannelUserRedirect' });
     return extParam === undefined ? { channelUserId: channelUserId!, appId: appId! } : { channelUserId: channelUserId!, appId: appId!, extParam };
   }
+}
+
+// Fails closed: a return compared with nothing would be any session's.
+function missingSessionCheck(): GatewayValidationError {
+  return new GatewayValidationError(UNUSABLE, [{ path: ['options'], message: "are missing: give { expectExtParam } (the state of this payer's session), or { acceptAnySession: true } to read it bound to no session" }], {
+    operation: 'readChannelUserRedirect',
+  });
 }
 
 /** The return URL, absolute or path-only, bounded before it is parsed. */

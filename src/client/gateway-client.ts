@@ -501,13 +501,14 @@ export class GatewayClient implements OperationMethods {
    * Reads the way back of {@link GatewayClient.channelUserUrl}: the `channelUserId`, `appId` and `extParam` the gateway
    * appended to your `redirectUrl` (in its query, or after its `#fragment`). **Unsigned**: anyone can open your
    * `redirectUrl` with any id. It is checked for what can be: this client's `appId`, each name once, an id's shape,
-   * at most 8192 characters, and with `expectExtParam` (give it) your session's state, compared in constant time.
+   * at most 8192 characters, and your session's state (`expectExtParam`), compared in constant time; without it
+   * (`{ acceptAnySession: true }`, said explicitly) the return is bound to no session.
    * Use the id only to name who pays in a JSAPI or mini-program order; never to credit, refund or transfer money.
    *
    * @param url - the URL the payer came back to: absolute, or the path with its query (`request.url` of Express)
    * @throws {@link GatewayValidationError} when `channelUserId` is missing (the channel's exchange failed: send the
    * payer to a fresh `channelUserUrl`, do not create the order), `extParam` differs from `expectExtParam` or is
-   * missing (not this session's return: discard it), `appId` is missing or another application's, a name is
+   * missing (not this session's return: discard it), neither `expectExtParam` nor `acceptAnySession` is given, `appId` is missing or another application's, a name is
    * repeated, or the URL is too long or no URL
    *
    * @example
@@ -517,7 +518,7 @@ export class GatewayClient implements OperationMethods {
    * await client.unifiedOrder({ ...order, wayCode: 'WX_JSAPI', channelExtra: { openid: payer.channelUserId } });
    * ```
    */
-  readChannelUserRedirect(url: string | URL, options?: ReadChannelUserRedirectOptions): UnsignedChannelUser {
+  readChannelUserRedirect(url: string | URL, options: ReadChannelUserRedirectOptions): UnsignedChannelUser {
     return this.#channelUser.read(url, options);
   }
 

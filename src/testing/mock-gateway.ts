@@ -594,7 +594,7 @@ export class MockGateway {
    * const jump = client.channelUserUrl({ ifCode: 'wxpay', redirectUrl: 'https://shop.example/pay/openid' });
    * const login = (await gateway.fetch(jump, { redirect: 'manual' })).headers.get('location')!; // the stand-in channel login
    * const back = (await gateway.fetch(login, { redirect: 'manual' })).headers.get('location')!; // redirectUrl, no channelUserId
-   * expect(() => client.readChannelUserRedirect(back)).toThrow(/channelUserId: is missing/);
+   * expect(() => client.readChannelUserRedirect(back, { acceptAnySession: true })).toThrow(/channelUserId: is missing/);
    * ```
    */
   setChannelUserMode(mode: ChannelUserMode): void {

@@ -105,7 +105,7 @@ describe('client.readChannelUserRedirect', () => {
     ]) {
       expect(client.readChannelUserRedirect(back, { expectExtParam: 'st4te' }), back).toEqual(expected);
     }
-    expect(client.readChannelUserRedirect(new URL(`https://shop.example/?appId=${MERCHANT.appId}&channelUserId=${ID}`))).toEqual({ channelUserId: ID, appId: MERCHANT.appId });
+    expect(client.readChannelUserRedirect(new URL(`https://shop.example/?appId=${MERCHANT.appId}&channelUserId=${ID}`), { acceptAnySession: true })).toEqual({ channelUserId: ID, appId: MERCHANT.appId });
   });
 
   it('a return without channelUserId is the failed exchange: restart the redirect', () => {
@@ -121,8 +121,19 @@ describe('client.readChannelUserRedirect', () => {
     expect(thrown(() => client.readChannelUserRedirect(base, { expectExtParam: '' })).issues.map((issue) => issue.path[0])).toEqual(['expectExtParam']);
   });
 
+  it('a return compared with nothing is refused: the session check is given, or declined in so many words', () => {
+    const base = `https://shop.example/pay/openid?appId=${MERCHANT.appId}&channelUserId=${ID}&extParam=st4te`;
+    // @ts-expect-error the options are required
+    expect(thrown(() => client.readChannelUserRedirect(base)).issues).toEqual([{ path: ['options'], message: expect.stringMatching(/expectExtParam.*acceptAnySession: true/) }]);
+    for (const options of [{}, { expectExtParam: undefined }, { acceptAnySession: false }, { acceptAnySession: 'yes' }, { expectExtParam: 'st4te', acceptAnySession: true }]) {
+      // @ts-expect-error none of these says which check
+      expect(() => client.readChannelUserRedirect(base, options), JSON.stringify(options)).toThrow(GatewayValidationError);
+    }
+    expect(client.readChannelUserRedirect(base, { acceptAnySession: true }).channelUserId).toBe(ID);
+  });
+
   it("refuses another application's return, a repeated name, an id that is no id, a URL too long", () => {
-    const paths = (back: string) => thrown(() => client.readChannelUserRedirect(back)).issues.map((issue) => issue.path.join('.'));
+    const paths = (back: string) => thrown(() => client.readChannelUserRedirect(back, { acceptAnySession: true })).issues.map((issue) => issue.path.join('.'));
     expect(paths(`https://shop.example/?appId=app-other&channelUserId=${ID}`)).toEqual(['appId']);
     expect(paths(`https://shop.example/?channelUserId=${ID}`)).toEqual(['appId']);
     expect(paths(`https://shop.example/?appId=${MERCHANT.appId}&channelUserId=${ID}&channelUserId=oOther`)).toEqual(['channelUserId']);
