@@ -18,7 +18,14 @@ import { DecimalLiteral } from './json-text.js';
 import { CONFIGURED_IF_CODES } from './merchants.js';
 import { refuse } from './refusals.js';
 
-/** The reference's texts of a bind (spec section 1), and the mock's defaults for a channel's refusal. */
+/**
+ * The reference's refusal texts of a receiver bind (division.md section 1), in its order.
+ *
+ * @example
+ * ```ts
+ * expect((await rawBind({ receiverGroupId: 999 })).msg).toBe(DIVISION_BIND_TEXTS.groupNotFound);
+ * ```
+ */
 export const DIVISION_BIND_TEXTS = {
   accType: '分账接收账号类型设置有误',
   notConfigured: '商户应用的支付配置不存在或已关闭',

@@ -18,10 +18,25 @@ import type { DivisionParticipant, DivisionReceiverBook } from './division-recei
 import type { MockPayOrder, OrderBook } from './orders.js';
 import { refuse } from './refusals.js';
 
-/** How long after payment the reference's job divides a mode 1 order: 80 s. */
+/**
+ * How long after payment the reference's job divides a mode 1 order: 80 s, on the mock's simulated clock.
+ *
+ * @example
+ * ```ts
+ * gateway.payOrder('order-1');                 // divisionMode 1
+ * gateway.advanceTime(AUTO_DIVISION_DELAY_MS); // divided to the merchant's auto group
+ * ```
+ */
 export const AUTO_DIVISION_DELAY_MS = 80_000;
 
-/** The reference's texts of exec (spec section 2), in its order. */
+/**
+ * The reference's refusal texts of a division's exec (division.md section 2), in its order.
+ *
+ * @example
+ * ```ts
+ * await expect(client.executeDivision(params)).rejects.toMatchObject({ msg: DIVISION_EXEC_TEXTS.orderState });
+ * ```
+ */
 export const DIVISION_EXEC_TEXTS = {
   missingIds: 'mchOrderNo 和 payOrderId不能同时为空',
   notFound: '订单不存在',
@@ -48,7 +63,15 @@ export interface DivisionOutcomeInput {
   readonly errCode?: string | undefined;
   readonly errMsg?: string | undefined;
 }
-/** A division's outcome at the channel. */
+/**
+ * A division's outcome at the channel: exec's answer state 1, 2 or 3.
+ *
+ * @example
+ * ```ts
+ * const outcome: DivisionOutcome = 'accepted';
+ * gateway.setDivisionOutcome({ outcome });
+ * ```
+ */
 export type DivisionOutcome = 'succeeded' | 'failed' | 'accepted';
 
 const OUTCOME_STATES = { succeeded: 1, failed: 2, accepted: 3 } as const satisfies Record<DivisionOutcome, number>;
