@@ -26,6 +26,12 @@ const PARAMS: { readonly [Op in Create]: (gateway: MockGateway, client: GatewayC
     return { payOrderId: order.payOrderId, mchRefundNo: 'refund-1', refundAmount: 400, currency: 'USD', refundReason: 'r' };
   },
   transferOrder: async () => ({ mchOrderNo: 'payout-1', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1500, currency: 'CNY', accountNo: 'o8xYz0123456789', transferDesc: 'payout' }),
+  bindDivisionReceiver: async () => ({ ifCode: 'wxpay', receiverGroupId: 100001, accType: 0, accNo: 'o8xYz0123456789', relationType: 'PARTNER', divisionProfit: '0.1' }),
+  executeDivision: async (gateway, client) => {
+    const order = await client.unifiedOrder({ mchOrderNo: 'order-d', wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b', divisionMode: 2 });
+    gateway.payOrder(order.payOrderId);
+    return { payOrderId: order.payOrderId, releaseAllToMerchant: true };
+  },
 };
 
 const CREATES = OPERATION_NAMES.filter((name): name is Create => definitionOf(name).retry === 'create');
