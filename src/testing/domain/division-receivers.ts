@@ -77,6 +77,7 @@ export interface MockDivisionGroup {
  */
 export interface MockDivisionReceiver {
   readonly receiverId: number;
+  /** The merchant's alias; the account masked when none was given (the reference defaults it to `accNo`). */
   readonly receiverAlias: string;
   readonly receiverGroupId: number;
   readonly mchNo: string;
@@ -216,6 +217,8 @@ export class DivisionReceiverBook {
     if (tooLong || relationTypeName === undefined) throw refuse(DIVISION_BIND_TEXTS.systemError);
     const receiver: StoredReceiver = {
       ...answered, relationTypeName, receiverId: FIRST_RECEIVER_ID + this.#receivers.length, account: maskPersonal(accNo),
+      // The alias defaults to the account itself: then it is shown masked as the account is.
+      receiverAlias: p.receiverAlias ?? maskPersonal(accNo),
       accountName: p.accName === undefined ? undefined : maskPersonal(p.accName), divisionProfit: plainText(share),
       // DECIMAL(20,6): the stored share, which a division reads.
       share: roundDecimal(share, 6), state: 1, bindSuccessTime: this.clock.now(),

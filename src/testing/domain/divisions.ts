@@ -38,6 +38,7 @@ export const AUTO_DIVISION_DELAY_MS = 80_000;
  * ```
  */
 export const DIVISION_EXEC_TEXTS = {
+  autoMissing: '是否使用系统配置的自动分账组不能为空',
   missingIds: 'mchOrderNo 和 payOrderId不能同时为空',
   notFound: '订单不存在',
   orderState: '当前订单状态不支持分账',
@@ -181,10 +182,13 @@ export class DivisionDesk {
   /** executeDivision: the refusals in the reference's order, then the division, all within the call. */
   exec({ app, params }: AcceptedRequest): Record<string, unknown> {
     const { payOrderId, mchOrderNo, useSysAutoDivisionReceivers, receivers } = params as Record<string, string | number | undefined>;
+    // A field rule of the reference (its request class requires it), checked here after the shared checks.
+    if (useSysAutoDivisionReceivers === undefined) throw refuse(DIVISION_EXEC_TEXTS.autoMissing);
     if (payOrderId === undefined && mchOrderNo === undefined) throw refuse(DIVISION_EXEC_TEXTS.missingIds);
     const order = this.#orderOf(app, payOrderId === undefined ? { mchOrderNo: String(mchOrderNo) } : { payOrderId: String(payOrderId) });
     if (order.state !== PayOrderState.Succeeded || order.divisionState !== 0 || order.divisionMode !== 2) throw refuse(DIVISION_EXEC_TEXTS.orderState);
-    const auto = useSysAutoDivisionReceivers === 1;
+    // 1 divides to the auto group; any other value reads receivers (the reference compares with 1 only).
+    const auto = String(useSysAutoDivisionReceivers) === '1';
     const elements = auto ? [] : readElements(receivers === undefined ? undefined : String(receivers));
     for (const element of elements) {
       const [id, group] = [String(element.receiverId ?? null), String(element.receiverGroupId ?? null)];

@@ -10,7 +10,6 @@ import type { DivisionDesk } from './divisions.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
 import type { OrderBook } from './orders.js';
 import type { RecordDesk } from './record-desk.js';
-import { refuse } from './refusals.js';
 import type { SettlementDesk } from './settlements.js';
 
 export interface OperationContext extends AcceptedRequest {
@@ -53,12 +52,6 @@ export const OPERATIONS: { readonly [Op in OperationName]: Step } = {
   settleAddressApply: ({ settlements, app, params }) => settlements.declareAddress(app, params),
   settleRequest: ({ settlements, app, params }) => settlements.requestSettlement(app, params),
   settleRequestGet: ({ settlements, app, params }) => settlements.settlementData(app, params),
-  // Placeholders until the mock's division desk (issue 38, div-mock) replaces them: refused as the reference
-  // refuses an ifCode it cannot divide by.
-  bindDivisionReceiver: () => {
-    throw refuse('系统不支持该分账接口');
-  },
-  executeDivision: () => {
-    throw refuse('系统不支持该分账接口');
-  },
+  bindDivisionReceiver: ({ receivers, app, params, blank }) => receivers.bind({ app, params, blank }),
+  executeDivision: ({ divisions, app, params, blank }) => divisions.exec({ app, params, blank }),
 };
