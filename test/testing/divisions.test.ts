@@ -16,7 +16,7 @@ import {
 import { common, MERCHANT, OTHER_MERCHANT, orderFields, refundFields, signed, START } from '../support/raw-gateway.js';
 
 type Merchant = { mchNo: string; appId: string; secret: string };
-type Fields = Record<string, string | number | undefined>;
+type Fields = Record<string, string | number | null | undefined>;
 
 const PATHS = { unifiedOrder: '/api/pay/unifiedOrder', query: '/api/pay/query', refundOrder: '/api/refund/refundOrder', bind: '/api/division/receiver/bind', exec: '/api/division/exec' } as const;
 
@@ -270,5 +270,23 @@ describe('mode 1: divided to the auto group 80 s after payment, on the simulated
     await paidOrder({ divisionMode: 1 });
     gateway.advanceTime(AUTO_DIVISION_DELAY_MS);
     expect(gateway.divisions()).toMatchObject([{ auto: true, state: 1, records: [] }]);
+  });
+});
+
+describe('the CLI verbs over the control API', () => {
+  it('division-group, order-fee, receiver-refuse and division-outcome drive a running mock; mistakes are usage errors', async () => {
+    const { runInProcess } = await import('../support/cli-in-process.js');
+    await start();
+    await paidOrder();
+    const run = (...args: string[]) => runInProcess(['mock', ...args, '--url', server.url]);
+    expect(await run('division-group', '--name', 'Partners', '--auto')).toMatchObject({ code: 0, stdout: `receiverGroupId 100001  "Partners" of ${MERCHANT.mchNo}, the auto division group\n` });
+    expect((await run('order-fee', 'order-1', '--fee', '60')).stdout).toContain('mchFeeAmount 60: a division shares the amount less it');
+    expect(gateway.order('order-1')?.mchFeeAmount).toBe(60);
+    expect((await run('receiver-refuse', '--times', '2', '--err-code', 'NAME_MISMATCH')).stdout).toBe('the channel refuses the next 2 receiver bind(s): answered bindState 0, nothing stored\n');
+    expect(await bind()).toMatchObject({ data: { bindState: 0, errCode: 'NAME_MISMATCH' } });
+    expect((await run('division-outcome', 'failed', '--err-msg', 'frozen funds too low')).stdout).toBe('coming divisions are failed by the channel (exec state 2)  errCode MOCK_DIVISION_FAILED  errMsg frozen funds too low\n');
+    expect((await run('division-outcome', 'maybe')).code).toBe(2);
+    expect((await run('order-fee', 'order-1', '--fee', 'x')).code).toBe(1);
+    expect((await run('division-group', '--fee', '1')).stderr).toContain('--fee is an option of order-fee');
   });
 });

@@ -173,9 +173,10 @@ export class DivisionDesk {
     private readonly refundedOf: (payOrderId: string) => number,
   ) {}
 
-  /** Test control: the channel's answer to the coming divisions. */
+  /** Test control: the channel's answer to the coming divisions; a failure's texts as they will be answered. */
   setOutcome(input: DivisionOutcomeInput): DivisionOutcomeInput {
-    this.#outcome = parseInput(divisionOutcomeSchema, input, 'Invalid setDivisionOutcome outcome', 'options');
+    const { outcome, errCode = DEFAULT_FAILURE.errCode, errMsg = DEFAULT_FAILURE.errMsg } = parseInput(divisionOutcomeSchema, input, 'Invalid setDivisionOutcome outcome', 'options');
+    this.#outcome = outcome === 'failed' ? { outcome, errCode, errMsg } : { outcome };
     return { ...this.#outcome };
   }
 

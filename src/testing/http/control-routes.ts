@@ -73,7 +73,7 @@ export function kindRoutes(kind: MockKindView): ControlRoute[] {
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}the latest 200 requests`,
+    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}division groups, receivers, batches and records, the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
   route({ method: 'POST', path: '/_mock/orders/{payOrderId}/pay', calls: 'payOrder(ref)', does: 'the channel reports the order paid (state 2); its notification is queued', run: (gateway, ref) => gateway.payOrder(ref) }),
