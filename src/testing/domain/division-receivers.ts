@@ -189,8 +189,11 @@ export class DivisionReceiverBook {
     return { refusedBinds: this.#refusals.length };
   }
 
-  /** bindDivisionReceiver: the refusals in the reference's order, then the channel, then the store. */
-  bind({ app, params }: AcceptedRequest): Record<string, unknown> {
+  /**
+   * bindDivisionReceiver: the refusals in the reference's order, then the channel, then the store. `interrupted`
+   * (the `refusedAfterStore` fault): the channel bound it and it is stored, then the answer fails.
+   */
+  bind({ app, params }: AcceptedRequest, interrupted?: 'created' | 'processing'): Record<string, unknown> {
     const p = params as Record<string, string | undefined> & { receiverGroupId: number; accType: number };
     const ifCode = String(p.ifCode);
     if (p.accType !== 0 && p.accType !== 1) throw refuse(DIVISION_BIND_TEXTS.accType);
@@ -209,7 +212,7 @@ export class DivisionReceiverBook {
       accName: p.accName, relationType, relationTypeName: RELATION_NAMES[relationType] ?? p.relationTypeName, channelExtInfo: p.channelExtInfo,
       divisionProfit: new DecimalLiteral(plainText(share)),
     };
-    const refusal = this.#refusals.shift();
+    const refusal = interrupted === undefined ? this.#refusals.shift() : undefined;
     if (refusal) return { ...answered, bindState: 0, ...refusal };
     // The channel bound it; the insert fails on a value its column cannot hold (MySQL strict mode), after the channel.
     const { relationTypeName } = answered;

@@ -113,7 +113,7 @@ export interface MockDivisionBatch {
   readonly divisibleAmount: number;
   readonly capAmount: number;
   readonly currency: string;
-  /** The exec answer's state: 1 succeeded, 2 failed, 3 accepted. */
+  /** The exec answer's state: 1 succeeded, 2 failed, 3 accepted; 0 when the call was interrupted (the `refusedAfterStore` fault). */
   readonly state: number;
   readonly channelBatchOrderId?: string | undefined;
   readonly errCode?: string | undefined;
@@ -180,8 +180,12 @@ export class DivisionDesk {
     return { ...this.#outcome };
   }
 
-  /** executeDivision: the refusals in the reference's order, then the division, all within the call. */
-  exec({ app, params }: AcceptedRequest): Record<string, unknown> {
+  /**
+   * executeDivision: the refusals in the reference's order, then the division, all within the call. `interrupted`
+   * (the `refusedAfterStore` fault): the records are stored in 0 and the order left in divisionState 2, the channel
+   * never asked, as an unexpected error after the reference's compare-and-set leaves it.
+   */
+  exec({ app, params }: AcceptedRequest, interrupted?: 'created' | 'processing'): Record<string, unknown> {
     const { payOrderId, mchOrderNo, useSysAutoDivisionReceivers, receivers } = params as Record<string, string | number | undefined>;
     // A field rule of the reference (its request class requires it), checked here after the shared checks.
     if (useSysAutoDivisionReceivers === undefined) throw refuse(DIVISION_EXEC_TEXTS.autoMissing);
@@ -200,7 +204,7 @@ export class DivisionDesk {
     const participants = this.receivers.participants(order);
     if (elements.some((e) => e.receiverId !== undefined && !participants.some((r) => r.receiverId === e.receiverId))) throw refuse(DIVISION_EXEC_TEXTS.unknownReceiver);
     if (elements.some((e) => e.receiverGroupId !== undefined && this.receivers.group(order.mchNo, e.receiverGroupId) === undefined)) throw refuse(DIVISION_EXEC_TEXTS.unknownGroup);
-    const batch = this.#divide(order, auto ? this.#autoShares(order, participants) : resolve(participants, elements), auto);
+    const batch = this.#divide(order, auto ? this.#autoShares(order, participants) : resolve(participants, elements), auto, interrupted !== undefined);
     return { state: batch.state, channelBatchOrderId: batch.channelBatchOrderId, errCode: batch.errCode, errMsg: batch.errMsg };
   }
 
@@ -240,7 +244,7 @@ export class DivisionDesk {
   }
 
   /** The division itself: divisionState 2, the records, the channel's outcome, divisionState 3. */
-  #divide(order: MockPayOrder, shares: readonly DivisionParticipant[], auto: boolean): MockDivisionBatch {
+  #divide(order: MockPayOrder, shares: readonly DivisionParticipant[], auto: boolean, interrupted = false): MockDivisionBatch {
     order.divisionState = 2;
     const now = this.clock.now();
     const earlierShares = this.#records.filter((r) => r.payOrderId === order.payOrderId && r.state === DivisionRecordState.Succeeded).reduce((sum, r) => sum + r.calDivisionAmount, 0);
@@ -254,6 +258,7 @@ export class DivisionDesk {
     }));
     // Nothing to send (no receiver, or only zero amounts): WeChat releases the order to the merchant, Alipay calls nothing; either way 1.
     const sent = records.some((r) => r.calDivisionAmount > 0);
+    if (interrupted) return this.#store({ ...batchOf(order, batchOrderId, auto, divisible, cap, now), state: DivisionRecordState.Waiting }, records);
     const { outcome, errCode = DEFAULT_FAILURE.errCode, errMsg = DEFAULT_FAILURE.errMsg } = sent ? this.#outcome : { outcome: 'succeeded' as const };
     const state = OUTCOME_STATES[outcome];
     for (const record of records) {
@@ -261,17 +266,22 @@ export class DivisionDesk {
       if (outcome === 'failed') Object.assign(record, { errCode, errMsg });
     }
     const channelBatchOrderId = outcome === 'failed' ? undefined : order.ifCode === 'alipay' ? (sent ? order.channelOrderNo : undefined) : `CD${batchOrderId.slice(1)}`;
-    const batch: MockDivisionBatch = {
-      batchOrderId, payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo, mchNo: order.mchNo, appId: order.appId, ifCode: order.ifCode, auto,
-      divisibleAmount: divisible, capAmount: cap, currency: order.currency, state, channelBatchOrderId,
-      ...(outcome === 'failed' ? { errCode, errMsg } : {}), createdAt: now,
-    };
-    this.#batches.push(batch);
-    this.#records.push(...records);
     order.divisionState = 3;
     order.divisionLastTime = now;
+    return this.#store({ ...batchOf(order, batchOrderId, auto, divisible, cap, now), state, channelBatchOrderId, ...(outcome === 'failed' ? { errCode, errMsg } : {}) }, records);
+  }
+
+  #store(batch: MockDivisionBatch, records: readonly MockDivisionRecord[]): MockDivisionBatch {
+    this.#batches.push(batch);
+    this.#records.push(...records);
     return batch;
   }
+}
+
+/** A batch's fields before its outcome. */
+function batchOf(order: MockPayOrder, batchOrderId: string, auto: boolean, divisibleAmount: number, capAmount: number, createdAt: number) {
+  const { payOrderId, mchOrderNo, mchNo, appId, ifCode, currency } = order;
+  return { batchOrderId, payOrderId, mchOrderNo, mchNo, appId, ifCode, auto, divisibleAmount, capAmount, currency, createdAt };
 }
 
 /** Each active receiver once per element it matches (by id, or by group), in the order of ids then elements, as the reference's loops. */

@@ -52,6 +52,6 @@ export const OPERATIONS: { readonly [Op in OperationName]: Step } = {
   settleAddressApply: ({ settlements, app, params }) => settlements.declareAddress(app, params),
   settleRequest: ({ settlements, app, params }) => settlements.requestSettlement(app, params),
   settleRequestGet: ({ settlements, app, params }) => settlements.settlementData(app, params),
-  bindDivisionReceiver: ({ receivers, app, params, blank }) => receivers.bind({ app, params, blank }),
-  executeDivision: ({ divisions, app, params, blank }) => divisions.exec({ app, params, blank }),
+  bindDivisionReceiver: ({ receivers, interrupted, app, params, blank }) => receivers.bind({ app, params, blank }, interrupted),
+  executeDivision: ({ divisions, interrupted, app, params, blank }) => divisions.exec({ app, params, blank }, interrupted),
 };
