@@ -151,6 +151,11 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly confirm?: ConfirmDefinition<Lookup>;
   /** For creates with neither a key nor a lookup: what names the record and where to learn its outcome. */
   readonly oneShot?: OneShotDefinition;
+  /**
+   * Parameters that are valid but likely a mistake the gateway would act on (receivers named by id and by group):
+   * the warning the client logs before sending, or `undefined`. Reads the caller's parameters as given.
+   */
+  readonly caution?: (params: Readonly<Record<string, unknown>>) => string | undefined;
   /** The answer's fields a log shows (the ids the gateway made, the state): the mock's request log. */
   readonly logged?: readonly string[];
   /** One line for documentation (the README's operation table). */

@@ -29,7 +29,7 @@ import type { NamedInput, NamedOutput } from '../protocol/schemas/fields.js';
 import { GATEWAY_DEFAULT_EXPIRED_TIME_S, type PayOrder, type UnifiedOrderResult } from '../protocol/schemas/order.js';
 import { refundOrderParamsSchema, refundOrderResultSchema, refundQueryParamsSchema, refundSchema, type Refund } from '../protocol/schemas/refund.js';
 import type { SettlementRecord } from '../protocol/schemas/settlement.js';
-import { divisionExecParamsSchema, divisionExecResultSchema, divisionReceiverBindParamsSchema, divisionReceiverBindResultSchema } from '../protocol/schemas/division.js';
+import { divisionExecParamsSchema, divisionExecResultSchema, divisionReceiverBindParamsSchema, divisionReceiverBindResultSchema, mixedReceiversCaution } from '../protocol/schemas/division.js';
 import { maskPersonal } from '../protocol/schemas/free-text.js';
 import { transferOrderParamsSchema, transferOrderResultSchema, transferQueryParamsSchema, transferSchema, type Transfer } from '../protocol/schemas/transfer.js';
 
@@ -453,6 +453,7 @@ export const operations = {
       findOut: (p) =>
         `the division records of order ${p.payOrderId === undefined ? `mchOrderNo '${p.mchOrderNo}'` : `payOrderId '${p.payOrderId}'`} in the merchant portal show whether it was divided and how (a failed division is resent there); never call executeDivision for it again: the gateway refuses a second one without a word on the first`,
     },
+    caution: mixedReceiversCaution,
     logged: ['state'],
     summary: 'Divides a paid order (`divisionMode` 2) among receivers, once: a second call is refused. Resolves to the `Divisions.ExecResult`, whose `state` 3 is accepted, result not known yet. Never sent twice.',
   }),

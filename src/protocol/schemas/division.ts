@@ -11,6 +11,7 @@ import { divisionShare, SHARE_SCALE, shareMillionths } from './division-share.js
 import { stateNamesOf } from './enums.js';
 import { decimalText, named, requiredText, safeInteger, wireInteger, withInput } from './fields.js';
 import { freeText, personalData, type NotUniquelySigned } from './free-text.js';
+import type { KnownKeys } from './keys.js';
 import { lazySchema } from './lazy.js';
 import type { ExactlyOne } from './one-of.js';
 
@@ -144,8 +145,8 @@ const bindParamsObject = () =>
     relationType: relationTypeSchema(),
     /** The relation's name, for `CUSTOM` only (the gateway names the ten known types itself). At most 30 characters. */
     relationTypeName: z.optional(freeText(storedText(30))),
-    /** A name for the receiver in the merchant portal (the gateway defaults it to `accNo`). At most 64 characters. */
-    receiverAlias: z.optional(freeText(storedText(64))),
+    /** A name for the receiver in the merchant portal (the gateway defaults it to `accNo`; personal data). At most 64 characters. */
+    receiverAlias: z.optional(personalData(freeText(storedText(64)))),
     /** Channel-specific text, stored as given. */
     channelExtInfo: z.optional(freeText(requiredText())),
     /** The receiver's default share of an order's divisible amount, a decimal string: `"0.3"` is 30 %; above 0, at most 1, at most 6 decimals. */
@@ -194,8 +195,8 @@ const bindResultObject = () =>
   z.looseObject({
     /** The new receiver's id (from 800001), when bound: name it in `executeDivision`. Absent when the channel refused. */
     receiverId: z.optional(wireInteger()),
-    /** The receiver's name in the merchant portal (`accNo` unless you gave one). */
-    receiverAlias: z.optional(freeText(z.string())),
+    /** The receiver's name in the merchant portal (`accNo` unless you gave one: personal data). */
+    receiverAlias: z.optional(personalData(freeText(z.string()))),
     /** The group it was bound into, as sent. */
     receiverGroupId: wireInteger(),
     /** Merchant number. */
@@ -230,6 +231,8 @@ const bindResultObject = () =>
 
 /** The answer's fields, as received. */
 type BindAnswer = z.output<ReturnType<typeof bindResultObject>>;
+/** The answer's declared fields but the two a bind's outcome decides (an index signature would swallow them in an `Omit`). */
+type BindAnswerFields = Pick<BindAnswer, Exclude<KnownKeys<BindAnswer>, 'receiverId' | 'bindState'>>;
 
 /** Checks a bind answer: a bound receiver has its id, a refused one none (either contradiction is the gateway's error). */
 export const divisionReceiverBindResultSchema = lazySchema(() =>
@@ -254,7 +257,7 @@ export const divisionReceiverBindResultSchema = lazySchema(() =>
  * const kept = (r: Divisions.BoundReceiver) => ({ receiverId: r.receiverId, group: r.receiverGroupId, share: r.divisionProfit });
  * ```
  */
-export interface DivisionReceiverBound extends Omit<BindAnswer, 'receiverId' | 'bindState'>, NotUniquelySigned {
+export interface DivisionReceiverBound extends BindAnswerFields, NotUniquelySigned {
   /** 1: bound and stored. */
   readonly bindState: typeof DivisionBindState.Bound;
   /** The new receiver's id (from 800001). */
@@ -272,7 +275,7 @@ export interface DivisionReceiverBound extends Omit<BindAnswer, 'receiverId' | '
  * const why = (r: Divisions.RefusedReceiver) => `${r.errCode ?? ''} ${r.errMsg ?? ''}`.trim();
  * ```
  */
-export interface DivisionReceiverRefused extends Omit<BindAnswer, 'receiverId' | 'bindState'>, NotUniquelySigned {
+export interface DivisionReceiverRefused extends BindAnswerFields, NotUniquelySigned {
   /** 0: refused by the channel; nothing stored. */
   readonly bindState: typeof DivisionBindState.Refused;
   /** Never present: nothing was stored. */
@@ -362,6 +365,19 @@ const receiversParam = () =>
       return z.NEVER;
     }),
   ) as unknown as z.ZodMiniType<string, readonly DivisionReceiverShare[]>;
+
+/**
+ * The warning for `receivers` naming receivers by id and groups too (read from the caller's parameters as given):
+ * the gateway takes a receiver once per element that selects it, so an account listed and in a listed group is paid
+ * twice. `undefined` when the list does not mix them.
+ */
+export function mixedReceiversCaution(params: Readonly<Record<string, unknown>>): string | undefined {
+  const list = params.receivers;
+  if (!Array.isArray(list)) return undefined;
+  const has = (field: string) => list.some((element: unknown) => typeof element === 'object' && element !== null && (element as Record<string, unknown>)[field] !== undefined);
+  if (!has('receiverId') || !has('receiverGroupId')) return undefined;
+  return 'receivers names receivers by receiverId and groups by receiverGroupId: a receiver that is also in a listed group is paid twice (the gateway takes it once per element); make sure none is';
+}
 
 const EMPTY_LIST = '[]';
 
