@@ -290,3 +290,25 @@ describe('the CLI verbs over the control API', () => {
     expect((await run('division-group', '--fee', '1')).stderr).toContain('--fee is an option of order-fee');
   });
 });
+
+describe('through the public client', () => {
+  it('binds (twice: two receivers, each bind one call), divides once with the shares as strings, and reads state 3 as accepted', async () => {
+    const { GatewayClient, GatewayApiError } = await import('../../src/index.js');
+    await start();
+    const client = new GatewayClient({ baseUrl: server.url, ...MERCHANT });
+    const { receiverGroupId } = gateway.createDivisionGroup();
+    const params = { ifCode: 'wxpay', receiverGroupId, accType: 0, accNo: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o', relationType: 'PARTNER', divisionProfit: '0.10' } as const;
+    const first = await client.bindDivisionReceiver(params);
+    expect(first).toMatchObject({ bindState: 1, receiverId: 800001, divisionProfit: '0.10' });
+    expect(await client.bindDivisionReceiver(params)).toMatchObject({ bindState: 1, receiverId: 800002 });
+    expect(gateway.requests.filter((r) => r.operation === 'bindDivisionReceiver')).toHaveLength(2);
+    await paidOrder();
+    gateway.setDivisionOutcome({ outcome: 'accepted' });
+    expect(await client.executeDivision({ mchOrderNo: 'order-1', receivers: [{ receiverId: 800001, divisionProfit: '0.25' }] })).toMatchObject({ state: 3 });
+    expect(gateway.divisions()[0]?.records.map((r) => [r.receiverId, r.divisionProfit, r.calDivisionAmount])).toEqual([[800001, '0.25', 2500]]);
+    const again = await client.executeDivision({ mchOrderNo: 'order-1', receivers: [{ receiverId: 800002 }] }).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(GatewayApiError);
+    expect(again).toMatchObject({ reason: 'division_not_allowed', msg: '当前订单状态不支持分账' });
+    expect(gateway.requests.filter((r) => r.operation === 'executeDivision')).toHaveLength(2);
+  });
+});
