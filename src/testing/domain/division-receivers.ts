@@ -128,16 +128,17 @@ export interface DivisionGroupInput {
   readonly auto?: boolean | undefined;
 }
 
-const text = (max: number) => z.optional(z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(max, { error: `must be at most ${max} characters` })));
+/** An optional control text of 1 to `max` characters. */
+export const controlText = (max: number) => z.optional(z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(max, { error: `must be at most ${max} characters` })));
 
 /** Checks a {@link DivisionGroupInput}; the control route reads its body with it too. */
-export const divisionGroupInputSchema = z.strictObject({ mchNo: text(64), name: text(64), auto: z.optional(z.boolean({ error: 'must be true or false' })) });
+export const divisionGroupInputSchema = z.strictObject({ mchNo: controlText(64), name: controlText(64), auto: z.optional(z.boolean({ error: 'must be true or false' })) });
 
 /** Checks a {@link ReceiverBindRefusal}; the control route reads its body with it too. */
 export const receiverBindRefusalSchema = z.strictObject({
   times: z.optional(z.int({ error: 'must be a whole number' }).check(z.minimum(1, { error: 'must be at least 1' }), z.maximum(1000, { error: 'must be at most 1000' }))),
-  errCode: text(64),
-  errMsg: text(256),
+  errCode: controlText(64),
+  errMsg: controlText(256),
 });
 
 const DEFAULT_REFUSAL = { errCode: 'MOCK_BIND_REFUSED', errMsg: 'receiver refused by the channel (mock)' };

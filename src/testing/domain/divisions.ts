@@ -14,7 +14,7 @@ import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
 import { compareDecimal, divisibleAmount, divisionAmounts, parseDecimal, plainText, type Decimal } from './division-amounts.js';
-import type { DivisionParticipant, DivisionReceiverBook } from './division-receivers.js';
+import { controlText, type DivisionParticipant, type DivisionReceiverBook } from './division-receivers.js';
 import type { MockPayOrder, OrderBook } from './orders.js';
 import { refuse } from './refusals.js';
 
@@ -80,13 +80,11 @@ const OUTCOME_STATES = { succeeded: 1, failed: 2, accepted: 3 } as const satisfi
 /** Record states (spec section 6). */
 export const DivisionRecordState = { Waiting: 0, Succeeded: 1, Failed: 2, Accepted: 3 } as const;
 
-const text = (max: number) => z.optional(z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(max, { error: `must be at most ${max} characters` })));
-
 /** Checks a {@link DivisionOutcomeInput}; the control route reads its body with it too. */
 export const divisionOutcomeSchema = z.strictObject({
   outcome: z.enum(['succeeded', 'failed', 'accepted'], { error: "must be 'succeeded', 'failed' or 'accepted'" }),
-  errCode: text(64),
-  errMsg: text(256),
+  errCode: controlText(64),
+  errMsg: controlText(256),
 });
 
 const DEFAULT_FAILURE = { errCode: 'MOCK_DIVISION_FAILED', errMsg: 'division refused by the channel (mock)' };
