@@ -288,6 +288,16 @@ describe('the CLI verbs over the control API', () => {
     expect((await run('division-outcome', 'maybe')).code).toBe(2);
     expect((await run('order-fee', 'order-1', '--fee', 'x')).code).toBe(1);
     expect((await run('division-group', '--fee', '1')).stderr).toContain('--fee is an option of order-fee');
+    gateway.setDivisionOutcome({ outcome: 'succeeded' });
+    expect(await bind()).toMatchObject({ data: { bindState: 0 } }); // the second of the two refused
+    expect(await bind()).toMatchObject({ data: { bindState: 1 } });
+    expect(await exec({ receivers: receiversText([{ receiverId: 800001 }]) })).toMatchObject({ data: { state: 1 } });
+    const { stdout } = await run('list');
+    expect(stdout).toContain(`Division groups (1)\n  100001  "Partners"  of ${MERCHANT.mchNo}  auto\n`);
+    expect(stdout).toContain('Division receivers (1)\n  800001  group 100001  wxpay ***eS6o  share 0.30  state 1\n');
+    // 10000 - 60 = 9940 x 0.30 = 2982
+    expect(stdout).toMatch(/Divisions \(1\)\n {2}D\d+ {2}of P\d+ {2}divisible 9940 USD {2}state 1 {2}records: 800001 2982 state 1\n/);
+    expect(stdout).not.toContain('oUpF8uMuAJO_M2pxb1Q9zNjWeS6o');
   });
 });
 
