@@ -74,7 +74,7 @@ export interface MockPayOrder extends Pick<PayOrder, OrderField> {
   divisionLastTime?: number | undefined;
   /** The gateway's fee on the order, in minor units (0 unless a test sets it: {@link MockGateway.setOrderFee}); a division shares the amount less it. */
   mchFeeAmount: number;
-  /** When the order closes by itself closes by itself if still unpaid (simulated-clock milliseconds). */
+  /** When the order closes by itself if still unpaid (simulated-clock milliseconds). */
   expiresAt: number;
   payDataType?: string | undefined;
   payData?: string | undefined;
