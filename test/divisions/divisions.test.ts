@@ -13,7 +13,9 @@ import {
   GatewayValidationError,
   type GatewayLogger,
 } from '../../src/index.js';
+import { openTelemetry } from '../../src/opentelemetry.js';
 import { md5 } from '../support/md5.js';
+import { inMemoryOpenTelemetry } from '../telemetry/support.js';
 import { rejection } from '../support/rejection.js';
 import { CREDENTIALS, FIXED_NOW, Raw, SECRET, signedEnvelope, toJsonText } from '../support/wire.js';
 
@@ -312,6 +314,22 @@ describe('bindDivisionReceiver refuses before sending', () => {
     expect(error.message).not.toContain(ACCOUNT);
     expect(JSON.stringify(error)).not.toContain(NAME);
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('telemetry', () => {
+  it('a bind span names the receiver group, and an exec span the order: never the account or its holder', async () => {
+    const otel = inMemoryOpenTelemetry();
+    const replies = [json(signedEnvelope(bindAnswer())), json(signedEnvelope({ state: 3 }))];
+    let turn = 0;
+    const client = new GatewayClient({ ...CREDENTIALS, now: () => FIXED_NOW, fetch: async () => replies[turn++]!, telemetry: openTelemetry(otel) });
+    await client.bindDivisionReceiver(bindParams);
+    await client.executeDivision(execParams);
+    const [bind, exec] = otel.spans().filter((span) => span.name.startsWith('payment_gateway.'));
+    expect(bind?.attributes).toEqual({ 'payment_gateway.operation': 'bindDivisionReceiver', 'payment_gateway.division_receiver_group_id': '100001' });
+    expect(exec?.attributes).toEqual({ 'payment_gateway.operation': 'executeDivision', 'payment_gateway.mch_order_no': 'order-1001' });
+    const recorded = JSON.stringify(otel.spans().map((span) => [span.name, span.attributes, span.events]));
+    for (const personal of [ACCOUNT, NAME]) expect(recorded).not.toContain(personal);
   });
 });
 
