@@ -78,6 +78,16 @@ const CALLS = {
 } as const;
 const LOOK = { bindDivisionReceiver: /receiver list of group 100001 in the merchant portal/, executeDivision: /division records of order mchOrderNo 'order-1001' in the merchant portal/ } as const;
 
+/** The call refused with `msg` rejects with the gateway's refusal of `reason`, after one request, the account nowhere in it. */
+async function expectRefusedOnce(operation: keyof typeof CALLS, msg: string, reason: string): Promise<void> {
+  const { client, sent } = scripted([refusal(msg)]);
+  const error = await rejection(CALLS[operation](client));
+  expect(error).toBeInstanceOf(GatewayApiError);
+  expect((error as GatewayApiError).reason).toBe(reason);
+  expect(error.message).not.toContain(ACCOUNT);
+  expect(sent).toHaveLength(1);
+}
+
 // Every way a request may arrive and its answer be lost or untrusted: none may lead to a second request.
 const AFTER_SENDING: readonly (readonly [string, Reply])[] = [
   ['a connection reset', 'reset'],
@@ -145,11 +155,7 @@ describe('executeDivision answers', () => {
       ['分账用户receiverId=[800004],receiverGroupId=[null] 分账比例不得高于100%', 'division_profit_invalid'],
       ['更新支付订单为分账处理中异常', 'division_contended'],
     ] as const) {
-      const { client, sent } = scripted([refusal(msg)]);
-      const error = await rejection(client.executeDivision(execParams));
-      expect(error).toBeInstanceOf(GatewayApiError);
-      expect((error as GatewayApiError).reason).toBe(reason);
-      expect(sent).toHaveLength(1);
+      await expectRefusedOnce('executeDivision', msg, reason);
     }
   });
 });
@@ -286,12 +292,7 @@ describe('bindDivisionReceiver answers', () => {
       ['分账接收账号类型设置有误', 'account_type_invalid'],
       ['组ID不能为空， 若不存在请先登录商户平台进行创建操作', 'parameter_invalid'],
     ] as const) {
-      const { client, sent } = scripted([refusal(msg)]);
-      const error = await rejection(client.bindDivisionReceiver(bindParams));
-      expect(error).toBeInstanceOf(GatewayApiError);
-      expect((error as GatewayApiError).reason).toBe(reason);
-      expect(error.message).not.toContain(ACCOUNT);
-      expect(sent).toHaveLength(1);
+      await expectRefusedOnce('bindDivisionReceiver', msg, reason);
     }
   });
 });
