@@ -13,7 +13,9 @@ import {
   GatewayValidationError,
   type GatewayLogger,
 } from '../../src/index.js';
+import { openTelemetry } from '../../src/opentelemetry.js';
 import { md5 } from '../support/md5.js';
+import { inMemoryOpenTelemetry } from '../telemetry/support.js';
 import { rejection } from '../support/rejection.js';
 import { CREDENTIALS, FIXED_NOW, Raw, SECRET, signedEnvelope, toJsonText } from '../support/wire.js';
 
@@ -75,6 +77,16 @@ const CALLS = {
   executeDivision: (client: GatewayClient) => client.executeDivision(execParams),
 } as const;
 const LOOK = { bindDivisionReceiver: /receiver list of group 100001 in the merchant portal/, executeDivision: /division records of order mchOrderNo 'order-1001' in the merchant portal/ } as const;
+
+/** The call refused with `msg` rejects with the gateway's refusal of `reason`, after one request, the account nowhere in it. */
+async function expectRefusedOnce(operation: keyof typeof CALLS, msg: string, reason: string): Promise<void> {
+  const { client, sent } = scripted([refusal(msg)]);
+  const error = await rejection(CALLS[operation](client));
+  expect(error).toBeInstanceOf(GatewayApiError);
+  expect((error as GatewayApiError).reason).toBe(reason);
+  expect(error.message).not.toContain(ACCOUNT);
+  expect(sent).toHaveLength(1);
+}
 
 // Every way a request may arrive and its answer be lost or untrusted: none may lead to a second request.
 const AFTER_SENDING: readonly (readonly [string, Reply])[] = [
@@ -143,11 +155,7 @@ describe('executeDivision answers', () => {
       ['分账用户receiverId=[800004],receiverGroupId=[null] 分账比例不得高于100%', 'division_profit_invalid'],
       ['更新支付订单为分账处理中异常', 'division_contended'],
     ] as const) {
-      const { client, sent } = scripted([refusal(msg)]);
-      const error = await rejection(client.executeDivision(execParams));
-      expect(error).toBeInstanceOf(GatewayApiError);
-      expect((error as GatewayApiError).reason).toBe(reason);
-      expect(sent).toHaveLength(1);
+      await expectRefusedOnce('executeDivision', msg, reason);
     }
   });
 });
@@ -284,12 +292,7 @@ describe('bindDivisionReceiver answers', () => {
       ['分账接收账号类型设置有误', 'account_type_invalid'],
       ['组ID不能为空， 若不存在请先登录商户平台进行创建操作', 'parameter_invalid'],
     ] as const) {
-      const { client, sent } = scripted([refusal(msg)]);
-      const error = await rejection(client.bindDivisionReceiver(bindParams));
-      expect(error).toBeInstanceOf(GatewayApiError);
-      expect((error as GatewayApiError).reason).toBe(reason);
-      expect(error.message).not.toContain(ACCOUNT);
-      expect(sent).toHaveLength(1);
+      await expectRefusedOnce('bindDivisionReceiver', msg, reason);
     }
   });
 });
@@ -312,6 +315,22 @@ describe('bindDivisionReceiver refuses before sending', () => {
     expect(error.message).not.toContain(ACCOUNT);
     expect(JSON.stringify(error)).not.toContain(NAME);
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('telemetry', () => {
+  it('a bind span names the receiver group, and an exec span the order: never the account or its holder', async () => {
+    const otel = inMemoryOpenTelemetry();
+    const replies = [json(signedEnvelope(bindAnswer())), json(signedEnvelope({ state: 3 }))];
+    let turn = 0;
+    const client = new GatewayClient({ ...CREDENTIALS, now: () => FIXED_NOW, fetch: async () => replies[turn++]!, telemetry: openTelemetry(otel) });
+    await client.bindDivisionReceiver(bindParams);
+    await client.executeDivision(execParams);
+    const [bind, exec] = otel.spans().filter((span) => span.name.startsWith('payment_gateway.'));
+    expect(bind?.attributes).toEqual({ 'payment_gateway.operation': 'bindDivisionReceiver', 'payment_gateway.division_receiver_group_id': '100001' });
+    expect(exec?.attributes).toEqual({ 'payment_gateway.operation': 'executeDivision', 'payment_gateway.mch_order_no': 'order-1001' });
+    const recorded = JSON.stringify(otel.spans().map((span) => [span.name, span.attributes, span.events]));
+    for (const personal of [ACCOUNT, NAME]) expect(recorded).not.toContain(personal);
   });
 });
 

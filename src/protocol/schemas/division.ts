@@ -196,7 +196,7 @@ const bindResultObject = () =>
     /** The new receiver's id (from 800001), when bound: name it in `executeDivision`. Absent when the channel refused. */
     receiverId: z.optional(wireInteger()),
     /** The receiver's name in the merchant portal (`accNo` unless you gave one: personal data). */
-    receiverAlias: z.optional(personalData(freeText(z.string()))),
+    receiverAlias: personalData(freeText(z.string())),
     /** The group it was bound into, as sent. */
     receiverGroupId: wireInteger(),
     /** Merchant number. */
@@ -214,7 +214,7 @@ const bindResultObject = () =>
     /** The relation type, as sent. */
     relationType: relationTypeSchema(),
     /** The relation's name: yours for `CUSTOM`, the gateway's (Chinese) for a known type. */
-    relationTypeName: z.optional(freeText(z.string())),
+    relationTypeName: freeText(z.string()),
     /** Channel-specific text, as sent. */
     channelExtInfo: z.optional(freeText(z.string())),
     /** The default share as a decimal string, exactly as sent (`"0.10"` stays `"0.10"`). */
