@@ -23,7 +23,8 @@ import { refuse } from './refusals.js';
  *
  * @example
  * ```ts
- * expect((await rawBind({ receiverGroupId: 999 })).msg).toBe(DIVISION_BIND_TEXTS.groupNotFound);
+ * const refused = client.bindDivisionReceiver({ ifCode: 'wxpay', receiverGroupId: 999, accType: 0, accNo: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o', relationType: 'PARTNER', divisionProfit: '0.1' });
+ * await expect(refused).rejects.toMatchObject({ msg: DIVISION_BIND_TEXTS.groupNotFound });
  * ```
  */
 export const DIVISION_BIND_TEXTS = {

@@ -34,7 +34,8 @@ export const AUTO_DIVISION_DELAY_MS = 80_000;
  *
  * @example
  * ```ts
- * await expect(client.executeDivision(params)).rejects.toMatchObject({ msg: DIVISION_EXEC_TEXTS.orderState });
+ * const again = client.executeDivision({ mchOrderNo: 'order-1001', receivers: [{ receiverId: 800001, divisionProfit: '0.25' }] });
+ * await expect(again).rejects.toMatchObject({ msg: DIVISION_EXEC_TEXTS.orderState });
  * ```
  */
 export const DIVISION_EXEC_TEXTS = {
