@@ -137,6 +137,16 @@ export * as Refunds from './public/refunds.js';
  */
 export * as Transfers from './public/transfers.js';
 /**
+ * The division kind's names (profit sharing): `Divisions.BindParams`, `Divisions.ExecParams`, `Divisions.ExecResult`, `Divisions.ExecState`...
+ *
+ * @example
+ * ```ts
+ * const division: Divisions.ExecResult = await client.executeDivision({ mchOrderNo: 'order-1001', useSysAutoDivisionReceivers: true });
+ * if (division.state === Divisions.ExecState.Accepted) console.log('accepted: the merchant portal shows the result later');
+ * ```
+ */
+export * as Divisions from './public/divisions.js';
+/**
  * The settlement kind's names: `Settlements.RequestParams`, `Settlements.Settlement`, `Settlements.Notification`...
  *
  * @example

@@ -19,6 +19,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 const USAGE = `Usage: payment-gateway-sdk mock [options]
        payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]
 ${kindUsage(false).map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
+       payment-gateway-sdk mock order-fee|division-group|receiver-refuse|division-outcome ... [--url URL]
        payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
        payment-gateway-sdk sign [options] < body
@@ -53,7 +54,9 @@ Options of mock:
 mock pay|fail|expire ORDER drives a running mock over the control API below: the order (payOrderId or
 mchOrderNo) is paid (its notification goes out), fails, or expires. mock refund-succeed|refund-fail|refund-close
 REFUND decides a held refund (refundOrderId or mchRefundNo); mock refund-mode hold|succeed|fail sets how the
-coming refunds go (--refund REFUND: one refund); mock refund-unsupported makes a channel refuse refunds; mock resend
+coming refunds go (--refund REFUND: one refund); mock refund-unsupported makes a channel refuse refunds; mock
+division-group, receiver-refuse, division-outcome and order-fee set up divisions (groups, the channel's answers, the
+order's fee); mock resend
 REF... sends notifications again (by id, order or refund); mock list prints what the mock holds.
 payment-gateway-sdk mock pay --help: their options.
 

@@ -55,5 +55,19 @@ export function listState(state: Row): string[] {
   const addresses = rows(state.addresses).map((a) => `${text(a.serverRequestId)}  requestId ${text(a.requestId)}  ${text(a.tokenId)} ${text(a.address)}  status ${text(a.status)}`);
   const settlements = rows(state.settlements).map((s) => `${text(s.serverRequestId)}  requestId ${text(s.requestId)}  amount ${money(s, 'amount')}  ${text(s.tokenId)}  status ${text(s.status)}`);
   const notifications = rows(state.notifications).map(notificationLine);
-  return [...section('Orders', orders), ...kinds, ...section('Declared addresses', addresses), ...section('Settlements', settlements), ...section('Notifications', notifications)];
+  return [...section('Orders', orders), ...kinds, ...divisionLines(state), ...section('Declared addresses', addresses), ...section('Settlements', settlements), ...section('Notifications', notifications)];
+}
+
+/** Division groups, receivers (accounts masked by the mock) and divisions with their records. */
+function divisionLines(state: Row): string[] {
+  const groups = rows(state.divisionGroups).map((g) => `${text(g.receiverGroupId)}  ${JSON.stringify(text(g.receiverGroupName))}  of ${text(g.mchNo)}${g.autoDivisionFlag === 1 ? '  auto' : ''}`);
+  const receivers = rows(state.divisionReceivers).map(
+    (r) => `${text(r.receiverId)}  group ${text(r.receiverGroupId)}  ${text(r.ifCode)} ${text(r.account)}  share ${text(r.divisionProfit)}  state ${text(r.state)}`,
+  );
+  const records = rows(state.divisionRecords);
+  const divisions = rows(state.divisionBatches).map((b) => {
+    const own = records.filter((r) => r.batchOrderId === b.batchOrderId).map((r) => `${text(r.receiverId)} ${text(r.calDivisionAmount)} state ${text(r.state)}`);
+    return `${text(b.batchOrderId)}  of ${text(b.payOrderId)}  divisible ${money(b, 'divisibleAmount')}  state ${text(b.state)}${own.length === 0 ? '' : `  records: ${own.join(', ')}`}`;
+  });
+  return [...section('Division groups', groups), ...section('Division receivers', receivers), ...section('Divisions', divisions)];
 }

@@ -18,6 +18,10 @@ import { listState } from './mock-list.js';
 import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 import { UsageError } from './usage-error.js';
 
+const DIVISION_OUTCOMES = ['succeeded', 'failed', 'accepted'];
+/** The verbs that take `--err-code` and `--err-msg`. */
+const FAILURE_TAKERS = ['fail', ...FAILURE_VERBS, 'receiver-refuse', 'division-outcome'];
+
 const stateOf = (state: unknown, name: (code: never) => string | undefined) => (typeof state === 'number' ? `${state} (${name(state as never) ?? 'unknown'})` : String(state));
 const order = (answer: Answer) => `payOrderId ${String(answer.payOrderId)}  mchOrderNo ${String(answer.mchOrderNo)}  state ${stateOf(answer.state, payOrderStateName)}`;
 const scopeOf = (ref: string | undefined, values: Values) =>
@@ -48,6 +52,38 @@ const TRIGGER_SPECS = {
         ? `refunds of the ${describeScope(a.refundsUnsupported)} are refused: 当前通道不支持退款！ (refund_unsupported)`
         : `refunds of the ${describeScope(a.refundsAllowed)} go to the channel again`,
   },
+  'order-fee': {
+    route: (ref) => `orders/${ref}/fee`,
+    options: ['fee'],
+    body: (_ref, values) => ({ mchFeeAmount: wholeNumber(values.fee) }),
+    print: (a) => `${order(a)}  mchFeeAmount ${String(a.mchFeeAmount)}: a division shares the amount less it`,
+  },
+  'division-group': {
+    route: () => 'division/groups',
+    options: ['name', 'mch-no', 'auto'],
+    positionals: 'none',
+    body: (_ref, values) => ({
+      ...(values.name === undefined ? {} : { name: String(values.name) }),
+      ...(values['mch-no'] === undefined ? {} : { mchNo: String(values['mch-no']) }),
+      ...(values.auto ? { auto: true } : {}),
+    }),
+    print: (a) => `receiverGroupId ${String(a.receiverGroupId)}  ${JSON.stringify(String(a.receiverGroupName))} of ${String(a.mchNo)}${a.autoDivisionFlag === 1 ? ', the auto division group' : ''}`,
+  },
+  'receiver-refuse': {
+    route: () => 'division/receivers/refuse',
+    options: ['times', ...FAILURE_OPTIONS],
+    positionals: 'none',
+    body: (_ref, values) => ({ ...(values.times === undefined ? {} : { times: wholeNumber(values.times) }), ...failure(values) }),
+    print: (a) => `the channel refuses the next ${String(a.refusedBinds)} receiver bind(s): answered bindState 0, nothing stored`,
+  },
+  'division-outcome': {
+    route: () => 'division/outcome',
+    options: FAILURE_OPTIONS,
+    choices: DIVISION_OUTCOMES,
+    body: (chosen, values) => ({ outcome: String(chosen), ...failure(values) }),
+    argument: `outcome: ${listed(DIVISION_OUTCOMES, 'or')}, e.g. payment-gateway-sdk mock division-outcome accepted`,
+    print: (a) => `coming divisions are ${String(a.outcome)} by the channel (exec state ${String({ succeeded: 1, failed: 2, accepted: 3 }[String(a.outcome)] ?? '?')})${a.outcome === 'failed' ? failureOf(a) : ''}`,
+  },
   resend: {
     route: (ref) => `notifications/${ref}/resend`,
     positionals: 'many',
@@ -57,6 +93,11 @@ const TRIGGER_SPECS = {
   },
   list: { route: () => 'state', method: () => 'GET', positionals: 'none', maxBytes: 64 * 1024 * 1024, print: listState },
 } satisfies Record<string, TriggerSpec>;
+
+/** A whole number option as a number, or as given (the mock refuses it with its reason). */
+function wholeNumber(value: string | boolean | undefined): number | string {
+  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : String(value);
+}
 
 /** The actions the command takes after `mock`. */
 export const TRIGGERS = Object.keys(TRIGGER_SPECS) as readonly Trigger[];
@@ -73,6 +114,10 @@ const TIMEOUT_MS = 10_000;
 
 export const TRIGGER_USAGE = `Usage: payment-gateway-sdk mock pay|fail|expire ORDER [--url URL] [--err-code CODE] [--err-msg TEXT]
 ${kindUsage(true).map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
+       payment-gateway-sdk mock order-fee ORDER --fee N [--url URL]
+       payment-gateway-sdk mock division-group [--name NAME] [--mch-no MCHNO] [--auto] [--url URL]
+       payment-gateway-sdk mock receiver-refuse [--times N] [--err-code CODE] [--err-msg TEXT] [--url URL]
+       payment-gateway-sdk mock division-outcome succeeded|failed|accepted [--err-code CODE] [--err-msg TEXT] [--url URL]
        payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
 
@@ -84,18 +129,30 @@ ${KIND_PLACEHOLDERS.join('\n')}
 ${kindHelp().verbs.join('\n')}
   refund-unsupported  the channel of an order, of a channel (--if-code) or of a way code (--way-code) cannot refund:
                       its refunds are refused with 当前通道不支持退款！ (refund_unsupported); --allow undoes it
+  order-fee           the gateway's fee on the order (--fee N minor units): a division shares the amount less it
+  division-group      makes a division receiver group, as the merchant portal does (ids from 100001); --auto: the
+                      merchant's auto division group (mode 1 orders are divided to it)
+  receiver-refuse     the channel refuses the next receiver bind(s) (--times N, default 1): bindState 0, nothing stored
+  division-outcome    the channel's answer to the coming divisions: succeeded (exec state 1, the default), failed (2)
+                      or accepted (3, as WeChat answers)
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
                       or the ${NOTIFICATION_REFS_TEXT} it notifies
-  list                what the mock holds: orders (with their refunds), refunds, addresses, settlements, notifications
+  list                what the mock holds: orders (with their refunds), refunds, transfers, division groups, receivers
+                      and divisions, addresses, settlements, notifications
 
 Options:
       --url URL        the mock's base URL (default $${MOCK_URL_ENV}, else ${DEFAULT_URL})
-      --err-code CODE  ${['fail', ...FAILURE_VERBS].join(', ')}: the channel's errCode
-      --err-msg TEXT   ${['fail', ...FAILURE_VERBS].join(', ')}: the channel's errMsg
+      --err-code CODE  ${FAILURE_TAKERS.join(', ')}: the channel's errCode
+      --err-msg TEXT   ${FAILURE_TAKERS.join(', ')}: the channel's errMsg
 ${kindHelp().options.join('\n')}
       --if-code CODE   refund-unsupported: every order of this channel (e.g. wxpay)
       --way-code CODE  refund-unsupported: every order of this way code (e.g. QR_CASHIER)
       --allow          refund-unsupported: undo; the channel refunds again
+      --fee N          order-fee: the fee in minor units
+      --name NAME      division-group: its name
+      --mch-no MCHNO   division-group: its merchant (default: the mock's first)
+      --auto           division-group: the auto division group
+      --times N        receiver-refuse: how many coming binds the channel refuses
   -h, --help           this text
 
 Prints the new state by name; exit code 0 done, 1 refused by the mock or the mock unreachable, 2 usage.
@@ -112,7 +169,7 @@ export interface TriggerIo {
 interface ControlCall {
   readonly url: URL;
   readonly method: 'GET' | 'POST' | 'DELETE';
-  readonly body: Readonly<Record<string, string>> | undefined;
+  readonly body: Readonly<Record<string, string | number | boolean>> | undefined;
 }
 
 /** Runs `mock <trigger> ...args`, one request per target in turn; resolves to the exit code (1 at the first refusal). */
@@ -179,6 +236,7 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
       options: {
         url: { type: 'string' }, 'err-code': { type: 'string' }, 'err-msg': { type: 'string' }, ...KIND_OPTION_TYPES,
         'if-code': { type: 'string' }, 'way-code': { type: 'string' }, allow: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        fee: { type: 'string' }, name: { type: 'string' }, 'mch-no': { type: 'string' }, auto: { type: 'boolean' }, times: { type: 'string' },
       },
       strict: true,
       allowPositionals: true,
@@ -211,7 +269,7 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
 
 /** Each kind's `--<kind>` option, a string. */
 const KIND_OPTION_TYPES = Object.fromEntries(Object.keys(KIND_OPTIONS).map((name) => [name, { type: 'string' as const }]));
-const FAILURE_OPTION = `--err-code and --err-msg are options of ${listed(['fail', ...FAILURE_VERBS])}`;
+const FAILURE_OPTION = `--err-code and --err-msg are options of ${listed(FAILURE_TAKERS)}`;
 
 /** Which triggers take an option, for the message when another is given it. */
 const OPTION_OF: Readonly<Record<string, string>> = {
@@ -221,6 +279,11 @@ const OPTION_OF: Readonly<Record<string, string>> = {
   'if-code': '--if-code is an option of refund-unsupported',
   'way-code': '--way-code is an option of refund-unsupported',
   allow: '--allow is an option of refund-unsupported',
+  fee: '--fee is an option of order-fee',
+  name: '--name is an option of division-group',
+  'mch-no': '--mch-no is an option of division-group',
+  auto: '--auto is an option of division-group',
+  times: '--times is an option of receiver-refuse',
 };
 
 /** The targets the positional arguments (or the options) name: one request each. */

@@ -19,7 +19,7 @@ export interface TriggerSpec {
   /** The method; POST unless said. */
   readonly method?: (values: Values) => 'GET' | 'POST' | 'DELETE';
   /** The body it sends: from the positional argument and the options. */
-  readonly body?: (ref: string | undefined, values: Values) => Readonly<Record<string, string>>;
+  readonly body?: (ref: string | undefined, values: Values) => Readonly<Record<string, string | number | boolean>>;
   /** The options it takes. */
   readonly options?: readonly string[];
   /** Its positional arguments: one (the default), one or more (each a request of its own), none, or one unless an option names the target. */

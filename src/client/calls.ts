@@ -21,12 +21,14 @@ export class ClientCalls {
 
   /** Runs an operation of the table and resolves to what its method resolves to (nothing for close without confirm). */
   call<T>(operation: OperationName, params: unknown, options: ConfirmOptions | undefined): Promise<T> {
+    this.#caution(operation, params);
     const pending = this.#logged(operation, params, this.#runner.run<T>(operation, params, options)).then(dataOf);
     return definitionOf(operation).resolves === 'nothing' && options?.confirm !== true ? (pending.then(() => undefined) as Promise<T>) : pending;
   }
 
   /** Runs an operation by name and resolves to its data with what the wire showed. */
   withResponse<Op extends OperationName>(operation: Op, params: ParamsOf<Op>, options?: RequestOptions): Promise<GatewayResponse<ResultOf<Op>>> {
+    this.#caution(operation, params);
     return this.#logged(operation, params, this.#runner.run(operation, params, options));
   }
 
@@ -44,6 +46,12 @@ export class ClientCalls {
       unifiedOrder: (order, createOptions) => this.#unlogged('unifiedOrder', order, createOptions),
     };
     return this.#logged('reissueOrder', params, this.#runner.traced('reissueOrder', params, () => reissueOrder(calls, recovered, params, options)));
+  }
+
+  /** Warns of parameters the operation's row finds likely mistaken, before they are sent. */
+  #caution(operation: OperationName, params: unknown): void {
+    const { caution } = definitionOf(operation);
+    if (caution && typeof params === 'object' && params !== null) this.#log.caution(operation, recordIds(params), caution(params as Readonly<Record<string, unknown>>));
   }
 
   /** A call made inside another one (a wait, a reissue), which logs its own failure: this one's is not logged. */

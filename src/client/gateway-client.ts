@@ -5,6 +5,7 @@ import * as notify from '../notify/verify.js';
 import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
 import type { Refund, RefundOrderParams, RefundOrderResult, RefundQueryParams } from '../protocol/schemas/refund.js';
 import type { Transfer, TransferOrderParams, TransferOrderResult, TransferQueryParams } from '../protocol/schemas/transfer.js';
+import type { DivisionExecParams, DivisionExecResult, DivisionReceiverBindParams, DivisionReceiverBindResult } from '../protocol/schemas/division.js';
 import type { SettleAddressApplyParams, SettlementRecord, SettlementResult, SettleRequestGetParams, SettleRequestParams } from '../protocol/schemas/settlement.js';
 import type { FetchLike, HttpExchange } from '../transport/http.js';
 import type { ChannelUserUrlParams, UnsignedChannelUser } from '../protocol/schemas/channel-user.js';
@@ -313,6 +314,76 @@ export class GatewayClient implements OperationMethods {
    */
   transferQuery(params: TransferQueryParams, options?: RequestOptions): Promise<Transfer> {
     return this.#calls.call('transferQuery', params, options);
+  }
+
+  /**
+   * Binds an account at the channel as a division receiver of one of your receiver groups
+   * (`POST /api/division/receiver/bind`). Resolves to a {@link Divisions.BindResult}: `bindState` 1 with the new
+   * `receiverId` (keep it: no API lists receivers), or `bindState` 0 when the channel refused the account, and
+   * **nothing was stored**: the one outcome after which binding again is safe. The answer must repeat what was sent
+   * (group, channel, account, type, relation, share), of this application.
+   *
+   * Never sent twice: the gateway cannot tell a repeat (each bind stores a new receiver, and a division by group pays
+   * each) and offers no lookup. Any failure once the request may have arrived (a reset, a 5xx, a 408 or 429, a
+   * timeout, an answer that cannot be trusted, a system error) rejects with {@link GatewayOutcomeUnknownError}
+   * saying where to look: the group's receiver list in the merchant portal. Only a connection refused before
+   * anything was sent is tried again.
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters, e.g. a share above 1 or `CUSTOM` without `relationTypeName` (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses before binding, e.g. `receiver_group_not_found`, `channel_not_configured` (nothing was bound)
+   * @throws {@link GatewayOutcomeUnknownError} when the account may have been bound (`key` is your `receiverGroupId`): look in the merchant portal, never bind again blindly
+   * @throws {@link GatewayResponseContractError} when the gateway answered success with data that breaks the documented shape (do not bind again blindly either)
+   * @throws {@link GatewayConnectionError}, {@link GatewayTimeoutError}, {@link GatewayAbortError} as for {@link GatewayClient.unifiedOrder}, when nothing was sent
+   *
+   * @example
+   * ```ts
+   * import { Divisions } from 'payment-gateway-sdk';
+   *
+   * const bound = await client.bindDivisionReceiver({
+   *   ifCode: 'wxpay', receiverGroupId: 100001, accType: Divisions.AccountType.Person, accNo: 'o8xYz0123456789',
+   *   accName: 'Li Lei', relationType: 'PARTNER', divisionProfit: '0.1',
+   * });
+   * if (bound.bindState === Divisions.BindState.Bound) console.log('receiver', bound.receiverId, 'share', bound.divisionProfit); // '0.1', as sent
+   * else console.log('the channel refused, nothing stored:', bound.errCode, bound.errMsg);
+   * ```
+   */
+  bindDivisionReceiver(params: DivisionReceiverBindParams, options?: RequestOptions): Promise<DivisionReceiverBindResult> {
+    return this.#calls.call('bindDivisionReceiver', params, options);
+  }
+
+  /**
+   * Divides a paid order among receivers (`POST /api/division/exec`), **once**: the order must be paid and created
+   * with `divisionMode: 2`; a second call for it is refused (`division_not_allowed`) without a word on the first.
+   * Give the order (`payOrderId` or `mchOrderNo`, not both) and exactly one of `receivers` (receivers and groups,
+   * each once, shares as decimal strings summing to at most 1: the SDK refuses more before sending),
+   * `useSysAutoDivisionReceivers: true`, or `releaseAllToMerchant: true` (nobody: the whole divisible amount is
+   * released to you, irrevocably; an empty `receivers` alone is refused). Naming receivers by id and by group logs a
+   * warning: an account in both is paid twice. Resolves to the {@link Divisions.ExecResult}: `state` 1 succeeded,
+   * 2 failed (only the merchant portal can resend it), 3 accepted by the channel, result not known yet (the portal
+   * shows it later; never a failure).
+   *
+   * Never sent twice and never looked up (no API can): any failure once the request may have arrived rejects with
+   * {@link GatewayOutcomeUnknownError} naming the order, whose division records in the merchant portal tell.
+   *
+   * @throws {@link GatewayValidationError} for invalid parameters: an empty list, a receiver twice, shares over 1, a share of 0, both order ids (nothing is sent)
+   * @throws {@link GatewayApiError} when the gateway refuses before dividing, e.g. `division_not_allowed`, `receiver_unavailable`, `order_not_found` (this call divided nothing)
+   * @throws {@link GatewayOutcomeUnknownError} when the order may have been divided (`key` is the order id given): look in the merchant portal, never call again to find out
+   * @throws {@link GatewayResponseContractError} when the gateway answered success with data that breaks the documented shape
+   * @throws {@link GatewayConnectionError}, {@link GatewayTimeoutError}, {@link GatewayAbortError} as for {@link GatewayClient.unifiedOrder}, when nothing was sent
+   *
+   * @example
+   * ```ts
+   * import { Divisions } from 'payment-gateway-sdk';
+   *
+   * const division = await client.executeDivision({
+   *   mchOrderNo: 'order-1001',
+   *   receivers: [{ receiverId: 800001, divisionProfit: '0.25' }, { receiverId: 800002, divisionProfit: '0.05' }],
+   * });
+   * if (division.state === Divisions.ExecState.Accepted) console.log('accepted by the channel: the merchant portal shows the result later');
+   * ```
+   */
+  executeDivision(params: DivisionExecParams, options?: RequestOptions): Promise<DivisionExecResult> {
+    return this.#calls.call('executeDivision', params, options);
   }
 
   /**

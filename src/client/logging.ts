@@ -99,6 +99,12 @@ export class LogObserver {
     }
   }
 
+  /** Before a call is sent: parameters its operation's row finds likely mistaken (`caution`); nothing when `warning` is `undefined`. */
+  caution(operation: string, ids: Readonly<Record<string, string>>, warning: string | undefined): void {
+    if (warning === undefined || !this.#enabled('warn')) return;
+    this.#write('warn', `${operation}${keys(ids)}: ${warning}`, { operation, ids, warning });
+  }
+
   /** A call that rejected, with the error it rejected with. */
   failed(operation: string, ids: Readonly<Record<string, string>>, error: unknown): void {
     if (!this.#enabled('error')) return;

@@ -5,7 +5,7 @@
  * @module
  */
 import { GatewayApiError, refusedBeforeRecord } from '../operations/api-error.js';
-import { pickFields, type ConfirmDefinition, type ReconcileDefinition } from '../operations/define.js';
+import { pickFields, type ConfirmDefinition, type OperationDefinition, type ReconcileDefinition } from '../operations/define.js';
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import {
@@ -159,7 +159,7 @@ export class OperationRunner {
     const definition = definitionOf(operation);
     const sent =
       definition.retry === 'create'
-        ? await this.#create<T>(call, valid, definition.key ?? '', definition.reconcile)
+        ? await this.#create<T>(call, valid, createKey(definition, valid), definition.reconcile)
         : definition.retry === 'idempotent'
           ? await this.#close<T>(call, valid)
           : await this.#send<T>(call, operation, valid);
@@ -223,8 +223,7 @@ export class OperationRunner {
    * settled by a lookup by the merchant's key: a matching record is the result, another record a mismatch,
    * and only a record proved absent lets the create be sent again.
    */
-  async #create<T>(call: Call, params: ValidParams, keyName: string, reconcile: ReconcileDefinition<OperationName> | undefined): Promise<GatewayResponse<T>> {
-    const key: ReconcileKey = { name: keyName, value: String(params[keyName]) };
+  async #create<T>(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName> | undefined): Promise<GatewayResponse<T>> {
     let maybeCreated = false;
     let retriesLeft = call.maxRetries;
     for (;;) {
@@ -245,7 +244,7 @@ export class OperationRunner {
         const refusal = error instanceof GatewayApiError ? error : undefined;
         if (!mayHaveCreated(kind, maybeCreated, refusal !== undefined && refusedBeforeRecord(call.operation, refusal))) throw error;
         maybeCreated = true;
-        if (!reconcile) throw this.#unknown(call, key, error, 'the gateway offers no lookup for it');
+        if (!reconcile) throw this.#unknown(call, key, error, 'the gateway offers no lookup for it', params);
         if (kind === 'aborted') throw this.#unknown(call, key, error, 'the call was aborted before the record could be looked up');
         const found = await this.#lookup<T>(call, params, key, reconcile, error);
         if (found !== 'absent' && 'unknown' in found) throw this.#unknown(call, key, error, found.unknown);
@@ -268,6 +267,8 @@ export class OperationRunner {
    */
   async #contractBroken(call: Call, params: ValidParams, key: ReconcileKey, reconcile: ReconcileDefinition<OperationName> | undefined, error: GatewayResponseContractError): Promise<GatewayResponseContractError> {
     const dont = `Do not send it again under a new ${key.name}: the gateway answered success, so the record exists`;
+    const { oneShot } = definitionOf(call.operation);
+    if (oneShot) return withContractLookup(error, undefined, `Do not send it again: the gateway answered success, so it was done, and it can tell no repeat; ${oneShot.findOut(params)}`);
     if (!reconcile) return withContractLookup(error, undefined, `${dont}; the gateway offers no lookup for it, so keep ${key.name} '${key.value}' with it`);
     let lookup: ContractLookup;
     try {
@@ -476,8 +477,16 @@ export class OperationRunner {
     if (onReconcile) observe(onReconcile, { operation: call.operation, key: { ...key }, outcome });
   }
 
-  #unknown(call: Call, key: ReconcileKey, cause: GatewayError, why: string): GatewayOutcomeUnknownError {
-    const { reconcile } = definitionOf(call.operation);
+  #unknown(call: Call, key: ReconcileKey, cause: GatewayError, why: string, params: ValidParams = {}): GatewayOutcomeUnknownError {
+    const { reconcile, oneShot } = definitionOf(call.operation);
+    if (oneShot) {
+      // No key of the merchant's, no lookup, no repeat told apart: only a person can learn it, never a second call.
+      return new GatewayOutcomeUnknownError(
+        `${call.operation} may or may not have been processed (last failure: ${failureReason(cause)}), and ${why}. It was sent once and is never sent again by the SDK: ${oneShot.findOut(params)}.`,
+        key,
+        { operation: call.operation, cause },
+      );
+    }
     const next = reconcile
       ? `send it again with the same ${key.name} (the SDK looks the key up first and resolves to the record if it exists), look it up with ${reconcile.lookup}, or hand it to processor.track for the sweep`
       : `the gateway can neither look it up nor tell a repeat: do not send it again; ask the gateway's operator (the merchant portal) what became of it`;
@@ -499,6 +508,12 @@ export class OperationRunner {
       : `Nothing changed on the gateway; retry later or raise ${scope === 'call' ? 'totalTimeout' : 'timeout'}.`;
     return new GatewayTimeoutError(`${operation} ${what} (${story}). ${advice}`, { operation, cause });
   }
+}
+
+/** What names a create's record in an unknown outcome: its key, or the first given of a one-shot create's names. */
+function createKey(definition: OperationDefinition, params: ValidParams): ReconcileKey {
+  const name = definition.key ?? definition.oneShot?.named.find((field) => params[field] !== undefined) ?? '';
+  return { name, value: String(params[name]) };
 }
 
 /** Whether a lookup's refusal proves its record absent, as the lookup's row says (`notFound`). */

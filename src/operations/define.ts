@@ -93,6 +93,19 @@ export interface ConfirmDefinition<Lookup extends string = string, Param extends
 }
 
 /**
+ * For a create the gateway can neither tell a repeat of nor look up (a division receiver's bind, an order's
+ * division): it has no key of the merchant's, so an unknown outcome names its record by the parameters that do
+ * (the first of `named` given), and says where only a person can learn it. Such a create is never sent again
+ * once an attempt may have reached the gateway (it has no `reconcile`).
+ */
+export interface OneShotDefinition<Param extends string = string> {
+  /** The parameters that name the record, in order: the first one given is the unknown outcome's `key`. */
+  readonly named: readonly Param[];
+  /** Where the merchant learns what became of it (no API can tell), for the record these parameters name. */
+  findOut(params: Readonly<Record<string, string | number>>): string;
+}
+
+/**
  * One operation of the gateway, as the operation table declares it, and as generic code (the runner,
  * the mock) reads it. `defineOperation` checks every field name against the operation's schemas.
  */
@@ -136,6 +149,13 @@ export interface OperationDefinition<Lookup extends string = string> {
   readonly reconcile?: ReconcileDefinition<Lookup>;
   /** For answers that bind nothing: how `confirm: true` reads the record back. */
   readonly confirm?: ConfirmDefinition<Lookup>;
+  /** For creates with neither a key nor a lookup: what names the record and where to learn its outcome. */
+  readonly oneShot?: OneShotDefinition;
+  /**
+   * Parameters that are valid but likely a mistake the gateway would act on (receivers named by id and by group):
+   * the warning the client logs before sending, or `undefined`. Reads the caller's parameters as given.
+   */
+  readonly caution?: (params: Readonly<Record<string, unknown>>) => string | undefined;
   /** The answer's fields a log shows (the ids the gateway made, the state): the mock's request log. */
   readonly logged?: readonly string[];
   /** One line for documentation (the README's operation table). */
@@ -156,6 +176,7 @@ interface CheckedFields<P extends z.ZodMiniObject, R extends z.ZodMiniObject> {
   readonly binds: readonly BindableKeys<P, R>[];
   readonly reconcile?: ReconcileDefinition<string, Keys<P>>;
   readonly confirm?: ConfirmDefinition<string, Keys<P>, Keys<R>>;
+  readonly oneShot?: OneShotDefinition<Keys<P>>;
   readonly logged?: readonly Keys<R>[];
 }
 
@@ -190,6 +211,6 @@ export function defineOperation<P extends z.ZodMiniObject, R extends z.ZodMiniOb
  */
 export function recordFields(definition: OperationDefinition): readonly string[] {
   const read = definition.retry === 'read' ? definition.binds : [];
-  const names = [definition.key, ...read, ...(definition.reconcile?.by ?? []), ...(definition.confirm?.by ?? [])];
+  const names = [definition.key, ...read, ...(definition.reconcile?.by ?? []), ...(definition.confirm?.by ?? []), ...(definition.oneShot?.named ?? [])];
   return [...new Set(names.filter((name): name is string => name !== undefined))];
 }

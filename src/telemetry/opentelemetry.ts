@@ -51,6 +51,7 @@ const ID_ATTRIBUTES: readonly (readonly [string, string])[] = [
   ['mchRefundNo', 'payment_gateway.mch_refund_no'],
   ['refundOrderId', 'payment_gateway.refund_order_id'],
   ['transferId', 'payment_gateway.transfer_id'],
+  ['receiverGroupId', 'payment_gateway.division_receiver_group_id'],
 ];
 
 /**

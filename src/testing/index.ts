@@ -25,6 +25,8 @@ export type { ListenOptions, MockGatewayServer } from './http/node-server.js';
 export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from './domain/orders.js';
 export { REFUND_EXPIRY_MS, type MockRefund, type RefundChannelScope, type RefundDecision, type RefundMode, type RefundModeTarget } from './domain/refunds.js';
 export type { MockTransfer } from './domain/transfers.js';
+export { DIVISION_BIND_TEXTS, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from './domain/division-receivers.js';
+export { AUTO_DIVISION_DELAY_MS, DIVISION_EXEC_TEXTS, type DivisionOutcome, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from './domain/divisions.js';
 export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt, type NotificationRouting } from './domain/notifier.js';
 export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 export { STALL_MAX_MS, type FaultKind, type FaultOptions, type InjectedFault } from './domain/faults.js';

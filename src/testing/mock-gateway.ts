@@ -11,12 +11,15 @@ import { ChannelUserDesk, channelUserModeSchema, type ChannelUserMode } from './
 import { SimulatedClock } from './domain/clock.js';
 import type { MockGatewayState } from './domain/controls.js';
 import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/faults.js';
+import { DivisionReceiverBook, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from './domain/division-receivers.js';
+import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from './domain/divisions.js';
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './domain/orders.js';
 import { createDesks, MOCK_KINDS, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
 import type { MockDecision } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
+import { RefundOrderState } from '../protocol/schemas/refund.js';
 import type { MockRefund, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from './domain/refunds.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
@@ -78,6 +81,8 @@ export class MockGateway {
   readonly #settlements: SettlementDesk;
   readonly #desks: MockDesks;
   readonly #channelUsers: ChannelUserDesk;
+  readonly #receivers: DivisionReceiverBook;
+  readonly #divisions: DivisionDesk;
   readonly #notifier: Notifier;
   readonly #faults = new FaultPlan();
   readonly #requests: RequestLog;
@@ -112,6 +117,10 @@ export class MockGateway {
       this.#schedule();
     });
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
+    this.#receivers = new DivisionReceiverBook(this.#clock, () => [...new Set(this.#merchants.list().map((m) => m.mchNo))]);
+    const refunded = (payOrderId: string) =>
+      this.#desks.refund.list().filter((r) => r.payOrderId === payOrderId && r.state === RefundOrderState.Succeeded).reduce((sum, r) => sum + r.refundAmount, 0);
+    this.#divisions = new DivisionDesk(this.#clock, this.#orders, this.#receivers, refunded);
     this.#handle = createRequestHandler({
       basePath: o.baseUrl === undefined ? '' : new URL(o.baseUrl).pathname.replace(/\/+$/, ''),
       successCode: o.successCode ?? 200,
@@ -121,6 +130,8 @@ export class MockGateway {
       settlements: this.#settlements,
       desks: this.#desks,
       channelUsers: this.#channelUsers,
+      receivers: this.#receivers,
+      divisions: this.#divisions,
       faults: this.#faults,
       requests: this.#requests,
       controls: this,
@@ -199,7 +210,8 @@ export class MockGateway {
   }
 
   /**
-   * Moves the simulated clock forward: unpaid orders past their `expiredTime` close; notification retries fall due.
+   * Moves the simulated clock forward: unpaid orders past their `expiredTime` close; notification retries fall due;
+   * mode 1 orders paid 80 s (`AUTO_DIVISION_DELAY_MS`) ago are divided to their merchant's auto group.
    *
    * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `ms` is a whole number >= 0
    * @example
@@ -211,6 +223,7 @@ export class MockGateway {
     this.#clock.advance(ms);
     this.#orders.expire();
     for (const kind of MOCK_KINDS) this.#desks[kind.name].expire();
+    this.#divisions.due();
     this.#schedule();
   }
 
@@ -602,6 +615,104 @@ export class MockGateway {
   }
 
   /**
+   * The gateway's fee on an order (`mchFeeAmount`, minor units; 0 by default): a division shares the amount less
+   * this fee, less refunds (division.md section 4).
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `mchFeeAmount` is a whole number >= 0; an `Error`
+   *   when the order is unknown or the fee is more than its amount
+   * @example
+   * ```ts
+   * gateway.setOrderFee('order-1', 60); // 0.6 % of 10000
+   * ```
+   */
+  setOrderFee(ref: string, mchFeeAmount: number): MockPayOrder {
+    return this.#orders.setFee(ref, mchFeeAmount);
+  }
+
+  /**
+   * Makes a division receiver group, as the merchant portal does (the API has none): ids from 100001, of `mchNo`
+   * (default: the first merchant configured); `auto` flags it as the auto division group (a mode 1 order, or an exec
+   * with `useSysAutoDivisionReceivers` 1, divides to the merchant's first such group).
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when an option is wrong; an `Error` for an unknown `mchNo`
+   * @example
+   * ```ts
+   * const { receiverGroupId } = gateway.createDivisionGroup({ name: 'Partners', auto: true });
+   * ```
+   */
+  createDivisionGroup(group?: DivisionGroupInput): MockDivisionGroup {
+    return this.#receivers.createGroup(group);
+  }
+
+  /**
+   * The channel refuses the next `times` (default 1) receiver binds: the answer is a success envelope with
+   * `bindState` 0 and `errCode`/`errMsg`, and nothing is stored, as from the reference.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when an option is wrong
+   * @example
+   * ```ts
+   * gateway.refuseReceiverBinds({ errCode: 'NAME_MISMATCH', errMsg: 'accName does not match the account' });
+   * ```
+   */
+  refuseReceiverBinds(refusal?: ReceiverBindRefusal): { refusedBinds: number } {
+    return this.#receivers.refuseBinds(refusal);
+  }
+
+  /**
+   * The channel's answer to the coming divisions: `succeeded` (exec state 1, records 1; the default), `failed` (2,
+   * with `errCode`/`errMsg`) or `accepted` (3, records 3: WeChat's answer, which never is 1). A division with nothing to
+   * send (no receiver, or only zero amounts) answers 1 whatever this says. The order's `divisionState` becomes 3 either way.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `outcome` is none of the three
+   * @example
+   * ```ts
+   * gateway.setDivisionOutcome({ outcome: 'failed', errCode: 'NOT_ENOUGH', errMsg: 'frozen funds too low' });
+   * ```
+   */
+  setDivisionOutcome(outcome: DivisionOutcomeInput): DivisionOutcomeInput {
+    return this.#divisions.setOutcome(outcome);
+  }
+
+  /**
+   * The division receiver groups, oldest first.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.divisionGroups().map((g) => g.receiverGroupId)).toEqual([100001]);
+   * ```
+   */
+  divisionGroups(): MockDivisionGroup[] {
+    return this.#receivers.groups();
+  }
+
+  /**
+   * The bound division receivers, oldest first, their accounts masked: a second bind of one account is a second receiver.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.divisionReceivers().map((r) => r.receiverId)).toEqual([800001, 800002]);
+   * ```
+   */
+  divisionReceivers(): MockDivisionReceiver[] {
+    return this.#receivers.receivers();
+  }
+
+  /**
+   * The divisions made, oldest first: each batch with its records.
+   *
+   * @example
+   * ```ts
+   * const [division] = gateway.divisions();
+   * expect(division?.records.map((r) => r.calDivisionAmount)).toEqual([2982]);
+   * ```
+   */
+  divisions(): (MockDivisionBatch & { readonly records: readonly MockDivisionRecord[] })[] {
+    this.#divisions.due();
+    const records = this.#divisions.records();
+    return this.#divisions.batches().map((batch) => ({ ...batch, records: records.filter((r) => r.batchOrderId === batch.batchOrderId) }));
+  }
+
+  /**
    * Arms a fault for the next matching request(s); see {@link FaultOptions}.
    *
    * @throws {@link payment-gateway-sdk!GatewayValidationError} when an option is wrong
@@ -658,7 +769,8 @@ export class MockGateway {
 
   /**
    * Everything the mock holds, as `GET /_mock/state` answers it: merchants without secrets, orders newest
-   * first, notifications with their attempts, addresses, settlements and the latest 200 requests.
+   * first, notifications with their attempts, addresses, settlements, each kind's records, division groups,
+   * receivers (accounts masked), batches and records, and the latest 200 requests.
    *
    * @example
    * ```ts
@@ -666,6 +778,7 @@ export class MockGateway {
    * ```
    */
   state(): MockGatewayState {
+    this.#divisions.due();
     const log = this.#notifier.log;
     return {
       now: this.#clock.now(),
@@ -676,6 +789,10 @@ export class MockGateway {
       addresses: this.#settlements.addresses(),
       settlements: this.#settlements.settlements(),
       ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
+      divisionGroups: this.#receivers.groups().reverse(),
+      divisionReceivers: this.#receivers.receivers().reverse(),
+      divisionBatches: this.#divisions.batches().reverse(),
+      divisionRecords: this.#divisions.records().reverse(),
       requests: this.#requests.recent(STATE_REQUESTS),
     };
   }

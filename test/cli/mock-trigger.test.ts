@@ -183,7 +183,7 @@ describe('payment-gateway-sdk mock pay|fail|expire|refund-succeed|refund-fail|re
     [['mock', 'pay', 'a', '--url', 'ftp://127.0.0.1'], /--url must be an http\(s\) URL/],
     [['mock', 'fail', 'a', '--bogus'], /Unknown option '--bogus'/],
     [['mock', 'refund-succeed'], /give one refund: its refundOrderId or your mchRefundNo/],
-    [['mock', 'refund-close', 'r', '--err-msg', 'x'], /--err-code and --err-msg are options of fail, refund-fail and transfer-fail/],
+    [['mock', 'refund-close', 'r', '--err-msg', 'x'], /--err-code and --err-msg are options of fail, refund-fail, transfer-fail, receiver-refuse and division-outcome/],
     [['mock', 'refund-mode'], /give one mode: hold, succeed or fail/],
     [['mock', 'refund-mode', 'later'], /give one mode: hold, succeed or fail, e.g. .*, not "later"/],
     [['mock', 'pay', 'a', '--refund', 'r'], /--refund is an option of refund-mode/],

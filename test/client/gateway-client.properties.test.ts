@@ -22,6 +22,8 @@ const VALID_PARAMS: { readonly [Op in OperationName]: ParamsOf<Op> } = {
   refundQuery: { mchRefundNo: 'r' },
   transferOrder: { mchOrderNo: 't', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1, currency: 'CNY', accountNo: 'o8x', transferDesc: 'why' },
   transferQuery: { mchOrderNo: 't' },
+  bindDivisionReceiver: { ifCode: 'wxpay', receiverGroupId: 100001, accType: 0, accNo: 'o8x', relationType: 'PARTNER', divisionProfit: '0.1' },
+  executeDivision: { payOrderId: 'P1', receivers: [{ receiverId: 800001, divisionProfit: '0.1' }] },
 };
 const secretArb = fc.stringMatching(/^[A-Za-z0-9]{24,40}$/);
 const base = { baseUrl: 'https://gateway.test', mchNo: 'M1', appId: 'A1', retry: { maxRetries: 0 } } as const;

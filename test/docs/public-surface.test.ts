@@ -11,6 +11,7 @@ const entry = join(root, 'src/index.ts');
 
 const RUNTIME_EXPORTS = [
   'Transfers',
+  'Divisions',
   'verifyTransferNotification',
   'CLIENT_DEFAULTS',
   'DivisionMode',

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GatewayClient, GatewayResponseContractError } from '../../src/index.js';
 import { objectFields } from '../../src/protocol/schemas/introspect.js';
 import { definitionOf, OPERATION_NAMES, type OperationName, type operations, type ParamsOf } from '../../src/operations/table.js';
+import { DecimalLiteral } from '../../src/testing/domain/json-text.js';
 import { OPERATIONS } from '../../src/testing/domain/operations.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 import { rejection } from '../support/rejection.js';
@@ -26,6 +27,16 @@ const PARAMS: { readonly [Op in Create]: (gateway: MockGateway, client: GatewayC
     return { payOrderId: order.payOrderId, mchRefundNo: 'refund-1', refundAmount: 400, currency: 'USD', refundReason: 'r' };
   },
   transferOrder: async () => ({ mchOrderNo: 'payout-1', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1500, currency: 'CNY', accountNo: 'o8xYz0123456789', transferDesc: 'payout' }),
+  bindDivisionReceiver: async (gateway) => {
+    // Groups are made in the merchant portal (no API): the mock's control.
+    const { receiverGroupId } = gateway.createDivisionGroup();
+    return { ifCode: 'wxpay', receiverGroupId, accType: 0, accNo: 'o8xYz0123456789', relationType: 'PARTNER', divisionProfit: '0.1' };
+  },
+  executeDivision: async (gateway, client) => {
+    const order = await client.unifiedOrder({ mchOrderNo: 'order-d', wayCode: 'QR_CASHIER', amount: 1000, currency: 'USD', subject: 's', body: 'b', divisionMode: 2 });
+    gateway.payOrder(order.payOrderId);
+    return { payOrderId: order.payOrderId, releaseAllToMerchant: true };
+  },
 };
 
 const CREATES = OPERATION_NAMES.filter((name): name is Create => definitionOf(name).retry === 'create');
@@ -36,6 +47,8 @@ const CASES = CREATES.flatMap((operation) => [...objectFields(definitionOf(opera
 function broken(data: Readonly<Record<string, unknown>>, field: string, how: Break): Record<string, unknown> {
   const { [field]: value, ...rest } = data;
   if (how === 'missing') return rest;
+  // A decimal written as a JSON number (bind's divisionProfit): a boolean is its wrong type (text is a decimal too).
+  if (value instanceof DecimalLiteral) return { ...rest, [field]: true };
   if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`${field} is neither text nor a number: add its wrong type here`);
   return { ...rest, [field]: typeof value === 'string' ? 1001 : String(value) };
 }

@@ -22,6 +22,8 @@ export const PATHS = {
   refundQuery: '/api/refund/query',
   transferOrder: '/api/transferOrder',
   transferQuery: '/api/transfer/query',
+  bindDivisionReceiver: '/api/division/receiver/bind',
+  executeDivision: '/api/division/exec',
 } as const;
 
 type Merchant = { mchNo: string; appId: string; secret: string };

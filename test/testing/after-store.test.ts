@@ -22,6 +22,24 @@ const CREATES: Readonly<Record<string, { prepare?: (g: MockGateway) => Promise<v
   settleRequest: { fields: { requestId: 'settle-1', amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: ADDRESS }, stored: (g) => g.settlement('settle-1') },
   refundOrder: { prepare: paidOrder, fields: refundFields() as Fields, stored: (g) => g.refund('refund-1') },
   transferOrder: { fields: { mchOrderNo: 'payout-1', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 1500, currency: 'CNY', accountNo: 'o8xYz0123456789', transferDesc: 'payout' }, stored: (g) => g.record('transfer', 'payout-1') },
+  // The channel bound the account and it is stored (state 1): only the merchant portal tells.
+  bindDivisionReceiver: {
+    prepare: async (g) => void g.createDivisionGroup(),
+    fields: { ifCode: 'wxpay', receiverGroupId: 100001, accType: 0, accNo: 'o8xYz0123456789', relationType: 'PARTNER', divisionProfit: '0.1' },
+    stored: (g) => g.divisionReceivers()[0],
+  },
+  // The order is left dividing (divisionState 2) for good, its records waiting: every exec after is refused.
+  executeDivision: {
+    prepare: async (g) => {
+      await call(g, 'unifiedOrder', orderFields({ divisionMode: 2 }));
+      g.payOrder('order-1');
+    },
+    fields: { mchOrderNo: 'order-1', useSysAutoDivisionReceivers: 0, receivers: '[]' },
+    stored: (g) => {
+      const order = g.order('order-1');
+      return order && { state: order.divisionState };
+    },
+  },
 };
 const INITIAL: Readonly<Record<string, { state?: number; status?: number }>> = {
   unifiedOrder: { state: 0 },
@@ -29,6 +47,8 @@ const INITIAL: Readonly<Record<string, { state?: number; status?: number }>> = {
   settleRequest: { status: MockSettlementStatus.Pending },
   refundOrder: { state: 0 },
   transferOrder: { state: 0 },
+  bindDivisionReceiver: { state: 1 },
+  executeDivision: { state: 2 },
 };
 
 describe('refusedAfterStore', () => {

@@ -113,20 +113,24 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number] | (string 
 export const transactionStatusSchema = lazySchema(() => openString<(typeof TRANSACTION_STATUSES)[number]>());
 
 /**
- * How an order's funds may be divided: 0 not divided (default), 1 automatically on payment success per
- * configuration, 2 by the merchant manually.
+ * How a paid order's funds may be divided among receivers (`divisionMode`, chosen at creation: it cannot change):
+ * 0 never (default); 1 once, automatically about 80 s after payment, to your auto-division group; 2 once, when you
+ * call {@link GatewayClient.executeDivision}. For WeChat, modes 1 and 2 freeze the order's funds until it is divided;
+ * Alipay ignores the mode. The order's division state is not exposed by the API (see the division guide).
  *
  * @example
  * ```ts
  * await client.unifiedOrder({ ...order, divisionMode: DivisionMode.Manual });
+ * // once paid:
+ * await client.executeDivision({ mchOrderNo: order.mchOrderNo, receivers: [{ receiverId: 800001, divisionProfit: '0.3' }] });
  * ```
  */
 export const DivisionMode = {
-  /** 0: the order may not be divided (default). */
+  /** 0: the order is never divided (default); `executeDivision` refuses it. */
   NotDivided: 0,
-  /** 1: divided automatically per configuration on payment success. */
+  /** 1: divided once, automatically after payment, to your auto-division group; `executeDivision` refuses it. */
   Automatic: 1,
-  /** 2: the merchant divides manually (unfreezing merchant funds). */
+  /** 2: divided once, by your `executeDivision` call (WeChat keeps the funds frozen until then). */
   Manual: 2,
 } as const;
 /** A division mode code, 0, 1 or 2. */

@@ -112,7 +112,7 @@ const unifiedOrderParamsObject = () =>
     channelExtra: z.optional(freeText(jsonTextParam(channelExtraSchema()))),
     /** Your own extension data, returned in queries and notifications: an object or a JSON string. */
     extParam: z.optional(freeText(jsonTextParam(z.looseObject({})))),
-    /** 0 not divided (default), 1 automatic, 2 manual: see {@link DivisionMode}. */
+    /** 0 never divided (default), 1 divided automatically after payment, 2 divided by your `executeDivision`: see {@link DivisionMode}. */
     divisionMode: z.optional(divisionModeSchema()),
     /** The payer's user id at the channel. */
     channelUserId: optionalText(),

@@ -5,6 +5,8 @@
  * @module
  */
 import type { ChannelUserMode } from './channel-users.js';
+import type { DivisionGroupInput, MockDivisionGroup, MockDivisionReceiver, ReceiverBindRefusal } from './division-receivers.js';
+import type { DivisionOutcomeInput, MockDivisionBatch, MockDivisionRecord } from './divisions.js';
 import type { FaultOptions, InjectedFault } from './faults.js';
 import type { MockKindRecords } from './kinds.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
@@ -36,6 +38,14 @@ export interface MockGatewayState extends MockKindRecords {
   readonly addresses: readonly MockAddress[];
   readonly settlements: readonly MockSettlement[];
   // Then each declared kind's records, newest first, under its plural (refunds).
+  /** Division receiver groups, newest first (made by a control, as the merchant portal makes them). */
+  readonly divisionGroups: readonly MockDivisionGroup[];
+  /** Bound division receivers, newest first, their accounts masked. */
+  readonly divisionReceivers: readonly MockDivisionReceiver[];
+  /** Divisions (batches `D…`), newest first, with the exec answer's state. */
+  readonly divisionBatches: readonly MockDivisionBatch[];
+  /** Division records, one per receiver of a batch, newest first. */
+  readonly divisionRecords: readonly MockDivisionRecord[];
   /** The latest 200 requests, newest first, without their bodies: what each asked, what it was answered, and why a signature was refused. */
   readonly requests: readonly Omit<MockRequestRecord, 'body'>[];
 }
@@ -59,6 +69,10 @@ export interface GatewayControls {
   settle(kind: string, ref: string, decision: MockDecision): MockRecord;
   control(kind: string, name: string, argument: unknown): unknown;
   setChannelUserMode(mode: ChannelUserMode): void;
+  setOrderFee(ref: string, mchFeeAmount: number): MockPayOrder;
+  createDivisionGroup(group?: DivisionGroupInput): MockDivisionGroup;
+  refuseReceiverBinds(refusal?: ReceiverBindRefusal): { refusedBinds: number };
+  setDivisionOutcome(outcome: DivisionOutcomeInput): DivisionOutcomeInput;
   injectFault(options: FaultOptions): InjectedFault;
   clearFaults(): void;
 }

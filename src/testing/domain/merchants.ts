@@ -23,6 +23,9 @@ export interface MockMerchant {
   readonly secret: string;
 }
 
+/** The interfaces every mock application is configured for (of these, only alipay and wxpay transfer and divide). */
+export const CONFIGURED_IF_CODES: readonly string[] = ['alipay', 'wxpay', 'ysfpay'];
+
 /** The key of a merchant's own reference (its mchOrderNo, its requestId): the same text from two merchants is two records. */
 export function merchantScoped(mchNo: string, reference: string): string {
   return `${mchNo}\u0000${reference}`;

@@ -5,6 +5,8 @@
  */
 import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
+import type { DivisionReceiverBook } from './division-receivers.js';
+import type { DivisionDesk } from './divisions.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
 import type { OrderBook } from './orders.js';
 import type { RecordDesk } from './record-desk.js';
@@ -15,6 +17,9 @@ export interface OperationContext extends AcceptedRequest {
   readonly settlements: SettlementDesk;
   /** The desk of each declared record kind. */
   readonly desks: MockDesks;
+  /** Division receiver groups and receivers, and the divisions. */
+  readonly receivers: DivisionReceiverBook;
+  readonly divisions: DivisionDesk;
   /** The origin (and base path) the gateway is reached by, for the cashier links in `payData`. */
   readonly origin: string;
   /** The `closeRacesPayer` fault struck this request. */
@@ -47,4 +52,6 @@ export const OPERATIONS: { readonly [Op in OperationName]: Step } = {
   settleAddressApply: ({ settlements, app, params }) => settlements.declareAddress(app, params),
   settleRequest: ({ settlements, app, params }) => settlements.requestSettlement(app, params),
   settleRequestGet: ({ settlements, app, params }) => settlements.settlementData(app, params),
+  bindDivisionReceiver: ({ receivers, interrupted, app, params, blank }) => receivers.bind({ app, params, blank }, interrupted),
+  executeDivision: ({ divisions, interrupted, app, params, blank }) => divisions.exec({ app, params, blank }, interrupted),
 };

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { md5Hex } from '../../protocol/signing/md5.js';
 import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../../protocol/schemas/enums.js';
 import type { PayOrder } from '../../protocol/schemas/order.js';
+import { safeInteger } from '../../protocol/schemas/fields.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
@@ -64,6 +65,15 @@ export interface MockPayOrder extends Pick<PayOrder, OrderField> {
   returnUrl?: string | undefined;
   channelExtra?: string | undefined;
   divisionMode: number;
+  /**
+   * 0 not divided yet, 1 waiting for the auto division job (mode 1, paid), 2 dividing, 3 divided (whatever the
+   * outcome). Kept as the reference keeps it: neither the query answer nor the notification carries it.
+   */
+  divisionState: number;
+  /** When the division finished (simulated clock). */
+  divisionLastTime?: number | undefined;
+  /** The gateway's fee on the order, in minor units (0 unless a test sets it: {@link MockGateway.setOrderFee}); a division shares the amount less it. */
+  mchFeeAmount: number;
   /** When the order closes by itself if still unpaid (simulated-clock milliseconds). */
   expiresAt: number;
   payDataType?: string | undefined;
@@ -114,6 +124,8 @@ const transactionInputSchema = z.strictObject({
   fromAddress: text(),
 });
 
+const feeSchema = safeInteger(0);
+
 const DEFAULT_FAILURE = { errCode: 'MOCK_CHANNEL_DECLINED', errMsg: 'payment declined by the channel (mock)' };
 
 // Shared by every mock of the process: two mocks (whose clocks may read the same millisecond) never hand out one payOrderId.
@@ -156,7 +168,7 @@ export class OrderBook {
       payOrderId, mchNo: app.mchNo, appId: app.appId, mchOrderNo, ifCode: channelOf(wayCode), wayCode, amount: p.amount,
       currency: String(p.currency), state: PayOrderState.Generated, clientIp: echoed('clientIp'), subject: String(p.subject), body: String(p.body),
       extParam: echoed('extParam'), createdAt: now, notifyUrl: p.notifyUrl, returnUrl: p.returnUrl, channelExtra: p.channelExtra,
-      divisionMode: p.divisionMode ?? 0, expiresAt: now + (p.expiredTime ?? DEFAULT_EXPIRED_TIME_SECONDS) * 1000,
+      divisionMode: p.divisionMode ?? 0, divisionState: 0, mchFeeAmount: 0, expiresAt: now + (p.expiredTime ?? DEFAULT_EXPIRED_TIME_SECONDS) * 1000,
       payDataType: payData.payDataType, payData: payData.payData, orderTransactionList: [],
     };
     this.#orders.set(payOrderId, order);
@@ -222,6 +234,11 @@ export class OrderBook {
     return order;
   }
 
+  /** The orders waiting for the auto division job (divisionState 1), live: the division desk moves them on. */
+  awaitingDivision(): MockPayOrder[] {
+    return [...this.#orders.values()].filter((o) => o.divisionState === 1);
+  }
+
   /** A copy of an order, for assertions. */
   snapshot(ref: string): MockPayOrder | undefined {
     const order = this.lookup(ref);
@@ -249,6 +266,15 @@ export class OrderBook {
     const order = this.#unpaid(ref, 'expireOrder');
     order.expiresAt = Math.min(order.expiresAt, this.clock.now());
     this.expire();
+    return copy(order);
+  }
+
+  /** Test control: the gateway's fee on the order, which a division deducts first. */
+  setFee(ref: string, mchFeeAmount: number): MockPayOrder {
+    const fee = parseInput(feeSchema, mchFeeAmount, 'Invalid setOrderFee mchFeeAmount (a whole number of minor units >= 0)', 'options');
+    const order = this.resolve(ref, 'setOrderFee');
+    if (fee > order.amount) throw new Error(`setOrderFee: the fee ${fee} is more than the order's amount ${order.amount}`);
+    order.mchFeeAmount = fee;
     return copy(order);
   }
 
@@ -301,6 +327,8 @@ export class OrderBook {
     this.#handToChannel(order);
     order.state = PayOrderState.Succeeded;
     order.successTime = this.clock.now();
+    // Mode 1: the auto division job is queued (division.md section 2).
+    if (order.divisionMode === 1 && order.divisionState === 0) order.divisionState = 1;
     if (isCoinWayCode(order.wayCode) && !order.orderTransactionList.some((tx) => tx.status === 'Completed')) {
       this.addTransaction(order.payOrderId, { amount: minorToDecimal(order.amount), status: 'Completed' });
     }

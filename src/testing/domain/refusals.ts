@@ -74,8 +74,8 @@ export const MESSAGES = {
   signTypeUnsupported: '签名类型仅支持MD5 (signType must be MD5)',
   /** `reqTime` that is not 13 digits. */
   reqTimeFormat: 'reqTime格式错误 (reqTime must be a 13-digit millisecond timestamp)',
-  /** `divisionMode` other than 0, 1, 2. */
-  divisionMode: '分账模式参数有误 (divisionMode must be 0, 1 or 2)',
+  /** `divisionMode` other than 0, 1, 2 (the reference's text, glossed). */
+  divisionMode: '分账模式设置值有误 (divisionMode must be 0, 1 or 2)',
   /** `expiredTime` below 1. */
   expiredTime: '订单有效时间参数有误 (expiredTime must be a whole number of seconds >= 1)',
   /** `channelExtra` that is not a JSON object in a string. */

@@ -9,6 +9,7 @@
  */
 import { TRANSFER_ENTRY_TYPES, TransferOrderState, type Transfer } from '../../protocol/schemas/transfer.js';
 import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
+import { CONFIGURED_IF_CODES } from './merchants.js';
 import { MESSAGES, urlProtocolRefusal } from './refusals.js';
 import { maskPersonal } from '../../protocol/schemas/free-text.js';
 
@@ -42,8 +43,6 @@ const TEXTS = {
   notFound: '订单不存在',
 } as const;
 
-// The interfaces a mock application is configured for; of these, only alipay and wxpay have a transfer service.
-const CONFIGURED = ['alipay', 'wxpay', 'ysfpay'];
 
 type Call = MockCreateCall<MockTransfer, object>;
 const paramsOf = (call: Call) => call.request.params as Record<string, string | undefined> & { amount: number };
@@ -66,7 +65,7 @@ export const transferKind = defineMockRecordKind<MockTransfer, object>()({
       return call.records.some((t) => t.mchNo === call.request.app.mchNo && t.mchOrderNo === mchOrderNo) ? TEXTS.duplicate(mchOrderNo) : undefined;
     },
     (call) => urlProtocolRefusal(paramsOf(call).notifyUrl, MESSAGES.notifyUrlProtocol),
-    (call) => (CONFIGURED.includes(String(paramsOf(call).ifCode)) ? undefined : TEXTS.notConfigured),
+    (call) => (CONFIGURED_IF_CODES.includes(String(paramsOf(call).ifCode)) ? undefined : TEXTS.notConfigured),
     (call) => (takes(String(paramsOf(call).ifCode)) ? undefined : TEXTS.noService),
     (call) => (takes(String(paramsOf(call).ifCode))?.includes(String(paramsOf(call).entryType)) ? undefined : TEXTS.entryType),
   ],

@@ -11,6 +11,8 @@ import { parseInput } from '../../protocol/schemas/parse.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
+import { divisionGroupInputSchema, receiverBindRefusalSchema } from '../domain/division-receivers.js';
+import { divisionOutcomeSchema } from '../domain/divisions.js';
 import { channelFailureSchema } from '../domain/orders.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
 import type { MockKindView } from '../domain/record-kind.js';
@@ -71,7 +73,7 @@ export function kindRoutes(kind: MockKindView): ControlRoute[] {
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}the latest 200 requests`,
+    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}division groups, receivers, batches and records, the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
   route({ method: 'POST', path: '/_mock/orders/{payOrderId}/pay', calls: 'payOrder(ref)', does: 'the channel reports the order paid (state 2); its notification is queued', run: (gateway, ref) => gateway.payOrder(ref) }),
@@ -80,6 +82,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     does: 'the channel reports the payment failed (state 3); no notification',
     bodySchema: channelFailureSchema,
     run: (gateway, ref, failure) => gateway.failOrder(ref, failure),
+  }),
+  route({
+    method: 'POST', path: '/_mock/orders/{payOrderId}/fee', body: '{ mchFeeAmount }', calls: 'setOrderFee(ref, mchFeeAmount)',
+    does: "the gateway's fee on the order (minor units; 0 by default): a division shares the amount less it",
+    bodySchema: z.strictObject({ mchFeeAmount: safeInteger(0) }),
+    run: (gateway, ref, { mchFeeAmount }) => gateway.setOrderFee(ref, mchFeeAmount),
   }),
   route({ method: 'POST', path: '/_mock/orders/{payOrderId}/expire', calls: 'expireOrder(ref)', does: 'the order expires now (state 6, closed); no notification', run: (gateway, ref) => gateway.expireOrder(ref) }),
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
@@ -106,6 +114,24 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     run: (gateway, ref, { to }) => gateway.progressSettlement(ref, to),
   }),
   ...MOCK_KINDS.flatMap(kindRoutes),
+  route({
+    method: 'POST', path: '/_mock/division/groups', body: '{ mchNo?, name?, auto? }', calls: 'createDivisionGroup(group)',
+    does: "makes a division receiver group, as the merchant portal does (ids from 100001; mchNo: the first merchant's by default); auto: the merchant's auto division group",
+    bodySchema: divisionGroupInputSchema,
+    run: (gateway, _ref, group) => gateway.createDivisionGroup(group),
+  }),
+  route({
+    method: 'POST', path: '/_mock/division/receivers/refuse', body: '{ times?, errCode?, errMsg? }', calls: 'refuseReceiverBinds(refusal)',
+    does: 'the channel refuses the next receiver binds (1 by default): answered bindState 0 with errCode and errMsg, nothing stored',
+    bodySchema: receiverBindRefusalSchema,
+    run: (gateway, _ref, refusal) => gateway.refuseReceiverBinds(refusal),
+  }),
+  route({
+    method: 'POST', path: '/_mock/division/outcome', body: '{ outcome, errCode?, errMsg? }', calls: 'setDivisionOutcome(outcome)',
+    does: "the channel's answer to the coming divisions: 'succeeded' (state 1, the default), 'failed' (2) or 'accepted' (3, as WeChat answers)",
+    bodySchema: divisionOutcomeSchema,
+    run: (gateway, _ref, outcome) => gateway.setDivisionOutcome(outcome),
+  }),
   route({
     method: 'POST', path: '/_mock/channel-users/mode', body: '{ mode }', calls: 'setChannelUserMode(mode)',
     does: "what the stand-in channel login does with the coming channel user jumps: 'succeed' (the payer's fake id comes back, the default) or 'fail' (back to redirectUrl without channelUserId)",

@@ -14,6 +14,8 @@ import { formatIssues } from '../../errors/index.js';
 import { toValidationIssues } from '../../protocol/schemas/issues.js';
 import type { ChannelUserDesk } from '../domain/channel-users.js';
 import type { SimulatedClock } from '../domain/clock.js';
+import type { DivisionReceiverBook } from '../domain/division-receivers.js';
+import type { DivisionDesk } from '../domain/divisions.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
 import type { MockDesks } from '../domain/kinds.js';
@@ -45,6 +47,9 @@ export interface HandlerSetup {
   /** The desk of each declared record kind. */
   readonly desks: MockDesks;
   readonly channelUsers: ChannelUserDesk;
+  /** Division receiver groups and receivers, and the divisions. */
+  readonly receivers: DivisionReceiverBook;
+  readonly divisions: DivisionDesk;
   readonly faults: FaultPlan;
   readonly requests: RequestLog;
   /** What the pages and the control routes act through. */
@@ -110,9 +115,11 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     const accepted = acceptRequest(route, body, setup.merchants);
     setup.orders.expire();
     for (const desk of Object.values<{ expire(): void }>(setup.desks)) desk.expire();
+    setup.divisions.due();
     const payerFirst = fault?.kind === 'closeRacesPayer';
     const interrupted = fault?.refusal?.leaves;
-    const data = OPERATIONS[route.operation]({ orders: setup.orders, settlements: setup.settlements, desks: setup.desks, ...accepted, origin: base, payerFirst, interrupted });
+    const { orders, settlements, desks, receivers, divisions } = setup;
+    const data = OPERATIONS[route.operation]({ orders, settlements, desks, receivers, divisions, ...accepted, origin: base, payerFirst, interrupted });
     record.contractBreak = contractBreak(route.operation, data);
     result = { kind: 'success', data, secret: accepted.app.secret };
     // The record is stored; the answer is the refusal the reference gives when something fails after its save.

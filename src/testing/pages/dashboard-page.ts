@@ -12,7 +12,8 @@ import type { MockNotification, NotificationAttempt } from '../domain/notifier.j
 import { stateName, type MockColumn, type MockKindView } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
 import { ADDRESS_STATUS_NAMES, MockAddressStatus, MockSettlementStatus, SETTLEMENT_STATUS_NAMES } from '../domain/settlements.js';
-import { formatAmount, formatTime, html, layout, type Html } from './html.js';
+import { divisionSections } from './division-sections.js';
+import { formatAmount, formatTime, html, layout, section, type Html } from './html.js';
 
 const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };
 
@@ -27,10 +28,6 @@ const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.sli
  */
 function control(path: string, route: string, label: string, kind = '', body?: object): Html {
   return html`<button class="${kind}" data-post="${path}/_mock/${route}"${body === undefined ? '' : html` data-body="${JSON.stringify(body)}"`}>${label}</button>`;
-}
-
-function section(title: string, count: number, table: Html): Html {
-  return html`<div class="card"><h2>${title} <span class="muted">(${count})</span></h2>${count === 0 ? html`<p class="empty">None yet.</p>` : table}</div>`;
 }
 
 function attemptLine(a: NotificationAttempt): Html {
@@ -136,6 +133,7 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
         <td>${o.state <= 1 ? [control(path, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(path, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
     ${MOCK_KINDS.map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
+    ${divisionSections(state)}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
     ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>

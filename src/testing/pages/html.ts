@@ -25,6 +25,11 @@ export class Html {
   constructor(readonly text: string) {}
 }
 
+/** A card titled with its count, its table or `None yet.` */
+export function section(title: string, count: number, table: Html): Html {
+  return html`<div class="card"><h2>${title} <span class="muted">(${count})</span></h2>${count === 0 ? html`<p class="empty">None yet.</p>` : table}</div>`;
+}
+
 /** `1999` minor units of `USD` as `19.99 USD`, with the currency's own number of decimals (exact, no floats). */
 export function formatAmount(minor: number, currency: string): string {
   let digits = 2;

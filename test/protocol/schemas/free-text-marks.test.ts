@@ -6,8 +6,9 @@ import { notificationKinds } from '../../../src/notify/kinds.js';
 import { definitionOf, OPERATION_NAMES } from '../../../src/operations/table.js';
 import { objectFields } from '../../../src/protocol/schemas/introspect.js';
 
-// The protocol-wide list that the marks replaced, plus the refund's reason and the transfer's remark, payee name and bank, and channel answer.
-const FREE_TEXT = new Set(['subject', 'body', 'extParam', 'errMsg', 'payData', 'notifyUrl', 'returnUrl', 'channelExtra', 'remark', 'refundReason', 'transferDesc', 'accountName', 'bankName', 'channelResData']);
+// The protocol-wide list that the marks replaced, plus the refund's reason and the transfer's remark, payee name and bank, and channel answer,
+// and a division receiver's name, alias, relation name and channel text.
+const FREE_TEXT = new Set(['subject', 'body', 'extParam', 'errMsg', 'payData', 'notifyUrl', 'returnUrl', 'channelExtra', 'remark', 'refundReason', 'transferDesc', 'accountName', 'bankName', 'channelResData', 'accName', 'receiverAlias', 'relationTypeName', 'channelExtInfo']);
 const expected = (names: ReadonlySet<string>) => [...names].filter((name) => FREE_TEXT.has(name)).sort();
 
 describe('free-text marks', () => {
