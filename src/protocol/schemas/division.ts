@@ -24,9 +24,11 @@ import type { ExactlyOne } from './one-of.js';
  * ```ts
  * import { Divisions } from 'payment-gateway-sdk';
  *
- * const bound = await client.bindDivisionReceiver(receiver);
- * if (bound.bindState === Divisions.BindState.Bound) await saveReceiverId(bound.receiverId);
- * else console.warn(`not bound, nothing stored (safe to correct and bind again): ${bound.errMsg ?? bound.errCode ?? ''}`);
+ * const bound = await client.bindDivisionReceiver({
+ *   ifCode: 'wxpay', receiverGroupId: 100001, accType: 0, accNo: 'o8xYz0123456789', relationType: 'STORE', divisionProfit: '0.2',
+ * });
+ * if (bound.bindState === Divisions.BindState.Bound) await log.info('receiver bound', bound.receiverId);
+ * else await log.warn(`not bound, nothing stored (safe to correct and bind again): ${bound.errMsg ?? bound.errCode ?? ''}`);
  * ```
  */
 export const DivisionBindState = {
@@ -49,8 +51,8 @@ export type DivisionBindState = (typeof DivisionBindState)[keyof typeof Division
  * import { Divisions } from 'payment-gateway-sdk';
  *
  * const division = await client.executeDivision({ mchOrderNo: 'order-1001', receivers: [{ receiverId: 800001, divisionProfit: '0.3' }] });
- * if (division.state === Divisions.ExecState.Failed) alertFinance(`division of order-1001 failed: ${division.errMsg ?? ''}`);
- * else markDivisionSent('order-1001', Divisions.execStateName(division.state)); // 'Succeeded' or 'Accepted'
+ * if (division.state === Divisions.ExecState.Failed) await alertOnCall(`division of order-1001 failed: ${division.errMsg ?? ''}`);
+ * else await log.info('order-1001 divided', Divisions.execStateName(division.state)); // 'Succeeded' or 'Accepted'
  * ```
  */
 export const DivisionExecState = {
