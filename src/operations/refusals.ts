@@ -25,8 +25,9 @@ export const LEADING_REFUSALS = {
     advice: "the gateway could not verify the request's signature: check that secret is the signing secret of this appId, and that nothing rewrites the body on its way",
   },
   merchant_unknown: {
-    match: /商户(?:或商户应用)?不存在|merchant(?: or (?:merchant )?app(?:lication)?| app(?:lication)?)? (?:does not exist|not found)|unknown merchant/i,
-    advice: 'the gateway does not know this merchant or application: check mchNo and appId, and that baseUrl is the gateway they belong to (test or production)',
+    // The reference's three texts: 商户或商户应用不存在, 商户信息不存在或商户状态不可用, 商户应用不存在或应用状态不可用.
+    match: /商户(?:或商户应用|信息|应用)?不存在|merchant(?: or (?:merchant )?app(?:lication)?| app(?:lication)?)? (?:does not exist|not found|is disabled|is unavailable)|unknown merchant/i,
+    advice: 'the gateway does not know this merchant or application, or it is disabled: check mchNo and appId, that baseUrl is the gateway they belong to (test or production), and that both are enabled in its portal',
   },
   app_mismatch: { match: /appId ?与商户号不匹配|appId (?:does not match|mismatch|does not belong)/i, advice: 'appId does not belong to mchNo: take both from the same merchant account' },
 } as const satisfies Refusals;

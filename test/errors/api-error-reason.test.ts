@@ -28,6 +28,12 @@ const TEXTS: [GatewayApiErrorReason, string, string[]][] = [
 ];
 
 describe('GatewayApiError.reason', () => {
+  it("reads each of the reference's texts for an unknown or disabled merchant or application", () => {
+    for (const text of ['商户或商户应用不存在', '商户信息不存在或商户状态不可用', '商户应用不存在或应用状态不可用', 'merchant is disabled', 'merchant application is unavailable']) {
+      expect(reasonOf(9999, text), text).toBe('merchant_unknown');
+    }
+  });
+
   describe.each(TEXTS)('%s', (reason, reference, english) => {
     it(`from the reference text ${reference} (code 9999)`, () => {
       expect(reasonOf(9999, reference)).toBe(reason);
