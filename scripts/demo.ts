@@ -1,12 +1,12 @@
 /**
  * `npm run demo`: the SDK's whole job on a fresh machine, with no account and no network beyond
  * 127.0.0.1. It starts the embedded mock gateway and a small merchant notify endpoint on loopback, then
- * walks through orders, a payment notification, a crypto settlement, refunds and a supplier payout,
+ * walks through orders, a payment notification, a crypto settlement, refunds, a supplier payout and a division,
  * narrating each step.
  */
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName, Refunds, Transfers } from 'payment-gateway-sdk';
+import { DivisionMode, Divisions, GatewayApiError, GatewayClient, isGatewayError, NOTIFICATION_ACK, PayOrderState, payOrderStateName, Refunds, Transfers } from 'payment-gateway-sdk';
 import { createMockGateway } from 'payment-gateway-sdk/testing';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: '6630a1b2c3d4e5f6a7b8c9d0', secret: 'demo-secret-not-for-production' };
@@ -124,6 +124,25 @@ export async function runDemo(print: (line: string) => void = console.log): Prom
     say(`gateway delivery attempt ${payoutDelivery?.attempt}: merchant answered ${JSON.stringify(payoutDelivery?.response)} -> ${payoutDelivery?.delivered ? 'delivered' : 'will retry'}`);
     const paidOut = await client.transferQuery({ mchOrderNo: payout.mchOrderNo });
     say(`read back: ${paidOut.amount} ${paidOut.currency} by ${paidOut.entryType} to ${masked(paidOut.accountNo)}, state ${paidOut.state} (${Transfers.stateName(paidOut.state)})`);
+
+    step('11. Share a paid order with a seller (division: bind once, divide once)');
+    // The receiver group is made in the merchant portal (no API); the mock makes it by control.
+    const { receiverGroupId } = gateway.createDivisionGroup({ name: 'Sellers' });
+    const seller = await client.bindDivisionReceiver({
+      ifCode: 'wxpay', receiverGroupId, accType: Divisions.AccountType.Person, accNo: 'o8xSeller0042',
+      relationType: 'PARTNER', divisionProfit: '0.2',
+    });
+    if (seller.bindState !== Divisions.BindState.Bound) throw new Error('the demo channel binds every receiver');
+    say(`receiver ${seller.receiverId} bound in group ${receiverGroupId}: ${masked(seller.accNo)}, default share ${seller.divisionProfit}`);
+    const shared = await client.unifiedOrder({ ...params, mchOrderNo: 'demo-order-2001', wayCode: 'WX_NATIVE', amount: 10000, divisionMode: DivisionMode.Manual, notifyUrl: undefined });
+    gateway.payOrder(shared.payOrderId);
+    gateway.setOrderFee(shared.payOrderId, 60);
+    // Once, and never again for this order: a lost answer is an unknown outcome the merchant portal settles.
+    const division = await client.executeDivision({ payOrderId: shared.payOrderId, receivers: [{ receiverId: seller.receiverId, divisionProfit: '0.25' }] });
+    say(`executeDivision: state ${division.state} (${Divisions.execStateName(division.state)})`);
+    for (const record of gateway.state().divisionRecords.filter((r) => r.payOrderId === shared.payOrderId)) {
+      say(`the gateway's record: ${record.calDivisionAmount} ${record.currency} of the 9940 left after its fee to ${record.account} (share ${record.divisionProfit})`);
+    }
 
     print(`\nDone: ${gateway.requests.length} signed requests, each success answer's signature verified, ${shop.fulfilled.size} order fulfilled, ${shop.paidOut.size} supplier paid.`);
   } finally {

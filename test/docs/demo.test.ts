@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { runDemo } from '../../scripts/demo.js';
 
-it('walks through orders, a verified notification, a channel failure, a settlement, refunds and a supplier payout', async () => {
+it('walks through orders, a verified notification, a channel failure, a settlement, refunds, a supplier payout and a division', async () => {
   const lines: string[] = [];
   await runDemo((line) => lines.push(line));
   const text = lines.join('\n');
@@ -24,8 +24,12 @@ it('walks through orders, a verified notification, a channel failure, a settleme
   expect(text).toMatch(/transfer T\d+: 1500 CNY to \*\*\*6789, state 2 \(Succeeded\)/);
   expect(text).toMatch(/notify endpoint: verified transfer demo-payout-1001 \(T\d+\): 1500 CNY paid out to \*\*\*6789\n.*merchant answered "SUCCESS" -> delivered/);
   expect(text).toContain('read back: 1500 CNY by WX_CASH to ***6789, state 2 (Succeeded)');
-  // The payee's account and name are personal data: never printed in full.
+  expect(text).toContain('receiver 800001 bound in group 100001: ***0042, default share 0.2');
+  expect(text).toContain('executeDivision: state 1 (Succeeded)');
+  expect(text).toContain("the gateway's record: 2485 USD of the 9940 left after its fee to ***0042 (share 0.25)");
+  // The payee's and the receiver's accounts and names are personal data: never printed in full.
   expect(text).not.toContain('o8xYz0123456789');
+  expect(text).not.toContain('o8xSeller0042');
   expect(text).not.toContain('Li Lei');
   expect(text).toMatch(/1 order fulfilled, 1 supplier paid/);
 });
