@@ -21,6 +21,8 @@ export interface KindControls {
 
 type KeyOf<K> = K extends { readonly key: infer Key extends string } ? Key : never;
 type ControlOf<K> = K extends { readonly controls?: infer Controls extends readonly unknown[] | undefined } ? NonNullable<Controls>[number] : never;
+/** The names of a kind's own controls, e.g. `refuseRefunds` | `allowRefunds`. */
+export type ControlNameOf<K> = ControlOf<K> extends infer C ? (C extends { readonly name: infer Name extends string } ? Name : never) : never;
 type ArgumentOf<C> = C extends { readonly run: (world: never, argument: infer A, control: string) => unknown } ? A : never;
 
 /**

@@ -26,7 +26,7 @@ import { createRequestHandler } from './http/handler.js';
 import { createMswHandlers } from './http/msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http/node-server.js';
 import type { Outcome } from './http/respond.js';
-import { addKindMethods, type MockKindMethods } from './kind-methods.js';
+import { addKindMethods, type ControlNameOf, type MockKindMethods } from './kind-methods.js';
 import { notificationEvent, requestEvent } from './log-lines.js';
 import { mockGatewayOptionsSchema, type MockGatewayOptions } from './options.js';
 
@@ -507,7 +507,7 @@ export class MockGateway {
    * gateway.control('refund', 'refuseRefunds', { ifCode: 'wxpay' }); // as gateway.refuseRefunds({ ifCode: 'wxpay' })
    * ```
    */
-  control(kind: MockKindName, name: string, argument: unknown): unknown {
+  control<K extends MockKindName>(kind: K, name: ControlNameOf<KindNamed<K>>, argument: unknown): unknown {
     return this.#desks[kind].control(name, argument);
   }
 

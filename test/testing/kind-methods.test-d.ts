@@ -40,3 +40,13 @@ describe('transfers', () => {
     gateway.settleTransfer('t-1', { to: 'close' });
   });
 });
+
+describe('the generic controls', () => {
+  it("take a kind's own control by a name it declares", () => {
+    gateway.control('refund', 'refuseRefunds', { ifCode: 'wxpay' });
+    // @ts-expect-error refunds declare no such control
+    gateway.control('refund', 'refuseTransfers', { ifCode: 'wxpay' });
+    // @ts-expect-error transfers declare no control of their own
+    gateway.control('transfer', 'refuseRefunds', { ifCode: 'wxpay' });
+  });
+});
