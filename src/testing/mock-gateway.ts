@@ -16,10 +16,9 @@ import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type M
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './domain/orders.js';
-import { createDesks, MOCK_KINDS, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
+import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
 import type { MockDecision } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
-import { RefundOrderState } from '../protocol/schemas/refund.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 import { createRequestHandler } from './http/handler.js';
@@ -120,9 +119,7 @@ export class MockGateway {
     });
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
     this.#receivers = new DivisionReceiverBook(this.#clock, () => [...new Set(this.#merchants.list().map((m) => m.mchNo))]);
-    const refunded = (payOrderId: string) =>
-      this.#desks.refund.list().filter((r) => r.payOrderId === payOrderId && r.state === RefundOrderState.Succeeded).reduce((sum, r) => sum + r.refundAmount, 0);
-    this.#divisions = new DivisionDesk(this.#clock, this.#orders, this.#receivers, refunded);
+    this.#divisions = new DivisionDesk(this.#clock, this.#orders, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
     this.#handle = createRequestHandler({
       basePath: o.baseUrl === undefined ? '' : new URL(o.baseUrl).pathname.replace(/\/+$/, ''),
       successCode: o.successCode ?? 200,

@@ -139,7 +139,10 @@ export interface MockRecordKind<
   readonly controls?: Controls | undefined;
   /** The dashboard's table: its columns, then the decisions' buttons while a record is open. */
   readonly columns: readonly MockColumn<R>[];
-  /** A record belongs to an order by `field`: the dashboard and `mock list` show it under the order, the dashboard with the sum of `amount` of those in `sumState`. */
+  /**
+   * A record belongs to an order by `field`: the dashboard and `mock list` show it under the order, the dashboard with
+   * the sum of `amount` of those in `sumState`, what they took from the order (a division shares the rest).
+   */
   readonly ofOrder?: { readonly field: keyof R & string; readonly amount: keyof R & string; readonly currency: keyof R & string; readonly sumState: number } | undefined;
   /** How the control routes describe the mode and the decisions. */
   readonly modeDoes: string;
@@ -200,4 +203,9 @@ export type DecisionOf<K> = K extends MockRecordKind<infer _R, infer _World, inf
 /** The name of a kind's state, or `unknown`. */
 export function stateName(kind: Pick<MockRecordKind, 'states'>, state: number): string {
   return Object.entries(kind.states.names).find(([, code]) => code === state)?.[0] ?? 'unknown';
+}
+
+/** The sum of `amount` over the records in `sumState` of those given (one order's): what they took from the order. */
+export function sumOfOrder(of: NonNullable<MockKindView['ofOrder']>, records: readonly Readonly<Record<string, unknown>>[]): number {
+  return records.filter((r) => r.state === of.sumState).reduce((total, r) => total + Number(r[of.amount]), 0);
 }
