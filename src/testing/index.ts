@@ -16,6 +16,7 @@
  * @module payment-gateway-sdk/testing
  */
 export { createMockGateway, type MockGateway } from './mock-gateway.js';
+export type { MockKindMethods } from './kind-methods.js';
 export type { MockGatewayOptions } from './options.js';
 export type { MockGatewayEvent } from './log-lines.js';
 export type { MockGatewayState } from './domain/controls.js';

@@ -16,17 +16,16 @@ import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type M
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './domain/orders.js';
-import { createDesks, MOCK_KINDS, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
+import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
 import type { MockDecision } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
-import { RefundOrderState } from '../protocol/schemas/refund.js';
-import type { MockRefund, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from './domain/refunds.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 import { createRequestHandler } from './http/handler.js';
 import { createMswHandlers } from './http/msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http/node-server.js';
 import type { Outcome } from './http/respond.js';
+import { addKindMethods, type ControlNameOf, type MockKindMethods } from './kind-methods.js';
 import { notificationEvent, requestEvent } from './log-lines.js';
 import { mockGatewayOptionsSchema, type MockGatewayOptions } from './options.js';
 
@@ -63,7 +62,9 @@ export function createMockGateway(options: MockGatewayOptions): MockGateway {
 }
 
 /**
- * The mock gateway, made by {@link createMockGateway}.
+ * The mock gateway, made by {@link createMockGateway}. Besides the methods below, each declared record kind gives it
+ * methods named after the kind ({@link MockKindMethods}): `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
+ * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`.
  *
  * @example
  * ```ts
@@ -118,9 +119,7 @@ export class MockGateway {
     });
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
     this.#receivers = new DivisionReceiverBook(this.#clock, () => [...new Set(this.#merchants.list().map((m) => m.mchNo))]);
-    const refunded = (payOrderId: string) =>
-      this.#desks.refund.list().filter((r) => r.payOrderId === payOrderId && r.state === RefundOrderState.Succeeded).reduce((sum, r) => sum + r.refundAmount, 0);
-    this.#divisions = new DivisionDesk(this.#clock, this.#orders, this.#receivers, refunded);
+    this.#divisions = new DivisionDesk(this.#clock, this.#orders, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
     this.#handle = createRequestHandler({
       basePath: o.baseUrl === undefined ? '' : new URL(o.baseUrl).pathname.replace(/\/+$/, ''),
       successCode: o.successCode ?? 200,
@@ -505,93 +504,8 @@ export class MockGateway {
    * gateway.control('refund', 'refuseRefunds', { ifCode: 'wxpay' }); // as gateway.refuseRefunds({ ifCode: 'wxpay' })
    * ```
    */
-  control(kind: MockKindName, name: string, argument: unknown): unknown {
+  control<K extends MockKindName>(kind: K, name: ControlNameOf<KindNamed<K>>, argument: unknown): unknown {
     return this.#desks[kind].control(name, argument);
-  }
-
-  /**
-   * A copy of a refund, by `refundOrderId` or `mchRefundNo`; `undefined` when there is none.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.refund('refund-1001')?.state).toBe(RefundOrderState.Succeeded);
-   * ```
-   */
-  refund(ref: string): MockRefund | undefined {
-    return this.record('refund', ref);
-  }
-
-  /**
-   * Copies of all refunds, oldest first.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.refunds().filter((r) => r.payOrderId === payOrderId)).toHaveLength(2);
-   * ```
-   */
-  refunds(): MockRefund[] {
-    return this.records('refund');
-  }
-
-  /**
-   * How the channel treats the coming refunds: `succeed` at once (the default: state 2, notified), `hold` in 1
-   * (refunding) until {@link MockGateway.settleRefund} decides them, or `fail` at once (3, notified). With `target`,
-   * only the refund of that `mchRefundNo`, whatever the mode of the others: a refund's own mode wins.
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` or `target` is wrong
-   * @example
-   * ```ts
-   * gateway.setRefundMode('hold');
-   * const refund = await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' }); // state 1
-   * gateway.settleRefund(refund.refundOrderId, { to: 'succeed' });
-   * gateway.setRefundMode('fail', { mchRefundNo: 'refund-1002' }); // only this one fails
-   * ```
-   */
-  setRefundMode(mode: RefundMode, target?: RefundModeTarget): void {
-    this.setMode('refund', mode, target);
-  }
-
-  /**
-   * The channel of the orders `scope` names cannot refund: their refunds are refused with the reference's
-   * `当前通道不支持退款！` (reason `refund_unsupported`), checked last as the reference does (refunds.md section 1, step 9).
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`;
-   *   an `Error` when `order` names no order
-   * @example
-   * ```ts
-   * gateway.refuseRefunds({ ifCode: 'wxpay' });
-   * gateway.refuseRefunds({ order: 'order-1001' }); // by payOrderId or mchOrderNo
-   * ```
-   */
-  refuseRefunds(scope: RefundChannelScope): void {
-    this.control('refund', 'refuseRefunds', scope);
-  }
-
-  /**
-   * Undoes {@link MockGateway.refuseRefunds} for the same `scope`.
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`
-   * @example
-   * ```ts
-   * gateway.allowRefunds({ ifCode: 'wxpay' });
-   * ```
-   */
-  allowRefunds(scope: RefundChannelScope): void {
-    this.control('refund', 'allowRefunds', scope);
-  }
-
-  /**
-   * Decides a held refund (state 0 or 1): `succeed` (2: the order's refunded sum grows, 5 when in full), `fail` (3)
-   * or `close` (4, as the gateway's two-hour job; no notification). 2 and 3 are notified to the refund's `notifyUrl`.
-   *
-   * @throws an `Error` when the refund is unknown or already final
-   * @example
-   * ```ts
-   * gateway.settleRefund('refund-1001', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'merchant balance too low' });
-   * ```
-   */
-  settleRefund(ref: string, decision: RefundDecision): MockRefund {
-    return this.settle('refund', ref, decision);
   }
 
   /**
@@ -809,3 +723,17 @@ export class MockGateway {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 }
+
+// Each declared kind's methods (`setRefundMode`...), typed by the interface of the same name below.
+addKindMethods(MockGateway.prototype);
+
+/**
+ * The methods each declared record kind gives the gateway ({@link MockKindMethods}), merged into the class's type.
+ *
+ * @example
+ * ```ts
+ * gateway.setRefundMode('hold');
+ * ```
+ */
+// The methods are put on the prototype by addKindMethods above.
+export interface MockGateway extends MockKindMethods {}

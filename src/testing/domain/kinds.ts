@@ -5,7 +5,7 @@
  * @module
  */
 import { RecordDesk } from './record-desk.js';
-import type { DecisionOf, MockParts, MockRecord, MockRecordKind, ModeOf, RecordOf } from './record-kind.js';
+import { sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecord, type MockRecordKind, type ModeOf, type RecordOf } from './record-kind.js';
 import { refundKind } from './refunds.js';
 import { transferKind } from './transfers.js';
 
@@ -32,4 +32,14 @@ export type MockKindRecords = { readonly [K in MockKind as K['plural']]: readonl
 /** A desk for each declared kind; `onNotified` is told of a record that reached a notified state. */
 export function createDesks(parts: MockParts, onNotified: (kind: MockKind, record: MockRecord) => void): MockDesks {
   return Object.fromEntries((MOCK_KINDS as readonly MockKind[]).map((kind) => [kind.name, new RecordDesk(kind as unknown as MockRecordKind, parts, (record) => onNotified(kind, record))])) as unknown as MockDesks;
+}
+
+/** What the records of the declared kinds took from an order (its succeeded refunds): each `ofOrder` kind's sum over the order's records. */
+export function takenFromOrder(desks: MockDesks, payOrderId: string): number {
+  return (MOCK_KINDS as readonly MockKindView[]).reduce((sum, kind) => {
+    const of = kind.ofOrder;
+    if (of === undefined) return sum;
+    const records = (desks[kind.name as MockKindName].list() as readonly object[] as readonly Readonly<Record<string, unknown>>[]).filter((r) => r[of.field] === payOrderId);
+    return sum + sumOfOrder(of, records);
+  }, 0);
 }

@@ -77,7 +77,7 @@ export interface MockKindControl<World> {
   readonly does: string;
   /** Checks the body (and the facade method's argument). */
   readonly bodySchema: ZodMiniType;
-  /** Does it on the kind's world; the answer is the route's. */
+  /** Does it on the kind's world; the answer is the route's. Its parameters typed: the facade's method takes its argument's type from them. */
   // A method, so that a control of a given argument type is a control of any.
   run(world: World, argument: never, control: string): unknown;
 }
@@ -94,13 +94,16 @@ export interface MockRecordKind<
   Name extends string = string,
   Plural extends string = string,
   Ops extends MockKindOperations = MockKindOperations,
+  Label extends string = string,
+  Key extends keyof R & string = keyof R & string,
+  Controls extends readonly MockKindControl<World>[] = readonly MockKindControl<World>[],
 > {
   /** e.g. `refund`: the notification's `kind`, the dashboard row's `data-refund`, the CLI verbs' prefix. */
   readonly name: Name;
   /** e.g. `refunds`: the state's member, the control routes' segment, the dashboard's section. */
   readonly plural: Plural;
   /** e.g. `Refund`: the facade's names (`setRefundMode`, `settleRefund`). */
-  readonly label: string;
+  readonly label: Label;
   /** The create and query operations the desk answers. */
   readonly operations: Ops;
   /** The state names by number (the kind's enum), the open ones (a decision or expiry may move them), the notified ones. */
@@ -113,7 +116,7 @@ export interface MockRecordKind<
   };
   /** The gateway's id of a record (`refundOrderId`) and the merchant's key (`mchRefundNo`, unique per merchant). */
   readonly id: keyof R & string;
-  readonly key: keyof R & string;
+  readonly key: Key;
   /** The query's refusal of a record the merchant does not have. */
   readonly notFound: string;
   /** The create's refusals, in the reference's order: each returns its text, or nothing to let the request on. */
@@ -133,10 +136,13 @@ export interface MockRecordKind<
   /** After a record changed state (a decision, never the expiry), its effect on other records, e.g. the refunded order. */
   readonly effect?: ((record: R, world: World, records: readonly R[]) => void) | undefined;
   /** Controls beyond mode and settle, each a route and a facade method of its `name` (an alias of `control(kind, name, argument)`). */
-  readonly controls?: readonly MockKindControl<World>[] | undefined;
+  readonly controls?: Controls | undefined;
   /** The dashboard's table: its columns, then the decisions' buttons while a record is open. */
   readonly columns: readonly MockColumn<R>[];
-  /** A record belongs to an order by `field`: the dashboard and `mock list` show it under the order, the dashboard with the sum of `amount` of those in `sumState`. */
+  /**
+   * A record belongs to an order by `field`: the dashboard and `mock list` show it under the order, the dashboard with
+   * the sum of `amount` of those in `sumState`, what they took from the order (a division shares the rest).
+   */
   readonly ofOrder?: { readonly field: keyof R & string; readonly amount: keyof R & string; readonly currency: keyof R & string; readonly sumState: number } | undefined;
   /** How the control routes describe the mode and the decisions. */
   readonly modeDoes: string;
@@ -153,9 +159,18 @@ export interface MockRecordKind<
  * ```
  */
 export function defineMockRecordKind<R extends MockRecord, World>() {
-  return <const Mode extends string, const Decision extends string, const Name extends string, const Plural extends string, const Ops extends MockKindOperations>(
-    kind: MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops>,
-  ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops> => kind;
+  return <
+    const Mode extends string,
+    const Decision extends string,
+    const Name extends string,
+    const Plural extends string,
+    const Ops extends MockKindOperations,
+    const Label extends string,
+    const Key extends keyof R & string,
+    const Controls extends readonly MockKindControl<World>[] = readonly [],
+  >(
+    kind: MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls>,
+  ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls> => kind;
 }
 
 /**
@@ -179,13 +194,18 @@ export interface MockKindView {
 }
 
 /** The record type of a kind. */
-export type RecordOf<K> = K extends MockRecordKind<infer R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops> ? R : never;
+export type RecordOf<K> = K extends MockRecordKind<infer R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls> ? R : never;
 /** The modes of a kind. */
-export type ModeOf<K> = K extends MockRecordKind<infer _R, infer _World, infer Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops> ? Mode : never;
+export type ModeOf<K> = K extends MockRecordKind<infer _R, infer _World, infer Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls> ? Mode : never;
 /** The decisions of a kind. */
-export type DecisionOf<K> = K extends MockRecordKind<infer _R, infer _World, infer _Mode, infer Decision, infer _Name, infer _Plural, infer _Ops> ? Decision : never;
+export type DecisionOf<K> = K extends MockRecordKind<infer _R, infer _World, infer _Mode, infer Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls> ? Decision : never;
 
 /** The name of a kind's state, or `unknown`. */
 export function stateName(kind: Pick<MockRecordKind, 'states'>, state: number): string {
   return Object.entries(kind.states.names).find(([, code]) => code === state)?.[0] ?? 'unknown';
+}
+
+/** The sum of `amount` over the records in `sumState` of those given (one order's): what they took from the order. */
+export function sumOfOrder(of: NonNullable<MockKindView['ofOrder']>, records: readonly Readonly<Record<string, unknown>>[]): number {
+  return records.filter((r) => r.state === of.sumState).reduce((total, r) => total + Number(r[of.amount]), 0);
 }

@@ -212,7 +212,7 @@ export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
     {
       name: 'refuseRefunds', argument: 'scope', method: 'POST', path: 'unsupported', body: '{ ifCode | wayCode | order }', bodySchema: refundChannelScopeSchema,
       does: 'the channel of these orders cannot refund: their refunds are refused with 当前通道不支持退款！ (refund_unsupported), last of the refusals',
-      run: (world, scope: RefundChannelScope, control) => {
+      run: (world: RefundWorld, scope: RefundChannelScope, control: string) => {
         setRefundSupport(world, scope, false, control);
         return { refundsUnsupported: scope };
       },
@@ -220,7 +220,7 @@ export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
     {
       name: 'allowRefunds', argument: 'scope', method: 'DELETE', path: 'unsupported', body: '{ ifCode | wayCode | order }', bodySchema: refundChannelScopeSchema,
       does: 'the channel of these orders can refund again',
-      run: (world, scope: RefundChannelScope, control) => {
+      run: (world: RefundWorld, scope: RefundChannelScope, control: string) => {
         setRefundSupport(world, scope, true, control);
         return { refundsAllowed: scope };
       },

@@ -9,7 +9,7 @@ import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import { MOCK_KINDS } from '../domain/kinds.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
-import { stateName, type MockColumn, type MockKindView } from '../domain/record-kind.js';
+import { stateName, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
 import { ADDRESS_STATUS_NAMES, MockAddressStatus, MockSettlementStatus, SETTLEMENT_STATUS_NAMES } from '../domain/settlements.js';
 import { divisionSections } from './division-sections.js';
@@ -101,7 +101,7 @@ function recordsByOrder(state: MockGatewayState): { kind: MockKindView; byOrder:
 function orderRecords(kind: MockKindView, records: readonly Row[] | undefined, currency: string): Html | string {
   const of = kind.ofOrder;
   if (records === undefined || of === undefined) return '';
-  const sum = records.filter((r) => r.state === of.sumState).reduce((total, r) => total + Number(r[of.amount]), 0);
+  const sum = sumOfOrder(of, records);
   return html`${sum === 0 ? '' : formatAmount(sum, currency)}${records.map(
     (r) => html`<div class="${kind.name}" data-order-${kind.name}="${r[kind.id]}"><code>${r[kind.key]}</code> ${formatAmount(Number(r[of.amount]), String(r[of.currency]))} ${kindBadge(kind, Number(r.state))}</div>`,
   )}`;

@@ -1,0 +1,78 @@
+/**
+ * The mock gateway's methods of each declared record kind (`domain/kinds.ts`), derived from its declaration: for
+ * refunds `refund(ref)`, `refunds()`, `setRefundMode(mode, target)`, `settleRefund(ref, decision)` and one method per
+ * own control (`refuseRefunds`, `allowRefunds`). Each is the generic control (`record`, `records`, `setMode`, `settle`,
+ * `control`) with the kind filled in; no kind has a hand-written one.
+ *
+ * @module
+ */
+import { MOCK_KINDS, type MockKind } from './domain/kinds.js';
+import { controlName, type MockDecision } from './domain/record-desk.js';
+import type { DecisionOf, MockKindView, MockRecord, ModeOf, RecordOf } from './domain/record-kind.js';
+
+/** The generic controls the derived methods call, each taking the kind's name. */
+export interface KindControls {
+  record(kind: string, ref: string): MockRecord | undefined;
+  records(kind: string): MockRecord[];
+  setMode(kind: string, mode: string, target?: object): void;
+  settle(kind: string, ref: string, decision: MockDecision): MockRecord;
+  control(kind: string, name: string, argument: unknown): unknown;
+}
+
+type KeyOf<K> = K extends { readonly key: infer Key extends string } ? Key : never;
+type ControlOf<K> = K extends { readonly controls?: infer Controls extends readonly unknown[] | undefined } ? NonNullable<Controls>[number] : never;
+/** The names of a kind's own controls, e.g. `refuseRefunds` | `allowRefunds`. */
+export type ControlNameOf<K> = ControlOf<K> extends infer C ? (C extends { readonly name: infer Name extends string } ? Name : never) : never;
+type ArgumentOf<C> = C extends { readonly run: (world: never, argument: infer A, control: string) => unknown } ? A : never;
+
+/**
+ * The methods each declared kind gives the mock gateway, by the names its declaration makes: `{name}(ref)` a copy of a
+ * record by its id or key; `{plural}()` copies of all, oldest first; `set{Label}Mode(mode, target?)` how the coming
+ * records go (with `target`, the one record of that key); `settle{Label}(ref, decision)` decides an open record; and
+ * each of the kind's own controls by its name.
+ *
+ * @example
+ * ```ts
+ * gateway.setRefundMode('hold');
+ * gateway.settleRefund('refund-1001', { to: 'succeed' });
+ * gateway.setTransferMode('fail', { mchOrderNo: 'payout-7' });
+ * expect(gateway.transfers()).toHaveLength(1);
+ * ```
+ */
+export type MockKindMethods = { [K in MockKind as K['name']]: (ref: string) => RecordOf<K> | undefined } & { [K in MockKind as K['plural']]: () => RecordOf<K>[] } & {
+  [K in MockKind as `set${K['label']}Mode`]: (mode: ModeOf<K>, target?: { readonly [Key in KeyOf<K>]: string }) => void;
+} & { [K in MockKind as `settle${K['label']}`]: (ref: string, decision: MockDecision<DecisionOf<K>>) => RecordOf<K> } & {
+  [C in ControlOf<MockKind> as C extends { readonly name: infer Name extends string } ? Name : never]: (argument: ArgumentOf<C>) => void;
+};
+
+/** Puts each declared kind's methods on `prototype`, each calling the generic control; a name already taken is a mistake in a declaration. */
+export function addKindMethods(prototype: KindControls): void {
+  for (const kind of MOCK_KINDS as readonly MockKindView[]) {
+    const methods: Readonly<Record<string, (this: KindControls, ...args: never[]) => unknown>> = {
+      [kind.name]: function (this: KindControls, ref: string) {
+        return this.record(kind.name, ref);
+      },
+      [kind.plural]: function (this: KindControls) {
+        return this.records(kind.name);
+      },
+      [controlName(kind, 'mode')]: function (this: KindControls, mode: string, target?: object) {
+        this.setMode(kind.name, mode, target);
+      },
+      [controlName(kind, 'settle')]: function (this: KindControls, ref: string, decision: MockDecision) {
+        return this.settle(kind.name, ref, decision);
+      },
+      ...Object.fromEntries(
+        (kind.controls ?? []).map((control) => [
+          control.name,
+          function (this: KindControls, argument: unknown) {
+            this.control(kind.name, control.name, argument);
+          },
+        ]),
+      ),
+    };
+    for (const [name, method] of Object.entries(methods)) {
+      if (name in prototype) throw new Error(`the mock's ${kind.plural} declare a method ${name}, which the gateway already has: rename it in the declaration`);
+      Object.defineProperty(prototype, name, { value: method, writable: true, configurable: true });
+    }
+  }
+}

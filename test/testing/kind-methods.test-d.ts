@@ -1,0 +1,52 @@
+// Issue 36: the gateway's methods of each declared kind are derived from its declaration, with the kind's own types
+// (the documented names keep working). Each @ts-expect-error line holds exactly one mistake against a valid call.
+import { describe, expectTypeOf, it } from 'vitest';
+import type { MockGateway, MockRefund, MockTransfer, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from '../../src/testing/index.js';
+
+declare const gateway: MockGateway;
+
+describe('refunds', () => {
+  it('keep their documented signatures', () => {
+    expectTypeOf(gateway.refund).toEqualTypeOf<(ref: string) => MockRefund | undefined>();
+    expectTypeOf(gateway.refunds).toEqualTypeOf<() => MockRefund[]>();
+    expectTypeOf(gateway.setRefundMode).parameter(0).toEqualTypeOf<RefundMode>();
+    expectTypeOf(gateway.setRefundMode).parameter(1).toEqualTypeOf<RefundModeTarget | undefined>();
+    expectTypeOf(gateway.settleRefund).parameter(1).toEqualTypeOf<RefundDecision>();
+    expectTypeOf(gateway.settleRefund).returns.toEqualTypeOf<MockRefund>();
+    expectTypeOf(gateway.refuseRefunds).parameter(0).toEqualTypeOf<RefundChannelScope>();
+    expectTypeOf(gateway.allowRefunds).parameter(0).toEqualTypeOf<RefundChannelScope>();
+  });
+
+  it('refuse what their declaration does not name', () => {
+    // @ts-expect-error not a refund mode
+    gateway.setRefundMode('pause');
+    // @ts-expect-error a transfer's key, not a refund's
+    gateway.setRefundMode('fail', { mchOrderNo: 'o-1' });
+    // @ts-expect-error not a refund decision
+    gateway.settleRefund('r-1', { to: 'reject' });
+    // @ts-expect-error a scope is an object
+    gateway.refuseRefunds('wxpay');
+  });
+});
+
+describe('transfers', () => {
+  it('get the same methods from their declaration', () => {
+    expectTypeOf(gateway.transfer).toEqualTypeOf<(ref: string) => MockTransfer | undefined>();
+    expectTypeOf(gateway.transfers).toEqualTypeOf<() => MockTransfer[]>();
+    expectTypeOf(gateway.setTransferMode).parameter(0).toEqualTypeOf<'succeed' | 'hold' | 'fail'>();
+    expectTypeOf(gateway.setTransferMode).parameter(1).toEqualTypeOf<{ readonly mchOrderNo: string } | undefined>();
+    expectTypeOf(gateway.settleTransfer).parameter(1).toEqualTypeOf<{ readonly to: 'succeed' | 'fail'; readonly errCode?: string | undefined; readonly errMsg?: string | undefined }>();
+    // @ts-expect-error transfers never close
+    gateway.settleTransfer('t-1', { to: 'close' });
+  });
+});
+
+describe('the generic controls', () => {
+  it("take a kind's own control by a name it declares", () => {
+    gateway.control('refund', 'refuseRefunds', { ifCode: 'wxpay' });
+    // @ts-expect-error refunds declare no such control
+    gateway.control('refund', 'refuseTransfers', { ifCode: 'wxpay' });
+    // @ts-expect-error transfers declare no control of their own
+    gateway.control('transfer', 'refuseRefunds', { ifCode: 'wxpay' });
+  });
+});
