@@ -27,12 +27,13 @@ const DEFAULT_BUSY_WAIT_MS = 5_000;
 const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sqlite on one machine, postgresStore({ pool }) or redisStore({ client }) for a fleet, or memoryStore() to accept forgetting every event on a restart';
 
 /** Every row, and each handler option a row declares with the row's name for it. */
-const KINDS: readonly DeclaredKind[] = Object.values(notificationKinds);
-const HANDLER_OPTIONS: readonly string[] = KINDS.flatMap((kind) => Object.keys(kind.handlers));
-/** The options a processor takes that verification does not. */
+// Pure: a bundle that makes no processor drops them (the dist chunk holds every module, so only this tells the bundler).
+const KINDS: readonly DeclaredKind[] = /* @__PURE__ */ Object.values(notificationKinds);
+const HANDLER_OPTIONS: readonly string[] = /* @__PURE__ */ KINDS.flatMap((kind) => Object.keys(kind.handlers));
 /** The client methods every processor's client must have, as SweepClient requires them: each expiring kind's read and close. */
-const CLIENT_METHODS = trackedKinds.flatMap((kind) => (kind.tracking.expiry === undefined ? [] : [kind.tracking.read, kind.tracking.expiry.close])) as readonly RequiredClientMethod[];
-const PROCESSOR_ONLY_OPTIONS: ReadonlySet<string> = new Set(['store', 'busyWaitMs', 'telemetry', 'client', 'leaveUnhandled', ...HANDLER_OPTIONS, ...KINDS.map((kind) => kind.expectOption)]);
+const CLIENT_METHODS = /* @__PURE__ */ trackedKinds.flatMap((kind) => (kind.tracking.expiry === undefined ? [] : [kind.tracking.read, kind.tracking.expiry.close])) as readonly RequiredClientMethod[];
+/** The options a processor takes that verification does not. */
+const PROCESSOR_ONLY_OPTIONS = ['store', 'busyWaitMs', 'telemetry', 'client', 'leaveUnhandled'];
 
 // Built on first use (protocol/schemas/lazy.ts), not at import.
 const processorSchema = lazySchema(() =>
@@ -111,8 +112,9 @@ export function parseProcessorOptions(options: unknown): ParsedProcessorOptions 
     const choices = KINDS.flatMap((kind) => Object.entries(kind.handlers).map(([option, handler]) => `${option} for ${kind.label}s${handler?.states ? ` of state ${handler.states.join(' or ')}` : ''}`));
     throw new GatewayValidationError(SUMMARY, [{ path: [], message: `pass a handler at least: ${choices.join(', ')} (one processor for every kind your notifyUrl receives)` }]);
   }
-  // What verification takes: everything but the processor's own options.
-  const credentials = Object.fromEntries(Object.entries(given).filter(([name]) => !PROCESSOR_ONLY_OPTIONS.has(name))) as NotificationOptions;
+  // What verification takes: everything but the processor's own options (its handlers and expectations too).
+  const own = new Set([...PROCESSOR_ONLY_OPTIONS, ...HANDLER_OPTIONS, ...KINDS.map((kind) => kind.expectOption)]);
+  const credentials = Object.fromEntries(Object.entries(given).filter(([name]) => !own.has(name))) as NotificationOptions;
   const leftUnhandled = (checked.leaveUnhandled as readonly string[] | undefined) ?? [];
   const kinds = KINDS.map((row) => processedKind(row, given, credentials, leftUnhandled));
   const withoutExpectation = kinds.filter((kind) => kind.handlers.length > 0 && kind.fixedExpect === undefined && kind.expectFunction === undefined);

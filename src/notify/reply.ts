@@ -66,7 +66,7 @@ export interface NotificationReply<Notification> {
   readonly outcome: NotificationOutcome<Notification>;
 }
 
-const HEADERS = Object.freeze({ 'content-type': 'text/plain; charset=utf-8' } as const);
+const HEADERS = /* @__PURE__ */ Object.freeze({ 'content-type': 'text/plain; charset=utf-8' } as const);
 
 /** The status and body that tell the gateway what to do next about an outcome. */
 export function replyTo<Notification>(outcome: NotificationOutcome<Notification>): NotificationReply<Notification> {

@@ -14,7 +14,8 @@ import { notificationKinds, type DeclaredKind } from './kinds.js';
 export type TrackedKind = DeclaredKind & { readonly tracking: KindTracking };
 
 /** Every tracked kind, in the table's order: the first is the one a record of no kind's form is read as. @internal */
-export const trackedKinds: readonly TrackedKind[] = Object.values(notificationKinds as Readonly<Record<string, DeclaredKind>>).filter((row): row is TrackedKind => row.tracking !== undefined);
+// Pure: a bundle that never sweeps drops it (the dist chunk holds every module, so only this tells the bundler).
+export const trackedKinds: readonly TrackedKind[] = /* @__PURE__ */ Object.values(notificationKinds as Readonly<Record<string, DeclaredKind>>).filter((row): row is TrackedKind => row.tracking !== undefined);
 
 /** The tracked kind of a name, as a row's `byKey.of` names it. @internal */
 export function trackedKind(name: string): TrackedKind {
@@ -31,10 +32,9 @@ export interface KeyOwner {
 }
 
 // Keys by their number first, then ids with a prefix (longest first), then the kind tracked under its bare id.
-const prefixes: readonly { readonly prefix: string; readonly kind: TrackedKind; readonly byKey: boolean }[] = [
-  ...trackedKinds.map((kind) => ({ prefix: kind.tracking.byKey.prefix, kind, byKey: true })),
-  ...trackedKinds.map((kind) => ({ prefix: kind.tracking.prefix, kind, byKey: false })).sort((a, b) => b.prefix.length - a.prefix.length),
-];
+const prefixes: readonly { readonly prefix: string; readonly kind: TrackedKind; readonly byKey: boolean }[] = /* @__PURE__ */ trackedKinds
+  .map((kind) => ({ prefix: kind.tracking.byKey.prefix, kind, byKey: true }))
+  .concat(/* @__PURE__ */ trackedKinds.map((kind) => ({ prefix: kind.tracking.prefix, kind, byKey: false })).sort((a, b) => b.prefix.length - a.prefix.length));
 
 /** The kind and form of a stored key (`refund:R1` is a refund's by its id). @internal */
 export function keyOwner(key: string): KeyOwner | undefined {

@@ -74,7 +74,8 @@ export interface OrderTracking {
  * What a store whose columns cannot be empty writes for an unknown expiry: later than any known one (at most ten
  * years ahead), so that even an earlier SDK version reading the record never closes the order. @internal
  */
-export const EXPIRY_UNKNOWN = Number.MAX_SAFE_INTEGER;
+// Number.MAX_SAFE_INTEGER written out: a constant a bundler drops when unused (a property read it keeps).
+export const EXPIRY_UNKNOWN = 9_007_199_254_740_991;
 
 /** A tracked order's expiry as a store writes it: {@link EXPIRY_UNKNOWN} for an unknown one. @internal */
 export const storedExpiry = (expiresAt: number | undefined): number => expiresAt ?? EXPIRY_UNKNOWN;

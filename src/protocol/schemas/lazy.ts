@@ -18,6 +18,8 @@
  * trackSchema().parse({ payOrderId: 'P1' }); // built here, on the first call; trackSchema() === trackSchema()
  * ```
  */
+// A call builds nothing until its getter is called: a bundler may drop one whose getter is never read.
+/* @__NO_SIDE_EFFECTS__ */
 export function lazySchema<T>(build: () => T): () => T {
   let built: { readonly value: T } | undefined;
   return () => (built ??= { value: build() }).value;
