@@ -62,7 +62,7 @@ function isRequestLike(value: object): value is Request {
 
 async function readRequest(request: Request, maxBytes: number): Promise<ReceivedFields> {
   if (request.bodyUsed) {
-    throw unreadable('the Request body was already read: call verifyNotification(request) before anything reads the body, or pass the text that was read');
+    throw unreadable('the Request body was already read: call verifyNotification(request) first, or pass the text read');
   }
   const kind = bodyKindOf(request.headers.get('content-type'));
   // A declared length over the limit is refused before anything is read.
@@ -134,7 +134,7 @@ function readRecord(record: Readonly<Record<string, unknown>>): ReceivedFields {
     else if (value !== undefined && value !== null) throw unreadable(problemWith(value), [key]);
   }
   if (fields.size === 0) {
-    throw unreadable('the object has no fields: did a body parser run for this request (e.g. express.urlencoded() for application/x-www-form-urlencoded)?');
+    throw unreadable('the object has no fields: did a body parser run for this request (e.g. express.urlencoded())?');
   }
   return fields;
 }
@@ -142,9 +142,9 @@ function readRecord(record: Readonly<Record<string, unknown>>): ReceivedFields {
 function problemWith(value: unknown): string {
   if (Array.isArray(value)) return 'was sent more than once (the parser made an array of it); a notification carries each field once';
   if (typeof value === 'object') {
-    return 'is an object: pass the raw body, or use a flat form parser (express.urlencoded({ extended: false })) so every value stays the text received';
+    return 'is an object: pass the raw body, or parse flat (express.urlencoded({ extended: false })) so each value stays the text received';
   }
-  return `is a ${typeof value}, not the text received: pass the raw body or an object of strings (re-parsed values such as 10.50 -> 10.5 would not match the signature)`;
+  return `is a ${typeof value}, not the text received: pass the raw body or an object of strings (10.50 re-parsed as 10.5 fails the signature)`;
 }
 
 function inputKindOf(value: unknown): string {
@@ -180,7 +180,7 @@ export function decodeUtf8(bytes: Uint8Array): string {
 /** Decodes a body's text into its fields. */
 export function decodeBody(text: string, kind: BodyKind): ReceivedFields {
   if (text.trim() === '') {
-    throw unreadable('the body is empty. Pass the raw request body (or the object your form parser made of it); if the fields arrived in the URL query instead, pass new URL(request.url).searchParams');
+    throw unreadable('the body is empty. Pass the raw body (or the object your form parser made); fields sent in the URL query: pass new URL(request.url).searchParams');
   }
   const json = kind === 'json' || (kind === 'sniff' && /^\s*[[{]/.test(text));
   return json ? decodeJsonBody(text) : decodeFormBody(text);

@@ -132,7 +132,7 @@ function checkReceivedText(fields: ReceivedFields): void {
     if (CONTROL_CHARACTER.test(key) || !key.isWellFormed()) {
       throw unreadable(`a field name contains a control character or a lone surrogate (${JSON.stringify(key.slice(0, 40))}); the gateway sends none: do not act on this notification`);
     }
-    if (!value.isWellFormed()) throw unreadable('contains a lone surrogate, which the gateway never sends (it signs UTF-8 text): do not act on this notification', [key]);
+    if (!value.isWellFormed()) throw unreadable('contains a lone surrogate, which the gateway never sends: do not act on this notification', [key]);
   }
 }
 
@@ -142,7 +142,7 @@ function checkReceivedText(fields: ReceivedFields): void {
 function ambiguityError(kind: DeclaredKind<z.ZodMiniObject>, refusal: ReadingRefusal): GatewayValidationError {
   const { field, problem } = refusal;
   if (problem === 'name') {
-    return unreadable(`a field name is ${JSON.stringify(field.slice(0, 40))}, not an identifier; the gateway's field names are identifiers: do not act on this ${kind.label} (a query parameter of your own notifyUrl goes in ignoreKeys)`);
+    return unreadable(`a field name is ${JSON.stringify(field.slice(0, 40))}, not an identifier as the gateway's are: do not act on this ${kind.label} (your notifyUrl's own query parameters go in ignoreKeys)`);
   }
   return new GatewayValidationError(`The ${kind.label} is signed, but its signed text can be read as other fields, so it cannot be trusted`, [
     { path: [field], message: `${refusalMessage(refusal)}. Do not act on it` },
@@ -151,7 +151,7 @@ function ambiguityError(kind: DeclaredKind<z.ZodMiniObject>, refusal: ReadingRef
 
 function checkSignature(label: string, received: string | undefined, fields: ReceivedFields, options: CheckOptions): void {
   if (received === undefined || received === '') {
-    throw new GatewaySignatureError(`The ${label} has no sign, so it cannot be trusted: do not act on it. (If you passed a parsed body, check that the parser kept every field.)`);
+    throw new GatewaySignatureError(`The ${label} has no sign, so it cannot be trusted: do not act on it (a parsed body: did the parser keep every field?)`);
   }
   const matches = signatureVerdict(fields, options.secret, received);
   if (typeof matches !== 'boolean') {
@@ -160,7 +160,7 @@ function checkSignature(label: string, received: string | undefined, fields: Rec
   if (!matches) {
     throw new GatewaySignatureError(
       `The ${label}'s signature does not match, so it cannot be trusted: do not act on it. Check that the secret is the one of appId ${options.appId}; ` +
-        'if your notifyUrl has query parameters of its own, list them in ignoreKeys; otherwise the notification was forged or altered.',
+        'list your notifyUrl\'s own query parameters in ignoreKeys; otherwise it was forged or altered.',
     );
   }
 }
@@ -208,7 +208,7 @@ export function checkExpected(label: string, notification: Readonly<Record<strin
 
 // The payer's browser carries signed fields of any state back from the cashier (returnUrl).
 const STATE_ADVICE =
-  ". The gateway notifies only paid orders; a signed message of an unpaid order is what the payer's browser brings back from the cashier's returnUrl: never fulfil from it. Widen expect.state only for states you handle";
+  ". The gateway notifies only paid orders (an unpaid one's signed message is the payer's returnUrl): never fulfil from it; widen expect.state only for states you handle";
 
 function withoutUndefined(expected: Readonly<Record<string, Expected>> | undefined): Record<string, Expected> {
   const defined: Record<string, Expected> = {};
@@ -225,7 +225,7 @@ function checkAge(label: string, reqTime: unknown, options: CheckOptions): void 
   if (!Number.isFinite(now)) throw fail('now', 'must return milliseconds since the epoch');
   const age = now - reqTime;
   if (age > maxAgeMs) {
-    throw fail('reqTime', `is ${age} ms old, more than maxAgeMs (${maxAgeMs}). The gateway keeps the original reqTime on retries and manual re-sends, so genuine deliveries can be this old: query the order instead of dropping it`);
+    throw fail('reqTime', `is ${age} ms old, more than maxAgeMs (${maxAgeMs}). The gateway keeps the original reqTime on retries and re-sends: query the order instead of dropping it`);
   }
   if (-age > maxAgeMs) throw fail('reqTime', `is ${-age} ms in the future, more than maxAgeMs (${maxAgeMs}): check the clocks`);
 }
