@@ -33,9 +33,11 @@ function nodeBuiltins(): ((id: string) => unknown) | undefined {
   return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
 }
 
-// One pair of keep-alive agents for the process, as fetch has one dispatcher: a client made per request must not
-// keep idle sockets of its own. Made on the first call; pooled by the baseUrl's host (config, nothing received).
-let agents: { readonly http: import('node:http').Agent; readonly https: import('node:https').Agent } | undefined;
+// One keep-alive agent per scheme for the process, as fetch has one dispatcher: a client made per request must not
+// keep idle sockets of its own. Each made on the first call of its scheme, so an http:// gateway never loads
+// node:https (and TLS); pooled by the baseUrl's host (config, nothing received).
+let httpAgent: import('node:http').Agent | undefined;
+let httpsAgent: import('node:https').Agent | undefined;
 
 /**
  * A sender over node:http(s), or `undefined` when this is not Node. The process's agents keep connections alive
@@ -45,15 +47,14 @@ export function createNodeSend(): NodeSend | undefined {
   const builtin = nodeBuiltins();
   if (!builtin) return undefined;
   return (url, body, signal) => {
-    const http = builtin('node:http') as Http;
-    const https = builtin('node:https') as Https;
-    agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
     const secure = url.startsWith('https:');
+    const scheme = builtin(secure ? 'node:https' : 'node:http') as Http | Https;
+    const agent = secure ? (httpsAgent ??= new (scheme as Https).Agent({ keepAlive: true })) : (httpAgent ??= new (scheme as Http).Agent({ keepAlive: true }));
     const length = Buffer.byteLength(body);
     return new Promise<Answer>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const headers = { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(length) };
-      const request = (secure ? https : http).request(url, { method: 'POST', headers, agent: secure ? agents!.https : agents!.http, signal }, (response) => {
+      const request = scheme.request(url, { method: 'POST', headers, agent, signal }, (response) => {
         resolve(answerOf(response, builtin));
       });
       request.on('error', reject); // after the answer too: a reset mid-body is the body read's to report
