@@ -60,7 +60,7 @@ const isLogger = (v: unknown) => typeof v === 'object' && v !== null && (['error
 
 // Field rules shared by the client's options and a call's, so a value means the same in both.
 const timeoutOption = () => z.optional(timerDelayMs(1));
-const maxRetriesOption = () => z.optional(safeInteger(0).check(z.maximum(100, { error: 'must be at most 100' })));
+const maxRetriesOption = () => z.optional(safeInteger(0).check(z.refine((value: number) => value <= 100, { error: 'must be at most 100' })));
 
 const retrySchema = z.strictObject({
   /** Retries after the first attempt (reads, close, and creates that provably did not reach the gateway). Default 2. */
@@ -125,7 +125,7 @@ export const gatewayClientOptionsSchema = z.strictObject({
    * operations' own prefix (`/api`, `/api/pay`, ...), which would double it.
    */
   baseUrl: httpUrl('https://pay.example.com').check(
-    z.minLength(1, { error: 'is required, e.g. https://pay.example.com' }),
+    z.refine((value) => value !== '', { error: 'is required, e.g. https://pay.example.com' }),
     z.refine((value) => !URL.canParse(value) || baseUrlMistake(value) === undefined, { error: (issue) => baseUrlMistake(issue.input as string) }),
   ),
   /** Merchant number. */

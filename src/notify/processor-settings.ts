@@ -41,7 +41,7 @@ const processorSchema = lazySchema(() =>
     store: z.optional(z.custom<NotificationStore<ProcessingContext>>((v) => typeof (v as { runOnce?: unknown } | null)?.runOnce === 'function', {
       error: `must be a store: ${STORE_CHOICES}`,
     })),
-    busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
+    busyWaitMs: z.optional(timerDelayMs(0).check(z.refine((value: number) => value <= MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
     // One option per handler a row declares (onPaid, onRefunded...).
     ...(Object.fromEntries(HANDLER_OPTIONS.map((option) => [option, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as Record<string, z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>>),
     leaveUnhandled: z.optional(z.array(z.custom<string>((v) => HANDLER_OPTIONS.includes(v as string), { error: `must name handler options: ${HANDLER_OPTIONS.join(', ')}` }), { error: `must be an array of handler options, e.g. ['onRefundFailed']` })),

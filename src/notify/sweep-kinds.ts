@@ -73,7 +73,7 @@ export const aRecord = (kind: TrackedKind): string => `${/^[aeiou]/.test(kind.tr
 // Ten years: every store holds the expiry exactly (past 2^53 ms a SQLite row or a Redis record read back fails every sweep).
 const MAX_EXPIRED_TIME_S = 315_360_000;
 /** A validity in seconds, as `track` takes it. @internal */
-export const expiredTimeSchema = () => z.optional(safeInteger(1).check(z.maximum(MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` })));
+export const expiredTimeSchema = () => z.optional(safeInteger(1).check(z.refine((value: number) => value <= MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` })));
 
 /** The check of a record `track` takes by its ids, built on first use per kind (the names are the rows', not received). */
 const idSchemas = new Map<string, z.ZodMiniType<Readonly<Record<string, unknown>>>>();

@@ -76,7 +76,7 @@ export const sweepOptionsSchema = lazySchema(() =>
   z.strictObject({
     olderThanMs: safeInteger(0),
     limit: z.optional(safeInteger(1)),
-    concurrency: z.optional(safeInteger(1).check(z.maximum(MAX_CONCURRENCY, { error: `must be at most ${MAX_CONCURRENCY}` }))),
+    concurrency: z.optional(safeInteger(1).check(z.refine((value: number) => value <= MAX_CONCURRENCY, { error: `must be at most ${MAX_CONCURRENCY}` }))),
     signal: z.optional(z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'must be an AbortSignal' })),
     closeExpired: z.optional(z.boolean({ error: 'must be true or false' })),
     notFoundGraceMs: z.optional(safeInteger(0)),

@@ -4,7 +4,7 @@ import { REPORT_INPUT } from './issues.js';
 
 /** A required string field: present and non-empty (the gateway does not sign `""`, so it would be missing). */
 export const requiredText = (): z.ZodMiniString<string> =>
-  z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }));
+  z.string({ error: 'must be a string' }).check(z.refine((value) => value !== '', { error: 'must not be empty' }));
 
 /**
  * The merchant's signing secret (the client's and the notification options' one rule): non-empty, with no
@@ -21,7 +21,7 @@ export const secretText = (): z.ZodMiniString<string> =>
 
 /** A three-letter currency code (ISO 4217, any case: gateways differ), e.g. `USD`; `EURO` or `$` is refused before sending. */
 export const currencyCode = (): z.ZodMiniString<string> =>
-  z.string({ error: 'must be a string' }).check(z.regex(/^[A-Za-z]{3}$/, { error: 'must be a three-letter currency code, e.g. USD or EUR' }));
+  z.string({ error: 'must be a string' }).check(z.refine((value) => /^[A-Za-z]{3}$/.test(value), { error: 'must be a three-letter currency code, e.g. USD or EUR' }));
 
 /** An optional string field; `""` is allowed and means "not sent" (the signer drops it). */
 export const optionalText = () => z.optional(z.string({ error: 'must be a string' }));
@@ -40,45 +40,45 @@ function isHttpUrl(value: string): boolean {
 export const minorUnits = () =>
   z.number({ error: 'must be a number of minor units (an integer, e.g. 1050 for 10.50)' }).check(
     z.refine(Number.isSafeInteger, { error: 'must be an integer number of minor units (e.g. 1050 for 10.50), within the safe integer range', abort: true }),
-    z.minimum(1, { error: 'must be at least 1 (minor units)' }),
+    z.refine((value: number) => value >= 1, { error: 'must be at least 1 (minor units)' }),
   );
 
 /** A whole number within JavaScript's safe integer range, at least `min`. */
 export const safeInteger = (min: number) =>
   z.number({ error: 'must be an integer' }).check(
     z.refine(Number.isSafeInteger, { error: 'must be an integer within the safe integer range', abort: true }),
-    z.minimum(min, { error: `must be at least ${min}` }),
+    z.refine((value: number) => value >= min, { error: `must be at least ${min}` }),
   );
 
 /** A delay in whole milliseconds, at least `min`, that `setTimeout` honours (larger values fire at once). */
-export const timerDelayMs = (min: number) => safeInteger(min).check(z.maximum(2_147_483_647, { error: 'must be at most 2147483647 ms' }));
+export const timerDelayMs = (min: number) => safeInteger(min).check(z.refine((value: number) => value <= 2_147_483_647, { error: 'must be at most 2147483647 ms' }));
 
 /**
  * A JSON-text parameter (`channelExtra`, `extParam`): an object, serialized once with `JSON.stringify`,
  * or a string that is sent as it is.
  */
 export const jsonTextParam = <Shape extends z.ZodMiniType<Record<string, unknown>>>(objectSchema: Shape) =>
-  // A check and a transform rather than a zod union, which would add 0.3 KB gzipped to the bundle.
-  z.pipe(
-    z.custom<string | Record<string, unknown>>((v) => typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v)), {
+  // Checks and an in-place rewrite rather than a zod union or pipe, which would add 0.3 KB gzipped each to the
+  // bundle. Every issue below ends the parse (none continues), so the rewrite sees only a value that passed.
+  z
+    .custom<string | Record<string, unknown>>((v) => typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v)), {
       error: 'must be an object (serialized for you) or a JSON string',
-    }),
-    z.transform((value, ctx): string => {
-      if (typeof value === 'string') return value;
-      const checked = objectSchema.safeParse(value, REPORT_INPUT);
-      if (!checked.success) {
-        ctx.issues.push(...(checked.error.issues as typeof ctx.issues));
-        return z.NEVER;
-      }
-      try {
-        // The caller's object as given (key order included), not zod's copy of it.
-        return JSON.stringify(value);
-      } catch (error) {
-        ctx.issues.push({ code: 'custom', message: `cannot be serialized with JSON.stringify (${(error as Error).message})`, input: value });
-        return z.NEVER;
-      }
-    }),
-  ) as unknown as z.ZodMiniType<string, string | z.input<Shape>>;
+      abort: true,
+    })
+    .check(
+      z.superRefine((value, ctx) => {
+        if (typeof value === 'string') return;
+        const checked = objectSchema.safeParse(value, REPORT_INPUT);
+        if (!checked.success) return void ctx.issues.push(...(checked.error.issues as typeof ctx.issues));
+        try {
+          JSON.stringify(value);
+        } catch (error) {
+          ctx.issues.push({ code: 'custom', message: `cannot be serialized with JSON.stringify (${(error as Error).message})`, input: value });
+        }
+      }),
+      // The caller's object as given (key order included), not zod's copy of it; one that serialized just now.
+      z.overwrite((value) => (typeof value === 'string' ? value : JSON.stringify(value)) as never),
+    ) as unknown as z.ZodMiniType<string, string | z.input<Shape>>;
 
 /**
  * A string whose known values are offered for completion while any other string is accepted
@@ -98,15 +98,15 @@ const DECIMAL = /^-?\d+(?:\.\d+)?$/;
  * A decimal amount in a response, returned as the exact text received (`10.50` stays `"10.50"`).
  */
 export const decimalText = () =>
-  z.pipe(
-    z.custom<number | string | JsonNumberText>((v) => typeof v === 'number' || typeof v === 'string' || v instanceof JsonNumberText, { error: 'must be a decimal number' }),
-    z.transform((value, ctx): string => {
-      const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : value.text;
-      if (DECIMAL.test(text)) return text;
-      ctx.issues.push({ code: 'custom', message: `must be a plain decimal number, received ${JSON.stringify(text.slice(0, 40))}`, input: value });
-      return z.NEVER;
-    }),
-  );
+  // A check and an in-place rewrite rather than a pipe (0.3 KB gzipped): the rewrite runs only when the checks passed.
+  z
+    .custom<number | string | JsonNumberText>((v) => typeof v === 'number' || typeof v === 'string' || v instanceof JsonNumberText, { error: 'must be a decimal number', abort: true })
+    .check(
+      z.refine((value) => DECIMAL.test(decimalTextOf(value)), { error: (issue) => `must be a plain decimal number, received ${JSON.stringify(decimalTextOf(issue.input as number | string | JsonNumberText).slice(0, 40))}`, abort: true }),
+      z.overwrite((value) => decimalTextOf(value) as never),
+    ) as unknown as z.ZodMiniType<string, number | string | JsonNumberText>;
+
+const decimalTextOf = (value: number | string | JsonNumberText): string => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value : value.text);
 
 declare const names: unique symbol;
 
