@@ -357,16 +357,18 @@ function receiversText(list: readonly CheckedShare[]): string {
 }
 
 /** `receivers`: the typed list, checked (no duplicate, shares within 1), sent as one JSON string. */
+// Checks and an in-place rewrite rather than a pipe and a transform (0.3 KB gzipped in the bundle): the list is
+// checked only once its elements are, and sent as text only once it passed (the issues below end the parse).
 const receiversParam = () =>
-  z.pipe(
-    z.array(receiverShareObject(), { error: 'must be a list of { receiverId } or { receiverGroupId } elements' }),
-    z.transform((list, ctx): string => {
-      const problems = receiversProblems(list);
-      if (problems.length === 0) return receiversText(list);
-      for (const { path, message } of problems) ctx.issues.push({ code: 'custom', message, input: list, path });
-      return z.NEVER;
-    }),
-  ) as unknown as z.ZodMiniType<string, readonly DivisionReceiverShare[]>;
+  z
+    .array(receiverShareObject(), { error: 'must be a list of { receiverId } or { receiverGroupId } elements' })
+    .check(
+      z.superRefine((list, ctx) => {
+        if (ctx.issues.length > 0) return;
+        for (const { path, message } of receiversProblems(list)) ctx.issues.push({ code: 'custom', message, input: list, path });
+      }),
+      z.overwrite((list) => receiversText(list) as never),
+    ) as unknown as z.ZodMiniType<string, readonly DivisionReceiverShare[]>;
 
 /**
  * The warning for `receivers` naming receivers by id and groups too (read from the caller's parameters as given):
@@ -391,10 +393,8 @@ const execParamsObject = () =>
     mchOrderNo: z.optional(requiredText()),
     /** `true`: divide to your auto-division group (the portal's flag), each receiver at its stored share. Sent as 1; 0 otherwise. */
     useSysAutoDivisionReceivers: z._default(
-      z.pipe(
-        z.literal(true, { error: 'must be true (divide to the auto-division group); to name receivers, give receivers instead' }),
-        z.transform((): 0 | 1 => 1),
-      ),
+      // Rewritten in place (no pipe in the bundle): only a `true` that passed reaches the rewrite.
+      z.literal(true, { error: 'must be true (divide to the auto-division group); to name receivers, give receivers instead' }).check(z.overwrite(() => 1 as never)) as unknown as z.ZodMiniType<0 | 1, true>,
       0,
     ),
     /** The receivers and groups to divide to, each at most once; shares as decimal strings summing to at most 1. */
