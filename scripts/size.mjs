@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const work = `${root}.tmp/size`;
@@ -49,11 +50,11 @@ export async function run(body, signature) {
   return stripe.webhooks.constructEventAsync(body, signature, 'whsec_x');
 }`;
 
-async function bundle(name, source, external = []) {
+async function bundle(name, source, external = [], plugins = []) {
   writeFileSync(`${work}/${name}.mjs`, source);
   const result = await build({
     entryPoints: [`${work}/${name}.mjs`], bundle: true, minify: true, format: 'esm', platform: 'neutral', conditions: ['worker', 'browser'],
-    external, nodePaths: [peers], write: false, metafile: true, logLevel: 'silent',
+    external, nodePaths: [peers], write: false, metafile: true, logLevel: 'silent', plugins,
   });
   const code = result.outputFiles[0].contents;
   const packages = new Set();
@@ -94,11 +95,35 @@ console.log(`testing entry in the main bundle: ${testingLeaked ? 'YES (leak)' : 
 const ownModules = Object.entries(fromSrc.modules).filter(([file]) => !file.includes('node_modules/'));
 const ownMinified = ownModules.reduce((sum, [, n]) => sum + n, 0);
 const gzShare = (n) => Math.round((n / ownMinified) * byPackage['payment-gateway-sdk']);
-const KINDS = { payments: /(^|\/)(order|orders|pay-data|reissue|wait-for-order)\.ts$/, refunds: /refund/, settlements: /settle/ };
-const byKind = Object.fromEntries(Object.entries(KINDS).map(([kind, pattern]) => [kind, gzShare(ownModules.filter(([file]) => pattern.test(file)).reduce((sum, [, n]) => sum + n, 0))]));
+// A kind's cost is marginal, as a package's: the bundle minus the same bundle with the kind's operation rows left
+// out of the table (its schemas, refusals and advice go with them; the client's methods stay, a few bytes each).
+const KIND_OF_OPERATION = (name) => (/refund/i.test(name) ? 'refunds' : /transfer/i.test(name) ? 'transfers' : /division/i.test(name) ? 'divisions' : /settle/i.test(name) ? 'settlements' : 'payments');
+const tablePath = `${root}src/operations/table.ts`;
+const tableSource = readFileSync(tablePath, 'utf8');
+function tableWithout(kind) {
+  const file = ts.createSourceFile(tablePath, tableSource, ts.ScriptTarget.Latest, true);
+  const cuts = [];
+  const visit = (node) => {
+    if (ts.isVariableDeclaration(node) && node.name.getText() === 'operations' && node.initializer && ts.isObjectLiteralExpression(node.initializer)) {
+      for (const row of node.initializer.properties) if (KIND_OF_OPERATION(row.name.getText()) === kind) cuts.push([row.getFullStart(), row.getEnd() + 1]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  let text = tableSource;
+  for (const [start, end] of cuts.reverse()) text = text.slice(0, start) + text.slice(end);
+  return { text, rows: cuts.length };
+}
+const kindNames = [...new Set(tableSource.match(/^  (\w+): defineOperation/gm).map((line) => KIND_OF_OPERATION(line.trim().split(':')[0])))];
+const byKind = {};
+for (const kind of kindNames) {
+  const { text } = tableWithout(kind);
+  const plugin = { name: 'without-kind', setup: (b) => b.onLoad({ filter: /src[\\/]operations[\\/]table\.ts$/ }, () => ({ contents: text, loader: 'ts', resolveDir: `${root}src/operations` })) };
+  byKind[kind] = fromSrc.gz - (await bundle(`consumer-no-${kind}`, ours(`${root}src/index.ts`), [], [plugin])).gz;
+}
 console.log(`ours by module (of ${kb(ownMinified)} minified; gzip shares pro rata):`);
 for (const [file, n] of ownModules.sort((a, b) => b[1] - a[1])) console.log(`  ${file.replace(/^.*?src\//, 'src/').padEnd(48)} ${kb(n).padStart(8)} min  ~${kb(gzShare(n)).padStart(7)} gz`);
-console.log('by record kind (the modules named for it), gzip shares:');
+console.log('by record kind (what leaving its operation rows out of the table saves), gzip:');
 for (const [kind, n] of Object.entries(byKind)) console.log(`  ${kind.padEnd(12)} ~${kb(n)}`);
 writeFileSync(`${work}/size.json`, JSON.stringify({
   gzipBytes: shipped.gz, minifiedBytes: shipped.code.length, stripe: { version: stripeVersion, gzipBytes: peer.gz, minifiedBytes: peer.code.length },
