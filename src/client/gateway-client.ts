@@ -14,7 +14,7 @@ import { setUpClient } from './client-setup.js';
 import type { OperationMethods } from './operation-methods.js';
 import type { ConfirmOptions, GatewayClientOptions, RequestOptions } from './options.js';
 import type { GatewayResponse } from './runner.js';
-import { orderWait, refundWait, transferWait, type WaitForOrderOptions, type WaitForRefundOptions, type WaitOptions } from './wait-for-record.js';
+import { recordWait, type WaitForOrderOptions, type WaitOptions } from './wait-for-record.js';
 
 export type { OperationMethods } from './operation-methods.js';
 
@@ -328,7 +328,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   waitForTransfer(ids: TransferQueryParams, options?: WaitOptions<Transfer>): Promise<Transfer> {
-    return this.#calls.wait(transferWait, ids, options);
+    return this.#calls.wait(recordWait('transfer'), ids, options);
   }
 
   /**
@@ -355,7 +355,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
-    return this.#calls.wait(orderWait, ids, options);
+    return this.#calls.wait(recordWait('payment'), ids, options);
   }
 
   /**
@@ -376,7 +376,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   waitForRefund(ids: RefundQueryParams, options?: WaitForRefundOptions): Promise<Refund> {
-    return this.#calls.wait(refundWait, ids, options);
+    return this.#calls.wait(recordWait('refund'), ids, options);
   }
 
   /**
@@ -530,6 +530,20 @@ export class GatewayClient implements OperationMethods {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `GatewayClient ${JSON.stringify(this.toJSON())}`;
   }
+}
+
+/**
+ * Options of {@link GatewayClient.waitForRefund}: those of {@link WaitForOrderOptions}, with `until` a function of the refund.
+ *
+ * @example
+ * ```ts
+ * const options: GatewayClient.WaitForRefundOptions = { intervalMs: 2_000, timeout: 60_000 };
+ * const refund = await client.waitForRefund({ mchRefundNo: 'refund-1001' }, options);
+ * ```
+ */
+export interface WaitForRefundOptions extends Omit<WaitForOrderOptions, 'until'> {
+  /** When the wait is over, instead of the default: the refund has left states 0 and 1 (2 refunded, 3 failed, 4 closed). */
+  until?: ((refund: Refund) => boolean) | undefined;
 }
 
 /**

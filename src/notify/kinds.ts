@@ -212,6 +212,7 @@ const payment = defineNotificationKind({
   tracking: {
     read: 'query', by: ['payOrderId', 'mchOrderNo'], open: [PayOrderState.Generated, PayOrderState.Paying], states: PayOrderState,
     notFound: 'order_not_found', noun: 'order', found: 'paid order found by a sweep', prefix: '',
+    waited: 'show the payment as pending, and rely on the notification or a later query',
     byKey: { prefix: 'order-key:', currency: currencyCode },
     // Only an order has a validity a sweep may act on: closeExpired closes one still open past it.
     expiry: { close: 'close', sent: 'sentExpiredTime' },
@@ -251,6 +252,7 @@ const refund = defineNotificationKind({
   tracking: {
     read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding], states: RefundOrderState,
     notFound: 'refund_not_found', noun: 'refund', found: 'refund found by a sweep', prefix: 'refund:',
+    waited: "show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery",
     byKey: { prefix: 'refund-key:', currency: requiredText, of: 'payment' },
     reportedIn: 'refunds',
   },
@@ -294,6 +296,7 @@ const transfer = defineNotificationKind({
   tracking: {
     read: 'transferQuery', by: ['transferId', 'mchOrderNo'], open: [TransferOrderState.Created, TransferOrderState.Transferring], states: TransferOrderState,
     notFound: 'transfer_not_found', noun: 'transfer', found: 'transfer found by a sweep', prefix: 'transfer:',
+    waited: 'show the transfer as in progress; its notification, a sweep or a later transferQuery will tell',
     // A payment is known by mchOrderNo too: one tracked by its number carries its entryType (the parameters sent do).
     byKey: { prefix: 'transfer-key:', currency: requiredText, marker: 'entryType' },
     reportedIn: 'transfers',
