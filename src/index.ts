@@ -55,9 +55,6 @@ export { GatewayApiError, type GatewayApiErrorReason } from './operations/api-er
 // Notifications
 export {
   verifyNotification,
-  verifyRefundNotification,
-  verifyTransferNotification,
-  verifySettlementNotification,
   type PayOrderExpectation,
   type PayOrderNotification,
   type VerifyNotificationOptions,
@@ -126,6 +123,7 @@ export type * as Payments from './public/payments.js';
  * ```
  */
 export * as Refunds from './public/refunds.js';
+export { verifyRefundNotification } from './public/refunds.js';
 /**
  * The transfer kind's names (payouts): `Transfers.CreateParams`, `Transfers.Transfer`, `Transfers.State`, `Transfers.Notification`...
  *
@@ -136,6 +134,7 @@ export * as Refunds from './public/refunds.js';
  * ```
  */
 export * as Transfers from './public/transfers.js';
+export { verifyTransferNotification } from './public/transfers.js';
 /**
  * The settlement kind's names: `Settlements.RequestParams`, `Settlements.Settlement`, `Settlements.Notification`...
  *
@@ -145,4 +144,5 @@ export * as Transfers from './public/transfers.js';
  * ```
  */
 export type * as Settlements from './public/settlements.js';
+export { verifySettlementNotification } from './public/settlements.js';
 export { RefundOrderState } from './public/deprecated.js';

@@ -426,8 +426,8 @@ export class GatewayClient implements OperationMethods {
    * const settlement = await client.verifySettlementNotification(req.body, { expect: { requestId: 'settle-2024-07' } });
    * ```
    */
-  verifySettlementNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifySettlementNotificationOptions>): Promise<notify.SettlementNotification> {
-    return notify.verifySettlementNotification(input, { ...options, ...this.#credentials });
+  verifySettlementNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyOptionsOf<'settlement'>>): Promise<notify.KindNotification<'settlement'>> {
+    return notify.verifyKind('settlement', input, { ...options, ...this.#credentials });
   }
 
   /**
@@ -440,8 +440,8 @@ export class GatewayClient implements OperationMethods {
    * if (refund.state === Refunds.State.Succeeded) await markRefunded(refund.mchRefundNo);
    * ```
    */
-  verifyRefundNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyRefundNotificationOptions>): Promise<notify.RefundNotification> {
-    return notify.verifyRefundNotification(input, { ...options, ...this.#credentials });
+  verifyRefundNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.KindVerifyOptions<'refund'>>): Promise<notify.KindNotification<'refund'>> {
+    return notify.verifyKind('refund', input, { ...options, ...this.#credentials });
   }
 
   /**
@@ -453,8 +453,8 @@ export class GatewayClient implements OperationMethods {
    * const transfer = await client.verifyTransferNotification(req.body, { expect: { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' } });
    * ```
    */
-  verifyTransferNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyTransferNotificationOptions>): Promise<notify.TransferNotification> {
-    return notify.verifyTransferNotification(input, { ...options, ...this.#credentials });
+  verifyTransferNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.KindVerifyOptions<'transfer'>>): Promise<notify.KindNotification<'transfer'>> {
+    return notify.verifyKind('transfer', input, { ...options, ...this.#credentials });
   }
 
   /**

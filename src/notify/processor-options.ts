@@ -16,7 +16,7 @@ import type { OrderSweeper } from './sweep.js';
 import type { PaidOrder, SweepClient, SweepLogger } from './sweep-settings.js';
 import type { Swept, TrackedKindName as TrackedKind } from './tracked-types.js';
 import type { LogLevel } from '../util/log-levels.js';
-import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification, VerifyRefundNotificationOptions } from './verify.js';
+import type { KindNotification, PayOrderExpectation, PayOrderNotification } from './verify.js';
 
 /**
  * What a processor's notification must match: fixed values, or a function of the verified notification that
@@ -97,17 +97,6 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
   leaveUnhandled?: readonly HandlerOption[] | undefined;
 }
 
-/**
- * What a refund processor's notification must match (`expectRefund`), e.g. from your refund record. The state is
- * not among them: `onRefunded` runs for state 2 only, `onRefundFailed` for 3 and 4.
- *
- * @example
- * ```ts
- * const expected: Refunds.Expectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
- * ```
- */
-export type RefundExpectation = Omit<NonNullable<VerifyRefundNotificationOptions['expect']>, 'state'>;
-
 type Kinds = typeof notificationKinds;
 /**
  * The processor options that hold a handler: `onPaid`, `onRefunded`, `onRefundFailed`, `onSettlement`; what
@@ -187,7 +176,7 @@ export type PaymentProcessorOptions<Context extends ProcessingContext = Processi
  * };
  * ```
  */
-export type SettlementProcessorOptions<Context extends ProcessingContext = ProcessingContext> = NotificationProcessorOptions<Context> & { readonly onSettlement: Handler<SettlementNotification, Context> };
+export type SettlementProcessorOptions<Context extends ProcessingContext = ProcessingContext> = NotificationProcessorOptions<Context> & { readonly onSettlement: Handler<KindNotification<'settlement'>, Context> };
 
 /**
  * Processes the gateway's notifications once each; see {@link createNotificationProcessor}.

@@ -22,8 +22,8 @@ export {
   type RefundOrderResult as CreateResult,
   type RefundQueryParams as QueryParams,
 } from '../protocol/schemas/refund.js';
-export type { RefundNotification as Notification, VerifyRefundNotificationOptions as VerifyOptions } from '../notify/verify.js';
-export type { RefundExpectation as Expectation } from '../notify/processor-options.js';
+import type { NotificationInput } from '../notify/input.js';
+import { verifyKind, type KindNotification, type KindVerifyOptions } from '../notify/verify.js';
 import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
 
 /**
@@ -69,3 +69,72 @@ export type Trackable = TrackableOf<'refund'>;
  */
 export type Unconfirmed = UnconfirmedOf<'refund'>;
 export type { RefundSweepProblem as SweepProblem, RefundSweepReport as SweepReport } from '../notify/sweep-report.js';
+
+/**
+ * A verified refund notification: the refund's fields typed as the gateway's refund query returns them
+ * (numbers for `refundAmount`, `payAmount`, `state`, `successTime`, `createdAt`), `reqTime`, unknown extra
+ * fields kept, and `idempotencyKey` (`refund:${refundOrderId}:${state}`). Its `state` 2 is money going back to
+ * the payer, never a payment.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const refund: Refunds.Notification = await verifyRefundNotification(request, credentials);
+ * if (refund.state === 2) await markRefunded(refund.mchRefundNo, refund.refundAmount); // 2: succeeded, 3: failed
+ * ```
+ */
+export type Notification = KindNotification<'refund'>;
+
+/**
+ * Options of {@link verifyRefundNotification}: {@link NotificationOptions} and what the refund must match
+ * (`expect`: `mchRefundNo`, `refundAmount` with `currency`, `state`, by default 2 or 3, the states the gateway
+ * notifies; a mismatch is a {@link GatewayValidationError}).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: Refunds.VerifyOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
+ * };
+ * ```
+ */
+export type VerifyOptions = KindVerifyOptions<'refund'>;
+
+/**
+ * Verifies a refund notification (the gateway's POST to a refund's `notifyUrl`, sent when the refund succeeds,
+ * state 2, or fails, state 3) and returns it typed. The rules are those of {@link verifyNotification}; `mchNo`
+ * and `appId` are required (a signed `refundQuery` answer, the same record without them, is refused), and a
+ * payment notification, or a refund carrying another kind's field, is refused. Process each `idempotencyKey` once.
+ *
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
+ *   is not a refund or is shaped as another kind, is of another state than `expect.state` (default 2 or 3), differs
+ *   from `expect`, or fails `maxAgeMs`
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, verifyRefundNotification } from 'payment-gateway-sdk';
+ *
+ * const refund = await verifyRefundNotification(request, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
+ * });
+ * if (refund.state === 2) await markRefunded(refund.mchRefundNo); // 2: succeeded; 3: failed, no money moved
+ * return new Response(NOTIFICATION_ACK);
+ * ```
+ */
+export function verifyRefundNotification(input: NotificationInput, options: VerifyOptions): Promise<Notification> {
+  return verifyKind('refund', input, options);
+}
+
+/**
+ * What a refund processor's notification must match (`expectRefund`), e.g. from your refund record. The state is
+ * not among them: `onRefunded` runs for state 2 only, `onRefundFailed` for 3 and 4.
+ *
+ * @example
+ * ```ts
+ * const expected: Refunds.Expectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
+ * ```
+ */
+export type Expectation = Omit<NonNullable<VerifyOptions['expect']>, 'state'>;

@@ -20,5 +20,76 @@ export type {
   SettlementRecord as Settlement,
   SettlementResult as Result,
 } from '../protocol/schemas/settlement.js';
-export type { SettlementExpectation as Expectation, SettlementNotification as Notification, VerifySettlementNotificationOptions as VerifyOptions } from '../notify/verify.js';
+import type { NotificationInput } from '../notify/input.js';
+import { verifyKind, type KindExpectation, type KindNotification, type VerifyOptionsOf } from '../notify/verify.js';
 export type { SettlementProcessorOptions as ProcessorOptions } from '../notify/processor-options.js';
+
+/**
+ * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
+ * `mchNo`, `appId` and `reqTime` (required: a signed `settleRequestGet` answer lacks them), unknown extra
+ * fields kept, and `idempotencyKey`
+ * (`${serverRequestId}:${status}`).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const s: Settlements.Notification = await client.verifySettlementNotification(request);
+ * console.log(s.requestId, s.status, s.amount);
+ * ```
+ */
+export type Notification = KindNotification<'settlement'>;
+
+/**
+ * What a settlement notification must match, e.g. from your settlement record.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import type { Settlements } from 'payment-gateway-sdk';
+ *
+ * const asRequested: Settlements.Expectation = { requestId: 'settle-2024-07', amount: 150000, currency: 'USD', tokenId: 'TRON_USDT' };
+ * ```
+ */
+export type Expectation = KindExpectation<'settlement'>;
+
+/**
+ * Options of {@link verifySettlementNotification}: {@link NotificationOptions} and what the callback must
+ * match (`expect`; a mismatch is a {@link GatewayValidationError}).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: Settlements.VerifyOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { requestId: 'settle-2024-07', amount: 150000, currency: 'USD' },
+ * };
+ * ```
+ */
+export type VerifyOptions = VerifyOptionsOf<'settlement'>;
+
+/**
+ * Verifies a settlement notification (the gateway's call to a settlement's `notifyUrl`) and returns it as
+ * a settlement record. The gateway does not publish this callback's format: it is taken to be signed like
+ * a payment notification and accepted as a form or a JSON body. The rules are those of
+ * {@link verifyNotification}: it must carry `reqTime`, `mchNo` and `appId`, the client's own, as every
+ * notification does, so a signed `settleRequestGet` answer (the same record without them) is refused.
+ *
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
+ *   is not a settlement record or is shaped as another kind, differs from `expect`, or fails `maxAgeMs`
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, verifySettlementNotification } from 'payment-gateway-sdk';
+ *
+ * const settlement = await verifySettlementNotification(request, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { requestId: 'settle-2024-07' },
+ * });
+ * console.log(settlement.status, settlement.amount);
+ * return new Response(NOTIFICATION_ACK);
+ * ```
+ */
+export function verifySettlementNotification(input: NotificationInput, options: VerifyOptions): Promise<Notification> {
+  return verifyKind('settlement', input, options);
+}
