@@ -70,6 +70,11 @@ export interface NotificationKind<
    * claim, or that also carries another kind's identifying fields its own schema does not declare.
    */
   readonly identifiedBy: readonly string[];
+  /**
+   * The fields that name the record, the only ones of a verified notification that telemetry records. Default: its
+   * tracking's `by`, and those of the kind it belongs to (a refund's `payOrderId`); an untracked kind declares them.
+   */
+  readonly ids?: readonly string[] | undefined;
   /** The field whose value picks the handler (`state`); absent: the kind's handlers take every message. */
   readonly stateField?: string | undefined;
   /** The amount an expectation may pin, which is checked only with `currency` (1000 USD is not 1000 JPY). */
@@ -103,6 +108,7 @@ export interface NotificationKind<
 /** The field names a row gives outside its functions, each a field of its schemas (checked where a row is declared). */
 interface NamedFields<Schema extends z.ZodMiniObject, StateField extends Keys<Schema> | undefined, AmountField> {
   readonly identifiedBy: readonly Keys<Schema>[];
+  readonly ids?: readonly Keys<Schema>[];
   readonly stateField?: StateField;
   readonly amountField: AmountField;
 }
@@ -332,6 +338,8 @@ const settlement = defineNotificationKind({
   },
   expectOption: 'expectSettlement',
   identifiedBy: ['serverRequestId'],
+  // Your requestId names it, as it names the settlement's create and read.
+  ids: ['requestId'],
   amountField: 'amount',
   get schema() {
     return settlementNotificationSchema();
