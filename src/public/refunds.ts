@@ -24,6 +24,7 @@ export {
 } from '../protocol/schemas/refund.js';
 import type { NotificationInput } from '../notify/input.js';
 import { verifyKind, type KindNotification, type KindVerifyOptions } from '../notify/verify.js';
+import type { KindSweepProblem, KindSweepReport } from '../notify/sweep-report.js';
 import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
 
 /**
@@ -68,7 +69,30 @@ export type Trackable = TrackableOf<'refund'>;
  * ```
  */
 export type Unconfirmed = UnconfirmedOf<'refund'>;
-export type { RefundSweepProblem as SweepProblem, RefundSweepReport as SweepReport } from '../notify/sweep-report.js';
+
+/**
+ * Why a sweep did not settle a refund: what {@link Refunds.SweepReport}'s `problems` lists.
+ *
+ * @example
+ * ```ts
+ * for (const p of report.refunds.problems) log.warn(`${p.kind}: refund ${p.mchRefundNo} (${p.refundOrderId}): ${p.message}`);
+ * ```
+ */
+export type SweepProblem = KindSweepProblem<'refund'>;
+
+/**
+ * What one sweep did with tracked refunds (`report.refunds`): `refunded` (2) and `refundFailed` (3 or 4, a closed
+ * refund is never notified) count those whose `onRefunded`, `onRefundFailed` ran, now forgotten. Every checked refund
+ * is counted in exactly one of the fields after `checked`.
+ *
+ * @example
+ * ```ts
+ * const { refunds } = await processor.sweep({ olderThanMs: 60_000 });
+ * metrics.count('refunds.settled_by_sweep', refunds.refunded + refunds.refundFailed); // > 0: refund notifications are lost
+ * if (refunds.failed + refunds.notFound + refunds.mismatched + refunds.tooOld > 0) alertOnCall(refunds.problems);
+ * ```
+ */
+export type SweepReport = KindSweepReport<'refund'>;
 
 /**
  * A verified refund notification: the refund's fields typed as the gateway's refund query returns them
