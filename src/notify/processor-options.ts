@@ -113,7 +113,8 @@ type KindOfHandler<Handler extends HandlerOption> = { [Name in NotificationKindN
 /** What a handler of a kind receives: a verified notification, or (a tracked kind's) a record a sweep found. */
 type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind ? KindNotification<Name> | Swept<Name> : KindNotification<Name>;
 // A method's type, so that a handler written for the notification alone (before sweeps) still compiles.
-type Handler<Argument, Context> = { handler(notification: Argument, context: Context): unknown }['handler'];
+/** A handler option's function, of its argument and the store's context. */
+export type Handler<Argument, Context> = { handler(notification: Argument, context: Context): unknown }['handler'];
 
 /** Each handler option, optional, typed by its kind. */
 type HandlerOptions<Context extends ProcessingContext> = { readonly [Option in HandlerOption]?: Handler<HandlerArgument<KindOfHandler<Option>>, Context> | undefined };
@@ -164,19 +165,6 @@ export type NotificationProcessorOptions<Context extends ProcessingContext = Pro
  * ```
  */
 export type PaymentProcessorOptions<Context extends ProcessingContext = ProcessingContext> = NotificationProcessorOptions<Context> & { readonly onPaid: Handler<PaidOrder, Context> };
-
-/**
- * Options of a processor with `onSettlement` (see {@link NotificationProcessorOptions}).
- *
- * @example
- * ```ts
- * const options: Settlements.ProcessorOptions = {
- *   ...credentials,
- *   onSettlement: async (settlement) => recordSettlement(settlement.requestId, settlement.status),
- * };
- * ```
- */
-export type SettlementProcessorOptions<Context extends ProcessingContext = ProcessingContext> = NotificationProcessorOptions<Context> & { readonly onSettlement: Handler<KindNotification<'settlement'>, Context> };
 
 /**
  * Processes the gateway's notifications once each; see {@link createNotificationProcessor}.

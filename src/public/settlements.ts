@@ -22,7 +22,8 @@ export type {
 } from '../protocol/schemas/settlement.js';
 import type { NotificationInput } from '../notify/input.js';
 import { verifyKind, type KindExpectation, type KindNotification, type VerifyOptionsOf } from '../notify/verify.js';
-export type { SettlementProcessorOptions as ProcessorOptions } from '../notify/processor-options.js';
+import type { Handler, NotificationProcessorOptions } from '../notify/processor-options.js';
+import type { ProcessingContext } from '../notify/store.js';
 
 /**
  * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
@@ -93,3 +94,16 @@ export type VerifyOptions = VerifyOptionsOf<'settlement'>;
 export function verifySettlementNotification(input: NotificationInput, options: VerifyOptions): Promise<Notification> {
   return verifyKind('settlement', input, options);
 }
+
+/**
+ * Options of a processor with `onSettlement` (see {@link NotificationProcessorOptions}).
+ *
+ * @example
+ * ```ts
+ * const options: Settlements.ProcessorOptions = {
+ *   ...credentials,
+ *   onSettlement: async (settlement) => recordSettlement(settlement.requestId, settlement.status),
+ * };
+ * ```
+ */
+export type ProcessorOptions<Context extends ProcessingContext = ProcessingContext> = NotificationProcessorOptions<Context> & { readonly onSettlement: Handler<Notification, Context> };
