@@ -85,10 +85,9 @@ export class GatewayWaitTimeoutError extends GatewayTimeoutError {
   static override readonly kind: string = 'GatewayWaitTimeoutError';
 
   constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions & Omit<LastRecords, 'lastOrder'> = {}) {
-    const records: Record<string, unknown> = { ...options, lastOrder };
-    const rest: Record<string, unknown> = { ...options };
-    for (const field of lastFields) delete rest[field];
-    super(message, rest as GatewayErrorOptions);
+    // The base class reads its own options alone.
+    super(message, options);
+    const records: Readonly<Record<string, unknown>> = { ...options, lastOrder };
     // Every kind's field, in the kinds' order, `undefined` but the one the wait read.
     for (const field of lastFields) (this as unknown as Record<string, unknown>)[field] = records[field];
   }
@@ -123,9 +122,9 @@ export type LastRecordFields = { readonly [Name in WaitedKind as LastField<Name>
 /** The records a timeout error is made with, each optional. */
 export type LastRecords = Partial<LastRecordFields>;
 
-const capital = (word: string): string => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
-const trackings = Object.values(notificationKinds as Readonly<Record<string, { readonly tracking?: KindTracking | undefined }>>).flatMap(({ tracking }) => (tracking ? [tracking] : []));
-const lastFields = trackings.map(({ noun }) => `last${capital(noun)}`);
+const capital = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+const lastField = (tracking: KindTracking): string => `last${capital(tracking.noun)}`;
+const lastFields = Object.values(notificationKinds as Readonly<Record<string, { readonly tracking?: KindTracking | undefined }>>).flatMap(({ tracking }) => (tracking ? [lastField(tracking)] : []));
 
 /** A record a wait reads: it has a state. */
 export interface StatefulRecord {
@@ -151,18 +150,15 @@ export interface RecordWait<Ids, R extends StatefulRecord> {
  * once it left the open states, named by your number when given (else the gateway's id), with its `waited` advice.
  */
 export function recordWait<Name extends WaitedKind>(name: Name): RecordWait<ParamsOf<TrackingOf<Name>['read']>, WaitedRecord<Name>> {
-  const { read, by, open, noun, waited } = notificationKinds[name].tracking as KindTracking;
+  const tracking = notificationKinds[name].tracking as KindTracking;
+  const { by, open, noun } = tracking;
   return {
     method: `waitFor${capital(noun)}`,
-    read,
+    read: tracking.read,
     final: (record) => !open.includes(record.state),
-    named(ids) {
-      const given = ids as Readonly<Record<string, unknown>>;
-      const field = given[by[1]] !== undefined ? by[1] : by[0];
-      return `${noun} ${field} '${String(given[field])}'`;
-    },
-    advice: waited,
-    last: `last${capital(noun)}`,
+    named: (ids: Readonly<Record<string, unknown>>) => (ids[by[1]] !== undefined ? `${noun} ${by[1]} '${ids[by[1]]}'` : `${noun} ${by[0]} '${ids[by[0]]}'`),
+    advice: tracking.waited,
+    last: lastField(tracking),
   };
 }
 
@@ -214,10 +210,10 @@ export async function waitFor<Ids, R extends StatefulRecord>(
 
 function timedOut<Ids, R extends StatefulRecord>(wait: RecordWait<Ids, R>, ids: Ids, timeout: number, last: R | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
   const seen = last ? `was still in state ${last.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
-  const { lastOrder, ...records } = { [wait.last]: last } as LastRecords & { readonly lastOrder?: PayOrder | undefined };
-  return new GatewayWaitTimeoutError(
-    `The ${wait.named(ids)} ${seen} after waiting ${timeout} ms (${wait.method}'s timeout): ${wait.advice}.`,
-    lastOrder,
-    { operation: wait.read, cause: lastFailure, ...records },
-  );
+  const records: LastRecords = { [wait.last]: last };
+  return new GatewayWaitTimeoutError(`The ${wait.named(ids)} ${seen} after waiting ${timeout} ms (${wait.method}'s timeout): ${wait.advice}.`, records.lastOrder, {
+    operation: wait.read,
+    cause: lastFailure,
+    ...records,
+  });
 }

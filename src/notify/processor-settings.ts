@@ -29,6 +29,7 @@ const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sql
 /** Every row, and each handler option a row declares with the row's name for it. */
 const KINDS: readonly DeclaredKind[] = Object.values(notificationKinds);
 const HANDLER_OPTIONS: readonly string[] = KINDS.flatMap((kind) => Object.keys(kind.handlers));
+const HANDLER_LIST = `handler options: ${HANDLER_OPTIONS.join(', ')}`;
 /** The options a processor takes that verification does not. */
 /** The client methods every processor's client must have, as SweepClient requires them: each expiring kind's read and close. */
 const CLIENT_METHODS = trackedKinds.flatMap((kind) => (kind.tracking.expiry === undefined ? [] : [kind.tracking.read, kind.tracking.expiry.close])) as readonly RequiredClientMethod[];
@@ -43,7 +44,7 @@ const processorSchema = lazySchema(() =>
     busyWaitMs: z.optional(timerDelayMs(0).check(z.maximum(MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
     // One option per handler a row declares (onPaid, onRefunded...).
     ...(Object.fromEntries(HANDLER_OPTIONS.map((option) => [option, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as Record<string, z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>>),
-    leaveUnhandled: z.optional(z.array(z.custom<string>((v) => HANDLER_OPTIONS.includes(v as string), { error: `must name handler options: ${HANDLER_OPTIONS.join(', ')}` }), { error: `must be an array of handler options, e.g. ['${HANDLER_OPTIONS.find((option) => option.endsWith('Failed')) ?? HANDLER_OPTIONS[0]}']` })),
+    leaveUnhandled: z.optional(z.array(z.custom<string>((v) => HANDLER_OPTIONS.includes(v as string), { error: `must name ${HANDLER_LIST}` }), { error: `must be an array of ${HANDLER_LIST}` })),
     telemetry: telemetryOption(),
     client: z.optional(z.custom<SweepClient>((v) => CLIENT_METHODS.every((method) => typeof (v as Partial<SweepClient> | null)?.[method] === 'function'), {
       error: `must be a GatewayClient (something with ${CLIENT_METHODS.join(' and ')})`,

@@ -22,8 +22,7 @@ export {
   type RefundOrderResult as CreateResult,
   type RefundQueryParams as QueryParams,
 } from '../protocol/schemas/refund.js';
-import type { NotificationInput } from '../notify/input.js';
-import { verifyKind, type KindNotification, type KindVerifyOptions } from '../notify/verify.js';
+import type { KindNotification, KindVerifyOptions } from '../notify/verify.js';
 import type { KindSweepProblem, KindSweepReport } from '../notify/sweep-report.js';
 import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
 
@@ -125,32 +124,6 @@ export type Notification = KindNotification<'refund'>;
  */
 export type VerifyOptions = KindVerifyOptions<'refund'>;
 
-/**
- * Verifies a refund notification (the gateway's POST to a refund's `notifyUrl`, sent when the refund succeeds,
- * state 2, or fails, state 3) and returns it typed. The rules are those of {@link verifyNotification}; `mchNo`
- * and `appId` are required (a signed `refundQuery` answer, the same record without them, is refused), and a
- * payment notification, or a refund carrying another kind's field, is refused. Process each `idempotencyKey` once.
- *
- * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
- * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
- *   is not a refund or is shaped as another kind, is of another state than `expect.state` (default 2 or 3), differs
- *   from `expect`, or fails `maxAgeMs`
- *
- * @example
- * ```ts
- * import { NOTIFICATION_ACK, verifyRefundNotification } from 'payment-gateway-sdk';
- *
- * const refund = await verifyRefundNotification(request, {
- *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
- *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
- * });
- * if (refund.state === 2) await markRefunded(refund.mchRefundNo); // 2: succeeded; 3: failed, no money moved
- * return new Response(NOTIFICATION_ACK);
- * ```
- */
-export function verifyRefundNotification(input: NotificationInput, options: VerifyOptions): Promise<Notification> {
-  return verifyKind('refund', input, options);
-}
 
 /**
  * What a refund processor's notification must match (`expectRefund`), e.g. from your refund record. The state is

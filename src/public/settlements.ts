@@ -20,8 +20,7 @@ export type {
   SettlementRecord as Settlement,
   SettlementResult as Result,
 } from '../protocol/schemas/settlement.js';
-import type { NotificationInput } from '../notify/input.js';
-import { verifyKind, type KindExpectation, type KindNotification, type VerifyOptionsOf } from '../notify/verify.js';
+import type { KindExpectation, KindNotification, VerifyOptionsOf } from '../notify/verify.js';
 import type { Handler, NotificationProcessorOptions } from '../notify/processor-options.js';
 import type { ProcessingContext } from '../notify/store.js';
 
@@ -68,32 +67,6 @@ export type Expectation = KindExpectation<'settlement'>;
  */
 export type VerifyOptions = VerifyOptionsOf<'settlement'>;
 
-/**
- * Verifies a settlement notification (the gateway's call to a settlement's `notifyUrl`) and returns it as
- * a settlement record. The gateway does not publish this callback's format: it is taken to be signed like
- * a payment notification and accepted as a form or a JSON body. The rules are those of
- * {@link verifyNotification}: it must carry `reqTime`, `mchNo` and `appId`, the client's own, as every
- * notification does, so a signed `settleRequestGet` answer (the same record without them) is refused.
- *
- * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
- * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
- *   is not a settlement record or is shaped as another kind, differs from `expect`, or fails `maxAgeMs`
- *
- * @example
- * ```ts
- * import { NOTIFICATION_ACK, verifySettlementNotification } from 'payment-gateway-sdk';
- *
- * const settlement = await verifySettlementNotification(request, {
- *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
- *   expect: { requestId: 'settle-2024-07' },
- * });
- * console.log(settlement.status, settlement.amount);
- * return new Response(NOTIFICATION_ACK);
- * ```
- */
-export function verifySettlementNotification(input: NotificationInput, options: VerifyOptions): Promise<Notification> {
-  return verifyKind('settlement', input, options);
-}
 
 /**
  * Options of a processor with `onSettlement` (see {@link NotificationProcessorOptions}).

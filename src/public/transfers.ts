@@ -25,8 +25,7 @@ export {
   type TransferOrderResult as CreateResult,
   type TransferQueryParams as QueryParams,
 } from '../protocol/schemas/transfer.js';
-import type { NotificationInput } from '../notify/input.js';
-import { verifyKind, type KindNotification, type KindVerifyOptions } from '../notify/verify.js';
+import type { KindNotification, KindVerifyOptions } from '../notify/verify.js';
 import type { KindSweepProblem, KindSweepReport } from '../notify/sweep-report.js';
 import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
 
@@ -129,28 +128,3 @@ export type Notification = KindNotification<'transfer'>;
  * ```
  */
 export type VerifyOptions = KindVerifyOptions<'transfer'>;
-
-/**
- * Verifies a transfer notification (the gateway's POST to a transfer's `notifyUrl`, sent once when the transfer
- * succeeds, 2, or fails, 3) and returns it typed. The rules are those of {@link verifyNotification}; a payment or a
- * refund notification is refused here, and a transfer notification by theirs. Process each `idempotencyKey` once.
- *
- * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
- * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application, is not a
- *   transfer or is shaped as another kind, differs from `expect`, or fails `maxAgeMs`
- *
- * @example
- * ```ts
- * import { NOTIFICATION_ACK, verifyTransferNotification } from 'payment-gateway-sdk';
- *
- * const transfer = await verifyTransferNotification(request, {
- *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
- *   expect: { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' },
- * });
- * if (transfer.state === 2) await markPaidOut(transfer.mchOrderNo);
- * return new Response(NOTIFICATION_ACK);
- * ```
- */
-export function verifyTransferNotification(input: NotificationInput, options: VerifyOptions): Promise<Notification> {
-  return verifyKind('transfer', input, options);
-}
