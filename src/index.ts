@@ -5,7 +5,7 @@
  * ```ts
  * import { GatewayClient } from 'payment-gateway-sdk';
  *
- * const client = new GatewayClient({ baseUrl, mchNo, appId, secret });
+ * const client = new GatewayClient({ baseUrl: 'https://pay.example.com', mchNo, appId, secret });
  * const order = await client.query({ mchOrderNo: 'order-1001' });
  * ```
  *
