@@ -8,7 +8,8 @@ import ts from 'typescript';
 export const TOPICS = [
   ['Testing', /^testing\//],
   ['Kinds', /^public\//],
-  ['Notifications', /^notify\/|^stores\//],
+  // The entry declares only each other kind's verifier, next to its group (one line of notify/verify.ts's verifyKind).
+  ['Notifications', /^notify\/|^stores\/|^index\.ts$/],
   ['Errors', /^errors\//],
   ['Telemetry', /^telemetry\//],
   ['Schemas', /^protocol\/schemas\/|^protocol\/json\//],

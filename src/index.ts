@@ -5,7 +5,7 @@
  * ```ts
  * import { GatewayClient } from 'payment-gateway-sdk';
  *
- * const client = new GatewayClient({ baseUrl, mchNo, appId, secret });
+ * const client = new GatewayClient({ baseUrl: 'https://pay.example.com', mchNo, appId, secret });
  * const order = await client.query({ mchOrderNo: 'order-1001' });
  * ```
  *
@@ -15,6 +15,12 @@
 // The public surface: what a merchant imports (at most 100 names). Anything else is internal, whichever
 // file exports it: the operation table and its types, the schemas' helper types, error constructors'
 // options (test/docs/public-surface.test.ts holds this list). The mock gateway is its own entry: ./testing.
+
+import type { NotificationInput } from './notify/input.js';
+import { verifyKind } from './notify/verify.js';
+import type * as Refunds from './public/refunds.js';
+import type * as Settlements from './public/settlements.js';
+import type * as Transfers from './public/transfers.js';
 
 // Client
 export { GatewayClient, type OperationMethods } from './client/gateway-client.js';
@@ -52,12 +58,9 @@ export {
 } from './errors/index.js';
 export { GatewayApiError, type GatewayApiErrorReason } from './operations/api-error.js';
 
-// Notifications
+// Notifications (each other kind's verifier follows its group below: verifyKind runs its row of notify/kinds.ts)
 export {
   verifyNotification,
-  verifyRefundNotification,
-  verifyTransferNotification,
-  verifySettlementNotification,
   type PayOrderExpectation,
   type PayOrderNotification,
   type VerifyNotificationOptions,
@@ -127,6 +130,32 @@ export type * as Payments from './public/payments.js';
  */
 export * as Refunds from './public/refunds.js';
 /**
+ * Verifies a refund notification (the gateway's POST to a refund's `notifyUrl`, sent when the refund succeeds,
+ * state 2, or fails, state 3) and returns it typed. The rules are those of {@link verifyNotification}; `mchNo`
+ * and `appId` are required (a signed `refundQuery` answer, the same record without them, is refused), and a
+ * payment notification, or a refund carrying another kind's field, is refused. Process each `idempotencyKey` once.
+ *
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
+ *   is not a refund or is shaped as another kind, is of another state than `expect.state` (default 2 or 3), differs
+ *   from `expect`, or fails `maxAgeMs`
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, verifyRefundNotification } from 'payment-gateway-sdk';
+ *
+ * const refund = await verifyRefundNotification(request, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
+ * });
+ * if (refund.state === 2) await markRefunded(refund.mchRefundNo); // 2: succeeded; 3: failed, no money moved
+ * return new Response(NOTIFICATION_ACK);
+ * ```
+ */
+export function verifyRefundNotification(input: NotificationInput, options: Refunds.VerifyOptions): Promise<Refunds.Notification> {
+  return verifyKind('refund', input, options);
+}
+/**
  * The transfer kind's names (payouts): `Transfers.CreateParams`, `Transfers.Transfer`, `Transfers.State`, `Transfers.Notification`...
  *
  * @example
@@ -147,6 +176,30 @@ export * as Transfers from './public/transfers.js';
  */
 export * as Divisions from './public/divisions.js';
 /**
+ * Verifies a transfer notification (the gateway's POST to a transfer's `notifyUrl`, sent once when the transfer
+ * succeeds, 2, or fails, 3) and returns it typed. The rules are those of {@link verifyNotification}; a payment or a
+ * refund notification is refused here, and a transfer notification by theirs. Process each `idempotencyKey` once.
+ *
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application, is not a
+ *   transfer or is shaped as another kind, differs from `expect`, or fails `maxAgeMs`
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, verifyTransferNotification } from 'payment-gateway-sdk';
+ *
+ * const transfer = await verifyTransferNotification(request, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' },
+ * });
+ * if (transfer.state === 2) await markPaidOut(transfer.mchOrderNo);
+ * return new Response(NOTIFICATION_ACK);
+ * ```
+ */
+export function verifyTransferNotification(input: NotificationInput, options: Transfers.VerifyOptions): Promise<Transfers.Notification> {
+  return verifyKind('transfer', input, options);
+}
+/**
  * The settlement kind's names: `Settlements.RequestParams`, `Settlements.Settlement`, `Settlements.Notification`...
  *
  * @example
@@ -155,4 +208,30 @@ export * as Divisions from './public/divisions.js';
  * ```
  */
 export type * as Settlements from './public/settlements.js';
+/**
+ * Verifies a settlement notification (the gateway's call to a settlement's `notifyUrl`) and returns it as
+ * a settlement record. The gateway does not publish this callback's format: it is taken to be signed like
+ * a payment notification and accepted as a form or a JSON body. The rules are those of
+ * {@link verifyNotification}: it must carry `reqTime`, `mchNo` and `appId`, the client's own, as every
+ * notification does, so a signed `settleRequestGet` answer (the same record without them) is refused.
+ *
+ * @throws {@link GatewaySignatureError} when `sign` is missing or does not match
+ * @throws {@link GatewayValidationError} when the input cannot be read, is for another merchant application,
+ *   is not a settlement record or is shaped as another kind, differs from `expect`, or fails `maxAgeMs`
+ *
+ * @example
+ * ```ts
+ * import { NOTIFICATION_ACK, verifySettlementNotification } from 'payment-gateway-sdk';
+ *
+ * const settlement = await verifySettlementNotification(request, {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { requestId: 'settle-2024-07' },
+ * });
+ * console.log(settlement.status, settlement.amount);
+ * return new Response(NOTIFICATION_ACK);
+ * ```
+ */
+export function verifySettlementNotification(input: NotificationInput, options: Settlements.VerifyOptions): Promise<Settlements.Notification> {
+  return verifyKind('settlement', input, options);
+}
 export { RefundOrderState } from './public/deprecated.js';

@@ -15,7 +15,7 @@ import { setUpClient } from './client-setup.js';
 import type { OperationMethods } from './operation-methods.js';
 import type { ConfirmOptions, GatewayClientOptions, RequestOptions } from './options.js';
 import type { GatewayResponse } from './runner.js';
-import { orderWait, refundWait, transferWait, type WaitForOrderOptions, type WaitForRefundOptions, type WaitOptions } from './wait-for-record.js';
+import { recordWait, type WaitForOrderOptions, type WaitOptions } from './wait-for-record.js';
 
 export type { OperationMethods } from './operation-methods.js';
 
@@ -399,7 +399,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   waitForTransfer(ids: TransferQueryParams, options?: WaitOptions<Transfer>): Promise<Transfer> {
-    return this.#calls.wait(transferWait, ids, options);
+    return this.#calls.wait(recordWait('transfer'), ids, options);
   }
 
   /**
@@ -426,7 +426,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   waitForOrder(ids: QueryParams, options?: WaitForOrderOptions): Promise<PayOrder> {
-    return this.#calls.wait(orderWait, ids, options);
+    return this.#calls.wait(recordWait('payment'), ids, options);
   }
 
   /**
@@ -447,7 +447,7 @@ export class GatewayClient implements OperationMethods {
    * ```
    */
   waitForRefund(ids: RefundQueryParams, options?: WaitForRefundOptions): Promise<Refund> {
-    return this.#calls.wait(refundWait, ids, options);
+    return this.#calls.wait(recordWait('refund'), ids, options);
   }
 
   /**
@@ -497,8 +497,8 @@ export class GatewayClient implements OperationMethods {
    * const settlement = await client.verifySettlementNotification(req.body, { expect: { requestId: 'settle-2024-07' } });
    * ```
    */
-  verifySettlementNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifySettlementNotificationOptions>): Promise<notify.SettlementNotification> {
-    return notify.verifySettlementNotification(input, { ...options, ...this.#credentials });
+  verifySettlementNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyOptionsOf<'settlement'>>): Promise<notify.KindNotification<'settlement'>> {
+    return notify.verifyKind('settlement', input, { ...options, ...this.#credentials });
   }
 
   /**
@@ -511,8 +511,8 @@ export class GatewayClient implements OperationMethods {
    * if (refund.state === Refunds.State.Succeeded) await markRefunded(refund.mchRefundNo);
    * ```
    */
-  verifyRefundNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyRefundNotificationOptions>): Promise<notify.RefundNotification> {
-    return notify.verifyRefundNotification(input, { ...options, ...this.#credentials });
+  verifyRefundNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.KindVerifyOptions<'refund'>>): Promise<notify.KindNotification<'refund'>> {
+    return notify.verifyKind('refund', input, { ...options, ...this.#credentials });
   }
 
   /**
@@ -524,8 +524,8 @@ export class GatewayClient implements OperationMethods {
    * const transfer = await client.verifyTransferNotification(req.body, { expect: { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' } });
    * ```
    */
-  verifyTransferNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.VerifyTransferNotificationOptions>): Promise<notify.TransferNotification> {
-    return notify.verifyTransferNotification(input, { ...options, ...this.#credentials });
+  verifyTransferNotification(input: NotificationInput, options?: ClientNotificationOptions<notify.KindVerifyOptions<'transfer'>>): Promise<notify.KindNotification<'transfer'>> {
+    return notify.verifyKind('transfer', input, { ...options, ...this.#credentials });
   }
 
   /**
@@ -602,6 +602,20 @@ export class GatewayClient implements OperationMethods {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `GatewayClient ${JSON.stringify(this.toJSON())}`;
   }
+}
+
+/**
+ * Options of {@link GatewayClient.waitForRefund}: those of {@link WaitForOrderOptions}, with `until` a function of the refund.
+ *
+ * @example
+ * ```ts
+ * const options: GatewayClient.WaitForRefundOptions = { intervalMs: 2_000, timeout: 60_000 };
+ * const refund = await client.waitForRefund({ mchRefundNo: 'refund-1001' }, options);
+ * ```
+ */
+export interface WaitForRefundOptions extends Omit<WaitForOrderOptions, 'until'> {
+  /** When the wait is over, instead of the default: the refund has left states 0 and 1 (2 refunded, 3 failed, 4 closed). */
+  until?: ((refund: Refund) => boolean) | undefined;
 }
 
 /**

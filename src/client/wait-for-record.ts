@@ -3,10 +3,10 @@ import { GatewayAbortError, GatewayTimeoutError, type GatewayError, type Gateway
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
+import type { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
-import { RefundOrderState, type Refund } from '../protocol/schemas/refund.js';
-import { TransferOrderState, type Transfer } from '../protocol/schemas/transfer.js';
+import type { KindTracking } from '../notify/kind-tracking.js';
+import { notificationKinds } from '../notify/kinds.js';
 import type { OperationName, ParamsOf, ResultOf } from '../operations/table.js';
 import type { RequestOptions } from './options.js';
 import { endsWait, sleep } from './policy.js';
@@ -47,20 +47,6 @@ const optionsSchema = lazySchema(() =>
 export type WaitForOrderOptions = z.input<ReturnType<typeof optionsSchema>>;
 
 /**
- * Options of {@link GatewayClient.waitForRefund}: those of {@link WaitForOrderOptions}, with `until` a function of the refund.
- *
- * @example
- * ```ts
- * const options: GatewayClient.WaitForRefundOptions = { intervalMs: 2_000, timeout: 60_000 };
- * const refund = await client.waitForRefund({ mchRefundNo: 'refund-1001' }, options);
- * ```
- */
-export interface WaitForRefundOptions extends Omit<WaitForOrderOptions, 'until'> {
-  /** When the wait is over, instead of the default: the refund has left states 0 and 1 (2 refunded, 3 failed, 4 closed). */
-  until?: ((refund: Refund) => boolean) | undefined;
-}
-
-/**
  * The defaults of {@link WaitForOrderOptions}.
  *
  * @example
@@ -97,19 +83,13 @@ export const WAIT_FOR_ORDER_DEFAULTS = {
  */
 export class GatewayWaitTimeoutError extends GatewayTimeoutError {
   static override readonly kind: string = 'GatewayWaitTimeoutError';
-  /** The order as last read, or `undefined` when no query succeeded (always, for `waitForRefund`: see `lastRefund`). */
-  readonly lastOrder: PayOrder | undefined;
-  /** For `waitForRefund`: the refund as last read, or `undefined` when no query succeeded. */
-  readonly lastRefund: Refund | undefined;
-  /** For `waitForTransfer`: the transfer as last read, or `undefined` when no query succeeded. */
-  readonly lastTransfer: Transfer | undefined;
 
   constructor(message: string, lastOrder: PayOrder | undefined, options: GatewayErrorOptions & Omit<LastRecords, 'lastOrder'> = {}) {
-    const { lastRefund, lastTransfer, ...rest } = options;
-    super(message, rest);
-    this.lastOrder = lastOrder;
-    this.lastRefund = lastRefund;
-    this.lastTransfer = lastTransfer;
+    // The base class reads its own options alone.
+    super(message, options);
+    const records: Readonly<Record<string, unknown>> = { ...options, lastOrder };
+    // Every kind's field, in the kinds' order, `undefined` but the one the wait read.
+    for (const field of lastFields) (this as unknown as Record<string, unknown>)[field] = records[field];
   }
 
   /** The state last seen, or `undefined` when no query succeeded. */
@@ -118,12 +98,33 @@ export class GatewayWaitTimeoutError extends GatewayTimeoutError {
   }
 }
 
-/** The record each wait's timeout error carries, under the name of its kind. */
-export interface LastRecords {
-  readonly lastOrder?: PayOrder | undefined;
-  readonly lastRefund?: Refund | undefined;
-  readonly lastTransfer?: Transfer | undefined;
-}
+/**
+ * Each tracked kind's record as the wait's timeout last read it, or `undefined` when no query succeeded (always, for
+ * another kind's wait): `lastOrder` for `waitForOrder`, `lastRefund` for `waitForRefund`, `lastTransfer` for `waitForTransfer`.
+ */
+export interface GatewayWaitTimeoutError extends LastRecordFields {}
+
+type Kinds = typeof notificationKinds;
+
+/** The kinds a client waits for: those a processor tracks, whose row names the read and the open states. */
+export type WaitedKind = { [Name in keyof Kinds]: Kinds[Name]['tracking'] extends KindTracking ? Name : never }[keyof Kinds];
+type TrackingOf<Name extends WaitedKind> = NonNullable<Kinds[Name]['tracking']>;
+
+/** The record a wait for a kind resolves to: its tracking read's result (`PayOrder`, `Refunds.Refund`). */
+export type WaitedRecord<Name extends WaitedKind> = Extract<ResultOf<TrackingOf<Name>['read']>, StatefulRecord>;
+
+/** The timeout error's field that holds a kind's record: `last` and the kind's noun, `lastOrder`, `lastRefund`. */
+type LastField<Name extends WaitedKind> = `last${Capitalize<TrackingOf<Name>['noun']>}`;
+
+/** The record each wait's timeout error carries, under the name of its kind: `lastOrder`, `lastRefund`, `lastTransfer`. */
+export type LastRecordFields = { readonly [Name in WaitedKind as LastField<Name>]: WaitedRecord<Name> | undefined };
+
+/** The records a timeout error is made with, each optional. */
+export type LastRecords = Partial<LastRecordFields>;
+
+const capital = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+const lastField = (tracking: KindTracking): string => `last${capital(tracking.noun)}`;
+const lastFields = Object.values(notificationKinds as Readonly<Record<string, { readonly tracking?: KindTracking | undefined }>>).flatMap(({ tracking }) => (tracking ? [lastField(tracking)] : []));
 
 /** A record a wait reads: it has a state. */
 export interface StatefulRecord {
@@ -140,42 +141,26 @@ export interface RecordWait<Ids, R extends StatefulRecord> {
   named(ids: Ids): string;
   /** What to do after the timeout. */
   readonly advice: string;
-  /** The timeout error's field that holds the record last read: one of the record's type. */
-  readonly last: { [K in keyof LastRecords]-?: R extends NonNullable<LastRecords[K]> ? K : never }[keyof LastRecords];
+  /** The timeout error's field that holds the record last read. */
+  readonly last: string;
 }
 
-/** A kind's wait, typed by its read's row: the ids it takes and the record it returns. */
-const defineWait = <Op extends OperationName>(wait: RecordWait<ParamsOf<Op>, Extract<ResultOf<Op>, StatefulRecord>> & { readonly read: Op }) => wait;
-
-/** `waitForOrder`: the payment attempt is decided once the order left 0 (generated) and 1 (paying). */
-export const orderWait = defineWait({
-  method: 'waitForOrder',
-  read: 'query',
-  final: (order) => order.state >= PayOrderState.Succeeded,
-  named: (ids) => (ids.mchOrderNo !== undefined ? `order mchOrderNo '${ids.mchOrderNo}'` : `order payOrderId '${ids.payOrderId}'`),
-  advice: 'show the payment as pending, and rely on the notification or a later query',
-  last: 'lastOrder',
-});
-
-/** `waitForRefund`: a refund is decided once it left 0 (created) and 1 (refunding): 2, 3 or 4. */
-export const refundWait = defineWait({
-  method: 'waitForRefund',
-  read: 'refundQuery',
-  final: (refund) => refund.state >= RefundOrderState.Succeeded,
-  named: (ids) => (ids.mchRefundNo !== undefined ? `refund mchRefundNo '${ids.mchRefundNo}'` : `refund refundOrderId '${ids.refundOrderId}'`),
-  advice: "show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery",
-  last: 'lastRefund',
-});
-
-/** `waitForTransfer`: a transfer is decided once it left 0 (created) and 1 (transferring): 2, 3 or 4. */
-export const transferWait = defineWait({
-  method: 'waitForTransfer',
-  read: 'transferQuery',
-  final: (transfer) => transfer.state >= TransferOrderState.Succeeded,
-  named: (ids) => (ids.transferId !== undefined ? `transfer transferId '${ids.transferId}'` : `transfer mchOrderNo '${ids.mchOrderNo}'`),
-  advice: 'show the transfer as in progress; its notification, a sweep or a later transferQuery will tell',
-  last: 'lastTransfer',
-});
+/**
+ * A kind's wait, from its row's tracking (notify/kinds.ts): `waitFor` and its noun (`waitForRefund`), its read, decided
+ * once it left the open states, named by your number when given (else the gateway's id), with its `waited` advice.
+ */
+export function recordWait<Name extends WaitedKind>(name: Name): RecordWait<ParamsOf<TrackingOf<Name>['read']>, WaitedRecord<Name>> {
+  const tracking = notificationKinds[name].tracking as KindTracking;
+  const { by, open, noun } = tracking;
+  return {
+    method: `waitFor${capital(noun)}`,
+    read: tracking.read,
+    final: (record) => !open.includes(record.state),
+    named: (ids: Readonly<Record<string, unknown>>) => (ids[by[1]] !== undefined ? `${noun} ${by[1]} '${ids[by[1]]}'` : `${noun} ${by[0]} '${ids[by[0]]}'`),
+    advice: tracking.waited,
+    last: lastField(tracking),
+  };
+}
 
 /** The options of a wait for a record of type `R`. */
 export type WaitOptions<R> = Omit<WaitForOrderOptions, 'until'> & { until?: ((record: R) => boolean) | undefined };
@@ -225,10 +210,10 @@ export async function waitFor<Ids, R extends StatefulRecord>(
 
 function timedOut<Ids, R extends StatefulRecord>(wait: RecordWait<Ids, R>, ids: Ids, timeout: number, last: R | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
   const seen = last ? `was still in state ${last.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
-  const { lastOrder, ...records } = { [wait.last]: last } as LastRecords;
-  return new GatewayWaitTimeoutError(
-    `The ${wait.named(ids)} ${seen} after waiting ${timeout} ms (${wait.method}'s timeout): ${wait.advice}.`,
-    lastOrder,
-    { operation: wait.read, cause: lastFailure, ...records },
-  );
+  const records: LastRecords = { [wait.last]: last };
+  return new GatewayWaitTimeoutError(`The ${wait.named(ids)} ${seen} after waiting ${timeout} ms (${wait.method}'s timeout): ${wait.advice}.`, records.lastOrder, {
+    operation: wait.read,
+    cause: lastFailure,
+    ...records,
+  });
 }

@@ -6,7 +6,7 @@
  */
 import { GatewayError, GatewayValidationError, isGatewayError, type ValidationIssue } from '../errors/index.js';
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
-import type { DeclaredKind, EventTime } from './kinds.js';
+import { notificationKinds, type DeclaredKind, type EventTime } from './kinds.js';
 import { identifyKind } from './identify.js';
 import { expectationIssues } from './options.js';
 import type { NotificationInput, ReceivedFields } from './input.js';
@@ -43,8 +43,9 @@ export function processorOf({ settings, kinds, ignoreKeys }: ParsedProcessorOpti
   const handle = async (input: NotificationInput) => {
     const received = await receive(input);
     const deliver = async () => ('refused' in received ? received.refused : deliverKind(received.kind, received.fields, settings));
-    // The span names the kind by its row, never by anything received.
-    return replyTo(await (telemetry ? telemetry.notification('refused' in received ? 'unknown' : received.kind.row.name, deliver) : deliver()));
+    // The span names the kind by its row, never by anything received, and records only the fields its row says name the record.
+    if (!telemetry) return replyTo(await deliver());
+    return replyTo(await ('refused' in received ? telemetry.notification('unknown', deliver) : telemetry.notification(received.kind.row.name, deliver, recordIds(received.kind.row))));
   };
   return {
     handle,
@@ -53,6 +54,13 @@ export function processorOf({ settings, kinds, ignoreKeys }: ParsedProcessorOpti
       return new Response(body, { status, headers });
     },
   };
+}
+
+/** The fields that name a kind's record (its row's `ids`): by default its tracking's `by`, and those of the kind it belongs to. */
+function recordIds({ ids, tracking }: DeclaredKind): readonly string[] {
+  if (ids || !tracking) return ids ?? [];
+  const owner = tracking.byKey.of === undefined ? undefined : (notificationKinds as Readonly<Record<string, DeclaredKind>>)[tracking.byKey.of]?.tracking;
+  return [...tracking.by, ...(owner?.by ?? [])];
 }
 
 /** Verifies the fields as their kind, then runs the handler that takes their state through the store. */

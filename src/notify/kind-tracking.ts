@@ -57,6 +57,8 @@ export interface KindTracking<Read extends SettlingRead = SettlingRead> {
   readonly notFound: string;
   /** What the sweep's messages call one record: `order`, `refund`. */
   readonly noun: string;
+  /** What a client's wait for one (`waitFor` and the noun: `waitForRefund`) says to do when it gave up on one still open. */
+  readonly waited: string;
   /** What an expectation's refusal of a swept record calls it: `paid order found by a sweep`. */
   readonly found: string;
   /**

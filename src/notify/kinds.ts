@@ -70,6 +70,11 @@ export interface NotificationKind<
    * claim, or that also carries another kind's identifying fields its own schema does not declare.
    */
   readonly identifiedBy: readonly string[];
+  /**
+   * The fields that name the record, the only ones of a verified notification that telemetry records. Default: its
+   * tracking's `by`, and those of the kind it belongs to (a refund's `payOrderId`); an untracked kind declares them.
+   */
+  readonly ids?: readonly string[] | undefined;
   /** The field whose value picks the handler (`state`); absent: the kind's handlers take every message. */
   readonly stateField?: string | undefined;
   /** The amount an expectation may pin, which is checked only with `currency` (1000 USD is not 1000 JPY). */
@@ -103,6 +108,7 @@ export interface NotificationKind<
 /** The field names a row gives outside its functions, each a field of its schemas (checked where a row is declared). */
 interface NamedFields<Schema extends z.ZodMiniObject, StateField extends Keys<Schema> | undefined, AmountField> {
   readonly identifiedBy: readonly Keys<Schema>[];
+  readonly ids?: readonly Keys<Schema>[];
   readonly stateField?: StateField;
   readonly amountField: AmountField;
 }
@@ -212,6 +218,7 @@ const payment = defineNotificationKind({
   tracking: {
     read: 'query', by: ['payOrderId', 'mchOrderNo'], open: [PayOrderState.Generated, PayOrderState.Paying], states: PayOrderState,
     notFound: 'order_not_found', noun: 'order', found: 'paid order found by a sweep', prefix: '',
+    waited: 'show the payment as pending, and rely on the notification or a later query',
     byKey: { prefix: 'order-key:', currency: currencyCode },
     // Only an order has a validity a sweep may act on: closeExpired closes one still open past it.
     expiry: { close: 'close', sent: 'sentExpiredTime' },
@@ -251,6 +258,7 @@ const refund = defineNotificationKind({
   tracking: {
     read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding], states: RefundOrderState,
     notFound: 'refund_not_found', noun: 'refund', found: 'refund found by a sweep', prefix: 'refund:',
+    waited: "show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery",
     byKey: { prefix: 'refund-key:', currency: requiredText, of: 'payment' },
     reportedIn: 'refunds',
   },
@@ -294,6 +302,7 @@ const transfer = defineNotificationKind({
   tracking: {
     read: 'transferQuery', by: ['transferId', 'mchOrderNo'], open: [TransferOrderState.Created, TransferOrderState.Transferring], states: TransferOrderState,
     notFound: 'transfer_not_found', noun: 'transfer', found: 'transfer found by a sweep', prefix: 'transfer:',
+    waited: 'show the transfer as in progress; its notification, a sweep or a later transferQuery will tell',
     // A payment is known by mchOrderNo too: one tracked by its number carries its entryType (the parameters sent do).
     byKey: { prefix: 'transfer-key:', currency: requiredText, marker: 'entryType' },
     reportedIn: 'transfers',
@@ -329,6 +338,8 @@ const settlement = defineNotificationKind({
   },
   expectOption: 'expectSettlement',
   identifiedBy: ['serverRequestId'],
+  // Your requestId names it, as it names the settlement's create and read.
+  ids: ['requestId'],
   amountField: 'amount',
   get schema() {
     return settlementNotificationSchema();

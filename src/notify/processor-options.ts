@@ -16,7 +16,7 @@ import type { OrderSweeper } from './sweep.js';
 import type { PaidOrder, SweepClient, SweepLogger } from './sweep-settings.js';
 import type { Swept, TrackedKindName as TrackedKind } from './tracked-types.js';
 import type { LogLevel } from '../util/log-levels.js';
-import type { KindNotification, PayOrderExpectation, PayOrderNotification, RefundNotification, SettlementNotification, VerifyRefundNotificationOptions } from './verify.js';
+import type { KindNotification, PayOrderExpectation, PayOrderNotification } from './verify.js';
 
 /**
  * What a processor's notification must match: fixed values, or a function of the verified notification that
@@ -97,17 +97,6 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
   leaveUnhandled?: readonly HandlerOption[] | undefined;
 }
 
-/**
- * What a refund processor's notification must match (`expectRefund`), e.g. from your refund record. The state is
- * not among them: `onRefunded` runs for state 2 only, `onRefundFailed` for 3 and 4.
- *
- * @example
- * ```ts
- * const expected: Refunds.Expectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
- * ```
- */
-export type RefundExpectation = Omit<NonNullable<VerifyRefundNotificationOptions['expect']>, 'state'>;
-
 type Kinds = typeof notificationKinds;
 /**
  * The processor options that hold a handler: `onPaid`, `onRefunded`, `onRefundFailed`, `onSettlement`; what
@@ -124,7 +113,8 @@ type KindOfHandler<Handler extends HandlerOption> = { [Name in NotificationKindN
 /** What a handler of a kind receives: a verified notification, or (a tracked kind's) a record a sweep found. */
 type HandlerArgument<Name extends NotificationKindName> = Name extends TrackedKind ? KindNotification<Name> | Swept<Name> : KindNotification<Name>;
 // A method's type, so that a handler written for the notification alone (before sweeps) still compiles.
-type Handler<Argument, Context> = { handler(notification: Argument, context: Context): unknown }['handler'];
+/** A handler option's function, of its argument and the store's context. */
+export type Handler<Argument, Context> = { handler(notification: Argument, context: Context): unknown }['handler'];
 
 /** Each handler option, optional, typed by its kind. */
 type HandlerOptions<Context extends ProcessingContext> = { readonly [Option in HandlerOption]?: Handler<HandlerArgument<KindOfHandler<Option>>, Context> | undefined };
@@ -175,19 +165,6 @@ export type NotificationProcessorOptions<Context extends ProcessingContext = Pro
  * ```
  */
 export type PaymentProcessorOptions<Context extends ProcessingContext = ProcessingContext> = NotificationProcessorOptions<Context> & { readonly onPaid: Handler<PaidOrder, Context> };
-
-/**
- * Options of a processor with `onSettlement` (see {@link NotificationProcessorOptions}).
- *
- * @example
- * ```ts
- * const options: Settlements.ProcessorOptions = {
- *   ...credentials,
- *   onSettlement: async (settlement) => recordSettlement(settlement.requestId, settlement.status),
- * };
- * ```
- */
-export type SettlementProcessorOptions<Context extends ProcessingContext = ProcessingContext> = NotificationProcessorOptions<Context> & { readonly onSettlement: Handler<SettlementNotification, Context> };
 
 /**
  * Processes the gateway's notifications once each; see {@link createNotificationProcessor}.

@@ -30,6 +30,7 @@ const STORE_CHOICES = 'sqliteStore({ path }) from payment-gateway-sdk/stores/sql
 // Pure: a bundle that makes no processor drops them (the dist chunk holds every module, so only this tells the bundler).
 const KINDS: readonly DeclaredKind[] = /* @__PURE__ */ Object.values(notificationKinds);
 const HANDLER_OPTIONS: readonly string[] = /* @__PURE__ */ KINDS.flatMap((kind) => Object.keys(kind.handlers));
+const handlerList = () => `handler options: ${HANDLER_OPTIONS.join(', ')}`;
 /** The client methods every processor's client must have, as SweepClient requires them: each expiring kind's read and close. */
 const CLIENT_METHODS = /* @__PURE__ */ trackedKinds.flatMap((kind) => (kind.tracking.expiry === undefined ? [] : [kind.tracking.read, kind.tracking.expiry.close])) as readonly RequiredClientMethod[];
 /** The options a processor takes that verification does not. */
@@ -44,7 +45,7 @@ const processorSchema = lazySchema(() =>
     busyWaitMs: z.optional(timerDelayMs(0).check(z.refine((value: number) => value <= MAX_BUSY_WAIT_MS, { error: `must be at most ${MAX_BUSY_WAIT_MS} ms: the gateway waits 20 s for an answer` }))),
     // One option per handler a row declares (onPaid, onRefunded...).
     ...(Object.fromEntries(HANDLER_OPTIONS.map((option) => [option, z.optional(z.custom<() => unknown>((v) => typeof v === 'function', { error: 'must be a function' }))])) as Record<string, z.ZodMiniOptional<z.ZodMiniCustom<() => unknown>>>),
-    leaveUnhandled: z.optional(z.array(z.custom<string>((v) => HANDLER_OPTIONS.includes(v as string), { error: `must name handler options: ${HANDLER_OPTIONS.join(', ')}` }), { error: `must be an array of handler options, e.g. ['onRefundFailed']` })),
+    leaveUnhandled: z.optional(z.array(z.custom<string>((v) => HANDLER_OPTIONS.includes(v as string), { error: `must name ${handlerList()}` }), { error: `must be an array of ${handlerList()}` })),
     telemetry: telemetryOption(),
     client: z.optional(z.custom<SweepClient>((v) => CLIENT_METHODS.every((method) => typeof (v as Partial<SweepClient> | null)?.[method] === 'function'), {
       error: `must be a GatewayClient (something with ${CLIENT_METHODS.join(' and ')})`,
@@ -212,11 +213,15 @@ function warnWithoutExpect(rows: readonly DeclaredKind[]): void {
   if (warnedWithoutExpect) return;
   warnedWithoutExpect = true;
   const options = rows.map((row) => row.expectOption).join(', ');
+  // What each tracked kind's expectation holds, from its row: `your refund record's { mchRefundNo, refundAmount, currency }`.
+  const record = ({ tracking, amountField }: (typeof trackedKinds)[number]) => `${tracking.noun} record's { ${tracking.by[1]}, ${amountField}, currency }`;
+  const [firstKind, ...others] = trackedKinds as [(typeof trackedKinds)[number], ...(typeof trackedKinds)[number][]];
+  const first = firstKind.expectOption;
   const message =
     `createNotificationProcessor was created without ${options}: its handler will run for any genuine notification of this merchant application, ` +
     'whatever its order, amount or currency. A signature proves the gateway sent it, not that it is the payment your order asks for ' +
-    '(an order created with a price taken from the browser is paid genuinely too). Pass expect: a function that returns your order record\'s ' +
-    '{ mchOrderNo, amount, currency } (and expectRefund: your refund record\'s { mchRefundNo, refundAmount, currency }) (docs/guides/notifications-in-production.md, "expect").';
+    `(an order created with a price taken from the browser is paid genuinely too). Pass ${first}: a function that returns your ${record(firstKind)}` +
+    `${others.length > 0 ? ` (and ${others.map((kind) => `${kind.expectOption}: your ${record(kind)}`).join(', ')})` : ''} (docs/guides/notifications-in-production.md, "expect").`;
   const { process } = globalThis as { process?: { emitWarning?: (message: string, options: { code: string }) => void } };
   if (typeof process?.emitWarning === 'function') process.emitWarning(message, { code: NO_EXPECT_WARNING });
   else console.warn(`Warning: ${message}`);

@@ -43,7 +43,7 @@ export interface SweepProblem {
  * if (report.failed + report.notFound + report.mismatched + report.tooOld > 0) alert(report.problems);
  * ```
  */
-export interface SweepReport {
+export interface SweepReport extends KindReports {
   /** Orders read from the gateway in this sweep. */
   readonly checked: number;
   /** Paid orders whose `onPaid` ran in this sweep (their notification was lost or late): now forgotten. */
@@ -74,87 +74,55 @@ export interface SweepReport {
   readonly tooOld: number;
   /** The orders behind `failed`, `notFound`, `neverMade`, `mismatched` and `tooOld`, the first 100. */
   readonly problems: readonly SweepProblem[];
-  /** The tracked refunds this sweep read, counted apart from the orders (every field above counts orders only). */
-  readonly refunds: RefundSweepReport;
-  /** The tracked transfers this sweep read, counted apart (`Transfers.SweepReport`); its problems list one still open after a day as a `warning`. */
-  readonly transfers: KindSweepReport<'transfer'>;
   /** How long the sweep took. */
   readonly durationMs: number;
 }
 
-/**
- * Why a sweep did not settle a refund: what {@link RefundSweepReport.problems} lists.
- *
- * @example
- * ```ts
- * for (const p of report.refunds.problems) log.warn(`${p.kind}: refund ${p.mchRefundNo} (${p.refundOrderId}): ${p.message}`);
- * ```
- */
-export interface RefundSweepProblem extends Omit<SweepProblem, 'payOrderId' | 'mchOrderNo'> {
-  /** The tracked refund's gateway id; `''` for a refund tracked by its `mchRefundNo` alone and not found (yet). */
-  readonly refundOrderId: string;
-  /** The tracked refund's number. */
-  readonly mchRefundNo: string;
-}
+type Kinds = typeof notificationKinds;
+type TrackingOf<Name extends keyof Kinds> = NonNullable<Kinds[Name]['tracking']>;
 
-/**
- * What one sweep did with tracked refunds ({@link SweepReport.refunds}). Every checked refund is counted in exactly
- * one of the fields after `checked`.
- *
- * @example
- * ```ts
- * const { refunds } = await processor.sweep({ olderThanMs: 60_000 });
- * metrics.count('refunds.settled_by_sweep', refunds.refunded + refunds.refundFailed); // > 0: refund notifications are lost
- * if (refunds.failed + refunds.notFound + refunds.mismatched + refunds.tooOld > 0) alertOnCall(refunds.problems);
- * ```
- */
-export interface RefundSweepReport {
-  /** Refunds read from the gateway in this sweep. */
+/** Why a sweep did not settle a record of a tracked kind, named by the ids its row reads it by (`refundOrderId`, `mchRefundNo`). */
+export type KindSweepProblem<Name extends keyof Kinds> = Omit<SweepProblem, 'payOrderId' | 'mchOrderNo'> & { readonly [Id in TrackingOf<Name>['by'][number]]: string };
+
+/** The counts every tracked kind's report has, besides one per handler. */
+export interface KindSweepCounts {
+  /** Records read from the gateway in this sweep. */
   readonly checked: number;
-  /** Refunds found succeeded (2) whose `onRefunded` ran in this sweep: now forgotten. */
-  readonly refunded: number;
-  /** Refunds found failed (3) or closed (4, never notified) whose `onRefundFailed` ran in this sweep: now forgotten. */
-  readonly refundFailed: number;
-  /** Final refunds already processed (by a notification or another sweep): now forgotten. */
+  /** Final records already processed (by a notification or another sweep): now forgotten. */
   readonly alreadyDone: number;
-  /** Refunds still 0 or 1, or not found for less than `notFoundGraceMs`: left alone, still tracked. */
+  /** Records still open, or not found for less than `notFoundGraceMs`: left alone, still tracked. */
   readonly open: number;
-  /** Refunds whose lookup, `expectRefund` function, handler or store failed: still tracked, checked again later. */
+  /** Records whose lookup, expectation function, handler or store failed: still tracked, checked again later. */
   readonly failed: number;
-  /** Final refunds another delivery or sweep was processing at that moment: still tracked. */
+  /** Final records another delivery or sweep was processing at that moment: still tracked. */
   readonly busy: number;
-  /** Refunds the gateway has not known (`refund_not_found`) for `notFoundGraceMs`: never acted on, still tracked. */
+  /** Records the gateway has not known (its read's not-found refusal, e.g. `refund_not_found`) for `notFoundGraceMs`: never acted on, still tracked. */
   readonly notFound: number;
   /**
-   * Refunds tracked by `mchRefundNo` alone (their `refundOrder`'s outcome unknown) that the gateway proved absent
-   * (`refund_not_found`) at lookups `notFoundGraceMs` apart: never made, **no longer tracked**. Send them again
-   * under the same `mchRefundNo` if still wanted (never under a new one).
+   * Records tracked by your number alone (their create's outcome unknown) that the gateway proved absent at lookups
+   * `notFoundGraceMs` apart: never made, **no longer tracked**. Send them again under the same number if still wanted
+   * (never under a new one).
    */
   readonly neverMade: number;
-  /** The `mchRefundNo` of every refund counted in `neverMade`, all of them. */
+  /** Your number of every record counted in `neverMade`, all of them. */
   readonly neverMadeKeys: readonly string[];
-  /** Refunds whose signed record is not the tracked refund's (for one tracked by `mchRefundNo`, not what was sent), or that do not match `expectRefund`: never acted on, still tracked. */
+  /** Records whose signed record is not the tracked one (for one tracked by its number, not what was sent), or that do not match the expectation: never acted on, still tracked. */
   readonly mismatched: number;
-  /** Final refunds older than the store remembers processed events: never acted on by a sweep, still tracked. */
+  /** Final records older than the store remembers processed events: never acted on by a sweep, still tracked. */
   readonly tooOld: number;
-  /** The refunds behind `failed`, `notFound`, `neverMade`, `mismatched` and `tooOld`, the first 100. */
-  readonly problems: readonly RefundSweepProblem[];
 }
-
-type TrackingOf<Name extends keyof typeof notificationKinds> = NonNullable<(typeof notificationKinds)[Name]['tracking']>;
-
-/** Why a sweep did not settle a record of a tracked kind, named by the ids its row reads it by (`transferId`, `mchOrderNo`). */
-export type KindSweepProblem<Name extends keyof typeof notificationKinds> = Omit<SweepProblem, 'payOrderId' | 'mchOrderNo'> & { readonly [Id in TrackingOf<Name>['by'][number]]: string };
 
 /**
  * What one sweep did with the tracked records of a kind, derived from its row: `checked`, a count per handler
- * (`onTransferred` in `transferred`), the outcomes every kind has, its keys never made and its problems, as
- * {@link RefundSweepReport} documents them.
+ * (`onRefunded` in `refunded`, `onTransferred` in `transferred`: the final records whose handler ran in this sweep, now
+ * forgotten), the outcomes every kind has ({@link KindSweepCounts}), and its problems (the first 100). Every checked record
+ * is counted in exactly one of the counts after `checked`.
  */
-export type KindSweepReport<Name extends keyof typeof notificationKinds> = {
-  readonly [Field in 'checked' | 'alreadyDone' | 'open' | 'failed' | 'busy' | 'notFound' | 'neverMade' | 'mismatched' | 'tooOld' | HandlerCount<Name>]: number;
-} & { readonly neverMadeKeys: readonly string[]; readonly problems: readonly KindSweepProblem<Name>[] };
-type HandlerCount<Name extends keyof typeof notificationKinds> = keyof (typeof notificationKinds)[Name]['handlers'] extends infer Option ? (Option extends `on${infer Rest}` ? Uncapitalize<Rest> : never) : never;
+export type KindSweepReport<Name extends keyof Kinds> = KindSweepCounts & { readonly [Field in HandlerCount<Name>]: number } & { readonly problems: readonly KindSweepProblem<Name>[] };
+type HandlerCount<Name extends keyof Kinds> = keyof Kinds[Name]['handlers'] extends infer Option ? (Option extends `on${infer Rest}` ? Uncapitalize<Rest> : never) : never;
+
+/** Each other tracked kind's report, under its row's `reportedIn` (`refunds`, `transfers`), counted apart from the orders. */
+type KindReports = { readonly [Name in keyof Kinds as Kinds[Name]['tracking'] extends { readonly reportedIn: infer Field extends string } ? Field : never]: KindSweepReport<Name> };
 
 const MAX_PROBLEMS = 100;
 

@@ -22,8 +22,8 @@ export {
   type RefundOrderResult as CreateResult,
   type RefundQueryParams as QueryParams,
 } from '../protocol/schemas/refund.js';
-export type { RefundNotification as Notification, VerifyRefundNotificationOptions as VerifyOptions } from '../notify/verify.js';
-export type { RefundExpectation as Expectation } from '../notify/processor-options.js';
+import type { KindNotification, KindVerifyOptions } from '../notify/verify.js';
+import type { KindSweepProblem, KindSweepReport } from '../notify/sweep-report.js';
 import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
 
 /**
@@ -68,4 +68,70 @@ export type Trackable = TrackableOf<'refund'>;
  * ```
  */
 export type Unconfirmed = UnconfirmedOf<'refund'>;
-export type { RefundSweepProblem as SweepProblem, RefundSweepReport as SweepReport } from '../notify/sweep-report.js';
+
+/**
+ * Why a sweep did not settle a refund: what {@link Refunds.SweepReport}'s `problems` lists.
+ *
+ * @example
+ * ```ts
+ * for (const p of report.refunds.problems) log.warn(`${p.kind}: refund ${p.mchRefundNo} (${p.refundOrderId}): ${p.message}`);
+ * ```
+ */
+export type SweepProblem = KindSweepProblem<'refund'>;
+
+/**
+ * What one sweep did with tracked refunds (`report.refunds`): `refunded` (2) and `refundFailed` (3 or 4, a closed
+ * refund is never notified) count those whose `onRefunded`, `onRefundFailed` ran, now forgotten. Every checked refund
+ * is counted in exactly one of the fields after `checked`.
+ *
+ * @example
+ * ```ts
+ * const { refunds } = await processor.sweep({ olderThanMs: 60_000 });
+ * metrics.count('refunds.settled_by_sweep', refunds.refunded + refunds.refundFailed); // > 0: refund notifications are lost
+ * if (refunds.failed + refunds.notFound + refunds.mismatched + refunds.tooOld > 0) alertOnCall(refunds.problems);
+ * ```
+ */
+export type SweepReport = KindSweepReport<'refund'>;
+
+/**
+ * A verified refund notification: the refund's fields typed as the gateway's refund query returns them
+ * (numbers for `refundAmount`, `payAmount`, `state`, `successTime`, `createdAt`), `reqTime`, unknown extra
+ * fields kept, and `idempotencyKey` (`refund:${refundOrderId}:${state}`). Its `state` 2 is money going back to
+ * the payer, never a payment.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const refund: Refunds.Notification = await verifyRefundNotification(request, credentials);
+ * if (refund.state === 2) await markRefunded(refund.mchRefundNo, refund.refundAmount); // 2: succeeded, 3: failed
+ * ```
+ */
+export type Notification = KindNotification<'refund'>;
+
+/**
+ * Options of {@link verifyRefundNotification}: {@link NotificationOptions} and what the refund must match
+ * (`expect`: `mchRefundNo`, `refundAmount` with `currency`, `state`, by default 2 or 3, the states the gateway
+ * notifies; a mismatch is a {@link GatewayValidationError}).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: Refunds.VerifyOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' },
+ * };
+ * ```
+ */
+export type VerifyOptions = KindVerifyOptions<'refund'>;
+
+
+/**
+ * What a refund processor's notification must match (`expectRefund`), e.g. from your refund record. The state is
+ * not among them: `onRefunded` runs for state 2 only, `onRefundFailed` for 3 and 4.
+ *
+ * @example
+ * ```ts
+ * const expected: Refunds.Expectation = { mchRefundNo: 'refund-1001-1', refundAmount: 500, currency: 'USD' };
+ * ```
+ */
+export type Expectation = Omit<NonNullable<VerifyOptions['expect']>, 'state'>;

@@ -20,5 +20,63 @@ export type {
   SettlementRecord as Settlement,
   SettlementResult as Result,
 } from '../protocol/schemas/settlement.js';
-export type { SettlementExpectation as Expectation, SettlementNotification as Notification, VerifySettlementNotificationOptions as VerifyOptions } from '../notify/verify.js';
-export type { SettlementProcessorOptions as ProcessorOptions } from '../notify/processor-options.js';
+import type { KindExpectation, KindNotification, VerifyOptionsOf } from '../notify/verify.js';
+import type { Handler, NotificationProcessorOptions } from '../notify/processor-options.js';
+import type { ProcessingContext } from '../notify/store.js';
+
+/**
+ * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),
+ * `mchNo`, `appId` and `reqTime` (required: a signed `settleRequestGet` answer lacks them), unknown extra
+ * fields kept, and `idempotencyKey`
+ * (`${serverRequestId}:${status}`).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const s: Settlements.Notification = await client.verifySettlementNotification(request);
+ * console.log(s.requestId, s.status, s.amount);
+ * ```
+ */
+export type Notification = KindNotification<'settlement'>;
+
+/**
+ * What a settlement notification must match, e.g. from your settlement record.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * import type { Settlements } from 'payment-gateway-sdk';
+ *
+ * const asRequested: Settlements.Expectation = { requestId: 'settle-2024-07', amount: 150000, currency: 'USD', tokenId: 'TRON_USDT' };
+ * ```
+ */
+export type Expectation = KindExpectation<'settlement'>;
+
+/**
+ * Options of {@link verifySettlementNotification}: {@link NotificationOptions} and what the callback must
+ * match (`expect`; a mismatch is a {@link GatewayValidationError}).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: Settlements.VerifyOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { requestId: 'settle-2024-07', amount: 150000, currency: 'USD' },
+ * };
+ * ```
+ */
+export type VerifyOptions = VerifyOptionsOf<'settlement'>;
+
+
+/**
+ * Options of a processor with `onSettlement` (see {@link NotificationProcessorOptions}).
+ *
+ * @example
+ * ```ts
+ * const options: Settlements.ProcessorOptions = {
+ *   ...credentials,
+ *   onSettlement: async (settlement) => recordSettlement(settlement.requestId, settlement.status),
+ * };
+ * ```
+ */
+export type ProcessorOptions<Context extends ProcessingContext = ProcessingContext> = NotificationProcessorOptions<Context> & { readonly onSettlement: Handler<Notification, Context> };

@@ -25,8 +25,7 @@ export {
   type TransferOrderResult as CreateResult,
   type TransferQueryParams as QueryParams,
 } from '../protocol/schemas/transfer.js';
-export type { TransferNotification as Notification, VerifyTransferNotificationOptions as VerifyOptions } from '../notify/verify.js';
-import type { VerifyTransferNotificationOptions } from '../notify/verify.js';
+import type { KindNotification, KindVerifyOptions } from '../notify/verify.js';
 import type { KindSweepProblem, KindSweepReport } from '../notify/sweep-report.js';
 import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
 
@@ -39,7 +38,7 @@ import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as Unconfi
  * const expected: Transfers.Expectation = { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' };
  * ```
  */
-export type Expectation = Omit<NonNullable<VerifyTransferNotificationOptions['expect']>, 'state'>;
+export type Expectation = Omit<NonNullable<VerifyOptions['expect']>, 'state'>;
 
 /**
  * A final transfer as a sweep hands it to `onTransferred` (2) or `onTransferFailed` (3 or 4): the
@@ -101,3 +100,31 @@ export type SweepReport = KindSweepReport<'transfer'>;
  * ```
  */
 export type SweepProblem = KindSweepProblem<'transfer'>;
+
+/**
+ * A verified transfer notification: the transfer's fields typed as `transferQuery` returns them, `reqTime`, and
+ * `idempotencyKey` (`transfer:${transferId}:${state}`). Its `state` 2 is money that **left** you, never a payment.
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const transfer: Transfers.Notification = await client.verifyTransferNotification(request);
+ * if (transfer.state === 2) await markPaidOut(transfer.mchOrderNo); // 2: succeeded, 3: failed
+ * ```
+ */
+export type Notification = KindNotification<'transfer'>;
+
+/**
+ * Options of {@link verifyTransferNotification}: {@link NotificationOptions} and what the transfer must match
+ * (`expect`: `mchOrderNo`, `amount` with `currency`, `state`, by default 2 or 3).
+ *
+ * @interface
+ * @example
+ * ```ts
+ * const options: Transfers.VerifyOptions = {
+ *   secret: process.env.GATEWAY_SECRET!, mchNo: 'M1623984572', appId: '60cc09bce4b0f1c0b83761c9',
+ *   expect: { mchOrderNo: 'payout-1001', amount: 1500, currency: 'CNY' },
+ * };
+ * ```
+ */
+export type VerifyOptions = KindVerifyOptions<'transfer'>;

@@ -43,17 +43,6 @@ export interface OpenTelemetryOptions {
 const SCOPE = 'payment-gateway-sdk';
 // The buckets OpenTelemetry's HTTP semantic conventions advise for durations in seconds.
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
-// A record's keys, as attributes; never a body, an amount or anything else a notification carries.
-const ID_ATTRIBUTES: readonly (readonly [string, string])[] = [
-  ['payOrderId', 'payment_gateway.pay_order_id'],
-  ['mchOrderNo', 'payment_gateway.mch_order_no'],
-  ['requestId', 'payment_gateway.request_id'],
-  ['mchRefundNo', 'payment_gateway.mch_refund_no'],
-  ['refundOrderId', 'payment_gateway.refund_order_id'],
-  ['transferId', 'payment_gateway.transfer_id'],
-  ['receiverGroupId', 'payment_gateway.division_receiver_group_id'],
-];
-
 /**
  * OpenTelemetry traces and metrics for a `GatewayClient` and a notification processor: pass the result as
  * their `telemetry` option. Spans: `payment_gateway.<method>` per call (a child of your active span), `POST`
@@ -157,17 +146,17 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       });
     },
 
-    async notification<R extends TelemetryNotificationOutcome>(kind: string, run: () => Promise<R>): Promise<R> {
+    async notification<R extends TelemetryNotificationOutcome>(kind: string, run: () => Promise<R>, ids: readonly string[] = []): Promise<R> {
       const parent = context.active();
       const span = start('payment_gateway.notification', SpanKind.INTERNAL, { 'payment_gateway.notification.kind': kind }, parent);
       let outcome: R;
       try {
         outcome = await context.with(trace.setSpan(parent, span), run);
       } catch (error) {
-        quietly(() => notified(span, kind, { kind: 'failed', error }));
+        quietly(() => notified(span, kind, { kind: 'failed', error }, ids));
         throw error;
       }
-      quietly(() => notified(span, kind, outcome));
+      quietly(() => notified(span, kind, outcome, ids));
       return outcome;
     },
 
@@ -188,12 +177,12 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
             // The counter counts orders: the sweep's duration is the span's attribute only.
             if (name !== 'durationMs') instruments().sweepOrders.add(value, { 'payment_gateway.sweep.count': count });
           }
-          // Each other kind's counts (an object: `refunds`, `transfers`) are on the span as `<field>.<count>`; refunds have their own counter.
+          // Each other kind's counts (an object: `refunds`, `transfers`) are on the span as `<field>.<count>`, and each has its counter.
           for (const [field, counts] of Object.entries(report as unknown as Record<string, unknown>)) {
             for (const [name, value] of countsOf(counts)) {
               const count = snakeCase(name);
               span.setAttribute(`payment_gateway.sweep.${field}.${count}`, value);
-              if (field === 'refunds') instruments().sweepRefunds.add(value, { 'payment_gateway.sweep.count': count });
+              instruments().sweepKind(field).add(value, { 'payment_gateway.sweep.count': count });
             }
           }
         });
@@ -202,10 +191,12 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
     },
   };
 
-  /** Ends a notification's span with its outcome (and the record's ids once verified), and counts it. */
-  function notified(span: Span, kind: string, outcome: TelemetryNotificationOutcome): void {
+  /** Ends a notification's span with its outcome (and the record's ids, `ids` alone, once verified), and counts it. */
+  function notified(span: Span, kind: string, outcome: TelemetryNotificationOutcome, ids: readonly string[]): void {
     span.setAttribute('payment_gateway.notification.outcome', outcome.kind);
-    if (outcome.notification) span.setAttributes(idAttributes(outcome.notification as Record<string, unknown>));
+    // An allow-list: the notification carries amounts, free text and personal data besides its ids.
+    const notification = outcome.notification as Readonly<Record<string, unknown>> | undefined;
+    if (notification) span.setAttributes(idAttributes(Object.fromEntries(ids.map((field) => [field, notification[field]]))));
     if (outcome.kind === 'refused' || outcome.kind === 'unhandled' || outcome.kind === 'stale' || outcome.kind === 'failed') {
       span.setAttribute('error.type', errorType(outcome.error));
       span.setStatus({ code: SpanStatusCode.ERROR });
@@ -220,7 +211,8 @@ interface Instruments {
   readonly operationDuration: Histogram;
   readonly notifications: Counter;
   readonly sweepOrders: Counter;
-  readonly sweepRefunds: Counter;
+  /** The counter of the sweep report's field that holds another kind's counts: `payment_gateway.sweep.refunds`. */
+  sweepKind(field: string): Counter;
 }
 
 /** The finite numbers among an object's own fields (a report's counts); none of anything else. */
@@ -240,6 +232,7 @@ function instrumentsFrom(provider: MeterProvider | undefined): () => Instruments
     const current = provider ?? metrics.getMeterProvider();
     if (made && current === madeFrom) return made;
     const meter = current.getMeter(SCOPE);
+    const kindCounters = new Map<string, Counter>();
     madeFrom = current;
     return (made = {
       requestDuration: meter.createHistogram('http.client.request.duration', { unit: 's', description: 'Duration of HTTP client requests.', advice: { explicitBucketBoundaries: SECONDS_BUCKETS } }),
@@ -250,7 +243,17 @@ function instrumentsFrom(provider: MeterProvider | undefined): () => Instruments
       }),
       notifications: meter.createCounter('payment_gateway.notifications', { unit: '{notification}', description: 'Notification deliveries handled, by outcome.' }),
       sweepOrders: meter.createCounter('payment_gateway.sweep.orders', { unit: '{order}', description: "Orders counted by sweeps, by the report's count (checked is the total of the others)." }),
-      sweepRefunds: meter.createCounter('payment_gateway.sweep.refunds', { unit: '{refund}', description: "Refunds counted by sweeps, by the count of the report's refunds (checked is the total of the others)." }),
+      // One per field of the SDK's own report (`refunds`, `transfers`), made when first counted.
+      sweepKind(field) {
+        const counter =
+          kindCounters.get(field) ??
+          meter.createCounter(`payment_gateway.sweep.${field}`, {
+            unit: `{${field.replace(/s$/, '')}}`,
+            description: `${field.charAt(0).toUpperCase()}${field.slice(1)} counted by sweeps, by the count of the report's ${field} (checked is the total of the others).`,
+          });
+        kindCounters.set(field, counter);
+        return counter;
+      },
     });
   };
 }
@@ -277,11 +280,14 @@ function lastTarget(): (url: string) => Attributes {
   };
 }
 
+/**
+ * A record's ids as attributes, `payOrderId` as `payment_gateway.pay_order_id`: the SDK hands only the fields its
+ * declarations name records by (the operation rows' and the notification kinds'), never a body or an amount.
+ */
 function idAttributes(ids: Readonly<Record<string, unknown>>): Attributes {
   const attributes: Attributes = {};
-  for (const [field, attribute] of ID_ATTRIBUTES) {
-    const value = ids[field];
-    if (typeof value === 'string' && value !== '') attributes[attribute] = value;
+  for (const [field, value] of Object.entries(ids)) {
+    if (typeof value === 'string' && value !== '') attributes[`payment_gateway.${snakeCase(field)}`] = value;
   }
   return attributes;
 }

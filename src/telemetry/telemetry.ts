@@ -26,7 +26,7 @@
  * ```
  */
 export interface TelemetrySpan {
-  /** The record's ids as the answer shows them (`payOrderId`, `mchOrderNo`, `requestId`, `mchRefundNo`, `refundOrderId`). */
+  /** The record's ids as the answer shows them: the fields the operation table's rows name records by (`payOrderId`, `mchRefundNo`...). */
   identify(ids: Readonly<Record<string, string>>): void;
   /** An HTTP attempt to `url` (the operation's URL) starts now; {@link TelemetryAttempt.end} when it is judged. */
   attempt(url: string): TelemetryAttempt;
@@ -98,8 +98,10 @@ export interface Telemetry {
   /**
    * One delivery handled by a notification processor. `kind` is the name of its notification kind (`payment`,
    * `refund`, `settlement`), or `unknown` for a message of no kind or of two: the SDK's own, never a received value.
+   * `ids` names the fields of the outcome's verified notification that name its record (its kind's declaration, e.g.
+   * `payOrderId`, `mchOrderNo`): the only ones to record of it, as the notification carries much else.
    */
-  notification<R extends TelemetryNotificationOutcome>(kind: string, run: () => Promise<R>): Promise<R>;
+  notification<R extends TelemetryNotificationOutcome>(kind: string, run: () => Promise<R>, ids?: readonly string[]): Promise<R>;
   /** The merchant's handler, by its kind's name for it (`on_paid`, `on_refunded`, `on_refund_failed`, `on_settlement`), inside the notification or sweep it serves. */
   handler(name: `on_${string}`, run: () => unknown): Promise<unknown>;
   /** One sweep of a processor; the report's numeric members are its counts. */

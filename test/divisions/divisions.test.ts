@@ -327,7 +327,7 @@ describe('telemetry', () => {
     await client.bindDivisionReceiver(bindParams);
     await client.executeDivision(execParams);
     const [bind, exec] = otel.spans().filter((span) => span.name.startsWith('payment_gateway.'));
-    expect(bind?.attributes).toEqual({ 'payment_gateway.operation': 'bindDivisionReceiver', 'payment_gateway.division_receiver_group_id': '100001' });
+    expect(bind?.attributes).toEqual({ 'payment_gateway.operation': 'bindDivisionReceiver', 'payment_gateway.receiver_group_id': '100001' });
     expect(exec?.attributes).toEqual({ 'payment_gateway.operation': 'executeDivision', 'payment_gateway.mch_order_no': 'order-1001' });
     const recorded = JSON.stringify(otel.spans().map((span) => [span.name, span.attributes, span.events]));
     for (const personal of [ACCOUNT, NAME]) expect(recorded).not.toContain(personal);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNotificationProcessor, GatewayApiError, GatewayClient, GatewayValidationError, PayOrderState, verifyNotification, type GatewayClientOptions } from '../../src/index.js';
 import { openTelemetry } from '../../src/opentelemetry.js';
 import { createMockGateway, type MockGatewayServer } from '../../src/testing/index.js';
-import { FAILED_REFUND_FIELDS, formBody, freshFields, MERCHANT, REFUND_FIELDS, SETTLEMENT_FIELDS } from '../support/notification.js';
+import { FAILED_REFUND_FIELDS, formBody, freshFields, MERCHANT, REFUND_FIELDS, SETTLEMENT_FIELDS, TRANSFER_FIELDS } from '../support/notification.js';
 import { childrenOf, idOf, inMemoryOpenTelemetry, parentOf, pointsOf, spanTree } from './support.js';
 
 const merchant = { mchNo: 'M1700000027', appId: 'app-otel', secret: 'otel-secret-0123456789abcdef' } as const;
@@ -263,6 +263,36 @@ describe('notification spans', () => {
     expect(twoKinds?.attributes).toEqual({ 'payment_gateway.notification.kind': 'unknown', 'payment_gateway.notification.outcome': 'refused', 'error.type': 'GatewayValidationError' });
   });
 
+  it("a refund's and a transfer's span: the ids their kinds' rows name, nothing else they carry (no payee, no amount)", async () => {
+    otel.exporter.reset();
+    const processor = createNotificationProcessor({ ...MERCHANT, telemetry, onRefunded: () => {}, onRefundFailed: () => {}, onTransferred: () => {}, onTransferFailed: () => {} });
+    expect((await processor.handle(formBody(freshFields({}, REFUND_FIELDS)))).outcome.kind).toBe('processed');
+    expect((await processor.handle(formBody(freshFields({}, TRANSFER_FIELDS)))).outcome.kind).toBe('processed');
+    const [refund, transfer] = spansNamed('payment_gateway.notification');
+    expect(refund?.attributes).toEqual({
+      'payment_gateway.notification.kind': 'refund',
+      'payment_gateway.notification.outcome': 'processed',
+      'payment_gateway.refund_order_id': REFUND_FIELDS['refundOrderId'],
+      'payment_gateway.mch_refund_no': REFUND_FIELDS['mchRefundNo'],
+      'payment_gateway.pay_order_id': REFUND_FIELDS['payOrderId'],
+    });
+    expect(transfer?.attributes).toEqual({
+      'payment_gateway.notification.kind': 'transfer',
+      'payment_gateway.notification.outcome': 'processed',
+      'payment_gateway.transfer_id': TRANSFER_FIELDS['transferId'],
+      'payment_gateway.mch_order_no': TRANSFER_FIELDS['mchOrderNo'],
+    });
+  });
+
+  it('a telemetry given no ids records none of the notification: the fields to record are the caller\'s list, never the notification\'s own', async () => {
+    otel.exporter.reset();
+    const notification = { payOrderId: 'P1', mchOrderNo: 'o-1', accountName: 'Li Lei', amount: 1999 };
+    await telemetry.notification('payment', async () => ({ kind: 'processed' as const, notification }));
+    expect(lastSpan('payment_gateway.notification').attributes).toEqual({ 'payment_gateway.notification.kind': 'payment', 'payment_gateway.notification.outcome': 'processed' });
+    await telemetry.notification('payment', async () => ({ kind: 'processed' as const, notification }), ['mchOrderNo']);
+    expect(lastSpan('payment_gateway.notification').attributes).toEqual({ 'payment_gateway.notification.kind': 'payment', 'payment_gateway.notification.outcome': 'processed', 'payment_gateway.mch_order_no': 'o-1' });
+  });
+
   it('a handler that throws: on_paid and the notification ERROR with its class, outcome failed', async () => {
     otel.exporter.reset();
     class StockError extends Error {
@@ -323,6 +353,13 @@ describe('sweeps (the abstraction processor.sweep reports through)', () => {
     expect(pointsOf(refunds, { 'payment_gateway.sweep.count': 'checked' }).map((point) => point.value)).toEqual([3]);
     // The orders' counter is not fed by refunds (its checked is the first sweep's 5 and this one's 0).
     expect(pointsOf((await otel.metrics()).get('payment_gateway.sweep.orders'), { 'payment_gateway.sweep.count': 'refunded' })).toEqual([]);
+
+    // Each other kind's report has its counter, named by its field: transfers as refunds.
+    await telemetry.sweep(async () => ({ checked: 0, durationMs: 1, transfers: { checked: 2, transferred: 1, open: 1, problems: [] } }));
+    const transfers = (await otel.metrics()).get('payment_gateway.sweep.transfers');
+    expect(transfers?.descriptor.unit).toBe('{transfer}');
+    expect(pointsOf(transfers, { 'payment_gateway.sweep.count': 'transferred' }).map((point) => point.value)).toEqual([1]);
+    expect(pointsOf((await otel.metrics()).get('payment_gateway.sweep.refunds'), { 'payment_gateway.sweep.count': 'transferred' })).toEqual([]);
 
     await expect(telemetry.sweep(() => Promise.reject(new GatewayApiError(9999, 'system busy')))).rejects.toBeInstanceOf(GatewayApiError);
     expect(lastSpan('payment_gateway.sweep').attributes['error.type']).toBe('GatewayApiError');

@@ -8,6 +8,7 @@ import {
   GatewayClient,
   GatewayReconciliationMismatchError,
   GatewayValidationError,
+  GatewayWaitTimeoutError,
   memoryStore,
   Transfers,
   type GatewayHooks,
@@ -54,6 +55,19 @@ describe('transferOrder and transferQuery against the mock', () => {
     const ended = await client.waitForTransfer({ mchOrderNo: 'payout-2' }, { intervalMs: 2 });
     expect(ended).toMatchObject({ state: Transfers.State.Failed, errCode: 'NO_BALANCE' });
     await expect(client.transferQuery({ mchOrderNo: 'nope' })).rejects.toMatchObject({ reason: 'transfer_not_found' });
+  });
+
+  it("waitForTransfer's timeout, derived from the kind's row: the transfer last read in lastTransfer alone, named by your number, and what to do", async () => {
+    const { gateway, client } = setup();
+    gateway.setMode('transfer', 'hold');
+    const held = await client.transferOrder(payout('payout-wait'));
+    const error = (await client.waitForTransfer({ transferId: held.transferId }, { intervalMs: 5, timeout: 40 }).catch((e: unknown) => e)) as GatewayWaitTimeoutError;
+    expect(error).toBeInstanceOf(GatewayWaitTimeoutError);
+    expect(error.lastTransfer).toMatchObject({ mchOrderNo: 'payout-wait', state: Transfers.State.Transferring });
+    expect([error.lastOrder, error.lastRefund, error.operation]).toEqual([undefined, undefined, 'transferQuery']);
+    expect(error.message).toBe(
+      `The transfer transferId '${held.transferId}' was still in state 1 after waiting 40 ms (waitForTransfer's timeout): show the transfer as in progress; its notification, a sweep or a later transferQuery will tell.`,
+    );
   });
 
   it('refuses before sending an entry type the channel cannot take (alipay takes ALIPAY_CASH only), with the reason', async () => {
