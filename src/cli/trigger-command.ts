@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { payOrderStateName } from '../protocol/schemas/enums.js';
-import { NOTIFICATION_REFS_TEXT } from '../testing/domain/kinds.js';
+import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../testing/domain/kinds.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { FAILURE_VERBS, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, kindHelp, kindUsage } from './kind-verbs.js';
@@ -137,8 +137,8 @@ ${kindHelp().verbs.join('\n')}
                       or accepted (3, as WeChat answers)
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
                       or the ${NOTIFICATION_REFS_TEXT} it notifies
-  list                what the mock holds: orders (with their refunds), refunds, transfers, division groups, receivers
-                      and divisions, addresses, settlements, notifications
+  list                what the mock holds: orders, ${MOCK_KINDS.map((kind) => kind.plural).join(', ')}, division groups,
+                      receivers and divisions, addresses, settlements, notifications
 
 Options:
       --url URL        the mock's base URL (default $${MOCK_URL_ENV}, else ${DEFAULT_URL})

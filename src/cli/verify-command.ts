@@ -17,7 +17,7 @@ const VERIFY_USAGE = `Usage: payment-gateway-sdk verify [--secret-file FILE | --
 Verifies the sign of the message on stdin: a notification (form or JSON), a request, or a response envelope
 {code, msg, data, sign} (verified over data). The first line printed is the verdict: valid, or invalid and
 the rule that failed (missing sign, wrong sign); for a wrong sign, the most likely mistake of the signer.
-A notification's kind (payment, refund, settlement, transfer) is named by its shape, as a notification processor
+A notification's kind (${Object.keys(notificationKinds).join(', ')}) is named by its shape, as a notification processor
 tells it. Strings are shown with the secret as ***. The secret is read from ${DEFAULT_SECRET_ENV}, never from the command line.
 
 Options of verify:
