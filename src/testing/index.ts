@@ -16,7 +16,9 @@
  * @module payment-gateway-sdk/testing
  */
 export { createMockGateway, type MockGateway } from './mock-gateway.js';
-export type { MockKindMethods } from './kind-methods.js';
+export type { MockKindMethods } from './domain/kinds.js';
+export type { MockRefundMethods } from './domain/refunds.js';
+export type { MockTransferMethods } from './domain/transfers.js';
 export type { MockGatewayOptions } from './options.js';
 export type { MockGatewayEvent } from './log-lines.js';
 export type { MockGatewayState } from './domain/controls.js';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { MOCK_KINDS, type MockKind } from './domain/kinds.js';
+import { MOCK_KINDS, type MockKind, type MockKindMethods } from './domain/kinds.js';
 import { controlName, type MockDecision } from './domain/record-desk.js';
 import type { DecisionOf, MockKindView, MockRecord, ModeOf, RecordOf } from './domain/record-kind.js';
 
@@ -30,20 +30,18 @@ type ArgumentOf<C> = C extends { readonly run: (world: never, argument: infer A,
  * record by its id or key; `{plural}()` copies of all, oldest first; `set{Label}Mode(mode, target?)` how the coming
  * records go (with `target`, the one record of that key); `settle{Label}(ref, decision)` decides an open record; and
  * each of the kind's own controls by its name.
- *
- * @example
- * ```ts
- * gateway.setRefundMode('hold');
- * gateway.settleRefund('refund-1001', { to: 'succeed' });
- * gateway.setTransferMode('fail', { mchOrderNo: 'payout-7' });
- * expect(gateway.transfers()).toHaveLength(1);
- * ```
  */
-export type MockKindMethods = { [K in MockKind as K['name']]: (ref: string) => RecordOf<K> | undefined } & { [K in MockKind as K['plural']]: () => RecordOf<K>[] } & {
+type DerivedMethods = { [K in MockKind as K['name']]: (ref: string) => RecordOf<K> | undefined } & { [K in MockKind as K['plural']]: () => RecordOf<K>[] } & {
   [K in MockKind as `set${K['label']}Mode`]: (mode: ModeOf<K>, target?: { readonly [Key in KeyOf<K>]: string }) => void;
 } & { [K in MockKind as `settle${K['label']}`]: (ref: string, decision: MockDecision<DecisionOf<K>>) => RecordOf<K> } & {
   [C in ControlOf<MockKind> as C extends { readonly name: infer Name extends string } ? Name : never]: (argument: ArgumentOf<C>) => void;
 };
+
+// The documented methods (each kind's own interface) are exactly the derived ones: a kind added, a mode, a key or a
+// control changed without its documentation fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const documentedAsDerived: Same<{ [Name in keyof DerivedMethods]: DerivedMethods[Name] }, { [Name in keyof MockKindMethods]: MockKindMethods[Name] }> = true;
+void documentedAsDerived;
 
 /** Puts each declared kind's methods on `prototype`, each calling the generic control; a name already taken is a mistake in a declaration. */
 export function addKindMethods(prototype: KindControls): void {

@@ -25,7 +25,8 @@ import { createRequestHandler } from './http/handler.js';
 import { createMswHandlers } from './http/msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http/node-server.js';
 import type { Outcome } from './http/respond.js';
-import { addKindMethods, type ControlNameOf, type MockKindMethods } from './kind-methods.js';
+import type { MockKindMethods } from './domain/kinds.js';
+import { addKindMethods, type ControlNameOf } from './kind-methods.js';
 import { notificationEvent, requestEvent } from './log-lines.js';
 import { mockGatewayOptionsSchema, type MockGatewayOptions } from './options.js';
 

@@ -45,7 +45,9 @@ export const DIVISION_EXEC_TEXTS = {
   orderState: '当前订单状态不支持分账',
   systemError: '系统异常',
   noIds: '分账用户组： receiverId 和 与receiverGroupId 必填一项',
+  /** An element's share below 0, naming the element as the reference does. */
   profitBelow: (receiverId: string, groupId: string) => `分账用户receiverId=[${receiverId}],receiverGroupId=[${groupId}] 分账比例不得小于0%`,
+  /** An element's share above 1, naming the element as the reference does. */
   profitAbove: (receiverId: string, groupId: string) => `分账用户receiverId=[${receiverId}],receiverGroupId=[${groupId}] 分账比例不得高于100%`,
   unknownReceiver: '分账[用户]中包含不存在或渠道不可用账号，请更改',
   unknownGroup: '分账[账号组]中包含不存在或不可用组，请更改',

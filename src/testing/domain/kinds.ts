@@ -6,11 +6,22 @@
  */
 import { RecordDesk } from './record-desk.js';
 import { sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecord, type MockRecordKind, type ModeOf, type RecordOf } from './record-kind.js';
-import { refundKind } from './refunds.js';
-import { transferKind } from './transfers.js';
+import { refundKind, type MockRefundMethods } from './refunds.js';
+import { transferKind, type MockTransferMethods } from './transfers.js';
 
 /** Every declared kind of the mock. */
 export const MOCK_KINDS = [refundKind, transferKind] as const;
+
+/**
+ * The gateway's methods of every declared kind, as each kind documents them; `kind-methods.ts` derives them from
+ * the declarations and fails to compile unless this is exactly that.
+ *
+ * @example
+ * ```ts
+ * gateway.setTransferMode('hold');
+ * ```
+ */
+export interface MockKindMethods extends MockRefundMethods, MockTransferMethods {}
 
 /** What a notification may be named by in a resend: a payment's ids, then each declared kind's id and key. */
 const NOTIFICATION_REFS: readonly string[] = [...new Set(['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])])];

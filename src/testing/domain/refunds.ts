@@ -107,6 +107,86 @@ export interface RefundDecision {
   readonly errMsg?: string | undefined;
 }
 
+/**
+ * The mock gateway's refund methods, made from its declaration (`refundKind`; `kind-methods.ts` derives them; the compiler
+ * checks these signatures against that derivation): their documentation.
+ *
+ * @example
+ * ```ts
+ * gateway.setRefundMode('hold');
+ * gateway.settleRefund('refund-1001', { to: 'succeed' });
+ * ```
+ */
+export interface MockRefundMethods {
+  /**
+   * A copy of a refund, by `refundOrderId` or `mchRefundNo`; `undefined` when there is none.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.refund('refund-1001')?.state).toBe(Refunds.State.Succeeded);
+   * ```
+   */
+  refund(ref: string): MockRefund | undefined;
+  /**
+   * Copies of all refunds, oldest first.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.refunds().filter((r) => r.payOrderId === payOrderId)).toHaveLength(2);
+   * ```
+   */
+  refunds(): MockRefund[];
+  /**
+   * How the channel treats the coming refunds: `succeed` at once (the default: state 2, notified), `hold` in 1
+   * (refunding) until `settleRefund` decides them, or `fail` at once (3, notified). With `target`, only the refund of
+   * that `mchRefundNo`, whatever the mode of the others: a refund's own mode wins.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` or `target` is wrong
+   * @example
+   * ```ts
+   * gateway.setRefundMode('hold');
+   * const refund = await client.refundOrder({ payOrderId, mchRefundNo: 'refund-1001', refundAmount: 400, currency: 'USD', refundReason: 'Returned' }); // state 1
+   * gateway.settleRefund(refund.refundOrderId, { to: 'succeed' });
+   * gateway.setRefundMode('fail', { mchRefundNo: 'refund-1002' }); // only this one fails
+   * ```
+   */
+  setRefundMode(mode: RefundMode, target?: RefundModeTarget): void;
+  /**
+   * Decides a held refund (state 0 or 1): `succeed` (2: the order's refunded sum grows, 5 when in full), `fail` (3)
+   * or `close` (4, as the gateway's two-hour job; no notification). 2 and 3 are notified to the refund's `notifyUrl`.
+   *
+   * @throws an `Error` when the refund is unknown or already final
+   * @example
+   * ```ts
+   * gateway.settleRefund('refund-1001', { to: 'fail', errCode: 'NOT_ENOUGH_BALANCE', errMsg: 'merchant balance too low' });
+   * ```
+   */
+  settleRefund(ref: string, decision: RefundDecision): MockRefund;
+  /**
+   * The channel of the orders `scope` names cannot refund: their refunds are refused with the reference's
+   * `当前通道不支持退款！` (reason `refund_unsupported`), checked last as the reference does (refunds.md section 1, step 9).
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`;
+   *   an `Error` when `order` names no order
+   * @example
+   * ```ts
+   * gateway.refuseRefunds({ ifCode: 'wxpay' });
+   * gateway.refuseRefunds({ order: 'order-1001' }); // by payOrderId or mchOrderNo
+   * ```
+   */
+  refuseRefunds(scope: RefundChannelScope): void;
+  /**
+   * Undoes `refuseRefunds` for the same `scope`.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `scope` names exactly one of `ifCode`, `wayCode`, `order`
+   * @example
+   * ```ts
+   * gateway.allowRefunds({ ifCode: 'wxpay' });
+   * ```
+   */
+  allowRefunds(scope: RefundChannelScope): void;
+}
+
 /** Checks a {@link RefundChannelScope}; the control routes `/_mock/refunds/unsupported` read their body with it too. */
 export const refundChannelScopeSchema = z
   .strictObject({ ifCode: z.optional(controlId()), wayCode: z.optional(controlId()), order: z.optional(controlId()) })

@@ -8,6 +8,7 @@
  * @module
  */
 import { TRANSFER_ENTRY_TYPES, TransferOrderState, type Transfer } from '../../protocol/schemas/transfer.js';
+import type { MockDecision } from './record-desk.js';
 import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
 import { CONFIGURED_IF_CODES } from './merchants.js';
 import { MESSAGES, urlProtocolRefusal } from './refusals.js';
@@ -32,6 +33,61 @@ export interface MockTransfer extends Pick<Transfer, TransferField> {
   readonly account: string;
   notifyUrl?: string | undefined;
   clientIp?: string | undefined;
+}
+
+/**
+ * The mock gateway's transfer methods, made from its declaration (`transferKind`; `kind-methods.ts` derives them; the compiler
+ * checks these signatures against that derivation): their documentation.
+ *
+ * @example
+ * ```ts
+ * gateway.setTransferMode('hold');
+ * gateway.settleTransfer('payout-1001', { to: 'succeed' });
+ * ```
+ */
+export interface MockTransferMethods {
+  /**
+   * A copy of a transfer, by `transferId` or `mchOrderNo`; `undefined` when there is none.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.transfer('payout-1001')?.state).toBe(Transfers.State.Succeeded);
+   * ```
+   */
+  transfer(ref: string): MockTransfer | undefined;
+  /**
+   * Copies of all transfers, oldest first.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.transfers()).toHaveLength(1);
+   * ```
+   */
+  transfers(): MockTransfer[];
+  /**
+   * How the channel treats the coming transfers: `succeed` at once (the default: state 2, paid out, notified), `hold`
+   * in 1 (transferring) until `settleTransfer` decides them, or `fail` at once (3, notified). With `target`, only the
+   * transfer of that `mchOrderNo`: a transfer's own mode wins.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` or `target` is wrong
+   * @example
+   * ```ts
+   * gateway.setTransferMode('hold');
+   * gateway.setTransferMode('fail', { mchOrderNo: 'payout-7' }); // only this one fails
+   * ```
+   */
+  setTransferMode(mode: 'succeed' | 'hold' | 'fail', target?: { readonly mchOrderNo: string }): void;
+  /**
+   * Decides a held transfer (state 0 or 1): `succeed` (2, the payee is paid) or `fail` (3); both are notified to the
+   * transfer's `notifyUrl`. The reference never closes a transfer.
+   *
+   * @throws an `Error` when the transfer is unknown or already final
+   * @example
+   * ```ts
+   * gateway.settleTransfer('payout-1001', { to: 'fail', errCode: 'ACCOUNT_FROZEN', errMsg: 'payee account frozen' });
+   * ```
+   */
+  settleTransfer(ref: string, decision: MockDecision<'succeed' | 'fail'>): MockTransfer;
 }
 
 /** The reference's transfer texts (TransferOrderController, spec section 1), in its order. */
