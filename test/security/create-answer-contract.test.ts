@@ -7,6 +7,7 @@ import { GatewayClient, GatewayResponseContractError } from '../../src/index.js'
 import { objectFields } from '../../src/protocol/schemas/introspect.js';
 import { definitionOf, OPERATION_NAMES, type OperationName, type operations, type ParamsOf } from '../../src/operations/table.js';
 import { DecimalLiteral } from '../../src/testing/domain/json-text.js';
+import { MOCK_KINDS } from '../../src/testing/domain/kinds.js';
 import { OPERATIONS } from '../../src/testing/domain/operations.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 import { rejection } from '../support/rejection.js';
@@ -89,5 +90,33 @@ describe("every create answered success, signed, with data that breaks its decla
       expect(sent).toEqual([operation]);
     }
     expect(gateway.requests[made]?.contractBreak).toContain(field);
+  });
+});
+
+// The other half of the contract: what the mock sends in every way a declared kind's record can go (each mode: paid
+// at once, held, failed with the channel's errCode and errMsg) is read by the client's schemas, its create's answer
+// and its query's. A field the schemas type wrongly (an errCode typed as a number) fails here, even one that only a
+// failed record carries.
+describe("every declared kind's answers, in each of its modes, read by the client's schemas", () => {
+  const MODES = MOCK_KINDS.flatMap((kind) => Object.keys(kind.modes).map((mode) => ({ kind: kind.name, create: kind.operations.create, query: kind.operations.query, mode })));
+
+  it('covers every mode of every declared kind', () => {
+    expect(MODES.length).toBeGreaterThanOrEqual(MOCK_KINDS.length * 3);
+    expect(MODES.map(({ mode }) => mode)).toContain('fail');
+  });
+
+  it.each(MODES)('$create, then $query, with the $kind mode $mode', async ({ kind, create, query, mode }) => {
+    const gateway = createMockGateway({ merchants: [MERCHANT] });
+    const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch });
+    const params = await PARAMS[create](gateway, client);
+    gateway.setMode(kind, mode as never);
+    const made = await client.withResponse(create, params as never);
+    expect(made.replayed).toBe(false);
+    const record = gateway.records(kind)[0] as unknown as Readonly<Record<string, unknown>>;
+    if (mode === 'fail') expect(record).toMatchObject({ errCode: expect.any(String), errMsg: expect.any(String) });
+    const key = MOCK_KINDS.find((declared) => declared.name === kind)!.key;
+    const read = await client.withResponse(query, { [key]: params[key as keyof typeof params] } as never);
+    expect(read.data).toMatchObject({ [key]: params[key as keyof typeof params] });
+    expect(gateway.requests.every((request) => request.contractBreak === undefined)).toBe(true);
   });
 });
