@@ -30,6 +30,7 @@ function shareProblem(text: string): string | undefined {
   if (millionths !== undefined) return millionths > 0 ? undefined : 'must be above 0 (a share of 0 pays the receiver nothing: leave the receiver out)';
   if (/^\d+(?:\.\d+)?$/.test(text)) {
     const [whole = '', decimals = ''] = text.split('.');
+    if (/^0\d/.test(whole)) return 'must be written without leading zeros (e.g. "0.5", not "00.5")';
     if (decimals.length > 6 && /^[01]$/.test(whole)) return 'must have at most 6 decimals (the gateway stores 6 and would round the rest)';
     return 'must be at most 1, the whole divisible amount ("0.3" is 30 %)';
   }
