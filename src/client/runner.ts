@@ -421,7 +421,7 @@ export class OperationRunner {
     const { retry: policy } = s;
     try {
       return await s.transport.exchange(
-        { url, body: text, timeout: call.timeout, signal: call.signal },
+        { url, body: text, timeout: call.timeout, signal: call.signal, freshConnection: definitionOf(operation).oneShot !== undefined },
         {
           limit: retries,
           totalTimeout: Math.ceil(call.deadline - performance.now()),

@@ -64,6 +64,11 @@ export interface HttpRequest {
   readonly timeout: number;
   /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * Sent on a connection of its own (on Node): a create the gateway can neither tell a repeat of nor look up, which
+   * a pooled connection the server closes as it is reused would turn into an unknown outcome.
+   */
+  readonly freshConnection?: boolean;
 }
 
 /**
@@ -293,7 +298,7 @@ function viaNode(send: NodeSend): Carrier {
   return async (request, signal) => {
     let answer: Answer;
     try {
-      answer = await send(request.url, request.body, signal);
+      answer = await send(request.url, request.body, signal, request.freshConnection === true);
     } catch (error) {
       throw networkFailure(error, signal, false);
     }

@@ -18,8 +18,11 @@ export interface Answer {
   discard(): void;
 }
 
-/** Sends the signed JSON text and resolves to the answer's head; a failure rejects with the socket's error (its `code`). */
-export type NodeSend = (url: string, body: string, signal: AbortSignal) => Promise<Answer>;
+/**
+ * Sends the signed JSON text and resolves to the answer's head; a failure rejects with the socket's error (its
+ * `code`). `fresh`: on a new connection, closed after the answer, never a pooled one.
+ */
+export type NodeSend = (url: string, body: string, signal: AbortSignal, fresh?: boolean) => Promise<Answer>;
 
 type Http = typeof import('node:http');
 type Https = typeof import('node:https');
@@ -46,7 +49,7 @@ let httpsAgent: import('node:https').Agent | undefined;
 export function createNodeSend(): NodeSend | undefined {
   const builtin = nodeBuiltins();
   if (!builtin) return undefined;
-  return (url, body, signal) => {
+  return (url, body, signal, fresh = false) => {
     const secure = url.startsWith('https:');
     const scheme = builtin(secure ? 'node:https' : 'node:http') as Http | Https;
     const agent = secure ? (httpsAgent ??= new (scheme as Https).Agent({ keepAlive: true })) : (httpAgent ??= new (scheme as Http).Agent({ keepAlive: true }));
@@ -54,7 +57,8 @@ export function createNodeSend(): NodeSend | undefined {
     return new Promise<Answer>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const headers = { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(length) };
-      const request = scheme.request(url, { method: 'POST', headers, agent, signal }, (response) => {
+      // agent false: a one-off agent, `Connection: close`, so no idle socket the server is closing is written to.
+      const request = scheme.request(url, { method: 'POST', headers, agent: fresh ? false : agent, signal }, (response) => {
         resolve(answerOf(response, builtin));
       });
       request.on('error', reject); // after the answer too: a reset mid-body is the body read's to report
