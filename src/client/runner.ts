@@ -421,7 +421,7 @@ export class OperationRunner {
     const { retry: policy } = s;
     try {
       return await s.transport.exchange(
-        { url, body: text, timeout: call.timeout, signal: call.signal, freshConnection: definitionOf(operation).oneShot !== undefined },
+        { url, body: text, timeout: call.timeout, signal: call.signal, freshConnection: onItsOwnConnection(definitionOf(operation)) },
         {
           limit: retries,
           totalTimeout: Math.ceil(call.deadline - performance.now()),
@@ -508,6 +508,11 @@ export class OperationRunner {
       : `Nothing changed on the gateway; retry later or raise ${scope === 'call' ? 'totalTimeout' : 'timeout'}.`;
     return new GatewayTimeoutError(`${operation} ${what} (${story}). ${advice}`, { operation, cause });
   }
+}
+
+/** A create with no lookup (a bind, an exec, an address declared): a reset on a pooled connection would leave it unknown. */
+function onItsOwnConnection(definition: OperationDefinition): boolean {
+  return definition.retry === 'create' && definition.reconcile === undefined;
 }
 
 /** What names a create's record in an unknown outcome: its key, or the first given of a one-shot create's names. */

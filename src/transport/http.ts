@@ -65,8 +65,8 @@ export interface HttpRequest {
   /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
   /**
-   * Sent on a connection of its own (on Node): a create the gateway can neither tell a repeat of nor look up, which
-   * a pooled connection the server closes as it is reused would turn into an unknown outcome.
+   * Sent on a connection of its own (on Node): a create the gateway offers no lookup for, which a pooled connection
+   * the server closes as it is reused would turn into an unknown outcome.
    */
   readonly freshConnection?: boolean;
 }

@@ -1,5 +1,5 @@
-// A create the gateway can neither tell a repeat of nor look up (a division receiver's bind, an order's division) is
-// sent on a connection of its own over node:http: a pooled keep-alive connection that the server closes as it is
+// A create the gateway offers no lookup for (a division receiver's bind, an order's division, a settlement address
+// declared) is sent on a connection of its own over node:http: a pooled keep-alive connection that the server closes as it is
 // reused fails with a reset after the request may have left, which for these is an unknown outcome only the
 // merchant portal settles. Every other call keeps the pooled connection.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -41,7 +41,7 @@ async function countingGateway(options: { dropReused?: boolean } = {}) {
   return { gateway, client, seen };
 }
 
-it('a bind and an exec each go on a new connection, closed after; reads and other creates reuse the pooled one', async () => {
+it('a bind, an exec and an address declared each go on a new connection, closed after; reads and creates with a lookup reuse the pooled one', async () => {
   const { gateway, client, seen } = await countingGateway();
   const order = await client.unifiedOrder({ mchOrderNo: 'order-d', wayCode: 'WX_NATIVE', amount: 1000, currency: 'USD', subject: 's', body: 'b', divisionMode: 2 });
   await client.query({ payOrderId: order.payOrderId });
@@ -51,15 +51,15 @@ it('a bind and an exec each go on a new connection, closed after; reads and othe
   expect(bound.bindState).toBe(1);
   await client.executeDivision({ payOrderId: order.payOrderId, receivers: [{ receiverId: bound.receiverId! }] });
   await client.query({ payOrderId: order.payOrderId });
+  await client.settleAddressApply({ requestId: 'addr-1', tokenId: 'TRON_USDT', address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' });
 
   const byPath = (part: string) => seen.requests.filter((request) => request.path.includes(part));
   const pooled = byPath('/api/pay/')[0]!.socket;
   expect(byPath('/api/pay/').map((request) => request.socket)).toEqual([pooled, pooled, pooled]);
-  const [bind, exec] = [byPath('/receiver/bind')[0]!, byPath('/division/exec')[0]!];
-  expect(bind.connection).toBe('close');
-  expect(exec.connection).toBe('close');
-  expect(new Set([pooled, bind.socket, exec.socket]).size).toBe(3);
-  expect(seen.connections).toBe(3);
+  const [bind, exec, address] = [byPath('/receiver/bind')[0]!, byPath('/division/exec')[0]!, byPath('/settleAddressApply')[0]!];
+  for (const own of [bind, exec, address]) expect(own.connection).toBe('close');
+  expect(new Set([pooled, bind.socket, exec.socket, address.socket]).size).toBe(4);
+  expect(seen.connections).toBe(4);
 });
 
 it('a server that drops a reused connection never turns a bind into an unknown outcome: it had a connection of its own', async () => {
