@@ -102,8 +102,7 @@ export class ChannelUserLinks {
   /** The unsigned record of a return URL, checked against this application and the caller's state. */
   read(url: unknown, options: unknown): UnsignedChannelUser {
     if (options === undefined) throw missingSessionCheck();
-    const checked = parseInput(readOptionsSchema(), options, 'Invalid readChannelUserRedirect options', 'options', 'readChannelUserRedirect');
-    const { expectExtParam } = checked;
+    const { expectExtParam } = parseInput(readOptionsSchema(), options, 'Invalid readChannelUserRedirect options', 'options', 'readChannelUserRedirect');
     const params = appendedParams(parseReturnUrl(url));
     const issues: ValidationIssue[] = [];
     const one = (name: (typeof CHANNEL_USER_RETURN_FIELDS)[number]): string | undefined => {
