@@ -35,4 +35,4 @@ export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoi
 export { STALL_MAX_MS, type FaultKind, type FaultOptions, type InjectedFault } from './domain/faults.js';
 export { COIN_WAY_CODE_PREFIX } from './domain/pay-data.js';
 export type { ChannelUserMode } from './domain/channel-users.js';
-export { MESSAGES as MOCK_MESSAGES } from './domain/refusals.js';
+export { MOCK_MESSAGES } from './domain/messages.js';

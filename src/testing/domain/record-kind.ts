@@ -82,6 +82,9 @@ export interface MockKindControl<World> {
   run(world: World, argument: never, control: string): unknown;
 }
 
+/** A kind's own refusal texts, by name: a text, or one made from the request's value (e.g. a duplicate key). */
+export type MockKindMessages = { readonly [name: string]: string | ((value: string) => string) };
+
 /**
  * A record kind of the mock. `R` is the record as the desk holds it, `World` the kind's own state and the gateway's
  * parts it reads, `Mode` and `Decision` the names of its modes and decisions.
@@ -97,6 +100,8 @@ export interface MockRecordKind<
   Label extends string = string,
   Key extends keyof R & string = keyof R & string,
   Controls extends readonly MockKindControl<World>[] = readonly MockKindControl<World>[],
+  Id extends keyof R & string = keyof R & string,
+  Messages extends MockKindMessages = MockKindMessages,
 > {
   /** e.g. `refund`: the notification's `kind`, the dashboard row's `data-refund`, the CLI verbs' prefix. */
   readonly name: Name;
@@ -115,8 +120,10 @@ export interface MockRecordKind<
     readonly held: number;
   };
   /** The gateway's id of a record (`refundOrderId`) and the merchant's key (`mchRefundNo`, unique per merchant). */
-  readonly id: keyof R & string;
+  readonly id: Id;
   readonly key: Key;
+  /** The kind's own refusal texts, by name: `MOCK_MESSAGES` lists them with the gateway's others (`messages.ts`). */
+  readonly messages?: Messages | undefined;
   /** The query's refusal of a record the merchant does not have. */
   readonly notFound: string;
   /** The create's refusals, in the reference's order: each returns its text, or nothing to let the request on. */
@@ -168,9 +175,11 @@ export function defineMockRecordKind<R extends MockRecord, World>() {
     const Label extends string,
     const Key extends keyof R & string,
     const Controls extends readonly MockKindControl<World>[] = readonly [],
+    const Id extends keyof R & string = keyof R & string,
+    const Messages extends MockKindMessages = Record<never, never>,
   >(
-    kind: MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls>,
-  ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls> => kind;
+    kind: MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls, Id, Messages>,
+  ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls, Id, Messages> => kind;
 }
 
 /**
@@ -194,11 +203,11 @@ export interface MockKindView {
 }
 
 /** The record type of a kind. */
-export type RecordOf<K> = K extends MockRecordKind<infer R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls> ? R : never;
+export type RecordOf<K> = K extends MockRecordKind<infer R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages> ? R : never;
 /** The modes of a kind. */
-export type ModeOf<K> = K extends MockRecordKind<infer _R, infer _World, infer Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls> ? Mode : never;
+export type ModeOf<K> = K extends MockRecordKind<infer _R, infer _World, infer Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages> ? Mode : never;
 /** The decisions of a kind. */
-export type DecisionOf<K> = K extends MockRecordKind<infer _R, infer _World, infer _Mode, infer Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls> ? Decision : never;
+export type DecisionOf<K> = K extends MockRecordKind<infer _R, infer _World, infer _Mode, infer Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages> ? Decision : never;
 
 /** The name of a kind's state, or `unknown`. */
 export function stateName(kind: Pick<MockRecordKind, 'states'>, state: number): string {

@@ -198,6 +198,28 @@ export interface RefundWorld {
   readonly unsupported: { readonly ifCode: Set<string>; readonly wayCode: Set<string>; readonly order: Set<string> };
 }
 
+/** Refunds' refusal texts, the reference's exactly (refunds.md section 1); `MOCK_MESSAGES` lists them with the others. */
+const REFUND_MESSAGES = {
+  /** refundOrder without `payOrderId` and `mchOrderNo` (reference text). */
+  missingRefundOrderIds: 'mchOrderNo 和 payOrderId不能同时为空',
+  /** refundOrder of an order the merchant does not have (reference text). */
+  refundOrderNotFound: '退款订单不存在',
+  /** refundOrder of an order that is not paid (state 2) (reference text). */
+  refundOrderState: '订单状态不正确， 无法完成退款',
+  /** refundOrder of an order refunded in full already (reference text). */
+  refundedInFull: '订单已全额退款，本次申请失败',
+  /** refundOrder of more than is left to refund (reference text). */
+  refundExceeds: '申请金额超出订单可退款余额，请检查退款金额',
+  /** refundOrder while another refund of the order is still 1 (reference text). */
+  refundInProgress: '支付订单具有在途退款申请，请稍后再试',
+  /** refundOrder with a `mchRefundNo` used before (reference text). */
+  duplicateRefund: (mchRefundNo: string) => `商户退款订单号[${mchRefundNo}]已存在`,
+  /** refundOrder of an order whose channel has no refund service, last of the refusals (reference text). */
+  refundUnsupported: '当前通道不支持退款！',
+  /** refundQuery of a refund the merchant does not have (reference text). */
+  refundNotFound: '订单不存在',
+} as const;
+
 type Call = MockCreateCall<MockRefund, RefundWorld>;
 type RefundParams = Record<string, string | undefined> & { refundAmount: number };
 const paramsOf = (call: Call) => call.request.params as RefundParams;
@@ -239,23 +261,24 @@ export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
   states: { names: RefundOrderState, open: [RefundOrderState.Created, RefundOrderState.Refunding], notified: [RefundOrderState.Succeeded, RefundOrderState.Failed], held: RefundOrderState.Refunding },
   id: 'refundOrderId',
   key: 'mchRefundNo',
-  notFound: MESSAGES.refundNotFound,
+  messages: REFUND_MESSAGES,
+  notFound: REFUND_MESSAGES.refundNotFound,
   // The reference's order (refunds.md section 1).
   refusals: [
-    (call) => (paramsOf(call).payOrderId === undefined && paramsOf(call).mchOrderNo === undefined ? MESSAGES.missingRefundOrderIds : undefined),
+    (call) => (paramsOf(call).payOrderId === undefined && paramsOf(call).mchOrderNo === undefined ? REFUND_MESSAGES.missingRefundOrderIds : undefined),
     (call) => urlProtocolRefusal(paramsOf(call).notifyUrl, MESSAGES.notifyUrlProtocol),
-    (call) => (orderOf(call, paramsOf(call)) ? undefined : MESSAGES.refundOrderNotFound),
-    ofOrder((order) => (order.state !== PayOrderState.Succeeded ? MESSAGES.refundOrderState : undefined)),
-    ofOrder((order, call) => (refundedOf(call.records, order.payOrderId) >= order.amount ? MESSAGES.refundedInFull : undefined)),
-    ofOrder((order, call, p) => (refundedOf(call.records, order.payOrderId) + p.refundAmount > order.amount ? MESSAGES.refundExceeds : undefined)),
-    ofOrder((order, call) => (call.records.some((r) => r.payOrderId === order.payOrderId && r.state === RefundOrderState.Refunding) ? MESSAGES.refundInProgress : undefined)),
+    (call) => (orderOf(call, paramsOf(call)) ? undefined : REFUND_MESSAGES.refundOrderNotFound),
+    ofOrder((order) => (order.state !== PayOrderState.Succeeded ? REFUND_MESSAGES.refundOrderState : undefined)),
+    ofOrder((order, call) => (refundedOf(call.records, order.payOrderId) >= order.amount ? REFUND_MESSAGES.refundedInFull : undefined)),
+    ofOrder((order, call, p) => (refundedOf(call.records, order.payOrderId) + p.refundAmount > order.amount ? REFUND_MESSAGES.refundExceeds : undefined)),
+    ofOrder((order, call) => (call.records.some((r) => r.payOrderId === order.payOrderId && r.state === RefundOrderState.Refunding) ? REFUND_MESSAGES.refundInProgress : undefined)),
     (call) => {
       const mchRefundNo = String(paramsOf(call).mchRefundNo);
-      return call.records.some((r) => r.mchNo === call.request.app.mchNo && r.mchRefundNo === mchRefundNo) ? MESSAGES.duplicateRefund(mchRefundNo) : undefined;
+      return call.records.some((r) => r.mchNo === call.request.app.mchNo && r.mchRefundNo === mchRefundNo) ? REFUND_MESSAGES.duplicateRefund(mchRefundNo) : undefined;
     },
     // refunds.md section 1, step 9: no refund service for the order's ifCode.
     ofOrder((order, { world: { unsupported } }) =>
-      unsupported.ifCode.has(order.ifCode) || unsupported.wayCode.has(order.wayCode) || unsupported.order.has(order.payOrderId) ? MESSAGES.refundUnsupported : undefined,
+      unsupported.ifCode.has(order.ifCode) || unsupported.wayCode.has(order.wayCode) || unsupported.order.has(order.payOrderId) ? REFUND_MESSAGES.refundUnsupported : undefined,
     ),
   ],
   create(call, sequence, interrupted) {

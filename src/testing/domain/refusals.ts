@@ -33,15 +33,9 @@ export const urlProtocolRefusal = (url: string | undefined, text: string): strin
 export const refuseParameter = (detail: string, gloss: string): Refusal => new Refusal(PARAMETER_ERROR, `参数有误[${detail}] (${gloss})`);
 
 /**
- * The `msg` texts the mock answers with, in one place so tests can compare against them. Reference texts
- * (docs/reference/protocol.md section 5) are exact; the others end with an English gloss.
- *
- * @example
- * ```ts
- * import { MOCK_MESSAGES } from 'payment-gateway-sdk/testing';
- *
- * await expect(client.query({ mchOrderNo: 'nope' })).rejects.toMatchObject({ msg: MOCK_MESSAGES.orderNotFound });
- * ```
+ * The `msg` texts the mock answers with, but those of a declared kind (its own `messages`): `MOCK_MESSAGES`
+ * (`messages.ts`) lists them all. Reference texts (docs/reference/protocol.md section 5) are exact; the others end
+ * with an English gloss.
  */
 export const MESSAGES = {
   /** The signature does not match the fields the operation knows (reference text). */
@@ -100,24 +94,6 @@ export const MESSAGES = {
   addressNotApproved: '结算地址未审核通过 (the declared address is not approved)',
   /** A declared address of another token than the settlement's `tokenId`. */
   addressTokenMismatch: '结算地址币种不匹配 (the declared address is for another tokenId)',
-  /** refundOrder without `payOrderId` and `mchOrderNo` (reference text). */
-  missingRefundOrderIds: 'mchOrderNo 和 payOrderId不能同时为空',
-  /** refundOrder of an order the merchant does not have (reference text). */
-  refundOrderNotFound: '退款订单不存在',
-  /** refundOrder of an order that is not paid (state 2) (reference text). */
-  refundOrderState: '订单状态不正确， 无法完成退款',
-  /** refundOrder of an order refunded in full already (reference text). */
-  refundedInFull: '订单已全额退款，本次申请失败',
-  /** refundOrder of more than is left to refund (reference text). */
-  refundExceeds: '申请金额超出订单可退款余额，请检查退款金额',
-  /** refundOrder while another refund of the order is still 1 (reference text). */
-  refundInProgress: '支付订单具有在途退款申请，请稍后再试',
-  /** refundOrder with a `mchRefundNo` used before (reference text). */
-  duplicateRefund: (mchRefundNo: string) => `商户退款订单号[${mchRefundNo}]已存在`,
-  /** refundOrder of an order whose channel has no refund service, last of the refusals (reference text). */
-  refundUnsupported: '当前通道不支持退款！',
-  /** refundQuery of a refund the merchant does not have (reference text). */
-  refundNotFound: '订单不存在',
   /** The channel user jump's `ifCode` names no channel, or `AUTO` in a browser that is neither WeChat nor Alipay (reference text). */
   unsupportedClient: '不支持的客户端',
   /** The channel user jump's `redirectUrl` does not start with `http://` or `https://` (reference text). */
