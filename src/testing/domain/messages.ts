@@ -23,4 +23,4 @@ type KindMessages = Intersection<NonNullable<MockKind['messages']>>;
  * await expect(client.query({ mchOrderNo: 'nope' })).rejects.toMatchObject({ msg: MOCK_MESSAGES.orderNotFound });
  * ```
  */
-export const MOCK_MESSAGES: typeof MESSAGES & KindMessages = { ...MESSAGES, ...(Object.assign({}, ...MOCK_KINDS.map((kind) => kind.messages)) as KindMessages) };
+export const MOCK_MESSAGES = { ...MESSAGES, ...(Object.assign({}, ...MOCK_KINDS.map((kind) => kind.messages)) as KindMessages) };

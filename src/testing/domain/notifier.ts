@@ -9,7 +9,7 @@ import { httpUrl, timerDelayMs } from '../../protocol/schemas/fields.js';
 import { sign } from '../../protocol/signing/sign.js';
 import { readCappedStream } from '../../util/read-capped-stream.js';
 import type { SimulatedClock } from './clock.js';
-import { NOTIFICATION_REFS_TEXT, type MockKindName } from './kinds.js';
+import { NOTIFICATION_REFS_TEXT, type MockKind, type MockKindName } from './kinds.js';
 import { ORDER_FIELDS, type MockPayOrder } from './orders.js';
 import { fieldsOf } from './record-desk.js';
 import type { MockKindOperations, MockRecord } from './record-kind.js';
@@ -92,6 +92,12 @@ export interface NotificationAttempt {
 }
 
 /**
+ * For a record of a declared kind, what names it: the gateway's id and the merchant's key of each kind (a refund's
+ * `refundOrderId` and `mchRefundNo`, a transfer's `transferId`; its key is the notification's `mchOrderNo`).
+ */
+type NotifiedRecordRefs = { readonly [Field in Exclude<MockKind['id'] | MockKind['key'], 'mchOrderNo'>]?: string | undefined };
+
+/**
  * A notification and where it stands.
  *
  * @example
@@ -100,7 +106,7 @@ export interface NotificationAttempt {
  * expect(notification?.state).toBe('delivered');
  * ```
  */
-export interface MockNotification {
+export interface MockNotification extends NotifiedRecordRefs {
   /** The mock's id of the notification (`N1`, `N2`...), for {@link MockGateway.resendNotification}. */
   readonly id: string;
   /** What it notifies: a paid order, or a record of a declared kind (a refund that succeeded or failed). */
@@ -109,10 +115,6 @@ export interface MockNotification {
   readonly payOrderId: string;
   /** The merchant's number of the order paid (empty for a refund: a refund's notification does not carry it). */
   readonly mchOrderNo: string;
-  /** For a refund: the gateway's refund id. */
-  readonly refundOrderId?: string | undefined;
-  /** For a refund: the merchant's refund number. */
-  readonly mchRefundNo?: string | undefined;
   readonly url: string;
   /** The form fields, signed once when the order was paid and re-sent unchanged by every retry. */
   readonly fields: Readonly<Record<string, string>>;
