@@ -6,8 +6,8 @@
  * @module
  */
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
-import { stateName, type MockKindView } from '../testing/domain/record-kind.js';
-import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec } from './trigger-spec.js';
+import { stateName, type MockControlVerb, type MockKindControl, type MockKindView } from '../testing/domain/record-kind.js';
+import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 
 const stateOf = (kind: MockKindView, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : String(state));
 const line = (kind: MockKindView, a: Answer) => `${kind.id} ${String(a[kind.id])}  ${kind.key} ${String(a[kind.key])}  state ${stateOf(kind, a.state)}`;
@@ -55,14 +55,78 @@ export function verbsOf(kind: MockKindView): [string, TriggerSpec][] {
   return [...decided, [`${kind.name}-mode`, mode]];
 }
 
-/** Every declared kind's verbs. */
-export const KIND_VERBS: Readonly<Record<string, TriggerSpec>> = Object.fromEntries(MOCK_KINDS.flatMap(verbsOf));
+/** A control the CLI runs: the control, the verb it declares, the verb's name (`<kind>-<path>`) and its undoing control. */
+interface ControlVerb {
+  readonly control: MockKindControl<never>;
+  readonly verb: MockControlVerb;
+  readonly name: string;
+  readonly undo: MockKindControl<never> | undefined;
+}
+type Control = MockKindControl<never>;
+
+/** A kind's controls that declare a verb; the undo is the kind's other control of the same path. */
+const controlVerbs = (kind: MockKindView): ControlVerb[] =>
+  (kind.controls ?? []).flatMap((control: Control) =>
+    control.verb === undefined ? [] : [{ control, verb: control.verb, name: `${kind.name}-${control.path}`, undo: kind.controls?.find((other) => other !== control && other.path === control.path) }],
+  );
+/** The option of an argument's member: `ifCode` is `--if-code`. */
+const flag = (member: string) => member.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+const optionsOf = (verb: MockControlVerb) => Object.entries(verb.options);
+/** The member an option names in these values, if any (else the verb's argument names the target). */
+const givenOption = (verb: MockControlVerb, values: Values) => optionsOf(verb).find(([member]) => typeof values[flag(member)] === 'string');
+const undoing = ({ verb, undo }: ControlVerb, values: Values) => undo !== undefined && verb.undo !== undefined && values[verb.undo.option] === true;
+/** `ORDER|--if-code CODE|--way-code CODE [--allow]`. */
+const targetUsage = ({ verb }: ControlVerb) => `${[verb.positional.member.toUpperCase(), ...optionsOf(verb).map(([member, o]) => `--${flag(member)} ${o.value}`)].join('|')}${verb.undo ? ` [--${verb.undo.option}]` : ''}`;
+
+/** A kind's verbs of its own controls: the target by the verb's argument or one option; the undo by its option. */
+function controlVerbsOf(kind: MockKindView): [string, TriggerSpec][] {
+  return controlVerbs(kind).map((cv): [string, TriggerSpec] => {
+    const { verb, name } = cv;
+    const last = optionsOf(verb).at(-1);
+    return [name, {
+      route: () => `${kind.plural}/${cv.control.path}`,
+      method: (values) => (undoing(cv, values) ? cv.undo : cv.control)?.method ?? cv.control.method,
+      options: [...optionsOf(verb).map(([member]) => flag(member)), ...(verb.undo ? [verb.undo.option] : [])],
+      positionals: 'optional',
+      body: (ref, values) => {
+        const option = givenOption(verb, values);
+        return option ? { [option[0]]: String(values[flag(option[0])]) } : { [verb.positional.member]: String(ref) };
+      },
+      argument: `target: ${verb.positional.is}, ${listed(optionsOf(verb).map(([member, o]) => `--${flag(member)} ${o.value}`), 'or')}${last ? `, e.g. payment-gateway-sdk mock ${name} --${flag(last[0])} ${last[1].example}` : ''}`,
+      print: (_answer, values = {}, ref = undefined) => {
+        const option = givenOption(verb, values);
+        const target = option ? `${option[1].names} ${String(values[flag(option[0])])}` : `${verb.positional.member} ${String(ref)}`;
+        const ran = undoing(cv, values) ? cv.undo : cv.control;
+        return ran?.said?.(target) ?? `${name}: done for the ${target}`;
+      },
+    }];
+  });
+}
+
+/** Every declared kind's verbs: of its decisions and mode, then of its own controls. */
+export const KIND_VERBS: Readonly<Record<string, TriggerSpec>> = Object.fromEntries(MOCK_KINDS.flatMap((kind) => [...verbsOf(kind), ...controlVerbsOf(kind)]));
 
 /** The verbs that take `--err-code` and `--err-msg`. */
 export const FAILURE_VERBS = MOCK_KINDS.flatMap((kind) => decisions(kind).filter(([, d]) => d.failure).map(([to]) => `${kind.name}-${to}`));
 
-/** Each kind's `--<kind>` option, and the message when another verb is given it. */
-export const KIND_OPTIONS = Object.fromEntries(MOCK_KINDS.map((kind) => [kind.name, `--${kind.name} is an option of ${kind.name}-mode`]));
+/** The options of each kind's control verbs (`--if-code`, `--allow`...), each with its type. */
+const controlOptions = () =>
+  MOCK_KINDS.flatMap((kind) => controlVerbs(kind)).flatMap((cv) => [
+    ...optionsOf(cv.verb).map(([member]) => ({ option: flag(member), verb: cv.name, type: 'string' as const })),
+    ...(cv.verb.undo ? [{ option: cv.verb.undo.option, verb: cv.name, type: 'boolean' as const }] : []),
+  ]);
+
+/** Each kind's `--<kind>` option and its control verbs' options, and the message when another verb is given one. */
+export const KIND_OPTIONS: Readonly<Record<string, string>> = Object.fromEntries([
+  ...MOCK_KINDS.map((kind) => [kind.name, `--${kind.name} is an option of ${kind.name}-mode`]),
+  ...controlOptions().map(({ option, verb }) => [option, `--${option} is an option of ${verb}`]),
+]);
+
+/** The type of each of those options, for the command's parser. */
+export const KIND_OPTION_TYPES: Readonly<Record<string, { readonly type: 'string' | 'boolean' }>> = Object.fromEntries([
+  ...MOCK_KINDS.map((kind) => [kind.name, { type: 'string' as const }]),
+  ...controlOptions().map(({ option, type }) => [option, { type }]),
+]);
 
 /** The usage lines of each kind's verbs; `long`: with their options, as `mock <verb> --help` shows them. */
 export function kindUsage(long: boolean): string[] {
@@ -70,6 +134,20 @@ export function kindUsage(long: boolean): string[] {
     `payment-gateway-sdk mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)} [--url URL]${long ? ' [--err-code CODE] [--err-msg TEXT]' : ''}`,
     `payment-gateway-sdk mock ${kind.name}-mode ${modes(kind).map(([m]) => m).join('|')}${long ? ` [--${kind.name} ${placeholder(kind)}]` : ''} [--url URL]`,
   ]);
+}
+
+/** The usage lines of each kind's control verbs, e.g. `payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|... [--allow] [--url URL]`. */
+export function controlUsage(): string[] {
+  return MOCK_KINDS.flatMap(controlVerbs).map((cv) => `payment-gateway-sdk mock ${cv.name} ${targetUsage(cv)} [--url URL]`);
+}
+
+/** What each kind's verbs do, for the command's usage: `mock refund-succeed|... REFUND decides a held refund (...); ...`. */
+export function kindSummary(): string {
+  return MOCK_KINDS.map((kind) => [
+    `mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)} decides a held ${kind.name} (${kind.id} or ${kind.key})`,
+    `mock ${kind.name}-mode ${modes(kind).map(([m]) => m).join('|')} sets how the coming ${kind.plural} go (--${kind.name} ${placeholder(kind)}: one ${kind.name})`,
+    ...controlVerbs(kind).map((cv) => `mock ${cv.name} ${cv.verb.summary}`),
+  ].join('; ')).join('; ');
 }
 
 /** What each kind's placeholder names, e.g. `REFUND is the refundOrderId or your mchRefundNo.` */
@@ -86,6 +164,17 @@ export function kindHelp(): { verbs: string[]; options: string[] } {
       row('', `--${kind.name} ${kind.key.toUpperCase()}: only that ${kind.name} (its mode wins over the mode of all)`),
     ];
   });
-  const options = MOCK_KINDS.map((kind) => `      ${`--${kind.name} ${placeholder(kind)}`.padEnd(17)}${kind.name}-mode: the one ${kind.name} (${kind.key}) the mode is for`);
-  return { verbs, options };
+  const option = (name: string, text: string) => `      ${name.padEnd(17)}${text}`;
+  const options = MOCK_KINDS.map((kind) => option(`--${kind.name} ${placeholder(kind)}`, `${kind.name}-mode: the one ${kind.name} (${kind.key}) the mode is for`));
+  const controls = MOCK_KINDS.flatMap(controlVerbs);
+  return {
+    verbs: [...verbs, ...controls.flatMap((cv) => cv.verb.help.map((text, i) => row(i === 0 ? cv.name : '', text)))],
+    options: [
+      ...options,
+      ...controls.flatMap((cv) => [
+        ...optionsOf(cv.verb).map(([member, o]) => option(`--${flag(member)} ${o.value}`, `${cv.name}: ${o.help} (e.g. ${o.example})`)),
+        ...(cv.verb.undo ? [option(`--${cv.verb.undo.option}`, `${cv.name}: ${cv.verb.undo.help}`)] : []),
+      ]),
+    ],
+  };
 }

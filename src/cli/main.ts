@@ -6,7 +6,9 @@
  *
  * @module
  */
-import { kindUsage } from './kind-verbs.js';
+import { MOCK_KINDS } from '../testing/domain/kinds.js';
+import { controlUsage, kindSummary, kindUsage } from './kind-verbs.js';
+import { listed } from './trigger-spec.js';
 import { controlApiUsage, runMock, type MockCommandIo } from './mock-command.js';
 import { readMockOptions } from './mock-options.js';
 import { runSign } from './sign-command.js';
@@ -16,10 +18,19 @@ import { UsageError } from './usage-error.js';
 import { runVerify } from './verify-command.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
+/** A paragraph in lines of at most 110 characters. */
+function wrapped(text: string): string {
+  return text.split(' ').reduce<string[]>((lines, word) => {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= 110) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+    return lines;
+  }, []).join('\n');
+}
+
 const USAGE = `Usage: payment-gateway-sdk mock [options]
        payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]
-${kindUsage(false).map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
-       payment-gateway-sdk mock order-fee|division-group|receiver-refuse|division-outcome ... [--url URL]
+${[...kindUsage(false), ...controlUsage()].map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock order-fee|division-group|receiver-refuse|division-outcome ... [--url URL]
        payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
        payment-gateway-sdk sign [options] < body
@@ -51,13 +62,12 @@ Options of mock:
                                notification attempt (URL, HTTP status, accepted or why not) is printed
   -h, --help                   this text
 
-mock pay|fail|expire ORDER drives a running mock over the control API below: the order (payOrderId or
-mchOrderNo) is paid (its notification goes out), fails, or expires. mock refund-succeed|refund-fail|refund-close
-REFUND decides a held refund (refundOrderId or mchRefundNo); mock refund-mode hold|succeed|fail sets how the
-coming refunds go (--refund REFUND: one refund); mock refund-unsupported makes a channel refuse refunds; mock
-division-group, receiver-refuse, division-outcome and order-fee set up divisions (groups, the channel's answers, the
-order's fee); mock resend
-REF... sends notifications again (by id, order or refund); mock list prints what the mock holds.
+${wrapped(
+  'mock pay|fail|expire ORDER drives a running mock over the control API below: the order (payOrderId or mchOrderNo) is ' +
+    `paid (its notification goes out), fails, or expires. ${kindSummary()}; mock division-group, receiver-refuse, ` +
+    "division-outcome and order-fee set up divisions (groups, the channel's answers, the order's fee); mock resend REF... " +
+    `sends notifications again (by id, ${listed(['order', ...MOCK_KINDS.map((kind) => kind.name)], 'or')}); mock list prints what the mock holds.`,
+)}
 payment-gateway-sdk mock pay --help: their options.
 
 ${controlApiUsage()}

@@ -13,7 +13,7 @@ import { payOrderStateName } from '../protocol/schemas/enums.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../testing/domain/kinds.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
-import { FAILURE_VERBS, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, kindHelp, kindUsage } from './kind-verbs.js';
+import { FAILURE_VERBS, KIND_OPTION_TYPES, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, controlUsage, kindHelp, kindUsage } from './kind-verbs.js';
 import { listState } from './mock-list.js';
 import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 import { UsageError } from './usage-error.js';
@@ -24,34 +24,16 @@ const FAILURE_TAKERS = ['fail', ...FAILURE_VERBS, 'receiver-refuse', 'division-o
 
 const stateOf = (state: unknown, name: (code: never) => string | undefined) => (typeof state === 'number' ? `${state} (${name(state as never) ?? 'unknown'})` : String(state));
 const order = (answer: Answer) => `payOrderId ${String(answer.payOrderId)}  mchOrderNo ${String(answer.mchOrderNo)}  state ${stateOf(answer.state, payOrderStateName)}`;
-const scopeOf = (ref: string | undefined, values: Values) =>
-  values['if-code'] !== undefined ? { ifCode: values['if-code'] } : values['way-code'] !== undefined ? { wayCode: values['way-code'] } : { order: String(ref) };
-const describeScope = (scope: unknown) => {
-  const { ifCode, wayCode, order: ref } = (scope ?? {}) as Record<string, unknown>;
-  return ifCode !== undefined ? `channel (ifCode) ${String(ifCode)}` : wayCode !== undefined ? `way code ${String(wayCode)}` : `order ${String(ref)}`;
-};
 
 /**
- * The actions, each a control route: `POST {url}/_mock/orders/{order}/{action}`, each kind's `.../{plural}/{id}/settle`
- * and `.../{plural}/mode`, `.../refunds/unsupported`, `.../notifications/{ref}/resend`, `GET .../state`.
+ * The actions, each a control route: `POST {url}/_mock/orders/{order}/{action}`, each kind's `.../{plural}/{id}/settle`,
+ * `.../{plural}/mode` and own controls (`.../refunds/unsupported`), `.../notifications/{ref}/resend`, `GET .../state`.
  */
 const TRIGGER_SPECS = {
   pay: { route: (ref) => `orders/${ref}/pay`, print: (a) => `${order(a)}${NOTIFIED}` },
   fail: { route: (ref) => `orders/${ref}/fail`, options: FAILURE_OPTIONS, body: (_ref, values) => failure(values), print: (a) => `${order(a)}${failureOf(a)}` },
   expire: { route: (ref) => `orders/${ref}/expire`, print: order },
   ...KIND_VERBS,
-  'refund-unsupported': {
-    route: () => 'refunds/unsupported',
-    method: (values) => (values.allow ? 'DELETE' : 'POST'),
-    options: ['if-code', 'way-code', 'allow'],
-    positionals: 'optional',
-    body: scopeOf,
-    argument: 'target: an order (payOrderId or mchOrderNo), --if-code CODE or --way-code CODE, e.g. payment-gateway-sdk mock refund-unsupported --way-code QR_CASHIER',
-    print: (a) =>
-      a.refundsAllowed === undefined
-        ? `refunds of the ${describeScope(a.refundsUnsupported)} are refused: 当前通道不支持退款！ (refund_unsupported)`
-        : `refunds of the ${describeScope(a.refundsAllowed)} go to the channel again`,
-  },
   'order-fee': {
     route: (ref) => `orders/${ref}/fee`,
     options: ['fee'],
@@ -87,7 +69,7 @@ const TRIGGER_SPECS = {
   resend: {
     route: (ref) => `notifications/${ref}/resend`,
     positionals: 'many',
-    argument: `notification: its id (N1...), or the ${NOTIFICATION_REFS_TEXT} it notifies, e.g. payment-gateway-sdk mock resend order-1001 refund-1001`,
+    argument: `notification: its id (N1...), or the ${NOTIFICATION_REFS_TEXT} it notifies, e.g. payment-gateway-sdk mock resend order-1001 ${MOCK_KINDS[0].name}-1001`,
     print: (a) =>
       `${String(a.notificationId)} resent to ${String(a.url)} (attempt ${String(a.attempt)}, its original reqTime and sign): ${a.delivered === true ? 'delivered' : 'not delivered'}, ${String(a.reason)}`,
   },
@@ -113,8 +95,7 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 
 export const TRIGGER_USAGE = `Usage: payment-gateway-sdk mock pay|fail|expire ORDER [--url URL] [--err-code CODE] [--err-msg TEXT]
-${kindUsage(true).map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|--way-code CODE [--allow] [--url URL]
-       payment-gateway-sdk mock order-fee ORDER --fee N [--url URL]
+${[...kindUsage(true), ...controlUsage()].map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock order-fee ORDER --fee N [--url URL]
        payment-gateway-sdk mock division-group [--name NAME] [--mch-no MCHNO] [--auto] [--url URL]
        payment-gateway-sdk mock receiver-refuse [--times N] [--err-code CODE] [--err-msg TEXT] [--url URL]
        payment-gateway-sdk mock division-outcome succeeded|failed|accepted [--err-code CODE] [--err-msg TEXT] [--url URL]
@@ -127,8 +108,6 @@ ${KIND_PLACEHOLDERS.join('\n')}
   fail                the channel reports the payment failed (state 3; --err-code, --err-msg set errCode, errMsg); no notification
   expire              the order expires now (state 6, closed); no notification
 ${kindHelp().verbs.join('\n')}
-  refund-unsupported  the channel of an order, of a channel (--if-code) or of a way code (--way-code) cannot refund:
-                      its refunds are refused with 当前通道不支持退款！ (refund_unsupported); --allow undoes it
   order-fee           the gateway's fee on the order (--fee N minor units): a division shares the amount less it
   division-group      makes a division receiver group, as the merchant portal does (ids from 100001); --auto: the
                       merchant's auto division group (mode 1 orders are divided to it)
@@ -145,9 +124,6 @@ Options:
       --err-code CODE  ${FAILURE_TAKERS.join(', ')}: the channel's errCode
       --err-msg TEXT   ${FAILURE_TAKERS.join(', ')}: the channel's errMsg
 ${kindHelp().options.join('\n')}
-      --if-code CODE   refund-unsupported: every order of this channel (e.g. wxpay)
-      --way-code CODE  refund-unsupported: every order of this way code (e.g. QR_CASHIER)
-      --allow          refund-unsupported: undo; the channel refunds again
       --fee N          order-fee: the fee in minor units
       --name NAME      division-group: its name
       --mch-no MCHNO   division-group: its merchant (default: the mock's first)
@@ -170,6 +146,9 @@ interface ControlCall {
   readonly url: URL;
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly body: Readonly<Record<string, string | number | boolean>> | undefined;
+  /** What it was made of: the options and its target, for the print. */
+  readonly values: Values;
+  readonly ref: string | undefined;
 }
 
 /** Runs `mock <trigger> ...args`, one request per target in turn; resolves to the exit code (1 at the first refusal). */
@@ -194,7 +173,7 @@ export async function runTrigger(trigger: Trigger, args: readonly string[], io: 
       io.err.write(`payment-gateway-sdk mock ${trigger}: ${printable(answer)}\n`);
       return 1;
     }
-    for (const line of [spec.print(answer)].flat()) io.out.write(`${printable(line)}\n`);
+    for (const line of [spec.print(answer, call.values, call.ref)].flat()) io.out.write(`${printable(line)}\n`);
   }
   return 0;
 }
@@ -234,8 +213,7 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
     parsed = parseArgs({
       args: [...args],
       options: {
-        url: { type: 'string' }, 'err-code': { type: 'string' }, 'err-msg': { type: 'string' }, ...KIND_OPTION_TYPES,
-        'if-code': { type: 'string' }, 'way-code': { type: 'string' }, allow: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        url: { type: 'string' }, 'err-code': { type: 'string' }, 'err-msg': { type: 'string' }, ...KIND_OPTION_TYPES, help: { type: 'boolean', short: 'h' },
         fee: { type: 'string' }, name: { type: 'string' }, 'mch-no': { type: 'string' }, auto: { type: 'boolean' }, times: { type: 'string' },
       },
       strict: true,
@@ -264,11 +242,11 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
     url: new URL(`${url.pathname.replace(/\/$/, '')}/_mock/${spec.route(encodeURIComponent(ref ?? ''))}`, url),
     method: spec.method?.(values) ?? 'POST',
     body: spec.body?.(ref, values),
+    values,
+    ref,
   }));
 }
 
-/** Each kind's `--<kind>` option, a string. */
-const KIND_OPTION_TYPES = Object.fromEntries(Object.keys(KIND_OPTIONS).map((name) => [name, { type: 'string' as const }]));
 const FAILURE_OPTION = `--err-code and --err-msg are options of ${listed(FAILURE_TAKERS)}`;
 
 /** Which triggers take an option, for the message when another is given it. */
@@ -276,9 +254,6 @@ const OPTION_OF: Readonly<Record<string, string>> = {
   'err-code': FAILURE_OPTION,
   'err-msg': FAILURE_OPTION,
   ...KIND_OPTIONS,
-  'if-code': '--if-code is an option of refund-unsupported',
-  'way-code': '--way-code is an option of refund-unsupported',
-  allow: '--allow is an option of refund-unsupported',
   fee: '--fee is an option of order-fee',
   name: '--name is an option of division-group',
   'mch-no': '--mch-no is an option of division-group',
@@ -294,7 +269,8 @@ function targets(spec: TriggerSpec, trigger: Trigger, positionals: readonly stri
     return [undefined];
   }
   if (kind === 'optional') {
-    const named = [positionals.length > 0, values['if-code'] !== undefined, values['way-code'] !== undefined].filter(Boolean).length;
+    // The target is the argument, or one option naming it (a string option of the verb's: `--way-code`, not `--allow`).
+    const named = [positionals.length > 0, ...(spec.options ?? []).map((option) => typeof values[option] === 'string')].filter(Boolean).length;
     if (named !== 1 || positionals.length > 1 || positionals[0] === '') throw new UsageError(`give one ${example(spec, trigger)}`);
     return [positionals[0]];
   }

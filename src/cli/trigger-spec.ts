@@ -30,8 +30,8 @@ export interface TriggerSpec {
   readonly argument?: string;
   /** The most an answer may weigh; a control answer is one record, a few kilobytes. */
   readonly maxBytes?: number;
-  /** The lines it prints (each made printable on its own). */
-  readonly print: (answer: Answer) => string | readonly string[];
+  /** The lines it prints (each made printable on its own), from the answer and what the request was made of. */
+  readonly print: (answer: Answer, values?: Values, ref?: string | undefined) => string | readonly string[];
 }
 
 export const NOTIFIED = '; its notification goes out now (real clock) or with POST /_mock/notifications/deliver (manual clock)';

@@ -64,6 +64,22 @@ export type MockColumn<R> =
   | { readonly title: string; readonly field: keyof R & string; readonly as: 'text'; readonly cell?: string | undefined }
   | { readonly title: string; readonly field: keyof R & string; readonly as: 'amount'; readonly currency: keyof R & string };
 
+/**
+ * The CLI's verb of a kind's control, `mock <name>-<path>`: its target is one member of the control's argument, given
+ * as the verb's argument (`positional`) or by the option of another member (`ifCode`: `--if-code CODE`).
+ */
+export interface MockControlVerb {
+  /** The member given as the verb's argument: its name, and what it is (for the message when it is missing). */
+  readonly positional: { readonly member: string; readonly is: string };
+  /** The other members, each an option: its value's placeholder, what the CLI calls its target, its help, an example value. */
+  readonly options: { readonly [member: string]: { readonly value: string; readonly names: string; readonly help: string; readonly example: string } };
+  /** The option that runs the other control of the same path instead (it undoes this one), and its help. */
+  readonly undo?: { readonly option: string; readonly help: string } | undefined;
+  /** The verb's lines in `mock <verb> --help`, and what it does in a few words for the command's usage. */
+  readonly help: readonly string[];
+  readonly summary: string;
+}
+
 /** One control of a kind beyond mode and settle, e.g. refunds' `refuseRefunds`: a route and the facade method it calls. */
 export interface MockKindControl<World> {
   /** The facade's method, e.g. `refuseRefunds`. */
@@ -75,6 +91,10 @@ export interface MockKindControl<World> {
   readonly path: string;
   readonly body: string;
   readonly does: string;
+  /** The CLI's verb that runs it (`mock <name>-<path>`), if any. */
+  readonly verb?: MockControlVerb | undefined;
+  /** What the CLI prints once it ran, of its target as the CLI names it (`order order-1`). */
+  readonly said?: ((target: string) => string) | undefined;
   /** Checks the body (and the facade method's argument). */
   readonly bodySchema: ZodMiniType;
   /** Does it on the kind's world; the answer is the route's. Its parameters typed: the facade's method takes its argument's type from them. */

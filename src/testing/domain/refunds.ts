@@ -315,6 +315,20 @@ export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
     {
       name: 'refuseRefunds', argument: 'scope', method: 'POST', path: 'unsupported', body: '{ ifCode | wayCode | order }', bodySchema: refundChannelScopeSchema,
       does: 'the channel of these orders cannot refund: their refunds are refused with 当前通道不支持退款！ (refund_unsupported), last of the refusals',
+      verb: {
+        positional: { member: 'order', is: 'an order (payOrderId or mchOrderNo)' },
+        options: {
+          ifCode: { value: 'CODE', names: 'channel (ifCode)', help: 'every order of this channel', example: 'wxpay' },
+          wayCode: { value: 'CODE', names: 'way code', help: 'every order of this way code', example: 'QR_CASHIER' },
+        },
+        undo: { option: 'allow', help: 'undo; the channel refunds again' },
+        help: [
+          'the channel of an order, of a channel (--if-code) or of a way code (--way-code) cannot refund:',
+          'its refunds are refused with 当前通道不支持退款！ (refund_unsupported); --allow undoes it',
+        ],
+        summary: 'makes a channel refuse refunds',
+      },
+      said: (target: string) => `refunds of the ${target} are refused: 当前通道不支持退款！ (refund_unsupported)`,
       run: (world: RefundWorld, scope: RefundChannelScope, control: string) => {
         setRefundSupport(world, scope, false, control);
         return { refundsUnsupported: scope };
@@ -323,6 +337,7 @@ export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
     {
       name: 'allowRefunds', argument: 'scope', method: 'DELETE', path: 'unsupported', body: '{ ifCode | wayCode | order }', bodySchema: refundChannelScopeSchema,
       does: 'the channel of these orders can refund again',
+      said: (target: string) => `refunds of the ${target} go to the channel again`,
       run: (world: RefundWorld, scope: RefundChannelScope, control: string) => {
         setRefundSupport(world, scope, true, control);
         return { refundsAllowed: scope };
