@@ -79,7 +79,7 @@ const undoing = ({ verb, undo }: ControlVerb, values: Values) => undo !== undefi
 const targetUsage = ({ verb }: ControlVerb) => `${[verb.positional.member.toUpperCase(), ...optionsOf(verb).map(([member, o]) => `--${flag(member)} ${o.value}`)].join('|')}${verb.undo ? ` [--${verb.undo.option}]` : ''}`;
 
 /** A kind's verbs of its own controls: the target by the verb's argument or one option; the undo by its option. */
-function controlVerbsOf(kind: MockKindView): [string, TriggerSpec][] {
+export function controlVerbsOf(kind: MockKindView): [string, TriggerSpec][] {
   return controlVerbs(kind).map((cv): [string, TriggerSpec] => {
     const { verb, name } = cv;
     const last = optionsOf(verb).at(-1);
