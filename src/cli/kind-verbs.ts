@@ -55,14 +55,14 @@ export function verbsOf(kind: MockKindView): [string, TriggerSpec][] {
   return [...decided, [`${kind.name}-mode`, mode]];
 }
 
+type Control = MockKindControl<never>;
 /** A control the CLI runs: the control, the verb it declares, the verb's name (`<kind>-<path>`) and its undoing control. */
 interface ControlVerb {
-  readonly control: MockKindControl<never>;
+  readonly control: Control;
   readonly verb: MockControlVerb;
   readonly name: string;
-  readonly undo: MockKindControl<never> | undefined;
+  readonly undo: Control | undefined;
 }
-type Control = MockKindControl<never>;
 
 /** A kind's controls that declare a verb; the undo is the kind's other control of the same path. */
 const controlVerbs = (kind: MockKindView): ControlVerb[] =>
