@@ -1,0 +1,103 @@
+// Attack review 2 (issue 38's features, through the public client): a hostile network or gateway making the SDK put
+// a division receiver's or a payee's account into an error, its cause or a log line. An error's body excerpt keeps
+// the answer's start for diagnosis; every path that keeps it (an unparsable, cut or oversized body, an HTTP error
+// status, a broken envelope, an answer escaping the account differently) must mask the personal members.
+import { describe, expect, it } from 'vitest';
+import { Divisions, GatewayClient, GatewayOutcomeUnknownError, GatewayResponseError, type GatewayLogger } from '../../src/index.js';
+import { rejection } from '../support/rejection.js';
+import { CREDENTIALS, FIXED_NOW, Raw, signedEnvelope } from '../support/wire.js';
+
+const ACCOUNT = 'o8xYz0123456789';
+const NAME = 'Li Lei Zhang';
+// The account in full, also as a gateway may escape it (`\u0059` is `Y`), and the holder's name.
+const PERSONAL = /o8x(?:Y|\\u0059)z0123456789|Li Lei Zhang/;
+
+/** A client whose fetch answers `reply()` to every request, counting them, with every log line kept. */
+function answering(reply: () => Response, options: { maxResponseBytes?: number } = {}) {
+  const lines: string[] = [];
+  let requests = 0;
+  const record = (line: string, fields: Readonly<Record<string, unknown>>) => void lines.push(line, JSON.stringify(fields));
+  const logger: GatewayLogger = { error: record, warn: record, info: record, debug: record };
+  const client = new GatewayClient({
+    ...CREDENTIALS,
+    ...options,
+    fetch: async () => (requests++, reply()),
+    now: () => FIXED_NOW,
+    timeout: 1_000,
+    retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 2 },
+    logLevel: 'debug',
+    logger,
+  });
+  return { client, lines, requests: () => requests };
+}
+
+/** What a structured logger serializing the error would write: its message and fields, and each cause's. */
+function serialized(error: unknown): { text: string; excerpts: string[] } {
+  const parts: string[] = [];
+  const excerpts: string[] = [];
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 6; cause = cause.cause, depth++) {
+    parts.push(cause.message, JSON.stringify(cause));
+    if (cause instanceof GatewayResponseError) excerpts.push(cause.bodyExcerpt);
+  }
+  return { text: parts.join('\n'), excerpts };
+}
+
+const json = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } });
+
+const bindParams: Divisions.BindParams = { ifCode: 'wxpay', receiverGroupId: 100001, accType: 0, accNo: ACCOUNT, accName: NAME, relationType: 'PARTNER', divisionProfit: '0.10' };
+const bindAnswer = (extra: Record<string, unknown> = {}) => ({
+  receiverId: 800001, receiverAlias: ACCOUNT, receiverGroupId: 100001, mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, ifCode: 'wxpay', accType: 0,
+  accNo: ACCOUNT, accName: NAME, relationType: 'PARTNER', relationTypeName: '合作伙伴', divisionProfit: new Raw('0.10'), bindSuccessTime: FIXED_NOW, bindState: 1, ...extra,
+});
+const bound = signedEnvelope(bindAnswer());
+
+describe('a receiver account never reaches an error body excerpt, its cause, or a log line', () => {
+  it.each([
+    ['cut inside the account (the connection dropped)', () => json(bound.slice(0, bound.indexOf(ACCOUNT) + 6)), {}],
+    ['cut after the account and the name', () => json(bound.slice(0, bound.indexOf('relationType'))), {}],
+    ["quoted in a proxy's HTML page", () => json(`<html><pre>${bound}</pre></html>`), {}],
+    ['with a member given twice', () => json(bound.replace('"bindState"', '"bindState":1,"bindState"')), {}],
+    ['in a broken envelope', () => json(JSON.stringify({ code: 'x', data: JSON.parse(bound).data })), {}],
+    ['in the body of a 502', () => json(bound, 502), {}],
+    ['past maxResponseBytes', () => json(bound + ' '.repeat(2_000)), { maxResponseBytes: 1_024 }],
+    ['escaped (\\u0059) in an answer for another group', () => json(signedEnvelope(bindAnswer({ receiverGroupId: 100002 })).replaceAll(ACCOUNT, ACCOUNT.replace('Y', '\\u0059'))), {}],
+  ] as const)('%s: an unknown outcome, sent once, the excerpt kept with the account masked', async (_, reply, options) => {
+    const { client, lines, requests } = answering(reply, options);
+    const error = await rejection(client.bindDivisionReceiver(bindParams));
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(requests()).toBe(1);
+    const { text, excerpts } = serialized(error);
+    // The excerpt is still there to diagnose from, with the account as every message shows it.
+    expect(excerpts.join('\n')).toMatch(/\*\*\*/);
+    expect(excerpts.join('\n')).not.toMatch(PERSONAL);
+    expect(text).not.toMatch(PERSONAL);
+    expect(lines.join('\n')).not.toMatch(PERSONAL);
+  });
+
+  it('an answer with no personal member keeps its excerpt as received', async () => {
+    const page = '<html>502 Bad Gateway: receiverAlias="x"</html>';
+    const { client } = answering(() => json(page, 502));
+    const error = await rejection(client.executeDivision({ mchOrderNo: 'order-1', receivers: [{ receiverId: 800001 }] }));
+    expect(serialized(error).excerpts).toContain(page);
+  });
+});
+
+describe("a payee's account never reaches an error body excerpt", () => {
+  const transfer = signedEnvelope({
+    transferId: 'T1', mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, mchOrderNo: 'payout-1', ifCode: 'wxpay', entryType: 'WX_CASH',
+    amount: 1500, currency: 'CNY', accountNo: ACCOUNT, accountName: NAME, bankName: 'Bank of Li Lei Zhang', state: 2,
+  });
+  it.each([
+    ['cut after the account', () => json(transfer.slice(0, transfer.indexOf('"state"')))],
+    ["quoted in a proxy's page", () => json(`<html>${transfer}</html>`, 503)],
+  ])('transferQuery answered %s', async (_, reply) => {
+    const { client, lines } = answering(reply);
+    const error = await rejection(client.transferQuery({ mchOrderNo: 'payout-1' }));
+    expect(error).toBeInstanceOf(GatewayResponseError);
+    const { text, excerpts } = serialized(error);
+    expect(excerpts.join('\n')).toMatch(/\*\*\*6789/);
+    expect(excerpts.join('\n')).not.toMatch(PERSONAL);
+    expect(text).not.toMatch(PERSONAL);
+    expect(lines.join('\n')).not.toMatch(PERSONAL);
+  });
+});
