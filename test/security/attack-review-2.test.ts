@@ -2,8 +2,13 @@
 // a division receiver's or a payee's account into an error, its cause or a log line. An error's body excerpt keeps
 // the answer's start for diagnosis; every path that keeps it (an unparsable, cut or oversized body, an HTTP error
 // status, a broken envelope, an answer escaping the account differently) must mask the personal members.
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { Divisions, GatewayClient, GatewayOutcomeUnknownError, GatewayResponseError, type GatewayLogger } from '../../src/index.js';
+import { Divisions, GatewayClient, GatewayOutcomeUnknownError, GatewayResponseError, GatewayValidationError, type GatewayLogger } from '../../src/index.js';
+import { createMockGateway } from '../../src/testing/index.js';
+import { CARRIERS } from '../support/carriers.js';
+import { useServers } from '../support/http-server.js';
+import { MERCHANT, ORIGIN, START } from '../support/raw-gateway.js';
 import { rejection } from '../support/rejection.js';
 import { CREDENTIALS, FIXED_NOW, Raw, signedEnvelope } from '../support/wire.js';
 
@@ -99,5 +104,70 @@ describe("a payee's account never reaches an error body excerpt", () => {
     expect(excerpts.join('\n')).not.toMatch(PERSONAL);
     expect(text).not.toMatch(PERSONAL);
     expect(lines.join('\n')).not.toMatch(PERSONAL);
+  });
+});
+
+// The carriers (node:http by default on Node, or a fetch) answered by a raw, hostile server: whatever the head or
+// body of the answer to a bind, it is a create without a lookup, sent once; the outcome is unknown, never retried.
+describe.each(CARRIERS)('a bind over $carrier, answered by a hostile server', ({ fetch }) => {
+  const serve = useServers();
+  /** A server answering each request with `raw` bytes on its socket, then closing it. */
+  const rawServer = (raw: Buffer | string) =>
+    serve((req, res) => {
+      req.resume();
+      req.on('end', () => res.socket?.end(raw));
+    });
+  const head = (lines: string[]) => `HTTP/1.1 200 OK\r\n${lines.join('\r\n')}\r\n\r\n`;
+  const gz = gzipSync(Buffer.from(bound));
+  it.each([
+    ['a header flood (4,000 headers, 160 KB)', () => head(['content-type: application/json', ...Array.from({ length: 4_000 }, (_, i) => `x-flood-${i}: ${'a'.repeat(32)}`), `content-length: ${Buffer.byteLength(bound)}`]) + bound],
+    ['a Content-Length longer than the body (cut when the socket closes)', () => head(['content-type: application/json', `content-length: ${Buffer.byteLength(bound) + 100}`]) + bound],
+    ['a Content-Length shorter than the body (a cut JSON, garbage after)', () => head(['content-type: application/json', 'content-length: 40']) + bound],
+    ['two Content-Lengths that disagree', () => head(['content-type: application/json', `content-length: ${Buffer.byteLength(bound)}`, 'content-length: 10']) + bound],
+    ['a gzip body cut before its end', () => Buffer.concat([Buffer.from(head(['content-type: application/json', 'content-encoding: gzip', `content-length: ${gz.length - 10}`])), gz.subarray(0, gz.length - 10)])],
+    ['a gzip body with garbage after it', () => Buffer.concat([Buffer.from(head(['content-type: application/json', 'content-encoding: gzip', `content-length: ${gz.length + 7}`])), gz, Buffer.from('garbage')])],
+    ['two content encodings (gzip twice, once applied)', () => Buffer.concat([Buffer.from(head(['content-type: application/json', 'content-encoding: gzip, gzip', `content-length: ${gz.length}`])), gz])],
+  ] as const)('%s: sent once, an unknown outcome, the account masked', async (_, raw) => {
+    const server = await rawServer(raw());
+    const lines: string[] = [];
+    const record = (line: string, fields: Readonly<Record<string, unknown>>) => void lines.push(line, JSON.stringify(fields));
+    const client = new GatewayClient({
+      ...CREDENTIALS,
+      baseUrl: server.url,
+      fetch,
+      now: () => FIXED_NOW,
+      timeout: 2_000,
+      retry: { maxRetries: 3, initialDelayMs: 1, maxDelayMs: 2 },
+      logLevel: 'debug',
+      logger: { error: record, warn: record, info: record, debug: record },
+    });
+    const error = await rejection(client.bindDivisionReceiver(bindParams));
+    expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+    expect(server.hits).toHaveLength(1);
+    const { text, excerpts } = serialized(error);
+    expect(`${text}\n${excerpts.join('\n')}\n${lines.join('\n')}`).not.toMatch(PERSONAL);
+  });
+});
+
+// The channel user state (extParam) travels unsigned through two redirects: the gateway appends it percent-encoded
+// (Hutool's query encoding leaves only '&', '=', '+', '/' and '?' as they are; the SDK refuses the first three).
+describe('an extParam holding %, #, ?, a space or non-ASCII text', () => {
+  const WECHAT = 'Mozilla/5.0 MicroMessenger/8.0.47';
+  const REDIRECT = 'https://shop.example/pay/openid';
+  it.each(['%41', '%', 'a#b', 'a?b', 'a b', 'ü-状态', 'a;b'])('%j comes back equal through the gateway', async (state) => {
+    const gateway = createMockGateway({ merchants: [MERCHANT], startTime: START });
+    const client = new GatewayClient({ baseUrl: ORIGIN, ...MERCHANT, fetch: gateway.fetch });
+    let url = client.channelUserUrl({ ifCode: 'wxpay', redirectUrl: REDIRECT, extParam: state });
+    for (let hop = 0; hop < 2; hop++) url = (await gateway.fetch(url, { redirect: 'manual', headers: { 'user-agent': WECHAT } })).headers.get('location')!;
+    expect(client.readChannelUserRedirect(url, { expectExtParam: state }).extParam).toBe(state);
+  });
+
+  it('a return bringing the state unencoded reads it decoded or cut, and is refused', () => {
+    const client = new GatewayClient({ baseUrl: ORIGIN, ...MERCHANT });
+    const back = (extParam: string) => `${REDIRECT}?appId=${MERCHANT.appId}&channelUserId=oGenuine0001&extParam=${extParam}`;
+    // '%41' reads as 'A'; 'a#b' as 'a' (the rest is the fragment).
+    for (const state of ['%41', 'a#b']) expect(() => client.readChannelUserRedirect(back(state), { expectExtParam: state })).toThrow(GatewayValidationError);
+    // A state that is a percent-encoding of another is not that other: 'A' is not expected for '%41'.
+    expect(() => client.readChannelUserRedirect(back('%2541'), { expectExtParam: 'A' })).toThrow(GatewayValidationError);
   });
 });
