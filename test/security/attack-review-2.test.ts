@@ -107,6 +107,34 @@ describe("a payee's account never reaches an error body excerpt", () => {
   });
 });
 
+// A careless merchant gives an Alipay user id (16 digits, a safe integer) as a number: refused, never echoed.
+describe('an account given as a number', () => {
+  const ALIPAY_USER = 2088102122524333;
+  it.each([
+    ['bindDivisionReceiver accNo', (client: GatewayClient) => client.bindDivisionReceiver({ ...bindParams, ifCode: 'alipay', accNo: ALIPAY_USER } as unknown as Divisions.BindParams)],
+    [
+      'transferOrder accountNo',
+      (client: GatewayClient) =>
+        client.transferOrder({ mchOrderNo: 'payout-1', ifCode: 'alipay', entryType: 'ALIPAY_CASH', amount: 100, currency: 'CNY', accountNo: ALIPAY_USER, transferDesc: 'd' } as never),
+    ],
+  ] as const)('%s: a validation error naming the type, not the value; nothing sent', async (_, call) => {
+    const { client, lines, requests } = answering(() => json('{}'));
+    const error = await rejection(call(client));
+    expect(error).toBeInstanceOf(GatewayValidationError);
+    expect(error.message).toMatch(/must be a string, received a number \(the value is not shown\)/);
+    expect(requests()).toBe(0);
+    expect(`${serialized(error).text}\n${lines.join('\n')}`).not.toContain(String(ALIPAY_USER));
+  });
+
+  it('a bind answer giving the account as a JSON number: the contract error names its type, the excerpt masks it', async () => {
+    const { client, lines } = answering(() => json(signedEnvelope(bindAnswer({ accNo: new Raw(String(ALIPAY_USER)), receiverAlias: String(ALIPAY_USER) }))));
+    const error = await rejection(client.bindDivisionReceiver({ ...bindParams, accNo: String(ALIPAY_USER) }));
+    const { text, excerpts } = serialized(error);
+    expect(text).toMatch(/accNo: must be a string, received a number \(the value is not shown\)/);
+    expect(`${text}\n${excerpts.join('\n')}\n${lines.join('\n')}`).not.toContain(String(ALIPAY_USER));
+  });
+});
+
 // The carriers (node:http by default on Node, or a fetch) answered by a raw, hostile server: whatever the head or
 // body of the answer to a bind, it is a create without a lookup, sent once; the outcome is unknown, never retried.
 describe.each(CARRIERS)('a bind over $carrier, answered by a hostile server', ({ fetch }) => {
