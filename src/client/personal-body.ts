@@ -8,8 +8,10 @@
 import { definitionOf, type OperationName } from '../operations/table.js';
 import { isPersonalData, maskPersonal } from '../protocol/schemas/free-text.js';
 
-// A JSON string literal, closed or cut off by the body's end, and the colon after it when it names a member.
-const STRING_LITERAL = /"((?:[^"\\]|\\[\s\S])*)(?:"|$)(\s*:)?/g;
+// A JSON string literal, closed or cut off by the body's end (even after a lone backslash: a literal that could
+// fail to match would be retried from each quote inside it, quadratic in a hostile body), and the colon after it
+// when it names a member.
+const STRING_LITERAL = /"((?:[^"\\]|\\[\s\S])*)(?:"|\\?$)(\s*:)?/g;
 
 /** The names of the personal members of an operation's answer (none for most operations). */
 function personalNames(operation: OperationName): Set<string> {

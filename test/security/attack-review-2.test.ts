@@ -79,6 +79,16 @@ describe('a receiver account never reaches an error body excerpt, its cause, or 
     expect(lines.join('\n')).not.toMatch(PERSONAL);
   });
 
+  it('a hostile body of a megabyte of escaped quotes is masked in linear time', async () => {
+    // Every quote inside opens a literal that never closes: a scan retried from each would take minutes.
+    const body = `"accNo":"${ACCOUNT}\\"${'\\"'.repeat(500_000)}\\`;
+    const { client } = answering(() => json(body));
+    const started = performance.now();
+    const error = await rejection(client.bindDivisionReceiver(bindParams));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(serialized(error).excerpts.join('\n')).not.toMatch(PERSONAL);
+  });
+
   it('an answer with no personal member keeps its excerpt as received', async () => {
     const page = '<html>502 Bad Gateway: receiverAlias="x"</html>';
     const { client } = answering(() => json(page, 502));
