@@ -70,7 +70,9 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   const parsed = parseExactly(operation, body, details);
   const { code, msg, sign, data } = readEnvelope(operation, parsed.value, details);
   if (code !== context.successCode) {
-    throw new GatewayApiError(code, msg ?? '', { operation, advice: successCodeAdvice(code, msg ?? '', context.successCode) });
+    // A refusal quoting the account sent (a channel's or a proxy's text) shows it masked: the error reaches logs.
+    const shownMsg = withoutPersonalValues(operation, msg ?? '', context.asked);
+    throw new GatewayApiError(code, shownMsg, { operation, advice: successCodeAdvice(code, shownMsg, context.successCode) });
   }
   const signed = signedMembers(parsed.capturedMembers);
   let signatureVerified = false;

@@ -89,6 +89,15 @@ describe('a receiver account never reaches an error body excerpt, its cause, or 
     expect(serialized(error).excerpts.join('\n')).not.toMatch(PERSONAL);
   });
 
+  it('a refusal quoting the account sent shows it masked, its reason still read', async () => {
+    const { client, lines, requests } = answering(() => json(JSON.stringify({ code: 9999, msg: `商户分账账号组不存在 (accNo ${ACCOUNT})` })));
+    const error = await rejection(client.bindDivisionReceiver(bindParams));
+    expect(error).toMatchObject({ reason: 'receiver_group_not_found' });
+    expect(requests()).toBe(1);
+    expect(error.message).toContain('***6789');
+    expect(`${serialized(error).text}\n${lines.join('\n')}`).not.toMatch(PERSONAL);
+  });
+
   it('an answer with no personal member keeps its excerpt as received', async () => {
     const page = '<html>502 Bad Gateway: receiverAlias="x"</html>';
     const { client } = answering(() => json(page, 502));
