@@ -35,6 +35,8 @@ export interface ResponseContext {
   readonly asked: Readonly<Record<string, string | number>>;
   /** The URL the request went to, for the message of an HTTP error status. */
   readonly url: string;
+  /** The parameters sent: their personal values (an account, a name) are masked wherever an error would show them. */
+  readonly sent?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** A decoded response: the typed `data`, and whether its signature was checked and matched. */
@@ -57,7 +59,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     status,
     headers,
     get body() {
-      return (shownBody ??= withoutPersonalValues(operation, body, context.asked));
+      return (shownBody ??= withoutPersonalValues(operation, body, context.sent));
     },
   };
   if (status < 200 || status > 299) {
@@ -71,7 +73,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   const { code, msg, sign, data } = readEnvelope(operation, parsed.value, details);
   if (code !== context.successCode) {
     // A refusal quoting the account sent (a channel's or a proxy's text) shows it masked: the error reaches logs.
-    const shownMsg = withoutPersonalValues(operation, msg ?? '', context.asked);
+    const shownMsg = withoutPersonalValues(operation, msg ?? '', context.sent);
     throw new GatewayApiError(code, shownMsg, { operation, advice: successCodeAdvice(code, shownMsg, context.successCode) });
   }
   const signed = signedMembers(parsed.capturedMembers);

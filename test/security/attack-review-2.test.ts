@@ -111,6 +111,16 @@ describe("a payee's account never reaches an error body excerpt", () => {
     transferId: 'T1', mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, mchOrderNo: 'payout-1', ifCode: 'wxpay', entryType: 'WX_CASH',
     amount: 1500, currency: 'CNY', accountNo: ACCOUNT, accountName: NAME, bankName: 'Bank of Li Lei Zhang', state: 2,
   });
+  it('a transfer refusal quoting the payee shows the account and name masked', async () => {
+    // The create's refusal quotes the payee; the lookup that follows fails without a word on it.
+    let calls = 0;
+    const { client, lines } = answering(() => json(JSON.stringify({ code: 9999, msg: calls++ === 0 ? `系统异常: ${ACCOUNT} / ${NAME}` : '系统异常' })));
+    const params = { mchOrderNo: 'payout-1', ifCode: 'wxpay', entryType: 'WX_CASH', amount: 100, currency: 'CNY', accountNo: ACCOUNT, accountName: NAME, transferDesc: 'd' } as const;
+    const error = await rejection(client.transferOrder(params));
+    expect(error.message).toContain('***6789');
+    expect(`${serialized(error).text}\n${lines.join('\n')}`).not.toMatch(PERSONAL);
+  });
+
   it.each([
     ['cut after the account', () => json(transfer.slice(0, transfer.indexOf('"state"')))],
     ["quoted in a proxy's page", () => json(`<html>${transfer}</html>`, 503)],
