@@ -16,6 +16,7 @@ import { JsonDuplicateMemberError, JsonSyntaxError, parseLossless, presentMember
 import { REPORT_INPUT, toValidationIssues } from '../protocol/schemas/issues.js';
 import { judgeReadings, refusalMessage, type ReadingRefusal } from '../protocol/signing/one-reading.js';
 import { isPersonalData, markAmbiguous, maskPersonal } from '../protocol/schemas/free-text.js';
+import { withoutPersonalValues } from './personal-body.js';
 import { objectFields } from '../protocol/schemas/introspect.js';
 import { responseEnvelopeSchema, type ResponseEnvelope } from '../protocol/schemas/envelope.js';
 import { caseTwinsReason } from '../protocol/signing/sign.js';
@@ -34,6 +35,8 @@ export interface ResponseContext {
   readonly asked: Readonly<Record<string, string | number>>;
   /** The URL the request went to, for the message of an HTTP error status. */
   readonly url: string;
+  /** The parameters sent: their personal values (an account, a name) are masked wherever an error would show them. */
+  readonly sent?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** A decoded response: the typed `data`, and whether its signature was checked and matched. */
@@ -49,7 +52,16 @@ export interface DecodedResponse<T> {
  */
 export function decodeResponse<T>(operation: OperationName, exchange: HttpExchange, context: ResponseContext): DecodedResponse<T> {
   const { status, body, headers } = exchange;
-  const details = { operation, status, body, headers };
+  // Masked only for an error: an account or a name in the body, however cut or escaped, never reaches its excerpt.
+  let shownBody: string | undefined;
+  const details: ResponseErrorDetails = {
+    operation,
+    status,
+    headers,
+    get body() {
+      return (shownBody ??= withoutPersonalValues(operation, body, context.sent));
+    },
+  };
   if (status < 200 || status > 299) {
     throw new GatewayHttpStatusError(`${operation} got HTTP ${status} from POST ${context.url}${statusAdvice(status)}.`, details);
   }
@@ -60,7 +72,9 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
   const parsed = parseExactly(operation, body, details);
   const { code, msg, sign, data } = readEnvelope(operation, parsed.value, details);
   if (code !== context.successCode) {
-    throw new GatewayApiError(code, msg ?? '', { operation, advice: successCodeAdvice(code, msg ?? '', context.successCode) });
+    // A refusal quoting the account sent (a channel's or a proxy's text) shows it masked: the error reaches logs.
+    const shownMsg = withoutPersonalValues(operation, msg ?? '', context.sent);
+    throw new GatewayApiError(code, shownMsg, { operation, advice: successCodeAdvice(code, shownMsg, context.successCode) });
   }
   const signed = signedMembers(parsed.capturedMembers);
   let signatureVerified = false;
@@ -85,9 +99,7 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     // Another reading counts when this call could return it: the binding to the request and the client.
     accepts: (reading) => acceptsReading(reading, context),
   });
-  // Built only for an error: an account or a name in the answer is masked in its body excerpt.
-  const shown = () => withoutPersonalData(operation, details, data);
-  if ('refused' in verdict) throw ambiguityError(operation, verdict.refused, shown());
+  if ('refused' in verdict) throw ambiguityError(operation, verdict.refused, details);
   const result = definitionOf(operation).result.safeParse(onlySigned(data ?? {}, signed), REPORT_INPUT);
   if (!result.success) {
     // An answer of the gateway's own, not a lost one: retrying gets it again, and a create is never repaired from it.
@@ -95,10 +107,10 @@ export function decodeResponse<T>(operation: OperationName, exchange: HttpExchan
     throw new GatewayResponseContractError(
       `${operation} was ${answered}, but its data breaks the documented shape, so it is not returned: a contract error between the gateway and this SDK (report it with the fields below; repeating the call gets the same answer)`,
       toValidationIssues(result.error.issues),
-      { ...shown(), signatureVerified },
+      { ...details, signatureVerified },
     );
   }
-  checkBinding(operation, result.data as Readonly<Record<string, unknown>>, context, shown);
+  checkBinding(operation, result.data as Readonly<Record<string, unknown>>, context, details);
   return { data: markAmbiguous(result.data, verdict.ambiguous) as T, signatureVerified };
 }
 
@@ -153,7 +165,7 @@ function ambiguityError(operation: OperationName, refusal: ReadingRefusal, detai
 }
 
 // A signature proves who signed, not what for: the record must be the one asked for, of this client.
-function checkBinding(operation: OperationName, data: Readonly<Record<string, unknown>>, context: ResponseContext, shown: () => ResponseErrorDetails): void {
+function checkBinding(operation: OperationName, data: Readonly<Record<string, unknown>>, context: ResponseContext, details: ResponseErrorDetails): void {
   for (const [field, asked] of Object.entries(context.asked)) {
     if (data[field] === asked) continue;
     // A read given two ids answers the record of one of them: the other naming another record is the caller's mix-up.
@@ -163,7 +175,7 @@ function checkBinding(operation: OperationName, data: Readonly<Record<string, un
       throw new GatewayResponseMismatchError(
         `${operation} was given ${given} and ${field} '${asked}', which name different records: the signed record of ${given} has ${field} ${describe(data[field])}. Give one id, or ids of the same record; nothing is returned.`,
         { field, expected: String(asked), found: data[field] },
-        shown(),
+        details,
       );
     }
     // A receiver's account is named, never shown: the error's message and fields reach logs.
@@ -172,7 +184,7 @@ function checkBinding(operation: OperationName, data: Readonly<Record<string, un
     throw new GatewayResponseMismatchError(
       `${operation} asked for ${field} ${personal ? expected : `'${expected}'`}, but the signed response is for ${field} ${personal ? found : describe(found)}: it answers another request (a replayed or substituted response), so it is not returned. Check what stands between you and the gateway.`,
       { field, expected, found },
-      shown(),
+      details,
     );
   }
   for (const field of ['mchNo', 'appId'] as const) {
@@ -181,24 +193,10 @@ function checkBinding(operation: OperationName, data: Readonly<Record<string, un
       throw new GatewayResponseMismatchError(
         `${operation}: the signed response is a record of ${field} ${describe(found)}, not of this client's '${context[field]}', so it is not returned. Use one client per merchant application; otherwise the response was substituted.`,
         { field, expected: context[field], found },
-        shown(),
+        details,
       );
     }
   }
-}
-
-/**
- * The details of an error about a parsed answer, with the values of its personal fields (a receiver's or payee's
- * account and name) masked in the body excerpt: the error reaches logs.
- */
-function withoutPersonalData(operation: OperationName, details: ResponseErrorDetails, data: unknown): ResponseErrorDetails {
-  if (typeof data !== 'object' || data === null) return details;
-  let { body } = details;
-  for (const [field, schema] of Object.entries(definitionOf(operation).result.def.shape)) {
-    const value = (data as Record<string, unknown>)[field];
-    if (typeof value === 'string' && value !== '' && isPersonalData(schema)) body = body.replaceAll(JSON.stringify(value).slice(1, -1), maskPersonal(value));
-  }
-  return body === details.body ? details : { ...details, body };
 }
 
 function describe(value: unknown): string {

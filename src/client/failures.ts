@@ -13,14 +13,16 @@ import {
   type GatewayError,
   type GatewayTimeoutError,
 } from '../errors/index.js';
+import type { OperationName } from '../operations/table.js';
 import { TransportFailure, type HttpExchange } from '../transport/http.js';
+import { withoutPersonalValues } from './personal-body.js';
 
 /**
  * The error of a failed exchange, or `undefined` when `thrown` is not the transport's failure.
  *
  * @param timedOut - the call's timeout error (it knows which limit ran out, and how the call went)
  */
-export function fromTransport(thrown: unknown, operation: string, timedOut: (cause: unknown) => GatewayTimeoutError): GatewayError | undefined {
+export function fromTransport(thrown: unknown, operation: OperationName, timedOut: (cause: unknown) => GatewayTimeoutError): GatewayError | undefined {
   if (!(thrown instanceof TransportFailure)) return undefined;
   const { kind, reason, answer } = thrown;
   switch (kind) {
@@ -42,7 +44,7 @@ export function fromTransport(thrown: unknown, operation: string, timedOut: (cau
       return new GatewayResponseTooLargeError(
         `${operation} got a response body larger than maxResponseBytes (${answer?.limit ?? 0} bytes), so it was discarded: a genuine gateway answer is a few kilobytes. Check baseUrl, or raise maxResponseBytes.`,
         answer?.limit ?? 0,
-        { operation, status: answer?.status ?? 0, body: answer?.bodyStart ?? '', headers: answer?.headers },
+        { operation, status: answer?.status ?? 0, body: withoutPersonalValues(operation, answer?.bodyStart ?? ''), headers: answer?.headers },
       );
   }
 }
@@ -51,12 +53,12 @@ export function fromTransport(thrown: unknown, operation: string, timedOut: (cau
  * Something other than a GatewayError went wrong judging an attempt (a bug, or a hostile body that broke
  * the parser's limits): the response cannot be trusted, and the request may have been processed.
  */
-export function unexpectedFailure(operation: string, http: HttpExchange | undefined, error: unknown): GatewayResponseError {
+export function unexpectedFailure(operation: OperationName, http: HttpExchange | undefined, error: unknown): GatewayResponseError {
   const reason = error instanceof Error ? error.message : String(error);
   return new GatewayResponseError(`${operation} got a response that could not be judged (${reason}): it cannot be trusted.`, {
     operation,
     status: http?.status ?? 0,
-    body: http?.body ?? '',
+    body: withoutPersonalValues(operation, http?.body ?? ''),
     headers: http?.headers,
     cause: error,
   });

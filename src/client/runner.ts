@@ -404,7 +404,7 @@ export class OperationRunner {
         let error: GatewayError;
         try {
           if (!http) throw outcome;
-          const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url });
+          const decoded = decodeResponse<T>(operation, http, { secret: this.#secret, successCode: s.successCode, verifyResponses: s.verifyResponses, mchNo: s.mchNo, appId: s.appId, asked, url, sent: params });
           if (onResponse) observe(onResponse, { operation, purpose, ids, attempt, status: http.status, durationMs: performance.now() - started, signatureVerified: decoded.signatureVerified });
           traced?.end(http.status);
           return { data: decoded.data, http, signatureVerified: decoded.signatureVerified, attempts: call.attempts, reconciled: false, replayed: false };

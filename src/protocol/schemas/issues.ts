@@ -28,13 +28,17 @@ export function toValidationIssues(issues: readonly ZodIssue[], knownKeys?: Know
       continue;
     }
     // A misplaced secret (a number, an object) must not be echoed: its issues never describe the input.
-    out.push({ path, message: path.includes('secret') && issue.input !== undefined ? messageFor({ ...issue, input: SECRET_INPUT } as ZodIssue) : messageFor(issue) });
+    if (path.includes('secret') && issue.input !== undefined) out.push({ path, message: messageFor({ ...issue, input: SECRET_INPUT } as ZodIssue) });
+    // Nor a number where text was expected: it is that text's content (an account number given as a number).
+    else if (issue.code === 'invalid_type' && issue.expected === 'string' && (typeof issue.input === 'number' || issue.input instanceof JsonNumberText)) out.push({ path, message: messageFor({ ...issue, input: NUMBER_FOR_TEXT } as ZodIssue) });
+    else out.push({ path, message: messageFor(issue) });
   }
   return out;
 }
 
 const DEFAULT_MESSAGE = 'Invalid input';
 const SECRET_INPUT = Symbol('secret input');
+const NUMBER_FOR_TEXT = Symbol('number for text');
 
 function messageFor(issue: ZodIssue): string {
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
@@ -63,6 +67,7 @@ function describeExpected(issue: ZodIssue | undefined): string {
 
 function received(input: unknown): string {
   if (input === SECRET_INPUT) return ' (the value is not shown)';
+  if (input === NUMBER_FOR_TEXT) return ', received a number (the value is not shown)';
   if (input === undefined) return ' (missing)';
   if (input === null) return ', received null';
   if (input instanceof JsonNumberText) return `, received the number ${input.text.slice(0, 40)}`;
