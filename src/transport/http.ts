@@ -9,7 +9,7 @@
  */
 import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky';
 import { readCappedStream } from '../util/read-capped-stream.js';
-import { createNodeSend, type Answer, type NodeSend } from './node-http.js';
+import { createNodeSend, failedAfterConnect, type Answer, type NodeSend } from './node-http.js';
 import { serverRetryWaitMs } from './retry-after.js';
 
 /**
@@ -300,7 +300,7 @@ function viaNode(send: NodeSend): Carrier {
     try {
       answer = await send(request.url, request.body, signal, request.freshConnection === true);
     } catch (error) {
-      throw networkFailure(error, signal, false);
+      throw networkFailure(error, signal, failedAfterConnect(error));
     }
     return refuseRedirect(answer, false);
   };
@@ -347,10 +347,10 @@ function unreadable(error: unknown): TransportFailure {
 }
 
 /** A failed fetch or body read: the signal's doing, or the network's (provably before sending, or not). */
-function networkFailure(error: unknown, signal: AbortSignal, afterResponse: boolean): TransportFailure {
+function networkFailure(error: unknown, signal: AbortSignal, mayHaveArrived: boolean): TransportFailure {
   if (signal.aborted) return new TransportFailure('aborted', 'aborted', undefined, { cause: error }); // ky tells timeout from the caller
   const reason = rootCause(error);
-  return new TransportFailure(afterResponse || !NOT_SENT.has(reason) ? 'maybe-sent' : 'not-sent', reason, undefined, { cause: error });
+  return new TransportFailure(mayHaveArrived || !NOT_SENT.has(reason) ? 'maybe-sent' : 'not-sent', reason, undefined, { cause: error });
 }
 
 /** Any failure out of ky, as a classified failure. */

@@ -20,7 +20,8 @@ export interface Answer {
 
 /**
  * Sends the signed JSON text and resolves to the answer's head; a failure rejects with the socket's error (its
- * `code`). `fresh`: on a new connection, closed after the answer, never a pooled one.
+ * `code`), marked {@link failedAfterConnect} once the connection was made. `fresh`: on a new connection, closed
+ * after the answer, never a pooled one.
  */
 export type NodeSend = (url: string, body: string, signal: AbortSignal, fresh?: boolean) => Promise<Answer>;
 
@@ -61,10 +62,26 @@ export function createNodeSend(): NodeSend | undefined {
       const request = scheme.request(url, { method: 'POST', headers, agent: fresh ? false : agent, signal }, (response) => {
         resolve(answerOf(response, builtin));
       });
-      request.on('error', reject); // after the answer too: a reset mid-body is the body read's to report
+      let connected = false;
+      request.on('socket', (socket) => {
+        if (socket.connecting) socket.once('connect', () => (connected = true));
+        else connected = true; // a pooled connection
+      });
+      // After the answer too: a reset mid-body is the body read's to report.
+      request.on('error', (error) => reject(connected ? Object.assign(error, { [AFTER_CONNECT]: true }) : error));
       request.end(body);
     });
   };
+}
+
+const AFTER_CONNECT = Symbol('failed after the connection was made');
+
+/**
+ * Whether a failure came once the connection was made: the request's bytes may have left, whatever its code says
+ * (a host unreachable reported minutes after the connection, as Linux does once retransmissions give up).
+ */
+export function failedAfterConnect(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { [AFTER_CONNECT]?: boolean })[AFTER_CONNECT] === true;
 }
 
 // What the fetch path decodes: a server that compresses anyway is read decoded, and capped after decoding.

@@ -3,14 +3,17 @@
 // reused fails with a reset after the request may have left, which for these is an unknown outcome only the
 // merchant portal settles. Every other call keeps the pooled connection.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { afterEach, expect, it } from 'vitest';
-import { GatewayClient } from '../../src/index.js';
+import type { Socket } from 'node:net';
+import { afterEach, expect, it, vi } from 'vitest';
+import { GatewayClient, GatewayOutcomeUnknownError } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
+import { rejection } from '../support/rejection.js';
 
 const MERCHANT = { mchNo: 'M1700000001', appId: 'app-0001', secret: 'mock-test-secret-1' };
 let server: Server | undefined;
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
 });
@@ -70,4 +73,29 @@ it('a server that drops a reused connection never turns a bind into an unknown o
   expect(bound.bindState).toBe(1);
   expect(gateway.state().divisionReceivers).toHaveLength(1);
   expect(seen.connections).toBe(2);
+});
+
+it('a failure reported after the connection was made is never read as "not sent", whatever its code: the bind is not sent again', async () => {
+  // Linux reports a host unreachable on a connection that was made once its retransmissions give up (minutes): by
+  // then the request's bytes may have arrived, though the code reads as one that comes before any connection.
+  const builtin = process.getBuiltinModule.bind(process);
+  const http = builtin('node:http');
+  let clientSocket: Socket | undefined;
+  vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) =>
+    id === 'node:http'
+      ? { ...http, request: (...args: Parameters<typeof http.request>) => http.request(...args).on('socket', (socket) => (clientSocket = socket)) }
+      : builtin(id)) as never);
+  let binds = 0;
+  server = createServer((req) => {
+    binds++;
+    req.resume();
+    req.on('end', () => clientSocket?.destroy(Object.assign(new Error('read EHOSTUNREACH'), { code: 'EHOSTUNREACH' })));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const client = new GatewayClient({ baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, ...MERCHANT, retry: { initialDelayMs: 1, maxDelayMs: 2 } });
+  const error = await rejection(client.bindDivisionReceiver({ ifCode: 'wxpay', receiverGroupId: 100001, accType: 0, accNo: 'o8xYz0123456789', relationType: 'PARTNER', divisionProfit: '0.1' }));
+  expect(error).toBeInstanceOf(GatewayOutcomeUnknownError);
+  expect(String((error as Error).cause)).toMatch(/EHOSTUNREACH/);
+  expect(binds).toBe(1);
 });
