@@ -32,7 +32,12 @@ export function fromTransport(thrown: unknown, operation: OperationName, timedOu
       return timedOut(thrown.cause);
     case 'not-sent':
     case 'maybe-sent':
-      return new GatewayConnectionError(`${operation} could not reach the gateway (${reason}). Check baseUrl and the network.`, { operation, cause: thrown.cause, mayHaveReachedGateway: kind === 'maybe-sent' });
+      return new GatewayConnectionError(
+        kind === 'not-sent'
+          ? `${operation} could not reach the gateway (${reason}). Check baseUrl and the network.`
+          : `${operation}: the connection to the gateway failed (${reason}) after the request may have reached it. Check baseUrl and the network.`,
+        { operation, cause: thrown.cause, mayHaveReachedGateway: kind === 'maybe-sent' },
+      );
     case 'redirect':
       return new GatewayHttpStatusError(
         `${operation}: the gateway redirected (${reason}${answer?.location ? ` to ${JSON.stringify(answer.location)}` : ''}). Redirects are never followed, so the signed request went nowhere else: check baseUrl (https://, host, path prefix).`,
