@@ -283,7 +283,7 @@ export class OperationRunner {
     } catch (lookupError) {
       lookup = isNotFound(lookupError, reconcile.lookup) ? { outcome: 'absent' } : { outcome: 'unknown', error: lookupError };
     }
-    this.#reconciled(call, key, lookup.outcome === 'found' ? 'found' : lookup.outcome === 'absent' ? 'absent' : 'unknown');
+    // No onReconcile: this lookup settles nothing (the call fails whatever it finds); the error carries it as `lookup`.
     const seen =
       lookup.outcome === 'found'
         ? `${reconcile.lookup} finds it under ${key.name} '${key.value}' (error.lookup.record)`

@@ -66,7 +66,8 @@ describe("every create answered success, signed, with data that breaks its decla
 
   it.each(CASES)('$operation with $field $how: the contract error naming it, never resolved', async ({ operation, field, how }) => {
     const gateway = createMockGateway({ merchants: [MERCHANT] });
-    const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch, retry: { initialDelayMs: 1, maxDelayMs: 2 } });
+    const onReconcile = vi.fn();
+    const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch, retry: { initialDelayMs: 1, maxDelayMs: 2 }, hooks: { onReconcile } });
     const params = await PARAMS[operation](gateway, client);
     const made = gateway.requests.length;
     const create = OPERATIONS[operation];
@@ -90,6 +91,8 @@ describe("every create answered success, signed, with data that breaks its decla
       expect(sent).toEqual([operation]);
     }
     expect(gateway.requests[made]?.contractBreak).toContain(field);
+    // The lookup settled nothing: the call failed whatever it found, so no reconciliation is reported.
+    expect(onReconcile).not.toHaveBeenCalled();
   });
 });
 
