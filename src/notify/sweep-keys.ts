@@ -9,6 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { minorUnits, requiredText } from '../protocol/schemas/fields.js';
+import { lazySchemaOf } from '../protocol/schemas/lazy.js';
 import { sameFieldValue } from '../protocol/schemas/field-equality.js';
 import { trackedKind, type TrackedKind } from './sweep-kinds.js';
 import type { TrackedOrder } from './tracking.js';
@@ -25,37 +26,28 @@ export interface Sent {
   readonly of?: { readonly by: string; readonly id: string } | undefined;
 }
 
-/** The check of what `track` takes of a record by its number alone, built on first use per kind (the names are the rows'). */
-const sentSchemas = new Map<string, z.ZodMiniType<Readonly<Record<string, unknown>>>>();
-
 /**
  * What `track` takes of a kind's record whose create's outcome is unknown: its number, the amount (the row's
  * `amountField`) and currency sent, and exactly one id of the record it belongs to, as sent. Loose: the parameters
- * sent (with a subject, a reason) may be given as they are. @internal
+ * sent (with a subject, a reason) may be given as they are. Built on first use per kind. @internal
  */
-export function sentSchema(kind: TrackedKind): z.ZodMiniType<Readonly<Record<string, unknown>>> {
-  let schema = sentSchemas.get(kind.name);
-  if (schema === undefined) {
-    const { by, byKey } = kind.tracking;
-    const shape = { [by[1]]: requiredText(), [kind.amountField]: minorUnits(), currency: byKey.currency() };
-    if (byKey.of === undefined) {
-      schema = z.object(shape) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
-    } else {
-      const of = trackedKind(byKey.of);
-      const [ofId, ofNumber] = of.tracking.by;
-      schema = z
-        .object({ ...shape, [ofId]: z.optional(requiredText()), [ofNumber]: z.optional(requiredText()) })
-        .check(
-          z.refine((sent: Readonly<Record<string, unknown>>) => (sent[ofId] === undefined) !== (sent[ofNumber] === undefined), {
-            error: `give exactly one of ${ofId} and ${ofNumber}: the ${of.tracking.noun} id the ${kind.tracking.noun} was sent with`,
-            path: [ofId],
-          }),
-        ) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
-    }
-    sentSchemas.set(kind.name, schema);
+export const sentSchema = lazySchemaOf((kind: TrackedKind): z.ZodMiniType<Readonly<Record<string, unknown>>> => {
+  const { by, byKey } = kind.tracking;
+  const shape = { [by[1]]: requiredText(), [kind.amountField]: minorUnits(), currency: byKey.currency() };
+  if (byKey.of === undefined) {
+    return z.object(shape) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
   }
-  return schema;
-}
+  const of = trackedKind(byKey.of);
+  const [ofId, ofNumber] = of.tracking.by;
+  return z
+    .object({ ...shape, [ofId]: z.optional(requiredText()), [ofNumber]: z.optional(requiredText()) })
+    .check(
+      z.refine((sent: Readonly<Record<string, unknown>>) => (sent[ofId] === undefined) !== (sent[ofNumber] === undefined), {
+        error: `give exactly one of ${ofId} and ${ofNumber}: the ${of.tracking.noun} id the ${kind.tracking.noun} was sent with`,
+        path: [ofId],
+      }),
+    ) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
+});
 
 /** The key a record known by its number is tracked under. @internal */
 export const numberKey = (kind: TrackedKind, number: string): string => `${kind.tracking.byKey.prefix}${number}`;

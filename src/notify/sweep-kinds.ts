@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { requiredText, safeInteger } from '../protocol/schemas/fields.js';
+import { lazySchemaOf } from '../protocol/schemas/lazy.js';
 import type { KindTracking } from './kind-tracking.js';
 import { notificationKinds, type DeclaredKind } from './kinds.js';
 
@@ -75,32 +76,24 @@ const MAX_EXPIRED_TIME_S = 315_360_000;
 /** A validity in seconds, as `track` takes it. @internal */
 export const expiredTimeSchema = () => z.optional(safeInteger(1).check(z.refine((value: number) => value <= MAX_EXPIRED_TIME_S, { error: `must be at most ${MAX_EXPIRED_TIME_S} (ten years)` })));
 
-/** The check of a record `track` takes by its ids, built on first use per kind (the names are the rows', not received). */
-const idSchemas = new Map<string, z.ZodMiniType<Readonly<Record<string, unknown>>>>();
-
 /**
  * What `track` takes of a kind's record by its ids: its id and number, and (with the expiry capability) the validity
  * it was created with. The id of a kind tracked under its bare id may not begin as another key does: it would be
- * read as that. @internal
+ * read as that. Built on first use per kind. @internal
  */
-export function idSchema(kind: TrackedKind): z.ZodMiniType<Readonly<Record<string, unknown>>> {
-  let schema = idSchemas.get(kind.name);
-  if (schema === undefined) {
-    const { by, prefix, expiry } = kind.tracking;
-    const keyPrefixes = trackedKinds.map((other) => JSON.stringify(other.tracking.byKey.prefix)).join(' or ');
-    const id =
-      prefix !== ''
-        ? requiredText()
-        : requiredText().check(
-            ...trackedKinds
-              .filter((other) => other.tracking.prefix !== '')
-              .map((other) => z.refine((value: unknown) => !String(value).startsWith(other.tracking.prefix), { error: `must not begin with ${JSON.stringify(other.tracking.prefix)}: track ${aRecord(other)} by its ${other.tracking.by[0]} and ${other.tracking.by[1]}` })),
-            z.refine((value: unknown) => !trackedKinds.some((other) => String(value).startsWith(other.tracking.byKey.prefix)), {
-              error: `must not begin with ${keyPrefixes}: track ${aRecord(kind)} whose outcome is unknown by { ${by[1]}, ${kind.amountField}, currency }`,
-            }),
-          );
-    schema = z.object({ [by[0]]: id, [by[1]]: requiredText(), ...(expiry === undefined ? {} : { [expiry.sent]: expiredTimeSchema() }) }) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
-    idSchemas.set(kind.name, schema);
-  }
-  return schema;
-}
+export const idSchema = lazySchemaOf((kind: TrackedKind): z.ZodMiniType<Readonly<Record<string, unknown>>> => {
+  const { by, prefix, expiry } = kind.tracking;
+  const keyPrefixes = trackedKinds.map((other) => JSON.stringify(other.tracking.byKey.prefix)).join(' or ');
+  const id =
+    prefix !== ''
+      ? requiredText()
+      : requiredText().check(
+          ...trackedKinds
+            .filter((other) => other.tracking.prefix !== '')
+            .map((other) => z.refine((value: unknown) => !String(value).startsWith(other.tracking.prefix), { error: `must not begin with ${JSON.stringify(other.tracking.prefix)}: track ${aRecord(other)} by its ${other.tracking.by[0]} and ${other.tracking.by[1]}` })),
+          z.refine((value: unknown) => !trackedKinds.some((other) => String(value).startsWith(other.tracking.byKey.prefix)), {
+            error: `must not begin with ${keyPrefixes}: track ${aRecord(kind)} whose outcome is unknown by { ${by[1]}, ${kind.amountField}, currency }`,
+          }),
+        );
+  return z.object({ [by[0]]: id, [by[1]]: requiredText(), ...(expiry === undefined ? {} : { [expiry.sent]: expiredTimeSchema() }) }) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
+});
