@@ -1,20 +1,27 @@
 // The import graph of src/: no circle, and no import that points up a layer (docs/architecture.md). Run by
 // test/architecture.test.ts (so by `npm test` and CI), or by hand: npx depcruise src --config .dependency-cruiser.mjs
-// Layers, lowest first: each may import its own folder and the layers listed under it.
+// Layers, lowest first: each may import its own files and the layers listed under it. A layer is a folder, but for a
+// kind's folder (src/kinds/<kind>/), whose files sit in three: its declaration in kinds, its group of public names
+// (public.ts) in public, its mock desk (mock.ts) in testing (docs/architecture.md).
+const KIND_PUBLIC = 'kinds/[^/]+/public\\.ts$';
+const KIND_MOCK = 'kinds/[^/]+/mock\\.ts$';
 const LAYERS = [
   ['util', []],
   ['errors', []],
   ['telemetry', []],
   ['protocol', ['errors', 'util']],
-  ['operations', ['protocol', 'errors', 'util']],
+  ['kinds', ['protocol', 'errors', 'util'], `kinds/(?![^/]+/(?:public|mock)\\.ts$)`],
+  ['operations', ['kinds', 'protocol', 'errors', 'util']],
   ['transport', ['errors', 'util']],
-  ['notify', ['operations', 'protocol', 'telemetry', 'errors', 'util']],
+  ['notify', ['kinds', 'operations', 'protocol', 'telemetry', 'errors', 'util']],
   ['stores', ['notify', 'protocol', 'errors', 'util']],
-  ['client', ['operations', 'transport', 'notify', 'protocol', 'telemetry', 'errors', 'util']],
-  ['testing', ['operations', 'protocol', 'errors', 'util']],
+  ['client', ['kinds', 'operations', 'transport', 'notify', 'protocol', 'telemetry', 'errors', 'util']],
+  ['testing', ['kinds', 'operations', 'protocol', 'errors', 'util'], `(?:testing/|${KIND_MOCK})`],
   ['cli', ['testing', 'notify', 'operations', 'protocol', 'errors', 'util']],
-  ['public', ['notify', 'protocol']],
+  ['public', ['kinds', 'notify', 'protocol'], KIND_PUBLIC],
 ];
+/** A layer's files, as a pattern after `^src/`. */
+const pathOf = Object.fromEntries(LAYERS.map(([name, , path]) => [name, path ?? `${name}/`]));
 
 const folders = LAYERS.map(([name]) => name);
 
@@ -25,9 +32,9 @@ export default {
     ...LAYERS.map(([layer, below]) => ({
       name: `${layer}-points-down`,
       severity: 'error',
-      comment: `src/${layer}/ imports only itself and ${below.join(', ') || 'nothing else in src/'}`,
-      from: { path: `^src/${layer}/` },
-      to: { path: `^src/(?!(?:${[layer, ...below].join('|')})/)` },
+      comment: `the ${layer} layer imports only itself and ${below.join(', ') || 'nothing else in src/'}`,
+      from: { path: `^src/${pathOf[layer]}` },
+      to: { path: `^src/(?!${[layer, ...below].map((name) => pathOf[name]).join('|')})` },
     })),
     // The mock's own layers (docs/guides/testing.md): its domain under its pages, options and log lines,
     // under its HTTP side, under the gateway class, which only its entry imports.
@@ -43,6 +50,13 @@ export default {
       from: { path: `^src/testing/${files}` },
       to: { path: `^src/testing/(?!(?:${allowed}))` },
     })),
+    {
+      name: 'mock-kind-desk-in-the-domain',
+      severity: 'error',
+      comment: "a kind's mock desk (src/kinds/<kind>/mock.ts) is of the mock's domain: it imports of the mock only domain/",
+      from: { path: `^src/${KIND_MOCK}` },
+      to: { path: '^src/testing/(?!domain/)' },
+    },
     {
       name: 'mock-gateway-only-from-its-entry',
       severity: 'error',

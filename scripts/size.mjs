@@ -8,7 +8,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const work = `${root}.tmp/size`;
@@ -95,35 +94,22 @@ console.log(`testing entry in the main bundle: ${testingLeaked ? 'YES (leak)' : 
 const ownModules = Object.entries(fromSrc.modules).filter(([file]) => !file.includes('node_modules/'));
 const ownMinified = ownModules.reduce((sum, [, n]) => sum + n, 0);
 const gzShare = (n) => Math.round((n / ownMinified) * byPackage['payment-gateway-sdk']);
-// A kind's cost is marginal, as a package's: the bundle minus the same bundle with the kind's operation rows left
-// out of the table (its schemas, refusals and advice go with them; the client's methods stay, a few bytes each).
-const KIND_OF_OPERATION = (name) => (/refund/i.test(name) ? 'refunds' : /transfer/i.test(name) ? 'transfers' : /division/i.test(name) ? 'divisions' : /settle/i.test(name) ? 'settlements' : 'payments');
-const tablePath = `${root}src/operations/table.ts`;
-const tableSource = readFileSync(tablePath, 'utf8');
-function tableWithout(kind) {
-  const file = ts.createSourceFile(tablePath, tableSource, ts.ScriptTarget.Latest, true);
-  const cuts = [];
-  const visit = (node) => {
-    if (ts.isVariableDeclaration(node) && node.name.getText() === 'operations' && node.initializer && ts.isObjectLiteralExpression(node.initializer)) {
-      for (const row of node.initializer.properties) if (KIND_OF_OPERATION(row.name.getText()) === kind) cuts.push([row.getFullStart(), row.getEnd() + 1]);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  let text = tableSource;
-  for (const [start, end] of cuts.reverse()) text = text.slice(0, start) + text.slice(end);
-  return { text, rows: cuts.length };
-}
-const kindNames = [...new Set(tableSource.match(/^  (\w+): defineOperation/gm).map((line) => KIND_OF_OPERATION(line.trim().split(':')[0])))];
+// A kind's cost is marginal, as a package's: the bundle minus the same bundle with the kind's operations left out of
+// the registry (src/kinds/index.ts; its schemas, refusals and advice go with them; the client's methods stay, a few
+// bytes each). The kinds are the registry's: one folder each.
+const registryPath = `${root}src/kinds/index.ts`;
+const registrySource = readFileSync(registryPath, 'utf8');
+const kindNames = [...registrySource.matchAll(/^import \* as (\w+) from '\.\/\w+\/declaration\.js';$/gm)].map((match) => match[1]);
 const byKind = {};
 for (const kind of kindNames) {
-  const { text } = tableWithout(kind);
-  const plugin = { name: 'without-kind', setup: (b) => b.onLoad({ filter: /src[\\/]operations[\\/]table\.ts$/ }, () => ({ contents: text, loader: 'ts', resolveDir: `${root}src/operations` })) };
+  const text = registrySource.replace(new RegExp(`\\.\\.\\.${kind}\\.operations,? *`), "");
+  if (text === registrySource) throw new Error(`size: src/kinds/index.ts no longer spreads ${kind}.operations`);
+  const plugin = { name: 'without-kind', setup: (b) => b.onLoad({ filter: /src[\\/]kinds[\\/]index\.ts$/ }, () => ({ contents: text, loader: 'ts', resolveDir: `${root}src/kinds` })) };
   byKind[kind] = fromSrc.gz - (await bundle(`consumer-no-${kind}`, ours(`${root}src/index.ts`), [], [plugin])).gz;
 }
 console.log(`ours by module (of ${kb(ownMinified)} minified; gzip shares pro rata):`);
 for (const [file, n] of ownModules.sort((a, b) => b[1] - a[1])) console.log(`  ${file.replace(/^.*?src\//, 'src/').padEnd(48)} ${kb(n).padStart(8)} min  ~${kb(gzShare(n)).padStart(7)} gz`);
-console.log('by record kind (what leaving its operation rows out of the table saves), gzip:');
+console.log('by record kind (what leaving its operations out of the registry, src/kinds/index.ts, saves), gzip:');
 for (const [kind, n] of Object.entries(byKind)) console.log(`  ${kind.padEnd(12)} ~${kb(n)}`);
 writeFileSync(`${work}/size.json`, JSON.stringify({
   gzipBytes: shipped.gz, minifiedBytes: shipped.code.length, stripe: { version: stripeVersion, gzipBytes: peer.gz, minifiedBytes: peer.code.length },

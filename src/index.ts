@@ -18,9 +18,9 @@
 
 import type { NotificationInput } from './notify/input.js';
 import { verifyKind } from './notify/verify.js';
-import type * as Refunds from './public/refunds.js';
-import type * as Settlements from './public/settlements.js';
-import type * as Transfers from './public/transfers.js';
+import * as Refunds from './kinds/refunds/public.js';
+import type * as Settlements from './kinds/settlements/public.js';
+import type * as Transfers from './kinds/transfers/public.js';
 
 // Client
 export { GatewayClient, type OperationMethods } from './client/gateway-client.js';
@@ -118,7 +118,7 @@ export type {
  * await processor.track(unknown);
  * ```
  */
-export type * as Payments from './public/payments.js';
+export type * as Payments from './kinds/payments/public.js';
 /**
  * The refund kind's names: `Refunds.CreateParams`, `Refunds.Refund`, `Refunds.State`, `Refunds.Notification`...
  *
@@ -128,7 +128,7 @@ export type * as Payments from './public/payments.js';
  * if (refund.state === Refunds.State.Succeeded) console.log(Refunds.stateName(refund.state));
  * ```
  */
-export * as Refunds from './public/refunds.js';
+export * as Refunds from './kinds/refunds/public.js';
 /**
  * Verifies a refund notification (the gateway's POST to a refund's `notifyUrl`, sent when the refund succeeds,
  * state 2, or fails, state 3) and returns it typed. The rules are those of {@link verifyNotification}; `mchNo`
@@ -164,7 +164,7 @@ export function verifyRefundNotification(input: NotificationInput, options: Refu
  * if (transfer.state === Transfers.State.Succeeded) console.log(Transfers.stateName(transfer.state));
  * ```
  */
-export * as Transfers from './public/transfers.js';
+export * as Transfers from './kinds/transfers/public.js';
 /**
  * The division kind's names (profit sharing): `Divisions.BindParams`, `Divisions.ExecParams`, `Divisions.ExecResult`, `Divisions.ExecState`...
  *
@@ -174,7 +174,7 @@ export * as Transfers from './public/transfers.js';
  * if (division.state === Divisions.ExecState.Accepted) console.log('accepted: the merchant portal shows the result later');
  * ```
  */
-export * as Divisions from './public/divisions.js';
+export * as Divisions from './kinds/division/public.js';
 /**
  * Verifies a transfer notification (the gateway's POST to a transfer's `notifyUrl`, sent once when the transfer
  * succeeds, 2, or fails, 3) and returns it typed. The rules are those of {@link verifyNotification}; a payment or a
@@ -207,7 +207,7 @@ export function verifyTransferNotification(input: NotificationInput, options: Tr
  * const record: Settlements.Settlement = await client.settleRequestGet({ requestId: 'settle-2024-07' });
  * ```
  */
-export type * as Settlements from './public/settlements.js';
+export type * as Settlements from './kinds/settlements/public.js';
 /**
  * Verifies a settlement notification (the gateway's call to a settlement's `notifyUrl`) and returns it as
  * a settlement record. The gateway does not publish this callback's format: it is taken to be signed like
@@ -234,4 +234,20 @@ export type * as Settlements from './public/settlements.js';
 export function verifySettlementNotification(input: NotificationInput, options: Settlements.VerifyOptions): Promise<Settlements.Notification> {
   return verifyKind('settlement', input, options);
 }
-export { RefundOrderState } from './public/deprecated.js';
+
+// Kept one release after the Refunds group took it over.
+/**
+ * A refund's state codes: {@link Refunds.State}, under its name before the groups.
+ *
+ * @deprecated Use `Refunds.State` (`Refunds.State.Succeeded`); this name leaves the root in the next release.
+ * @category Kinds
+ * @example
+ * ```ts
+ * const refund = await client.refundQuery({ mchRefundNo: 'refund-1001' });
+ * if (refund.state === RefundOrderState.Succeeded) console.log('refunded');
+ * ```
+ */
+export const RefundOrderState = Refunds.State;
+/** A refund state code, 0 to 4: {@link Refunds.State}. @deprecated Use `Refunds.State`. */
+export type RefundOrderState = Refunds.State;
+

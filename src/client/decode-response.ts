@@ -1,5 +1,5 @@
 import { GatewayApiError } from '../operations/api-error.js';
-import { successCodeAdvice } from '../operations/refusals.js';
+import { successCodeAdvice } from '../kinds/refusals.js';
 import { definitionOf, type OperationName } from '../operations/table.js';
 import {
   GatewayEmptyResponseError,

@@ -1,4 +1,4 @@
-import { recordFields } from '../operations/define.js';
+import { recordFields } from '../kinds/define-operation.js';
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 
 /**

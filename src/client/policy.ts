@@ -6,7 +6,7 @@
  * @module
  */
 import { GatewayApiError } from '../operations/api-error.js';
-import type { RetryClass } from '../operations/define.js';
+import type { RetryClass } from '../kinds/define-operation.js';
 import {
   GatewayAbortError,
   GatewayConnectionError,

@@ -5,7 +5,7 @@
  * @module
  */
 import { GatewayApiError, refusedBeforeRecord } from '../operations/api-error.js';
-import { pickFields, type ConfirmDefinition, type OperationDefinition, type ReconcileDefinition } from '../operations/define.js';
+import { pickFields, type ConfirmDefinition, type OperationDefinition, type ReconcileDefinition } from '../kinds/define-operation.js';
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import {

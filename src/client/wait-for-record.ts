@@ -5,8 +5,8 @@ import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
 import type { PayOrderState } from '../protocol/schemas/enums.js';
 import type { PayOrder } from '../protocol/schemas/order.js';
-import type { KindTracking } from '../notify/kind-tracking.js';
-import { notificationKinds } from '../notify/kinds.js';
+import type { KindTracking } from '../kinds/kind-tracking.js';
+import { notificationKinds, type TableTracking } from '../notify/kinds.js';
 import type { OperationName, ParamsOf, ResultOf } from '../operations/table.js';
 import type { RequestOptions } from './options.js';
 import { endsWait, sleep } from './policy.js';
@@ -150,7 +150,7 @@ export interface RecordWait<Ids, R extends StatefulRecord> {
  * once it left the open states, named by your number when given (else the gateway's id), with its `waited` advice.
  */
 export function recordWait<Name extends WaitedKind>(name: Name): RecordWait<ParamsOf<TrackingOf<Name>['read']>, WaitedRecord<Name>> {
-  const tracking = notificationKinds[name].tracking as KindTracking;
+  const tracking = notificationKinds[name].tracking as TableTracking;
   const { by, open, noun } = tracking;
   return {
     method: `waitFor${capital(noun)}`,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { readIds } from './kind-tracking.js';
+import { readIds } from '../kinds/kind-tracking.js';
 import { bindingProblem, call, cannotSettle, checkTracked, forget, isRefusal, settle, trackedById, type SignedRecord, type SweepCheckContext } from './sweep-check.js';
 import { describeSent, sentDifferences, sentOf, type Sent } from './sweep-keys.js';
 import { aRecord, keyOwner, trackedKind, type TrackedKind } from './sweep-kinds.js';

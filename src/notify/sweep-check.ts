@@ -7,7 +7,7 @@
  */
 import { isoTime } from '../util/iso-time.js';
 import { GatewayError } from '../errors/index.js';
-import { isOpen, readIds } from './kind-tracking.js';
+import { isOpen, readIds } from '../kinds/kind-tracking.js';
 import type { ProcessingContext } from './store.js';
 import { idKey, type KeyOwner, type TrackedKind } from './sweep-kinds.js';
 import type { Outcome, SweepTallies, Tally } from './sweep-report.js';

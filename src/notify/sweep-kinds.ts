@@ -8,7 +8,7 @@
 import * as z from 'zod/mini';
 import { requiredText, safeInteger } from '../protocol/schemas/fields.js';
 import { lazySchemaOf } from '../protocol/schemas/lazy.js';
-import type { KindTracking } from './kind-tracking.js';
+import type { KindTracking } from '../kinds/kind-tracking.js';
 import { notificationKinds, type DeclaredKind } from './kinds.js';
 
 /** A row of kinds.ts that declares its tracking. @internal */

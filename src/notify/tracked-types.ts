@@ -6,7 +6,7 @@
  * @module
  */
 import type { OperationName, ResultOf } from '../operations/table.js';
-import type { ExpiryTracking } from './kind-tracking.js';
+import type { ExpiryTracking } from '../kinds/kind-tracking.js';
 import type { notificationKinds, NotificationKindName } from './kinds.js';
 import type { IdempotentNotification } from './verify-received.js';
 

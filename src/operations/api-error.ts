@@ -1,5 +1,5 @@
 import { GatewayError, type GatewayErrorOptions } from '../errors/index.js';
-import { BEFORE_ANY_RECORD, refusalAdvice, refusalReason, type LEADING_REFUSALS, type Refusals, type TRAILING_REFUSALS } from './refusals.js';
+import { BEFORE_ANY_RECORD, refusalAdvice, refusalReason, type LEADING_REFUSALS, type Refusals, type TRAILING_REFUSALS } from '../kinds/refusals.js';
 import { definitionOf, OPERATION_NAMES, operations, type OperationName } from './table.js';
 
 /** The reasons an operation's row declares (its `refusals`). */

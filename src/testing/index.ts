@@ -17,8 +17,8 @@
  */
 export { createMockGateway, type MockGateway } from './mock-gateway.js';
 export type { MockKindMethods } from './domain/kinds.js';
-export type { MockRefundMethods } from './domain/refunds.js';
-export type { MockTransferMethods } from './domain/transfers.js';
+export type { MockRefundMethods } from '../kinds/refunds/mock.js';
+export type { MockTransferMethods } from '../kinds/transfers/mock.js';
 export type { MockGatewayOptions } from './options.js';
 export type { MockGatewayEvent } from './log-lines.js';
 export type { MockGatewayState } from './domain/controls.js';
@@ -26,8 +26,8 @@ export type { MockRequestRecord, MockSignatureRefusal } from './domain/request-l
 export type { MockMerchant } from './domain/merchants.js';
 export type { ListenOptions, MockGatewayServer } from './http/node-server.js';
 export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from './domain/orders.js';
-export { REFUND_EXPIRY_MS, type MockRefund, type RefundChannelScope, type RefundDecision, type RefundMode, type RefundModeTarget } from './domain/refunds.js';
-export type { MockTransfer } from './domain/transfers.js';
+export { REFUND_EXPIRY_MS, type MockRefund, type RefundChannelScope, type RefundDecision, type RefundMode, type RefundModeTarget } from '../kinds/refunds/mock.js';
+export type { MockTransfer } from '../kinds/transfers/mock.js';
 export { DIVISION_BIND_TEXTS, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from './domain/division-receivers.js';
 export { AUTO_DIVISION_DELAY_MS, DIVISION_EXEC_TEXTS, type DivisionOutcome, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from './domain/divisions.js';
 export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt, type NotificationRouting } from './domain/notifier.js';

@@ -3,8 +3,10 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { PayOrderState, Refunds } from '../../src/index.js';
 import { defineNotificationKind, notificationKinds } from '../../src/notify/kinds.js';
-import type { SettlingRead } from '../../src/notify/kind-tracking.js';
-import { refundNotificationSchema } from '../../src/protocol/schemas/refund.js';
+import { settledBy } from '../../src/kinds/define-notification.js';
+import type { SettlingRead } from '../../src/notify/kinds.js';
+import { refundNotificationSchema, type operations as refundOperations } from '../../src/kinds/refunds/declaration.js';
+import type { operations as paymentOperations } from '../../src/kinds/payments/declaration.js';
 
 // The refund row's own declarations, but for what each case changes.
 const refund = {
@@ -48,8 +50,8 @@ describe("a handler's states are the kind's state enum", () => {
 });
 
 describe('a tracked kind declares the read that settles it', () => {
-  it('a row with a read of the table, by its parameters, with open states of its enum, compiles', () => {
-    const kind = defineNotificationKind({ ...refund, tracking });
+  it('a row with a read of its own operations, by its parameters, with open states of its enum, compiles', () => {
+    const kind = defineNotificationKind({ ...refund, tracking }, settledBy<typeof refundOperations>());
     expectTypeOf(kind.tracking.read).toEqualTypeOf<'refundQuery'>();
     // Untracked: no tracking at all.
     expectTypeOf(defineNotificationKind(refund).tracking).toEqualTypeOf<undefined>();
@@ -57,28 +59,32 @@ describe('a tracked kind declares the read that settles it', () => {
 
   it('a tracking without a settling read, or with a read that is none, does not compile', () => {
     // @ts-expect-error tracked without a settling read
-    defineNotificationKind({ ...refund, tracking: { by: ['refundOrderId', 'mchRefundNo'], open: [Refunds.State.Created] } });
+    defineNotificationKind({ ...refund, tracking: { by: ['refundOrderId', 'mchRefundNo'], open: [Refunds.State.Created] } }, settledBy<typeof refundOperations>());
     // @ts-expect-error the boolean it replaced: says tracked, names no read
     defineNotificationKind({ ...refund, tracked: true });
-    // @ts-expect-error a read the table does not have
-    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'refundGet' } });
+    // @ts-expect-error tracked, but given no operations of its own to be settled by
+    defineNotificationKind({ ...refund, tracking });
+    // @ts-expect-error another kind's read (the payment's query), not one of its own operations
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'query' } }, settledBy<typeof refundOperations>());
+    // @ts-expect-error a read its operations do not have
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'refundGet' } }, settledBy<typeof refundOperations>());
     // @ts-expect-error an operation that is not a read (a create)
-    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'refundOrder' } });
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'refundOrder' } }, settledBy<typeof refundOperations>());
     // @ts-expect-error an operation that is not a read (idempotent)
-    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'close' } });
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'close' } }, settledBy<typeof paymentOperations>());
   });
 
   it("ids that are not the read's parameters, or open states outside the enum, do not compile", () => {
     // @ts-expect-error by: mchOrderNo is no parameter of refundQuery
-    defineNotificationKind({ ...refund, tracking: { ...tracking, by: ['refundOrderId', 'mchOrderNo'] } });
+    defineNotificationKind({ ...refund, tracking: { ...tracking, by: ['refundOrderId', 'mchOrderNo'] } }, settledBy<typeof refundOperations>());
     // @ts-expect-error by: the refund's ids are no parameters of the order's query
-    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'query' } });
+    defineNotificationKind({ ...refund, tracking: { ...tracking, read: 'query' } }, settledBy<typeof paymentOperations>());
     // @ts-expect-error open: a refund has no state 5
-    defineNotificationKind({ ...refund, tracking: { ...tracking, open: [Refunds.State.Created, PayOrderState.Refunded] } });
+    defineNotificationKind({ ...refund, tracking: { ...tracking, open: [Refunds.State.Created, PayOrderState.Refunded] } }, settledBy<typeof refundOperations>());
     // @ts-expect-error notFound: not a reason refundQuery's row says proves a refund absent
-    defineNotificationKind({ ...refund, tracking: { ...tracking, notFound: 'order_not_found' } });
+    defineNotificationKind({ ...refund, tracking: { ...tracking, notFound: 'order_not_found' } }, settledBy<typeof refundOperations>());
     // @ts-expect-error states: another kind's enum, whose numbers differ
-    defineNotificationKind({ ...refund, tracking: { ...tracking, states: PayOrderState } });
+    defineNotificationKind({ ...refund, tracking: { ...tracking, states: PayOrderState } }, settledBy<typeof refundOperations>());
   });
 
   it("the SDK's tracked rows name their reads; the reads are the table's", () => {

@@ -2,7 +2,7 @@
 // expected error below holds one misspelled name that must not compile (checked by tsc through vitest).
 import { describe, expectTypeOf, it } from 'vitest';
 import * as z from 'zod/mini';
-import { defineOperation, pick, type Keys } from '../../src/operations/define.js';
+import { defineOperation, pick, type Keys } from '../../src/kinds/define-operation.js';
 import { operations, type ConfirmedOf } from '../../src/operations/table.js';
 import type { PayOrder } from '../../src/index.js';
 import { defineNotificationKind, notificationKinds } from '../../src/notify/kinds.js';

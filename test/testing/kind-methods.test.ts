@@ -2,7 +2,7 @@
 // copies: transfers have setTransferMode, settleTransfer, transfer and transfers because they are declared, and each
 // does what the generic control with the kind's name does.
 import { describe, expect, it } from 'vitest';
-import { TransferOrderState } from '../../src/protocol/schemas/transfer.js';
+import { TransferOrderState } from '../../src/kinds/transfers/declaration.js';
 import { MOCK_KINDS } from '../../src/testing/domain/kinds.js';
 import { controlName } from '../../src/testing/domain/record-desk.js';
 import { addKindMethods } from '../../src/testing/kind-methods.js';

@@ -6,8 +6,8 @@
  */
 import { RecordDesk } from './record-desk.js';
 import { sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecord, type MockRecordKind, type ModeOf, type RecordOf } from './record-kind.js';
-import { refundKind, type MockRefundMethods } from './refunds.js';
-import { transferKind, type MockTransferMethods } from './transfers.js';
+import { refundKind, type MockRefundMethods } from '../../kinds/refunds/mock.js';
+import { transferKind, type MockTransferMethods } from '../../kinds/transfers/mock.js';
 
 /** Every declared kind of the mock. */
 export const MOCK_KINDS = [refundKind, transferKind] as const;

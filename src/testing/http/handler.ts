@@ -7,7 +7,7 @@
  * @module
  */
 import { apiErrorReason } from '../../operations/api-error.js';
-import { recordFields } from '../../operations/define.js';
+import { recordFields } from '../../kinds/define-operation.js';
 import { definitionOf, type OperationName } from '../../operations/table.js';
 import { enumName } from '../../protocol/schemas/introspect.js';
 import { formatIssues } from '../../errors/index.js';

@@ -21,10 +21,10 @@ export {
   type RefundOrderParams as CreateParams,
   type RefundOrderResult as CreateResult,
   type RefundQueryParams as QueryParams,
-} from '../protocol/schemas/refund.js';
-import type { KindNotification, KindVerifyOptions } from '../notify/verify.js';
-import type { KindSweepProblem, KindSweepReport } from '../notify/sweep-report.js';
-import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
+} from './declaration.js';
+import type { KindNotification, KindVerifyOptions } from '../../notify/verify.js';
+import type { KindSweepProblem, KindSweepReport } from '../../notify/sweep-report.js';
+import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../../notify/tracked-types.js';
 
 /**
  * A final refund as a sweep hands it to `onRefunded` (state 2) or `onRefundFailed` (3 or 4): the {@link Refunds.Refund}

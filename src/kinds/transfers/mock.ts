@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { TRANSFER_ENTRY_TYPES, TransferOrderState, type Transfer } from '../../protocol/schemas/transfer.js';
-import type { MockDecision } from './record-desk.js';
-import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
-import { CONFIGURED_IF_CODES } from './merchants.js';
-import { MESSAGES, urlProtocolRefusal } from './refusals.js';
+import { TRANSFER_ENTRY_TYPES, TransferOrderState, type Transfer } from './declaration.js';
+import type { MockDecision } from '../../testing/domain/record-desk.js';
+import { defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
+import { CONFIGURED_IF_CODES } from '../../testing/domain/merchants.js';
+import { MESSAGES, urlProtocolRefusal } from '../../testing/domain/refusals.js';
 import { maskPersonal } from '../../protocol/schemas/free-text.js';
 
 // The query's fields (Transfer's own keys include an index signature).

@@ -1,18 +1,19 @@
 /**
- * How a notification kind is tracked (`processor.track`, `processor.sweep`), declared in its row of kinds.ts: the
+ * How a notification kind is tracked (`processor.track`, `processor.sweep`), declared in its kind's declaration: the
  * read that settles a tracked record, the ids it is read by, the states still open, the keys it is tracked under,
  * the words the sweep's report uses for it, and what only some kinds can do (close one past its validity). The
- * compiler checks each against the operation table and the kind's schema; the sweep reads them from the row and
- * names no kind.
+ * compiler checks each against the kind's own operations and its schema; the sweep reads them and names no kind.
  *
  * @module
  */
 import type * as z from 'zod/mini';
 import type { Keys } from '../protocol/schemas/keys.js';
-import type { OperationName, operations } from '../operations/table.js';
 
-/** The operations a tracked record may be settled with: the table's reads (`retry: 'read'`), e.g. `query`, `refundQuery`. */
-export type SettlingRead = { [Op in OperationName]: (typeof operations)[Op]['retry'] extends 'read' ? Op : never }[OperationName];
+/** A kind's operations, by name, as its declaration gives them (each with its `retry`, `params` and `notFound`). */
+export type KindOperations = { readonly [Op in string]: { readonly retry: string; readonly params: z.ZodMiniType; readonly notFound?: readonly string[] | undefined } };
+
+/** The operations of `Ops` a tracked record may be settled with: its reads (`retry: 'read'`), e.g. `query`, `refundQuery`. */
+export type ReadsOf<Ops extends KindOperations> = { [Op in keyof Ops & string]: Ops[Op]['retry'] extends 'read' ? Op : never }[keyof Ops & string];
 
 /** How a record whose create's outcome is unknown is tracked by its number alone (`GatewayOutcomeUnknownError`). */
 export interface KeyTracking {
@@ -44,8 +45,8 @@ export interface ExpiryTracking {
  * How the processor's `track` and `sweep` serve a kind, as generic code reads it (a row's declaration is checked
  * by {@link CheckedTracking}).
  */
-export interface KindTracking<Read extends SettlingRead = SettlingRead> {
-  /** The signed read a sweep settles a tracked record with: an operation of the table whose `retry` is `read`. */
+export interface KindTracking<Read extends string = string> {
+  /** The signed read a sweep settles a tracked record with: an operation of the kind whose `retry` is `read`. */
   readonly read: Read;
   /** The parameters of `read` a tracked record is read by: the gateway's id (the record's tracked key) and your number. */
   readonly by: readonly [id: string, number: string];
@@ -83,20 +84,20 @@ export interface KindTracking<Read extends SettlingRead = SettlingRead> {
 export type StateOf<Schema extends z.ZodMiniObject, StateField> = Extract<StateField extends keyof z.output<Schema> ? z.output<Schema>[StateField] : never, number>;
 
 /** The reasons a read's row says prove a record absent. */
-type NotFoundOf<Read extends SettlingRead> = (typeof operations)[Read] extends { readonly notFound: readonly (infer Reason)[] } ? Reason : never;
+type NotFoundOf<Row> = Row extends { readonly notFound: readonly (infer Reason extends string)[] } ? Reason : never;
 
 /**
- * What a row may declare as its tracking: a read of the table, by parameters of that read, with states of the
+ * What a kind may declare as its tracking: one of its own reads, by parameters of that read, with states of the
  * kind's enum and a not-found reason of that read.
  */
-export type CheckedTracking<State> = {
-  [Read in SettlingRead]: Omit<KindTracking<Read>, 'by' | 'open' | 'states' | 'notFound'> & {
-    readonly by: readonly [id: Keys<(typeof operations)[Read]['params']>, number: Keys<(typeof operations)[Read]['params']>];
+export type CheckedTracking<State, Ops extends KindOperations> = {
+  [Read in ReadsOf<Ops>]: Omit<KindTracking<Read>, 'by' | 'open' | 'states' | 'notFound'> & {
+    readonly by: readonly [id: Keys<Ops[Read]['params']>, number: Keys<Ops[Read]['params']>];
     readonly open: readonly State[];
     readonly states: Readonly<Record<string, State>>;
-    readonly notFound: NotFoundOf<Read>;
+    readonly notFound: NotFoundOf<Ops[Read]> & string;
   };
-}[SettlingRead];
+}[ReadsOf<Ops>];
 
 /** Whether `state` is one the row's tracking declares open. */
 export const isOpen = (tracking: KindTracking, state: number): boolean => tracking.open.includes(state);

@@ -19,10 +19,10 @@ export type {
   SettleRequestParams as RequestParams,
   SettlementRecord as Settlement,
   SettlementResult as Result,
-} from '../protocol/schemas/settlement.js';
-import type { KindExpectation, KindNotification, VerifyOptionsOf } from '../notify/verify.js';
-import type { Handler, NotificationProcessorOptions } from '../notify/processor-options.js';
-import type { ProcessingContext } from '../notify/store.js';
+} from '../../protocol/schemas/settlement.js';
+import type { KindExpectation, KindNotification, VerifyOptionsOf } from '../../notify/verify.js';
+import type { Handler, NotificationProcessorOptions } from '../../notify/processor-options.js';
+import type { ProcessingContext } from '../../notify/store.js';
 
 /**
  * A verified settlement notification: the settlement-record fields (`amount` and `status` as numbers),

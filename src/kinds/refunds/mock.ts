@@ -9,11 +9,11 @@
  */
 import * as z from 'zod/mini';
 import { PayOrderState } from '../../protocol/schemas/enums.js';
-import { RefundOrderState, type Refund } from '../../protocol/schemas/refund.js';
-import type { MockPayOrder, OrderBook } from './orders.js';
-import { controlId } from './record-desk.js';
-import { defineMockRecordKind, type MockCreateCall } from './record-kind.js';
-import { MESSAGES, urlProtocolRefusal } from './refusals.js';
+import { RefundOrderState, type Refund } from './declaration.js';
+import type { MockPayOrder, OrderBook } from '../../testing/domain/orders.js';
+import { controlId } from '../../testing/domain/record-desk.js';
+import { defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
+import { MESSAGES, urlProtocolRefusal } from '../../testing/domain/refusals.js';
 
 /**
  * A refund still 0 or 1 this long after its creation is closed (4) by the reference's job: two hours.

@@ -24,10 +24,10 @@ export {
   type TransferOrderParams as CreateParams,
   type TransferOrderResult as CreateResult,
   type TransferQueryParams as QueryParams,
-} from '../protocol/schemas/transfer.js';
-import type { KindNotification, KindVerifyOptions } from '../notify/verify.js';
-import type { KindSweepProblem, KindSweepReport } from '../notify/sweep-report.js';
-import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
+} from './declaration.js';
+import type { KindNotification, KindVerifyOptions } from '../../notify/verify.js';
+import type { KindSweepProblem, KindSweepReport } from '../../notify/sweep-report.js';
+import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../../notify/tracked-types.js';
 
 /**
  * What a transfer processor's notification must match (`expectTransfer`), e.g. from your payout record. The state is

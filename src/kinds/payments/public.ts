@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../notify/tracked-types.js';
+import type { Swept as SweptOf, Trackable as TrackableOf, Unconfirmed as UnconfirmedOf } from '../../notify/tracked-types.js';
 
 /**
  * A paid order as a sweep hands it to `onPaid`: the {@link PayOrder} of a **signed query** (verified by the
@@ -66,4 +66,4 @@ export type Trackable = TrackableOf<'payment'>;
  */
 export type Unconfirmed = UnconfirmedOf<'payment'>;
 
-export type { SweepProblem } from '../notify/sweep-report.js';
+export type { SweepProblem } from '../../notify/sweep-report.js';

@@ -19,7 +19,7 @@ export type { Keys, KnownKeys };
  *
  * @example
  * ```ts
- * import { operations } from './table.js';
+ * import { operations } from '../operations/table.js';
  *
  * // What an operator may do after a failure whose outcome is unknown.
  * function afterUnknownOutcome(retry: RetryClass): string {
@@ -199,6 +199,8 @@ type ReasonsAreOwn<Definition, Property extends 'notFound' | 'refusedBeforeRecor
  * Declares an operation: checks its shape, every property and field name in it, and keeps its literal types for
  * the derived ones.
  */
+// Pure, for bundlers that read this (rollup); esbuild reads the `@__PURE__` before each call.
+/* @__NO_SIDE_EFFECTS__ */
 export function defineOperation<P extends z.ZodMiniObject, R extends z.ZodMiniObject, const Definition extends OperationDefinition & CheckedFields<P, R>>(
   definition: Definition & { readonly params: P; readonly result: R } & OnlyRowProperties<Definition> & ReasonsAreOwn<Definition, 'notFound'> & ReasonsAreOwn<Definition, 'refusedBeforeRecord'>,
 ): Definition {

@@ -1,15 +1,19 @@
 /**
- * Refunds (the reference gateway's refund API, docs/reference/refunds.md): the refund states, the zod schemas of
- * `refundOrder`, `refundQuery` and the refund notification, and the public types derived from them.
+ * The refund kind (the reference gateway's refund API, docs/reference/refunds.md), declared once: the refund states,
+ * the zod schemas of `refundOrder`, `refundQuery` and the refund notification, the operations' rows and the
+ * notification with its tracking.
  *
  * @module
  */
 import * as z from 'zod/mini';
-import { stateNamesOf } from './enums.js';
-import { httpUrl, jsonTextParam, minorUnits, named, optionalText, requiredText, wireInteger, withInput } from './fields.js';
-import { freeText, type NotUniquelySigned } from './free-text.js';
-import { lazySchema } from './lazy.js';
-import type { AtLeastOne, ExactlyOne } from './one-of.js';
+import { stateNamesOf } from '../../protocol/schemas/enums.js';
+import { httpUrl, jsonTextParam, minorUnits, named, optionalText, requiredText, wireInteger, withInput } from '../../protocol/schemas/fields.js';
+import { freeText, type NotUniquelySigned } from '../../protocol/schemas/free-text.js';
+import { lazySchema } from '../../protocol/schemas/lazy.js';
+import type { AtLeastOne, ExactlyOne } from '../../protocol/schemas/one-of.js';
+import { defineNotificationKind, expectedState, settledBy, successElseCreated } from '../define-notification.js';
+import { defineOperation, pick } from '../define-operation.js';
+import { missingOrderId, orderNotFound } from '../refusals.js';
 
 /**
  * Refund states (`state` of a {@link Refunds.Refund}). Transitions: 0→1, 0/1→2 or 3, 0/1→4 (a refund still open two
@@ -251,4 +255,142 @@ export const refundNotificationSchema = lazySchema(() =>
     /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
     reqTime: wireInteger(),
   }),
+);
+
+const refundExpect = lazySchema(() =>
+  z.strictObject({
+    /** Your refund number, as sent to `refundOrder`. */
+    mchRefundNo: z.optional(requiredText()),
+    /** The refunded amount in integer minor units. */
+    refundAmount: z.optional(minorUnits()),
+    /** The currency code, compared case-insensitively. */
+    currency: z.optional(requiredText()),
+    /** The state, or the states, the notification may carry. Default 2 or 3 (`Refunds.State.Succeeded`, `Failed`): the states the gateway notifies. */
+    state: z.optional(expectedState(RefundOrderState, 'must be a refund state (0 to 4) or a non-empty list of them, e.g. RefundOrderState.Succeeded')),
+  }),
+);
+
+/** The refund operations: rows of the operation table (`operations/table.ts`), checked by `defineOperation`. */
+export const operations = {
+  /**
+   * Refunds a paid order, wholly or in part (`POST /api/refund/refundOrder`). `mchRefundNo` is the key a lost answer
+   * is looked up by; the method docs: {@link GatewayClient.refundOrder}.
+   */
+  refundOrder: /* @__PURE__ */ defineOperation({
+    path: '/api/refund/refundOrder',
+    get params() {
+      return refundOrderParamsSchema();
+    },
+    get result() {
+      return refundOrderResultSchema();
+    },
+    retry: 'create',
+    key: 'mchRefundNo',
+    // The answer has no order id: it is bound by what it has.
+    binds: ['mchRefundNo', 'refundAmount'],
+    // In the reference server's order (docs/reference/refunds.md section 1).
+    refusals: {
+      missing_order_id: missingOrderId,
+      order_not_found: orderNotFound,
+      order_not_refundable: {
+        match: /订单状态不正确|已全额退款|已完成全部订单退款|order (?:is )?not (?:paid|refundable)|(?:already )?fully refunded|cannot be refunded/i,
+        advice: 'the order cannot be refunded: it is not paid (state 2), or it is refunded in full already (state 5); query it to learn its state',
+      },
+      refund_exceeds_refundable: {
+        match: /超出.*可退款|exceeds? (?:the )?(?:refundable|remaining)|more than (?:is )?(?:left|refundable)/i,
+        advice: 'no refund was made under this mchRefundNo, and this one is larger than what is left to refund of the order: refund at most the amount paid less what was refunded',
+      },
+      refund_in_progress: {
+        match: /在途退款|refund (?:is )?(?:already )?in progress|refunding (?:in progress|already)/i,
+        advice: 'another refund of this order is still in progress (state 1): try again later with the same mchRefundNo, never under a new one',
+      },
+      duplicate_refund: {
+        match: /退款订单号\[[^\]]*\]已存在|mchRefundNo (?:\[[^\]]*\] )?already exists|duplicate (?:mchRefundNo|refund)|refund (?:\[[^\]]*\] )?already exists/i,
+        advice: 'a refund with this mchRefundNo exists already: look it up (refundQuery by mchRefundNo); never refund the same thing under a new mchRefundNo',
+      },
+      refund_unsupported: {
+        match: /不支持退款|(?:channel|interface) (?:does not support|cannot) refunds?|refunds? (?:are |is )?not supported/i,
+        advice: "this order's payment channel cannot refund through the gateway: refund the payer another way",
+      },
+    },
+    // The order's existence first, the channel last (after the duplicate check): neither can be caused by a refund
+    // under this mchRefundNo. The state and sum checks and the duplicate come before it, so a repeat of a refund
+    // made is refused by them: those are looked up by mchRefundNo.
+    refusedBeforeRecord: ['missing_order_id', 'order_not_found', 'refund_unsupported'],
+    reconcile: {
+      lookup: 'refundQuery',
+      by: ['mchRefundNo'],
+      toResult: (refund: Refund) => pick(refund, ['refundOrderId', 'mchRefundNo', 'payAmount', 'refundAmount', 'state', 'channelOrderNo', 'errCode', 'errMsg']),
+      decisive: ['refundAmount', 'currency', 'payOrderId', 'mchOrderNo'],
+      // The record names its order by payOrderId only: a refund asked by mchOrderNo is compared with the payOrderId
+      // a signed query of that order gives (bound to the mchOrderNo asked), never taken on its number alone.
+      resolve: { lookup: 'query', by: ['mchOrderNo'], gives: ['payOrderId'] },
+    },
+    logged: ['refundOrderId', 'state'],
+    summary: 'Refunds a paid order, wholly or in part. Resolves to the `Refunds.CreateResult` (its `state` may be final already), or after a lost answer the refund found by `mchRefundNo`: never refunded twice.',
+  }),
+  /** Reads a refund by `mchRefundNo` or `refundOrderId` (`POST /api/refund/query`); the method docs: {@link GatewayClient.refundQuery}. */
+  refundQuery: /* @__PURE__ */ defineOperation({
+    path: '/api/refund/query',
+    get params() {
+      return refundQueryParamsSchema();
+    },
+    get result() {
+      return refundSchema();
+    },
+    retry: 'read',
+    binds: ['mchRefundNo', 'refundOrderId'],
+    refusals: {
+      refund_not_found: {
+        match: /订单不存在|refund(?: order)? (?:does not exist|not found)|no such refund|order does not exist/i,
+        advice: 'the gateway has no such refund for this merchant: check mchRefundNo or refundOrderId (a refund whose create was lost and is not found was never made)',
+      },
+    },
+    notFound: ['refund_not_found'],
+    logged: ['refundOrderId', 'state'],
+    summary: 'Reads a refund by `mchRefundNo` or `refundOrderId`. Resolves to the `Refunds.Refund` asked for, with its order and state.',
+  }),
+};
+
+/** The gateway's notification of a refund that ended, at the refund's `notifyUrl`: `verifyRefundNotification`, `onRefunded`, `onRefundFailed`. */
+export const notification = defineNotificationKind(
+  {
+    name: 'refund',
+    label: 'refund notification',
+    verifier: 'verifyRefundNotification',
+    handlers: {
+      onRefunded: { name: 'on_refunded', states: [RefundOrderState.Succeeded] },
+      // 4 (closed) is never notified; a sweep finds it, and it ended without money moving as 3 did.
+      onRefundFailed: { name: 'on_refund_failed', states: [RefundOrderState.Failed, RefundOrderState.Closed] },
+    },
+    expectOption: 'expectRefund',
+    identifiedBy: ['refundOrderId', 'mchRefundNo'],
+    stateField: 'state',
+    amountField: 'refundAmount',
+    // 0 and 1 may still end either way; the gateway closes one still open after two hours (4). The kind leads its
+    // keys, so that no refund's can be an order's; one tracked by its key names its order by one of the order's ids.
+    tracking: {
+      read: 'refundQuery', by: ['refundOrderId', 'mchRefundNo'], open: [RefundOrderState.Created, RefundOrderState.Refunding], states: RefundOrderState,
+      notFound: 'refund_not_found', noun: 'refund', found: 'refund found by a sweep', prefix: 'refund:',
+      waited: "show the refund as in progress, and rely on the refund notification, a processor's sweep or a later refundQuery",
+      byKey: { prefix: 'refund-key:', currency: requiredText, of: 'payment' },
+      reportedIn: 'refunds',
+    },
+    get schema() {
+      return refundNotificationSchema();
+    },
+    get expect() {
+      return refundExpect();
+    },
+    // Required: a signed refundQuery answer (the same record, signed with the same secret) carries neither.
+    merchantRequired: true,
+    // The kind leads, so that no refund's key can be a payment's (`${payOrderId}:${state}`).
+    idempotencyKey: (n) => `refund:${n.refundOrderId}:${n.state}`,
+    // The gateway notifies a refund when it succeeds or fails, never in another state.
+    defaultExpect: { state: [RefundOrderState.Succeeded, RefundOrderState.Failed] },
+    // A failed refund has no successTime: its creation (earlier, so refused sooner) then. Never reqTime, which a re-send renews.
+    eventTime: successElseCreated('was refunded', 'is of a refund created'),
+    recover: 'Read the refund (client.refundQuery) and record it',
+  },
+  settledBy<typeof operations>(),
 );

@@ -1,16 +1,19 @@
 /**
- * Transfers (the reference gateway's payouts, `shared/spec/transfers.md`): the transfer states and entry types, the
- * zod schemas of `transferOrder`, `transferQuery` and the transfer notification, and the public types derived from
- * them. `accountNo`, `accountName` and `bankName` are the payee's personal data ({@link personalData}).
+ * The transfer kind (the reference gateway's payouts, `shared/spec/transfers.md`), declared once: the transfer states
+ * and entry types, the zod schemas of `transferOrder`, `transferQuery` and the transfer notification, the operations'
+ * rows and the notification with its tracking. `accountNo`, `accountName` and `bankName` are the payee's personal
+ * data ({@link personalData}).
  *
  * @module
  */
 import * as z from 'zod/mini';
-import { stateNamesOf } from './enums.js';
-import { httpUrl, jsonTextParam, minorUnits, named, optionalText, requiredText, wireInteger, withInput } from './fields.js';
-import { freeText, personalData, type NotUniquelySigned } from './free-text.js';
-import { lazySchema } from './lazy.js';
-import type { AtLeastOne } from './one-of.js';
+import { stateNamesOf } from '../../protocol/schemas/enums.js';
+import { httpUrl, jsonTextParam, minorUnits, named, optionalText, requiredText, wireInteger, withInput } from '../../protocol/schemas/fields.js';
+import { freeText, personalData, type NotUniquelySigned } from '../../protocol/schemas/free-text.js';
+import { lazySchema } from '../../protocol/schemas/lazy.js';
+import type { AtLeastOne } from '../../protocol/schemas/one-of.js';
+import { defineNotificationKind, orderExpect, settledBy, successElseCreated } from '../define-notification.js';
+import { defineOperation } from '../define-operation.js';
 
 /**
  * Transfer states (`state` of a {@link Transfers.Transfer}): 0→1→2 or 3; 2, 3 and 4 are final. The gateway notifies 2
@@ -281,4 +284,122 @@ export const transferNotificationSchema = lazySchema(() =>
     /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
     reqTime: wireInteger(),
   }),
+);
+
+const transferExpect = lazySchema(() => orderExpect(TransferOrderState, 'must be a transfer state (0 to 4) or a non-empty list of them'));
+
+/** The transfer operations: rows of the operation table (`operations/table.ts`), checked by `defineOperation`. */
+export const operations = {
+  /**
+   * Pays out to a payee's account (`POST /api/transferOrder`). `mchOrderNo`, unique among your transfers, is the key a
+   * lost answer is looked up by; the method docs: {@link GatewayClient.transferOrder}.
+   */
+  transferOrder: /* @__PURE__ */ defineOperation({
+    path: '/api/transferOrder',
+    get params() {
+      return transferOrderParamsSchema();
+    },
+    get result() {
+      return transferOrderResultSchema();
+    },
+    retry: 'create',
+    key: 'mchOrderNo',
+    // The payee's account is not bound: a mismatch would print it.
+    binds: ['mchOrderNo', 'amount'],
+    // In the reference server's order (shared/spec/transfers.md section 1): the duplicate first, then steps 3-7. The SDK
+    // refuses before sending what steps 0 and 2 check (an amount below 1, a notifyUrl not http(s)): parameter_invalid.
+    refusals: {
+      duplicate_transfer: {
+        match: /商户订单\[[^\]]*\]已存在/,
+        advice: 'a transfer with this mchOrderNo exists (it may have paid out): look it up; never pay it again under a new mchOrderNo',
+      },
+      app_config_unavailable: { match: /获取商户应用信息失败/, advice: 'nothing was transferred; retry later with the same mchOrderNo' },
+      channel_not_configured: { match: /应用未开通此接口配置/, advice: 'nothing was transferred: this application has no configuration for this ifCode' },
+      transfer_channel_unknown: { match: /无此转账通道接口/, advice: 'nothing was transferred: the gateway cannot transfer by this ifCode' },
+      entry_type_unsupported: { match: /该接口不支持该入账方式/, advice: 'nothing was transferred: this channel cannot pay to this entryType' },
+      transfer_channel_refused: { match: /暂不支持转账业务/, advice: "nothing was transferred: the channel's own check refused it" },
+    },
+    // Decided after the duplicate check (so no transfer is under this mchOrderNo) and before the transfer is stored.
+    // A system error may come after it is stored (state 0): any other refusal is looked up by mchOrderNo.
+    refusedBeforeRecord: ['app_config_unavailable', 'channel_not_configured', 'transfer_channel_unknown', 'entry_type_unsupported', 'transfer_channel_refused'],
+    reconcile: {
+      lookup: 'transferQuery',
+      by: ['mchOrderNo'],
+      // The record has every field of the answer: it is the result as found (with the query's fields besides).
+      toResult: (transfer: Transfer) => transfer,
+      decisive: ['amount', 'currency', 'ifCode', 'entryType', 'accountNo'],
+    },
+    logged: ['transferId', 'state'],
+    summary: 'Pays out to a payee. Resolves to the `Transfers.CreateResult`, or the transfer found by `mchOrderNo`: never paid twice.',
+  }),
+  /** Reads a transfer by `mchOrderNo` or `transferId` (`POST /api/transfer/query`); the method docs: {@link GatewayClient.transferQuery}. */
+  transferQuery: /* @__PURE__ */ defineOperation({
+    path: '/api/transfer/query',
+    get params() {
+      return transferQueryParamsSchema();
+    },
+    get result() {
+      return transferSchema();
+    },
+    retry: 'read',
+    binds: ['mchOrderNo', 'transferId'],
+    refusals: {
+      transfer_not_found: { match: /订单不存在|transfer (?:does not exist|not found)/i, advice: 'the gateway has no such transfer for this merchant: check mchOrderNo or transferId' },
+    },
+    notFound: ['transfer_not_found'],
+    logged: ['transferId', 'state'],
+    summary: 'Reads a transfer by `mchOrderNo` or `transferId`. Resolves to the `Transfers.Transfer`.',
+  }),
+};
+
+/**
+ * The gateway's notification of a transfer that ended, at the transfer's `notifyUrl`: `verifyTransferNotification`,
+ * `onTransferred`, `onTransferFailed`. It carries `mchOrderNo`, `amount` and `state` like a payment, but its 2 is
+ * money leaving the merchant: it is told apart by `transferId` and `entryType`, which no payment has.
+ */
+export const notification = defineNotificationKind(
+  {
+    name: 'transfer',
+    label: 'transfer notification',
+    verifier: 'verifyTransferNotification',
+    handlers: {
+      onTransferred: { name: 'on_transferred', states: [TransferOrderState.Succeeded] },
+      // 4 (closed) is declared by the reference and never set; a gateway that sets it ended the transfer without paying.
+      onTransferFailed: { name: 'on_transfer_failed', states: [TransferOrderState.Failed, TransferOrderState.Closed] },
+    },
+    expectOption: 'expectTransfer',
+    identifiedBy: ['transferId', 'entryType'],
+    stateField: 'state',
+    amountField: 'amount',
+    // 0 and 1 may still end either way. The reference never closes a transfer and stops asking the channel about one
+    // after a day: the sweep says so of one still open then (stalled), and leaves it tracked.
+    tracking: {
+      read: 'transferQuery', by: ['transferId', 'mchOrderNo'], open: [TransferOrderState.Created, TransferOrderState.Transferring], states: TransferOrderState,
+      notFound: 'transfer_not_found', noun: 'transfer', found: 'transfer found by a sweep', prefix: 'transfer:',
+      waited: 'show the transfer as in progress; its notification, a sweep or a later transferQuery will tell',
+      // A payment is known by mchOrderNo too: one tracked by its number carries its entryType (the parameters sent do).
+      byKey: { prefix: 'transfer-key:', currency: requiredText, marker: 'entryType' },
+      reportedIn: 'transfers',
+      stalled: {
+        afterMs: 24 * 60 * 60 * 1000,
+        advice: 'the gateway no longer asks the channel about it and never closes it: ask the channel',
+      },
+    },
+    get schema() {
+      return transferNotificationSchema();
+    },
+    get expect() {
+      return transferExpect();
+    },
+    // Required: a signed transferQuery answer carries them too, but a create's answer does not.
+    merchantRequired: true,
+    // The kind leads, so that no transfer's key can be a payment's (`${payOrderId}:${state}`) or a refund's.
+    idempotencyKey: (n) => `transfer:${n.transferId}:${n.state}`,
+    // The gateway notifies a transfer when it succeeds or fails, never in another state.
+    defaultExpect: { state: [TransferOrderState.Succeeded, TransferOrderState.Failed] },
+    // A failed transfer has no successTime: its creation then. Never reqTime, which a re-send renews.
+    eventTime: successElseCreated('was transferred', 'was created'),
+    recover: 'Read the transfer (client.transferQuery) and record it',
+  },
+  settledBy<typeof operations>(),
 );
