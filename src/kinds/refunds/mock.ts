@@ -9,10 +9,10 @@
  */
 import * as z from 'zod/mini';
 import { PayOrderState } from '../../protocol/schemas/enums.js';
-import { RefundOrderState, type Refund } from './declaration.js';
+import { notification, RefundOrderState, type Refund } from './declaration.js';
 import type { MockPayOrder, OrderBook } from '../../testing/domain/orders.js';
 import { controlId } from '../../testing/domain/record-desk.js';
-import { defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
+import { declaredBy, defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
 import { MESSAGES, urlProtocolRefusal } from '../../testing/domain/refusals.js';
 
 /**
@@ -254,13 +254,9 @@ function setRefundSupport(world: RefundWorld, scope: RefundChannelScope, allow: 
 
 /** The refund kind of the mock, run by the generic desk. */
 export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
-  name: 'refund',
-  plural: 'refunds',
+  // Its name, plural, operations, id, key and states are its declaration's.
+  ...declaredBy(notification, { create: 'refundOrder', held: RefundOrderState.Refunding }),
   label: 'Refund',
-  operations: { create: 'refundOrder', query: 'refundQuery' },
-  states: { names: RefundOrderState, open: [RefundOrderState.Created, RefundOrderState.Refunding], notified: [RefundOrderState.Succeeded, RefundOrderState.Failed], held: RefundOrderState.Refunding },
-  id: 'refundOrderId',
-  key: 'mchRefundNo',
   messages: REFUND_MESSAGES,
   notFound: REFUND_MESSAGES.refundNotFound,
   // The reference's order (refunds.md section 1).

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { TRANSFER_ENTRY_TYPES, TransferOrderState, type Transfer } from './declaration.js';
+import { notification, TRANSFER_ENTRY_TYPES, TransferOrderState, type Transfer } from './declaration.js';
 import type { MockDecision } from '../../testing/domain/record-desk.js';
-import { defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
+import { declaredBy, defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
 import { CONFIGURED_IF_CODES } from '../../testing/domain/merchants.js';
 import { MESSAGES, urlProtocolRefusal } from '../../testing/domain/refusals.js';
 import { maskPersonal } from '../../protocol/schemas/free-text.js';
@@ -106,13 +106,9 @@ const takes = (ifCode: string): readonly string[] | undefined => (TRANSFER_ENTRY
 
 /** The transfer kind of the mock, run by the generic desk. */
 export const transferKind = defineMockRecordKind<MockTransfer, object>()({
-  name: 'transfer',
-  plural: 'transfers',
+  // Its name, plural, operations, id, key and states are its declaration's.
+  ...declaredBy(notification, { create: 'transferOrder', held: TransferOrderState.Transferring }),
   label: 'Transfer',
-  operations: { create: 'transferOrder', query: 'transferQuery' },
-  states: { names: TransferOrderState, open: [TransferOrderState.Created, TransferOrderState.Transferring], notified: [TransferOrderState.Succeeded, TransferOrderState.Failed], held: TransferOrderState.Transferring },
-  id: 'transferId',
-  key: 'mchOrderNo',
   notFound: TEXTS.notFound,
   // The reference's order (spec section 1): the duplicate before anything else of the transfer.
   refusals: [

@@ -202,6 +202,42 @@ export function defineMockRecordKind<R extends MockRecord, World>() {
   ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls, Id, Messages> => kind;
 }
 
+/** What a mock kind reads of its notification kind's declaration (`kinds/<kind>/declaration.ts`). */
+interface DeclaredNotification<Name extends string, Read extends OperationName, Id extends string, No extends string, Plural extends string> {
+  readonly name: Name;
+  readonly tracking: {
+    readonly read: Read;
+    readonly by: readonly [Id, No];
+    readonly states: Readonly<Record<string, number>>;
+    readonly open: readonly number[];
+    readonly reportedIn?: Plural | undefined;
+  };
+  readonly defaultExpect?: { readonly state?: unknown } | undefined;
+}
+
+/**
+ * The parts of a mock kind its declaration already says, so that the desk cannot disagree with the client: its name
+ * and plural (the sweep report's field), its query (the tracking's read), its id and key (what the read is by), its
+ * states and open ones (the tracking's), the notified ones (the states the gateway notifies: the `defaultExpect`);
+ * `own` adds its create and the state a held record waits in.
+ */
+export function declaredBy<const Name extends string, const Read extends OperationName, const Id extends string, const No extends string, const Plural extends string, const Create extends OperationName>(
+  notification: DeclaredNotification<Name, Read, Id, No, Plural>,
+  own: { readonly create: Create; readonly held: number },
+) {
+  const { tracking } = notification;
+  if (tracking.reportedIn === undefined) throw new TypeError(`the ${notification.name} kind names no plural (its tracking's reportedIn)`);
+  const notified = [notification.defaultExpect?.state].flat().filter((state): state is number => typeof state === 'number');
+  return {
+    name: notification.name,
+    plural: tracking.reportedIn as Plural,
+    operations: { create: own.create, query: tracking.read },
+    id: tracking.by[0],
+    key: tracking.by[1],
+    states: { names: tracking.states, open: tracking.open, notified, held: own.held },
+  };
+}
+
 /**
  * What the control routes, the dashboard and the CLI read of a kind: its names, states, modes and decisions, own
  * controls and columns; any declared kind is one.
