@@ -2,22 +2,23 @@
 // test/architecture.test.ts (so by `npm test` and CI), or by hand: npx depcruise src --config .dependency-cruiser.mjs
 // Layers, lowest first: each may import its own files and the layers listed under it. A layer is a folder, but for a
 // kind's folder (src/kinds/<kind>/), whose files sit in three: its declaration in kinds, its group of public names
-// (public.ts) in public, its mock desk (mock.ts) in testing (docs/architecture.md).
+// (public.ts) in public, its mock desk (mock.ts, and its parts, mock-<part>.ts) in testing (docs/architecture.md).
 const KIND_PUBLIC = 'kinds/[^/]+/public\\.ts$';
-const KIND_MOCK = 'kinds/[^/]+/mock\\.ts$';
+// (`(?:|-part)`, not `(?:-part)?`: dependency-cruiser refuses a repeat inside a repeat as unsafe.)
+const KIND_MOCK = 'kinds/[^/]+/mock(?:|-[a-z-]+)\\.ts$';
 const LAYERS = [
   ['util', []],
   ['errors', []],
   ['telemetry', []],
   ['protocol', ['errors', 'util']],
-  ['kinds', ['protocol', 'errors', 'util'], `kinds/(?![^/]+/(?:public|mock)\\.ts$)`],
+  ['kinds', ['protocol', 'errors', 'util'], `kinds/(?![^/]+/(?:public|mock(?:|-[a-z-]+))\\.ts$)`],
   ['operations', ['kinds', 'protocol', 'errors', 'util']],
   ['transport', ['errors', 'util']],
   ['notify', ['kinds', 'operations', 'protocol', 'telemetry', 'errors', 'util']],
   ['stores', ['notify', 'protocol', 'errors', 'util']],
   ['client', ['kinds', 'operations', 'transport', 'notify', 'protocol', 'telemetry', 'errors', 'util']],
   ['testing', ['kinds', 'operations', 'protocol', 'errors', 'util'], `(?:testing/|${KIND_MOCK})`],
-  ['cli', ['testing', 'notify', 'operations', 'protocol', 'errors', 'util']],
+  ['cli', ['testing', 'kinds', 'notify', 'operations', 'protocol', 'errors', 'util']],
   ['public', ['kinds', 'notify', 'protocol'], KIND_PUBLIC],
 ];
 /** A layer's files, as a pattern after `^src/`. */
@@ -53,7 +54,7 @@ export default {
     {
       name: 'mock-kind-desk-in-the-domain',
       severity: 'error',
-      comment: "a kind's mock desk (src/kinds/<kind>/mock.ts) is of the mock's domain: it imports of the mock only domain/",
+      comment: "a kind's mock desk (src/kinds/<kind>/mock.ts, mock-<part>.ts) is of the mock's domain: it imports of the mock only domain/",
       from: { path: `^src/${KIND_MOCK}` },
       to: { path: '^src/testing/(?!domain/)' },
     },

@@ -12,8 +12,8 @@
  * - division: `division` (`divisionReceiver`, `divisionRecord`, `division.ts`), not an order's `divisionMode` or
  *   `isDivisionOrder`, fields of an order since the first release.
  *
- * Each count is printed twice: all of src/, and outside the mock (src/testing/, src/cli/, a kind's `mock.ts`), whose
- * desks are issue 36's other half.
+ * Each count is printed twice: all of src/, and outside the mock (src/testing/, src/cli/, a kind's `mock.ts` and
+ * `mock-<part>.ts`), whose desks are issue 36's other half.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -70,7 +70,7 @@ export function kindFiles(src: string): Record<string, string[]> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const found = kindFiles(fileURLToPath(new URL('../src', import.meta.url)));
-  const outsideMock = (files: readonly string[]) => files.filter((file) => !/^(?:testing|cli)[/\\]|^cli\.ts$|^kinds[/\\][^/\\]+[/\\]mock\.ts$/.test(file));
+  const outsideMock = (files: readonly string[]) => files.filter((file) => !/^(?:testing|cli)[/\\]|^cli\.ts$|^kinds[/\\][^/\\]+[/\\]mock(?:-[a-z-]+)?\.ts$/.test(file));
   console.log(`${'kind'.padEnd(12)} src/  outside the mock`);
   for (const [kind, files] of Object.entries(found)) console.log(`${kind.padEnd(12)} ${String(files.length).padEnd(5)} ${outsideMock(files).length}`);
   if (!process.argv.includes('--counts')) for (const [kind, files] of Object.entries(found)) console.log(`\n${kind} (${files.length}):\n  ${files.join('\n  ')}`);

@@ -6,14 +6,14 @@ import ts from 'typescript';
 
 /** First match wins; paths are relative to src/ and follow its layers (docs/architecture.md). */
 export const TOPICS = [
-  // A kind's folder (kinds/<kind>/) holds its mock desk, its group of public names and its declaration (schemas).
-  ['Testing', /^testing\/|^kinds\/[^/]+\/mock\.ts$/],
+  // A kind's folder (kinds/<kind>/) holds its mock desk (mock*.ts), its group of public names and its declaration (schemas).
+  ['Testing', /^testing\/|^kinds\/[^/]+\/mock(?:-[a-z-]+)?\.ts$/],
   ['Kinds', /^kinds\/[^/]+\/public\.ts$/],
   // The entry declares only each other kind's verifier, next to its group (one line of notify/verify.ts's verifyKind).
   ['Notifications', /^notify\/|^stores\/|^index\.ts$/],
   ['Errors', /^errors\//],
   ['Telemetry', /^telemetry\//],
-  ['Schemas', /^protocol\/schemas\/|^protocol\/json\/|^kinds\/[^/]+\/declaration\.ts$/],
+  ['Schemas', /^protocol\/schemas\/|^protocol\/json\/|^kinds\/[^/]+\/[^/]+\.ts$/],
   ['Client', /^client\/|^operations\/|^protocol\/signing\/|^transport\/|^util\/log-levels/],
 ];
 

@@ -94,7 +94,7 @@ export {
   type PayDataType,
   type TransactionStatus,
   type WayCode,
-} from './protocol/schemas/enums.js';
+} from './kinds/payments/enums.js';
 export type {
   ChannelExtra,
   CreatedOrder,
@@ -105,7 +105,7 @@ export type {
   RecoveredOrder,
   UnifiedOrderParams,
   UnifiedOrderResult,
-} from './protocol/schemas/order.js';
+} from './kinds/payments/schemas.js';
 
 // Each other kind's names in one group (`Refunds.CreateParams`, `Refunds.State.Succeeded`): a kind adds one name
 // here, two with its verifier. Payments keep their order types at the root; their tracking types are `Payments.*`.

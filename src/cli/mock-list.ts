@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { payOrderStateName } from '../protocol/schemas/enums.js';
+import { payOrderStateName } from '../kinds/payments/enums.js';
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
 import { stateName, type MockKindView } from '../testing/domain/record-kind.js';
 

@@ -9,7 +9,7 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { payOrderStateName } from '../protocol/schemas/enums.js';
+import { payOrderStateName } from '../kinds/payments/enums.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../testing/domain/kinds.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';

@@ -1,5 +1,5 @@
 import { definitionOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
-import type { RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
+import type { RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../kinds/payments/schemas.js';
 import { recordIds } from './hooks.js';
 import type { LogObserver } from './logging.js';
 import type { ConfirmOptions, RequestOptions } from './options.js';

@@ -2,7 +2,7 @@ import type { OperationName, ParamsOf, ResultOf } from '../operations/table.js';
 import type { ClientNotificationOptions } from '../notify/options.js';
 import type { NotificationInput } from '../notify/input.js';
 import * as notify from '../notify/verify.js';
-import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
+import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../kinds/payments/schemas.js';
 import type { Refund, RefundOrderParams, RefundOrderResult, RefundQueryParams } from '../kinds/refunds/declaration.js';
 import type { Transfer, TransferOrderParams, TransferOrderResult, TransferQueryParams } from '../kinds/transfers/declaration.js';
 import type { DivisionExecParams, DivisionExecResult, DivisionReceiverBindParams, DivisionReceiverBindResult } from '../protocol/schemas/division.js';

@@ -4,8 +4,8 @@
  * @module
  */
 import { GatewayError, type GatewayErrorOptions } from '../errors/index.js';
-import { payOrderStateName, type PayOrderState } from '../protocol/schemas/enums.js';
-import type { PayOrder } from '../protocol/schemas/order.js';
+import { payOrderStateName, type PayOrderState } from '../kinds/payments/enums.js';
+import type { PayOrder } from '../kinds/payments/schemas.js';
 
 /**
  * A close was not confirmed: the order, read back with a signed query after the close, is still open

@@ -6,9 +6,9 @@
  */
 import { GatewayApiError } from '../operations/api-error.js';
 import { GatewayError, GatewayValidationError } from '../errors/index.js';
-import { PayOrderState } from '../protocol/schemas/enums.js';
+import { PayOrderState } from '../kinds/payments/enums.js';
 import { GatewayOrderNotFinalError } from './order-not-final.js';
-import type { PayOrder, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../protocol/schemas/order.js';
+import type { PayOrder, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../kinds/payments/schemas.js';
 import type { ConfirmOptions, RequestOptions } from './options.js';
 import type { ReadBack } from './runner.js';
 

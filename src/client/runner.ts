@@ -34,7 +34,7 @@ import { callOptionsSchema, type ConfirmOptions, type RetryPolicy } from './opti
 import { backoff, classify, equalJitter, failureReason, mayHaveCreated, mayRepeat, sleep } from './policy.js';
 import { GatewayOrderNotFinalError } from './order-not-final.js';
 import { compareRecord } from './reconciliation.js';
-import type { PayOrder } from '../protocol/schemas/order.js';
+import type { PayOrder } from '../kinds/payments/schemas.js';
 
 /**
  * A result with what the SDK saw on the wire, from {@link GatewayClient.withResponse}.

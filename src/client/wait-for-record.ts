@@ -3,8 +3,8 @@ import { GatewayAbortError, GatewayTimeoutError, type GatewayError, type Gateway
 import { timerDelayMs } from '../protocol/schemas/fields.js';
 import { lazySchema } from '../protocol/schemas/lazy.js';
 import { parseInput } from '../protocol/schemas/parse.js';
-import type { PayOrderState } from '../protocol/schemas/enums.js';
-import type { PayOrder } from '../protocol/schemas/order.js';
+import type { PayOrderState } from '../kinds/payments/enums.js';
+import type { PayOrder } from '../kinds/payments/schemas.js';
 import type { KindTracking } from '../kinds/kind-tracking.js';
 import { notificationKinds, type TableTracking } from '../notify/kinds.js';
 import type { OperationName, ParamsOf, ResultOf } from '../operations/table.js';

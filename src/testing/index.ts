@@ -25,7 +25,7 @@ export type { MockGatewayState } from './domain/controls.js';
 export type { MockRequestRecord, MockSignatureRefusal } from './domain/request-log.js';
 export type { MockMerchant } from './domain/merchants.js';
 export type { ListenOptions, MockGatewayServer } from './http/node-server.js';
-export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from './domain/orders.js';
+export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from '../kinds/payments/mock.js';
 export { REFUND_EXPIRY_MS, type MockRefund, type RefundChannelScope, type RefundDecision, type RefundMode, type RefundModeTarget } from '../kinds/refunds/mock.js';
 export type { MockTransfer } from '../kinds/transfers/mock.js';
 export { DIVISION_BIND_TEXTS, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from './domain/division-receivers.js';
@@ -33,6 +33,6 @@ export { AUTO_DIVISION_DELAY_MS, DIVISION_EXEC_TEXTS, type DivisionOutcome, type
 export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt, type NotificationRouting } from './domain/notifier.js';
 export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
 export { STALL_MAX_MS, type FaultKind, type FaultOptions, type InjectedFault } from './domain/faults.js';
-export { COIN_WAY_CODE_PREFIX } from './domain/pay-data.js';
+export { COIN_WAY_CODE_PREFIX } from '../kinds/payments/mock-pay-data.js';
 export type { ChannelUserMode } from './domain/channel-users.js';
 export { MOCK_MESSAGES } from './domain/messages.js';

@@ -15,7 +15,7 @@ import { DivisionReceiverBook, type DivisionGroupInput, type MockDivisionGroup, 
 import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from './domain/divisions.js';
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
-import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from './domain/orders.js';
+import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from '../kinds/payments/mock.js';
 import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
 import type { MockDecision } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';

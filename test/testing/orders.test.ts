@@ -1,6 +1,6 @@
 // The mock's order state machine, pay data and channel simulation, driven with hand-signed raw requests.
 import { describe, expect, it } from 'vitest';
-import { PayOrderState } from '../../src/protocol/schemas/enums.js';
+import { PayOrderState } from '../../src/kinds/payments/enums.js';
 import { createMockGateway, MOCK_MESSAGES } from '../../src/testing/index.js';
 import { call, expectedSign, MERCHANT, orderFields, OTHER_MERCHANT, START } from '../support/raw-gateway.js';
 

@@ -11,7 +11,7 @@ import { SimulatedClock } from '../../src/testing/domain/clock.js';
 import type { GatewayControls } from '../../src/testing/domain/controls.js';
 import { MOCK_KINDS } from '../../src/testing/domain/kinds.js';
 import { Notifier } from '../../src/testing/domain/notifier.js';
-import { OrderBook } from '../../src/testing/domain/orders.js';
+import { OrderBook } from '../../src/kinds/payments/mock.js';
 import { fieldsOf, RecordDesk } from '../../src/testing/domain/record-desk.js';
 import { defineMockRecordKind, type MockRecord } from '../../src/testing/domain/record-kind.js';
 import { Refusal } from '../../src/testing/domain/refusals.js';

@@ -1,15 +1,14 @@
 /**
  * The payment kind, declared once: the rows of `unifiedOrder`, `query` and `close`, and the payment notification
- * with its tracking. Its schemas and states are the protocol's own (`protocol/schemas/order.ts`, `enums.ts`), which
- * every part of the SDK reads.
+ * with its tracking. Its schemas and states are beside it (`schemas.ts`, `enums.ts`), which every part of the SDK
+ * reads.
  *
  * @module
  */
-import type * as z from 'zod/mini';
-import { PayOrderState } from '../../protocol/schemas/enums.js';
-import { currencyCode, requiredText } from '../../protocol/schemas/fields.js';
+import * as z from 'zod/mini';
+import { currencyCode, requiredText, wireInteger } from '../../protocol/schemas/fields.js';
 import { lazySchema } from '../../protocol/schemas/lazy.js';
-import { payOrderNotificationSchema } from '../../protocol/schemas/notification.js';
+import { PayOrderState } from './enums.js';
 import {
   closeParamsSchema,
   closeResultSchema,
@@ -20,11 +19,23 @@ import {
   unifiedOrderResultSchema,
   type PayOrder,
   type UnifiedOrderResult,
-} from '../../protocol/schemas/order.js';
+} from './schemas.js';
 import { defineNotificationKind, orderExpect, settledBy, successElseCreated } from '../define-notification.js';
 import { defineOperation, pick } from '../define-operation.js';
 import { missingOrderId, orderNotFound } from '../refusals.js';
 
+/**
+ * Checks a payment notification: the pay-order fields (spec 2.3) plus the `reqTime` the gateway signed it
+ * with; unknown extra fields are kept. Values must already be typed (numbers for `amount`, `state` and the
+ * times): verification turns the received strings into them first.
+ */
+export const payOrderNotificationSchema = lazySchema(() =>
+  z.looseObject({
+    ...payOrderSchema().def.shape,
+    /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
+    reqTime: wireInteger(),
+  }),
+);
 
 const paymentExpect = lazySchema(() => orderExpect(PayOrderState, 'must be a pay-order state (0 to 6) or a non-empty list of them, e.g. PayOrderState.Succeeded'));
 

@@ -8,9 +8,9 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { PayOrderState } from '../../protocol/schemas/enums.js';
+import { PayOrderState } from '../payments/enums.js';
 import { notification, RefundOrderState, type Refund } from './declaration.js';
-import type { MockPayOrder, OrderBook } from '../../testing/domain/orders.js';
+import type { MockPayOrder, OrderBook } from '../payments/mock.js';
 import { controlId } from '../../testing/domain/record-desk.js';
 import { declaredBy, defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
 import { MESSAGES, urlProtocolRefusal } from '../../testing/domain/refusals.js';

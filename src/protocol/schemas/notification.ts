@@ -1,21 +1,7 @@
 import * as z from 'zod/mini';
 import { wireInteger } from './fields.js';
 import { lazySchema } from './lazy.js';
-import { payOrderSchema } from './order.js';
 import { settlementRecordSchema } from './settlement.js';
-
-/**
- * Checks a payment notification: the pay-order fields (spec 2.3) plus the `reqTime` the gateway signed it
- * with; unknown extra fields are kept. Values must already be typed (numbers for `amount`, `state` and the
- * times): verification turns the received strings into them first.
- */
-export const payOrderNotificationSchema = lazySchema(() =>
-  z.looseObject({
-    ...payOrderSchema().def.shape,
-    /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
-    reqTime: wireInteger(),
-  }),
-);
 
 /**
  * Checks a settlement notification: the settlement-record fields (spec 2.7), plus what every notification

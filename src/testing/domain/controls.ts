@@ -10,7 +10,7 @@ import type { DivisionOutcomeInput, MockDivisionBatch, MockDivisionRecord } from
 import type { FaultOptions, InjectedFault } from './faults.js';
 import type { MockKindRecords } from './kinds.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
-import type { ChannelFailure, MockPayOrder } from './orders.js';
+import type { ChannelFailure, MockPayOrder } from '../../kinds/payments/mock.js';
 import type { MockDecision } from './record-desk.js';
 import type { MockRecord } from './record-kind.js';
 import type { MockRequestRecord } from './request-log.js';

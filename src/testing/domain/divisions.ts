@@ -9,13 +9,13 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { PayOrderState } from '../../protocol/schemas/enums.js';
+import { PayOrderState } from '../../kinds/payments/enums.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
 import { compareDecimal, divisibleAmount, divisionAmounts, parseDecimal, plainText, type Decimal } from './division-amounts.js';
 import { controlText, type DivisionParticipant, type DivisionReceiverBook } from './division-receivers.js';
-import type { MockPayOrder, OrderBook } from './orders.js';
+import type { MockPayOrder, OrderBook } from '../../kinds/payments/mock.js';
 import { refuse } from './refusals.js';
 
 /**

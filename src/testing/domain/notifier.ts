@@ -10,7 +10,7 @@ import { sign } from '../../protocol/signing/sign.js';
 import { readCappedStream } from '../../util/read-capped-stream.js';
 import type { SimulatedClock } from './clock.js';
 import { NOTIFICATION_REFS_TEXT, type MockKind, type MockKindName } from './kinds.js';
-import { ORDER_FIELDS, type MockPayOrder } from './orders.js';
+import { ORDER_FIELDS, type MockPayOrder } from '../../kinds/payments/mock.js';
 import { fieldsOf } from './record-desk.js';
 import type { MockKindOperations, MockRecord } from './record-kind.js';
 

@@ -8,7 +8,7 @@ import type { AcceptedRequest } from './accepted-request.js';
 import type { DivisionReceiverBook } from './division-receivers.js';
 import type { DivisionDesk } from './divisions.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
-import type { OrderBook } from './orders.js';
+import type { OrderBook } from '../../kinds/payments/mock.js';
 import type { RecordDesk } from './record-desk.js';
 import type { SettlementDesk } from './settlements.js';
 

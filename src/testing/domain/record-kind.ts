@@ -10,7 +10,7 @@ import type { ZodMiniType } from 'zod/mini';
 import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
-import type { OrderBook } from './orders.js';
+import type { OrderBook } from '../../kinds/payments/mock.js';
 
 /** What every record the generic desk keeps has: its merchant, state, creation time and where it is notified. */
 export interface MockRecord {

@@ -13,7 +13,7 @@ import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { divisionGroupInputSchema, receiverBindRefusalSchema } from '../domain/division-receivers.js';
 import { divisionOutcomeSchema } from '../domain/divisions.js';
-import { channelFailureSchema } from '../domain/orders.js';
+import { channelFailureSchema } from '../../kinds/payments/mock.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
 import type { MockKindView } from '../domain/record-kind.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';

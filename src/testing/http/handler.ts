@@ -21,7 +21,7 @@ import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
 import type { MockDesks } from '../domain/kinds.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
 import { OPERATIONS } from '../domain/operations.js';
-import type { OrderBook } from '../domain/orders.js';
+import type { OrderBook } from '../../kinds/payments/mock.js';
 import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
 import { MOCK_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { PayOrderState } from '../../protocol/schemas/enums.js';
+import { PayOrderState } from '../../kinds/payments/enums.js';
 import type { GatewayControls } from '../domain/controls.js';
-import type { MockPayOrder } from '../domain/orders.js';
-import { cashierUrl } from '../domain/pay-data.js';
+import type { MockPayOrder } from '../../kinds/payments/mock.js';
+import { cashierUrl } from '../../kinds/payments/mock-pay-data.js';
 import { formatAmount, formatTime, html, layout, type Html } from './html.js';
 import { QR_IMAGE, qrImageResponse } from './qr-image.js';
 

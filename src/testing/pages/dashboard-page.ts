@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { payOrderStateName } from '../../protocol/schemas/enums.js';
+import { payOrderStateName } from '../../kinds/payments/enums.js';
 import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import { MOCK_KINDS } from '../domain/kinds.js';

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { isBarcodeWayCode, KNOWN_WAY_CODES } from '../../protocol/schemas/enums.js';
-import { MESSAGES, refuse } from './refusals.js';
+import { isBarcodeWayCode, KNOWN_WAY_CODES } from './enums.js';
+import { MESSAGES, refuse } from '../../testing/domain/refusals.js';
 
 /**
  * Coin way codes are not published: the mock treats every way code starting with this as a coin way

@@ -19,7 +19,7 @@ import {
   wireInteger,
   named,
   withInput,
-} from './fields.js';
+} from '../../protocol/schemas/fields.js';
 import {
   divisionModeSchema,
   isBarcodeWayCode,
@@ -29,10 +29,10 @@ import {
   requestedPayDataTypeSchema,
   transactionStatusSchema,
 } from './enums.js';
-import { freeText, type NotUniquelySigned } from './free-text.js';
-import { lazySchema } from './lazy.js';
-import { nearKey } from './near-key.js';
-import type { AtLeastOne } from './one-of.js';
+import { freeText, type NotUniquelySigned } from '../../protocol/schemas/free-text.js';
+import { lazySchema } from '../../protocol/schemas/lazy.js';
+import { nearKey } from '../../protocol/schemas/near-key.js';
+import type { AtLeastOne } from '../../protocol/schemas/one-of.js';
 
 // Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
 

@@ -7,16 +7,16 @@
  */
 import * as z from 'zod/mini';
 import { md5Hex } from '../../protocol/signing/md5.js';
-import { isBarcodeWayCode, PayOrderState, payOrderStateName } from '../../protocol/schemas/enums.js';
-import type { PayOrder } from '../../protocol/schemas/order.js';
+import { isBarcodeWayCode, PayOrderState, payOrderStateName } from './enums.js';
+import type { PayOrder } from './schemas.js';
 import { safeInteger } from '../../protocol/schemas/fields.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
-import type { AcceptedRequest } from './accepted-request.js';
-import type { SimulatedClock } from './clock.js';
-import { DecimalLiteral } from './json-text.js';
-import { merchantScoped, type MockMerchant } from './merchants.js';
-import { channelOf, isCoinWayCode, isSupportedWayCode, payDataFor, readChannelExtra } from './pay-data.js';
-import { MESSAGES, refuse, urlProtocolRefusal } from './refusals.js';
+import type { AcceptedRequest } from '../../testing/domain/accepted-request.js';
+import type { SimulatedClock } from '../../testing/domain/clock.js';
+import { DecimalLiteral } from '../../testing/domain/json-text.js';
+import { merchantScoped, type MockMerchant } from '../../testing/domain/merchants.js';
+import { channelOf, isCoinWayCode, isSupportedWayCode, payDataFor, readChannelExtra } from './mock-pay-data.js';
+import { MESSAGES, refuse, urlProtocolRefusal } from '../../testing/domain/refusals.js';
 
 /** The reference gateway's default order validity: 2 hours. */
 export const DEFAULT_EXPIRED_TIME_SECONDS = 7200;
