@@ -6,7 +6,7 @@ import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderPa
 import type { Refund, RefundOrderParams, RefundOrderResult, RefundQueryParams } from '../kinds/refunds/declaration.js';
 import type { Transfer, TransferOrderParams, TransferOrderResult, TransferQueryParams } from '../kinds/transfers/declaration.js';
 import type { DivisionExecParams, DivisionExecResult, DivisionReceiverBindParams, DivisionReceiverBindResult } from '../protocol/schemas/division.js';
-import type { SettleAddressApplyParams, SettlementRecord, SettlementResult, SettleRequestGetParams, SettleRequestParams } from '../protocol/schemas/settlement.js';
+import type { SettleAddressApplyParams, SettlementRecord, SettlementResult, SettleRequestGetParams, SettleRequestParams } from '../kinds/settlements/schemas.js';
 import type { FetchLike, HttpExchange } from '../transport/http.js';
 import type { ChannelUserUrlParams, UnsignedChannelUser } from '../protocol/schemas/channel-user.js';
 import type { ClientCalls } from './calls.js';

@@ -31,7 +31,7 @@ export type { MockTransfer } from '../kinds/transfers/mock.js';
 export { DIVISION_BIND_TEXTS, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from './domain/division-receivers.js';
 export { AUTO_DIVISION_DELAY_MS, DIVISION_EXEC_TEXTS, type DivisionOutcome, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from './domain/divisions.js';
 export { NOTIFY_MAX_ATTEMPTS, NOTIFY_RETRY_STEP_MS, type MockNotification, type NotificationAttempt, type NotificationRouting } from './domain/notifier.js';
-export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
+export { MockAddressStatus, MockSettlementStatus, type MockAddress, type MockCoinpayRecord, type MockSettlement, type SettlementProgress } from '../kinds/settlements/mock.js';
 export { STALL_MAX_MS, type FaultKind, type FaultOptions, type InjectedFault } from './domain/faults.js';
 export { COIN_WAY_CODE_PREFIX } from '../kinds/payments/mock-pay-data.js';
 export type { ChannelUserMode } from './domain/channel-users.js';

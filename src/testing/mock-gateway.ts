@@ -20,7 +20,7 @@ import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks
 import type { MockDecision } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
-import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from './domain/settlements.js';
+import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from '../kinds/settlements/mock.js';
 import { createRequestHandler } from './http/handler.js';
 import { createMswHandlers } from './http/msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http/node-server.js';

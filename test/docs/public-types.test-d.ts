@@ -4,7 +4,7 @@ import type { gatewayClientOptionsSchema } from '../../src/client/options.js';
 import { verifyNotification, type GatewayClient, type LogLevel, type PayOrder, type PayOrderState, type UnifiedOrderResult, type RecoveredOrder, type GatewayClientOptions, type GatewayHooks, type VerifyNotificationOptions, type Settlements } from '../../src/index.js';
 import type { kindOptionsSchemas } from '../../src/notify/options.js';
 import type { queryParamsSchema, unifiedOrderParamsSchema } from '../../src/kinds/payments/schemas.js';
-import type { settleRequestGetParamsSchema } from '../../src/protocol/schemas/settlement.js';
+import type { settleRequestGetParamsSchema } from '../../src/kinds/settlements/schemas.js';
 
 type ReconcileEvent = GatewayHooks.ReconcileEvent;
 

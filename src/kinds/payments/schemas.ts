@@ -34,7 +34,7 @@ import { lazySchema } from '../../protocol/schemas/lazy.js';
 import { nearKey } from '../../protocol/schemas/near-key.js';
 import type { AtLeastOne } from '../../protocol/schemas/one-of.js';
 
-// Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
+// Each schema is built on its first use (protocol/schemas/lazy.ts); its type is its builder's return type.
 
 /** Checks {@link ChannelExtra} given as an object, before it is serialized. */
 export const channelExtraSchema = lazySchema(() =>

@@ -1,14 +1,13 @@
 /**
  * The crypto settlement kind, declared once: the rows of `settleAddressApply`, `settleRequest` and
  * `settleRequestGet`, and the settlement notification (not tracked: a settlement has no state a sweep reads). Its
- * schemas are `protocol/schemas/settlement.ts` and `notification.ts`.
+ * schemas are beside it (`schemas.ts`).
  *
  * @module
  */
 import * as z from 'zod/mini';
-import { minorUnits, requiredText } from '../../protocol/schemas/fields.js';
+import { minorUnits, requiredText, wireInteger } from '../../protocol/schemas/fields.js';
 import { lazySchema } from '../../protocol/schemas/lazy.js';
-import { settlementNotificationSchema } from '../../protocol/schemas/notification.js';
 import {
   settleAddressApplyParamsSchema,
   settlementRecordSchema,
@@ -16,11 +15,28 @@ import {
   settleRequestGetParamsSchema,
   settleRequestParamsSchema,
   type SettlementRecord,
-} from '../../protocol/schemas/settlement.js';
+} from './schemas.js';
 import { defineNotificationKind } from '../define-notification.js';
 import { defineOperation, pick } from '../define-operation.js';
 import { duplicateRequest } from '../refusals.js';
 
+/**
+ * Checks a settlement notification: the settlement-record fields (spec 2.7), plus what every notification
+ * carries (its callback format is not published): the merchant fields and `reqTime`. Required, so that a
+ * signed `settleRequestGet` answer (the same record, signed with the same secret, but without them) is not
+ * taken for a notification.
+ */
+export const settlementNotificationSchema = lazySchema(() =>
+  z.looseObject({
+    ...settlementRecordSchema().def.shape,
+    /** The merchant number (checked against the verifier's). */
+    mchNo: z.string(),
+    /** The application id (checked against the verifier's). */
+    appId: z.string(),
+    /** When the gateway first sent the callback, milliseconds since the epoch (kept on every retry). */
+    reqTime: wireInteger(),
+  }),
+);
 
 const settlementExpect = lazySchema(() =>
   z.strictObject({

@@ -19,7 +19,7 @@ export type {
   SettleRequestParams as RequestParams,
   SettlementRecord as Settlement,
   SettlementResult as Result,
-} from '../../protocol/schemas/settlement.js';
+} from './schemas.js';
 import type { KindExpectation, KindNotification, VerifyOptionsOf } from '../../notify/verify.js';
 import type { Handler, NotificationProcessorOptions } from '../../notify/processor-options.js';
 import type { ProcessingContext } from '../../notify/store.js';

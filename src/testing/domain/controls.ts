@@ -14,7 +14,7 @@ import type { ChannelFailure, MockPayOrder } from '../../kinds/payments/mock.js'
 import type { MockDecision } from './record-desk.js';
 import type { MockRecord } from './record-kind.js';
 import type { MockRequestRecord } from './request-log.js';
-import type { MockAddress, MockSettlement, SettlementProgress } from './settlements.js';
+import type { MockAddress, MockSettlement, SettlementProgress } from '../../kinds/settlements/mock.js';
 
 /**
  * A snapshot of the mock gateway, from {@link MockGateway.state} or `GET {base}/_mock/state`.

@@ -10,7 +10,7 @@ import type { DivisionDesk } from './divisions.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
 import type { OrderBook } from '../../kinds/payments/mock.js';
 import type { RecordDesk } from './record-desk.js';
-import type { SettlementDesk } from './settlements.js';
+import type { SettlementDesk } from '../../kinds/settlements/mock.js';
 
 export interface OperationContext extends AcceptedRequest {
   readonly orders: OrderBook;

@@ -17,7 +17,7 @@ import { channelFailureSchema } from '../../kinds/payments/mock.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
 import type { MockKindView } from '../domain/record-kind.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
-import { settlementProgressSchema } from '../domain/settlements.js';
+import { settlementProgressSchema } from '../../kinds/settlements/mock.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
 /** One control route. */

@@ -24,7 +24,7 @@ import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../../kinds/payments/mock.js';
 import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
-import { MOCK_STATUS_NAMES, type SettlementDesk } from '../domain/settlements.js';
+import { MOCK_STATUS_NAMES, type SettlementDesk } from '../../kinds/settlements/mock.js';
 import { DecimalLiteral } from '../domain/json-text.js';
 import { handleCashier } from '../pages/cashier-page.js';
 import { handleDashboard } from '../pages/dashboard-page.js';

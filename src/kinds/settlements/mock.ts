@@ -8,9 +8,9 @@
 import type { OperationName } from '../../operations/table.js';
 import * as z from 'zod/mini';
 import { parseInput } from '../../protocol/schemas/parse.js';
-import type { SimulatedClock } from './clock.js';
-import { merchantScoped, type MockMerchant } from './merchants.js';
-import { MESSAGES, refuse } from './refusals.js';
+import type { SimulatedClock } from '../../testing/domain/clock.js';
+import { merchantScoped, type MockMerchant } from '../../testing/domain/merchants.js';
+import { MESSAGES, refuse } from '../../testing/domain/refusals.js';
 
 /**
  * The mock's review states of a declared address: under review until a test approves or rejects it.

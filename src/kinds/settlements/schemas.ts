@@ -4,12 +4,12 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, named, withInput } from './fields.js';
-import { freeText, type NotUniquelySigned } from './free-text.js';
-import { lazySchema } from './lazy.js';
-import type { ExactlyOne } from './one-of.js';
+import { httpUrl, minorUnits, optionalText, requiredText, wireInteger, named, withInput } from '../../protocol/schemas/fields.js';
+import { freeText, type NotUniquelySigned } from '../../protocol/schemas/free-text.js';
+import { lazySchema } from '../../protocol/schemas/lazy.js';
+import type { ExactlyOne } from '../../protocol/schemas/one-of.js';
 
-// Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
+// Each schema is built on its first use (protocol/schemas/lazy.ts); its type is its builder's return type.
 
 /** Checks {@link Settlements.AddressApplyParams}. */
 const settleAddressApplyParamsObject = () =>
