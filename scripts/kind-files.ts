@@ -9,7 +9,7 @@
  * - refunds: `refund` (`refundOrder`, `mchRefundNo`, `Refunds`...);
  * - settlements: `settlement`, `settleRequest`, `settleAddress` (not a sweep's `settled`, which is any kind's);
  * - transfers: `transfer` (`transferOrder`, `transferId`, `Transfers`...);
- * - division: `division` (`divisionReceiver`, `divisionRecord`, `division.ts`), not an order's `divisionMode` or
+ * - division: `division` (`divisionReceiver`, `divisionRecord`, `kinds/division/`), not an order's `divisionMode` or
  *   `isDivisionOrder`, fields of an order since the first release.
  *
  * Each count is printed twice: all of src/, and outside the mock (src/testing/, src/cli/, a kind's `mock.ts` and

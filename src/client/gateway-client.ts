@@ -5,7 +5,7 @@ import * as notify from '../notify/verify.js';
 import type { CloseParams, PayOrder, QueryParams, RecoveredOrder, UnifiedOrderParams, UnifiedOrderResult } from '../kinds/payments/schemas.js';
 import type { Refund, RefundOrderParams, RefundOrderResult, RefundQueryParams } from '../kinds/refunds/declaration.js';
 import type { Transfer, TransferOrderParams, TransferOrderResult, TransferQueryParams } from '../kinds/transfers/declaration.js';
-import type { DivisionExecParams, DivisionExecResult, DivisionReceiverBindParams, DivisionReceiverBindResult } from '../protocol/schemas/division.js';
+import type { DivisionExecParams, DivisionExecResult, DivisionReceiverBindParams, DivisionReceiverBindResult } from '../kinds/division/schemas.js';
 import type { SettleAddressApplyParams, SettlementRecord, SettlementResult, SettleRequestGetParams, SettleRequestParams } from '../kinds/settlements/schemas.js';
 import type { FetchLike, HttpExchange } from '../transport/http.js';
 import type { ChannelUserUrlParams, UnsignedChannelUser } from '../protocol/schemas/channel-user.js';

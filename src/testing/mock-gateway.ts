@@ -11,8 +11,8 @@ import { ChannelUserDesk, channelUserModeSchema, type ChannelUserMode } from './
 import { SimulatedClock } from './domain/clock.js';
 import type { MockGatewayState } from './domain/controls.js';
 import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/faults.js';
-import { DivisionReceiverBook, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from './domain/division-receivers.js';
-import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from './domain/divisions.js';
+import { DivisionReceiverBook, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from '../kinds/division/mock-receivers.js';
+import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from '../kinds/division/mock.js';
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from '../kinds/payments/mock.js';

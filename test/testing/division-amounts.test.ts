@@ -3,7 +3,7 @@
 // left of the cap; exact decimals read as Java's BigDecimal reads them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareDecimal, divisibleAmount, divisionAmounts, parseDecimal, plainText, roundDecimal, type Decimal } from '../../src/testing/domain/division-amounts.js';
+import { compareDecimal, divisibleAmount, divisionAmounts, parseDecimal, plainText, roundDecimal, type Decimal } from '../../src/kinds/division/mock-amounts.js';
 
 const d = (text: string): Decimal => parseDecimal(text) as Decimal;
 

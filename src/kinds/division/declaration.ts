@@ -1,11 +1,11 @@
 /**
  * The division kind (the reference gateway's profit sharing, `shared/spec/division.md`), declared once: the rows of
  * `bindDivisionReceiver` and `executeDivision`, neither of which the gateway can de-duplicate or look up (`oneShot`).
- * Its schemas are `protocol/schemas/division.ts`; it has no notification.
+ * Its schemas are beside it (`schemas.ts`, `share.ts`); it has no notification.
  *
  * @module
  */
-import { divisionExecParamsSchema, divisionExecResultSchema, divisionReceiverBindParamsSchema, divisionReceiverBindResultSchema, mixedReceiversCaution } from '../../protocol/schemas/division.js';
+import { divisionExecParamsSchema, divisionExecResultSchema, divisionReceiverBindParamsSchema, divisionReceiverBindResultSchema, mixedReceiversCaution } from './schemas.js';
 import { maskPersonal } from '../../protocol/schemas/free-text.js';
 import { defineOperation } from '../define-operation.js';
 import { missingOrderId, orderNotFound } from '../refusals.js';

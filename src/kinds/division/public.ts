@@ -28,4 +28,4 @@ export {
   type DivisionReceiverRefused as RefusedReceiver,
   type DivisionReceiverShare as ReceiverShare,
   type DivisionRelationType as RelationType,
-} from '../../protocol/schemas/division.js';
+} from './schemas.js';

@@ -5,8 +5,8 @@
  * @module
  */
 import type { ChannelUserMode } from './channel-users.js';
-import type { DivisionGroupInput, MockDivisionGroup, MockDivisionReceiver, ReceiverBindRefusal } from './division-receivers.js';
-import type { DivisionOutcomeInput, MockDivisionBatch, MockDivisionRecord } from './divisions.js';
+import type { DivisionGroupInput, MockDivisionGroup, MockDivisionReceiver, ReceiverBindRefusal } from '../../kinds/division/mock-receivers.js';
+import type { DivisionOutcomeInput, MockDivisionBatch, MockDivisionRecord } from '../../kinds/division/mock.js';
 import type { FaultOptions, InjectedFault } from './faults.js';
 import type { MockKindRecords } from './kinds.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';

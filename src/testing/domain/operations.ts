@@ -5,8 +5,8 @@
  */
 import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
-import type { DivisionReceiverBook } from './division-receivers.js';
-import type { DivisionDesk } from './divisions.js';
+import type { DivisionReceiverBook } from '../../kinds/division/mock-receivers.js';
+import type { DivisionDesk } from '../../kinds/division/mock.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
 import type { OrderBook } from '../../kinds/payments/mock.js';
 import type { RecordDesk } from './record-desk.js';

@@ -11,12 +11,12 @@
 import * as z from 'zod/mini';
 import { maskPersonal } from '../../protocol/schemas/free-text.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
-import type { AcceptedRequest } from './accepted-request.js';
-import type { SimulatedClock } from './clock.js';
-import { compareDecimal, parseDecimal, plainText, roundDecimal, type Decimal } from './division-amounts.js';
-import { DecimalLiteral } from './json-text.js';
-import { CONFIGURED_IF_CODES } from './merchants.js';
-import { refuse } from './refusals.js';
+import type { AcceptedRequest } from '../../testing/domain/accepted-request.js';
+import type { SimulatedClock } from '../../testing/domain/clock.js';
+import { compareDecimal, parseDecimal, plainText, roundDecimal, type Decimal } from './mock-amounts.js';
+import { DecimalLiteral } from '../../testing/domain/json-text.js';
+import { CONFIGURED_IF_CODES } from '../../testing/domain/merchants.js';
+import { refuse } from '../../testing/domain/refusals.js';
 
 /**
  * The reference's refusal texts of a receiver bind (division.md section 1), in its order.

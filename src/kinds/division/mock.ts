@@ -1,7 +1,7 @@
 /**
  * The mock's divisions of paid orders, as the reference makes them (shared/spec/division.md sections 2 to 6): exec
  * refused in the reference's order with its texts, the receivers resolved as its loop does (an account listed twice,
- * or by id and inside a listed group, is paid twice), the amounts computed exactly (`division-amounts.ts`), one
+ * or by id and inside a listed group, is paid twice), the amounts computed exactly (`mock-amounts.ts`), one
  * batch `D…` of records, the channel's outcome chosen by a test control, and the order's `divisionState` 3 whatever
  * the outcome. Mode 1 orders are divided to their merchant's first auto group 80 s after payment on the simulated
  * clock, as the reference's delayed job does. Nothing is notified: the reference notifies no division.
@@ -9,14 +9,14 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { PayOrderState } from '../../kinds/payments/enums.js';
+import { PayOrderState } from '../payments/enums.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
-import type { AcceptedRequest } from './accepted-request.js';
-import type { SimulatedClock } from './clock.js';
-import { compareDecimal, divisibleAmount, divisionAmounts, parseDecimal, plainText, type Decimal } from './division-amounts.js';
-import { controlText, type DivisionParticipant, type DivisionReceiverBook } from './division-receivers.js';
-import type { MockPayOrder, OrderBook } from '../../kinds/payments/mock.js';
-import { refuse } from './refusals.js';
+import type { AcceptedRequest } from '../../testing/domain/accepted-request.js';
+import type { SimulatedClock } from '../../testing/domain/clock.js';
+import { compareDecimal, divisibleAmount, divisionAmounts, parseDecimal, plainText, type Decimal } from './mock-amounts.js';
+import { controlText, type DivisionParticipant, type DivisionReceiverBook } from './mock-receivers.js';
+import type { MockPayOrder, OrderBook } from '../payments/mock.js';
+import { refuse } from '../../testing/domain/refusals.js';
 
 /**
  * How long after payment the reference's job divides a mode 1 order: 80 s, on the mock's simulated clock.

@@ -2,18 +2,18 @@
  * Division (分账, profit sharing; `shared/spec/division.md`): binding a receiver into a receiver group, and dividing a
  * paid order among receivers. The states, the zod schemas of `bindDivisionReceiver` and `executeDivision`, and the
  * public types derived from them. `accNo` and `accName` are the receiver's personal data ({@link personalData}).
- * Shares (`divisionProfit`) are decimal strings, checked and summed exactly (./division-share.ts).
+ * Shares (`divisionProfit`) are decimal strings, checked and summed exactly (./share.ts).
  *
  * @module
  */
 import * as z from 'zod/mini';
-import { divisionShare, SHARE_SCALE, shareMillionths } from './division-share.js';
-import { stateNamesOf } from './enums.js';
-import { decimalText, named, requiredText, safeInteger, wireInteger, withInput } from './fields.js';
-import { freeText, personalData, type NotUniquelySigned } from './free-text.js';
-import type { KnownKeys } from './keys.js';
-import { lazySchema } from './lazy.js';
-import type { ExactlyOne } from './one-of.js';
+import { divisionShare, SHARE_SCALE, shareMillionths } from './share.js';
+import { stateNamesOf } from '../../protocol/schemas/enums.js';
+import { decimalText, named, requiredText, safeInteger, wireInteger, withInput } from '../../protocol/schemas/fields.js';
+import { freeText, personalData, type NotUniquelySigned } from '../../protocol/schemas/free-text.js';
+import type { KnownKeys } from '../../protocol/schemas/keys.js';
+import { lazySchema } from '../../protocol/schemas/lazy.js';
+import type { ExactlyOne } from '../../protocol/schemas/one-of.js';
 
 /**
  * The outcome of a bind (`bindState` of a {@link Divisions.BindResult}): the gateway answers success either way.
