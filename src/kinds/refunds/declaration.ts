@@ -63,7 +63,7 @@ export function refundOrderStateName(state: RefundOrderState): keyof typeof Refu
   return refundStateNames(state);
 }
 
-// Each schema is built on its first use (./lazy.ts); its type is its builder's return type.
+// Each schema is built on its first use (`protocol/schemas/lazy.ts`); its type is its builder's return type.
 
 const refundOrderParamsObject = () =>
   z.strictObject({
