@@ -1,7 +1,7 @@
 /**
  * What one operation of the gateway is: `defineOperation` checks a declaration's shape and keeps its
  * literal types, so the client's methods, their parameter and result types, the mock's routing and the
- * docs can all be derived from the one table (./table.ts).
+ * docs can all be derived from the one table (`operations/table.ts`, each row declared in its kind's `declaration.ts`).
  *
  * @module
  */
