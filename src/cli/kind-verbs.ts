@@ -6,11 +6,11 @@
  * @module
  */
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
-import { stateName, type MockControlVerb, type MockKindControl, type MockKindView } from '../testing/domain/record-kind.js';
+import { stateFieldOf, stateName, type MockControlVerb, type MockKindControl, type MockKindView } from '../testing/domain/record-kind.js';
 import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 
 const stateOf = (kind: MockKindView, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : String(state));
-const line = (kind: MockKindView, a: Answer) => `${kind.id} ${String(a[kind.id])}  ${kind.key} ${String(a[kind.key])}  state ${stateOf(kind, a.state)}`;
+const line = (kind: MockKindView, a: Answer) => `${kind.id} ${String(a[kind.id])}  ${kind.key} ${String(a[kind.key])}  ${stateFieldOf(kind)} ${stateOf(kind, a[stateFieldOf(kind)])}`;
 const placeholder = (kind: MockKindView) => kind.name.toUpperCase();
 const decisions = (kind: MockKindView) => Object.entries(kind.decisions);
 const decisionVerbs = (kind: MockKindView) => decisions(kind).map(([to]) => `${kind.name}-${to}`);
@@ -24,8 +24,8 @@ function modeLine(kind: MockKindView, a: Answer): string {
   const decision = decisionOf(kind, kind.modes[String(a.mode)]);
   const what =
     decision === undefined
-      ? `${one ? 'it waits' : `coming ${kind.plural} wait`} in state ${stateOf(kind, kind.states.held)} until mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)}`
-      : `${one ? 'it is' : `coming ${kind.plural} are`} ${decision.past} (state ${decision.to}) at once`;
+      ? `${one ? 'it waits' : `coming ${kind.plural} wait`} in ${stateFieldOf(kind)} ${stateOf(kind, kind.states.held)} until mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)}`
+      : `${one ? 'it is' : `coming ${kind.plural} are`} ${decision.past} (${stateFieldOf(kind)} ${decision.to}) at once`;
   return `${kind.name} mode ${String(a.mode)}${one ? ` for ${kind.name} ${String(a[kind.key])}` : ''}: ${what}`;
 }
 
@@ -157,7 +157,7 @@ export const KIND_PLACEHOLDERS = MOCK_KINDS.map((kind) => `${placeholder(kind)} 
 export function kindHelp(): { verbs: string[]; options: string[] } {
   const row = (name: string, text: string) => `  ${name.padEnd(20)}${text}`;
   const verbs = MOCK_KINDS.flatMap((kind) => {
-    const described = modes(kind).map(([mode, to]) => (to === undefined ? `${mode} (wait in state ${kind.states.held} until decided)` : mode === Object.keys(kind.modes)[0] ? `${mode} (the default)` : mode));
+    const described = modes(kind).map(([mode, to]) => (to === undefined ? `${mode} (wait in ${stateFieldOf(kind)} ${kind.states.held} until decided)` : mode === Object.keys(kind.modes)[0] ? `${mode} (the default)` : mode));
     return [
       ...decisions(kind).map(([to, d]) => row(`${kind.name}-${to}`, d.does)),
       row(`${kind.name}-mode`, `how the coming ${kind.plural} go: ${listed(described, 'or')};`),

@@ -6,7 +6,7 @@
  */
 import { payOrderStateName } from '../kinds/payments/enums.js';
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
-import { stateName, type MockKindView } from '../testing/domain/record-kind.js';
+import { stateFieldOf, stateName, type MockKindView } from '../testing/domain/record-kind.js';
 
 type Row = Readonly<Record<string, unknown>>;
 
@@ -23,11 +23,11 @@ const amountOf = (kind: MockKindView, r: Row) => {
   return column === undefined || !('currency' in column) ? '' : `${text(r[column.field])} ${text(r[column.currency])}`;
 };
 
-/** A declared kind's record: its id, key, order, amount, state and text columns (`reason "..."`). */
+/** A declared kind's record: its id, key, order, amount, state (in its state field) and text columns (`reason "..."`). */
 export function recordLine(kind: MockKindView, r: Row): string {
   const order = kind.ofOrder === undefined ? '' : `  of ${text(r[kind.ofOrder.field])}`;
   const texts = kind.columns.filter((c) => c.as === 'text').map((c) => `  ${c.title.toLowerCase()} ${JSON.stringify(text(r[c.field]))}`);
-  return `${text(r[kind.id])}  ${kind.key} ${text(r[kind.key])}${order}  amount ${amountOf(kind, r)}  state ${kindState(kind, r.state)}${texts.join('')}`;
+  return `${text(r[kind.id])}  ${kind.key} ${text(r[kind.key])}${order}  amount ${amountOf(kind, r)}  ${stateFieldOf(kind)} ${kindState(kind, r[stateFieldOf(kind)])}${texts.join('')}`;
 }
 
 /** An order's records of the kinds that belong to orders: `  refunds: refund-1 200 USD state 2 (Succeeded), ...`. */
@@ -35,7 +35,7 @@ function ofOrder(state: Row, order: Row): string {
   return MOCK_KINDS.map((kind) => {
     const field = kind.ofOrder?.field;
     const own = field === undefined ? [] : rows(state[kind.plural]).filter((r) => r[field] === order.payOrderId);
-    return own.length === 0 ? '' : `  ${kind.plural}: ${own.map((r) => `${text(r[kind.key])} ${amountOf(kind, r)} state ${kindState(kind, r.state)}`).join(', ')}`;
+    return own.length === 0 ? '' : `  ${kind.plural}: ${own.map((r) => `${text(r[kind.key])} ${amountOf(kind, r)} ${stateFieldOf(kind)} ${kindState(kind, r[stateFieldOf(kind)])}`).join(', ')}`;
   }).join('');
 }
 
@@ -53,9 +53,8 @@ export function listState(state: Row): string[] {
   );
   const kinds = MOCK_KINDS.flatMap((kind) => section(`${kind.plural.charAt(0).toUpperCase()}${kind.plural.slice(1)}`, rows(state[kind.plural]).map((r) => recordLine(kind, r))));
   const addresses = rows(state.addresses).map((a) => `${text(a.serverRequestId)}  requestId ${text(a.requestId)}  ${text(a.tokenId)} ${text(a.address)}  status ${text(a.status)}`);
-  const settlements = rows(state.settlements).map((s) => `${text(s.serverRequestId)}  requestId ${text(s.requestId)}  amount ${money(s, 'amount')}  ${text(s.tokenId)}  status ${text(s.status)}`);
   const notifications = rows(state.notifications).map(notificationLine);
-  return [...section('Orders', orders), ...kinds, ...divisionLines(state), ...section('Declared addresses', addresses), ...section('Settlements', settlements), ...section('Notifications', notifications)];
+  return [...section('Orders', orders), ...kinds, ...divisionLines(state), ...section('Declared addresses', addresses), ...section('Notifications', notifications)];
 }
 
 /** Division groups, receivers (accounts masked by the mock) and divisions with their records. */

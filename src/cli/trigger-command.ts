@@ -117,7 +117,7 @@ ${kindHelp().verbs.join('\n')}
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
                       or the ${NOTIFICATION_REFS_TEXT} it notifies
   list                what the mock holds: orders, ${MOCK_KINDS.map((kind) => kind.plural).join(', ')}, division groups,
-                      receivers and divisions, addresses, settlements, notifications
+                      receivers and divisions, addresses, notifications
 
 Options:
       --url URL        the mock's base URL (default $${MOCK_URL_ENV}, else ${DEFAULT_URL})

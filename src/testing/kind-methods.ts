@@ -8,14 +8,15 @@
  */
 import { MOCK_KINDS, type MockKind, type MockKindMethods } from './domain/kinds.js';
 import { controlName, type MockDecision } from './domain/record-desk.js';
-import type { DecisionOf, MockKindView, MockRecord, ModeOf, RecordOf } from './domain/record-kind.js';
+import type { DecisionOf, MockKindView, MockRecordBase, ModeOf, RecordOf, StepsOf } from './domain/record-kind.js';
 
 /** The generic controls the derived methods call, each taking the kind's name. */
 export interface KindControls {
-  record(kind: string, ref: string): MockRecord | undefined;
-  records(kind: string): MockRecord[];
+  record(kind: string, ref: string): MockRecordBase | undefined;
+  records(kind: string): MockRecordBase[];
   setMode(kind: string, mode: string, target?: object): void;
-  settle(kind: string, ref: string, decision: MockDecision): MockRecord;
+  settle(kind: string, ref: string, decision: MockDecision): MockRecordBase;
+  progress(kind: string, ref: string, to?: string): MockRecordBase;
   control(kind: string, name: string, argument: unknown): unknown;
 }
 
@@ -28,12 +29,14 @@ type ArgumentOf<C> = C extends { readonly run: (world: never, argument: infer A,
 /**
  * The methods each declared kind gives the mock gateway, by the names its declaration makes: `{name}(ref)` a copy of a
  * record by its id or key; `{plural}()` copies of all, oldest first; `set{Label}Mode(mode, target?)` how the coming
- * records go (with `target`, the one record of that key); `settle{Label}(ref, decision)` decides an open record; and
- * each of the kind's own controls by its name.
+ * records go (with `target`, the one record of that key); `settle{Label}(ref, decision)` decides an open record;
+ * `progress{Label}(ref, to?)` steps it on, for a kind that declares `steps`; and each of the kind's own controls by its name.
  */
 type DerivedMethods = { [K in MockKind as K['name']]: (ref: string) => RecordOf<K> | undefined } & { [K in MockKind as K['plural']]: () => RecordOf<K>[] } & {
   [K in MockKind as `set${K['label']}Mode`]: (mode: ModeOf<K>, target?: { readonly [Key in KeyOf<K>]: string }) => void;
 } & { [K in MockKind as `settle${K['label']}`]: (ref: string, decision: MockDecision<DecisionOf<K>>) => RecordOf<K> } & {
+  [K in MockKind as StepsOf<K> extends undefined ? never : `progress${K['label']}`]: (ref: string, to?: DecisionOf<K>) => RecordOf<K>;
+} & {
   [C in ControlOf<MockKind> as C extends { readonly name: infer Name extends string } ? Name : never]: (argument: ArgumentOf<C>) => void;
 };
 
@@ -59,6 +62,13 @@ export function addKindMethods(prototype: KindControls): void {
       [controlName(kind, 'settle')]: function (this: KindControls, ref: string, decision: MockDecision) {
         return this.settle(kind.name, ref, decision);
       },
+      ...(kind.steps === undefined
+        ? {}
+        : {
+            [controlName(kind, 'progress')]: function (this: KindControls, ref: string, to?: string) {
+              return this.progress(kind.name, ref, to);
+            },
+          }),
       ...Object.fromEntries(
         (kind.controls ?? []).map((control) => [
           control.name,

@@ -20,7 +20,7 @@ import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks
 import type { MockDecision } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
-import { SettlementDesk, type MockAddress, type MockSettlement, type SettlementProgress } from '../kinds/settlements/mock.js';
+import type { AddressBook, MockAddress } from '../kinds/settlements/mock-addresses.js';
 import { createRequestHandler } from './http/handler.js';
 import { createMswHandlers } from './http/msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http/node-server.js';
@@ -65,7 +65,8 @@ export function createMockGateway(options: MockGatewayOptions): MockGateway {
 /**
  * The mock gateway, made by {@link createMockGateway}. Besides the methods below, each declared record kind gives it
  * methods named after the kind ({@link MockKindMethods}): `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
- * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`.
+ * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`; `settlement(ref)`,
+ * `settlements()`, `setSettlementMode`, `settleSettlement`, `progressSettlement`.
  *
  * @example
  * ```ts
@@ -80,7 +81,6 @@ export class MockGateway {
   readonly #clock: SimulatedClock;
   readonly #baseUrl: string | undefined;
   readonly #orders: OrderBook;
-  readonly #settlements: SettlementDesk;
   readonly #desks: MockDesks;
   readonly #channelUsers: ChannelUserDesk;
   readonly #receivers: DivisionReceiverBook;
@@ -113,7 +113,6 @@ export class MockGateway {
       this.#notifier.enqueue(order);
       this.#schedule();
     });
-    this.#settlements = new SettlementDesk(this.#clock);
     this.#desks = createDesks({ clock: this.#clock, orders: this.#orders }, (kind, record) => {
       this.#notifier.enqueueRecord(kind, record);
       this.#schedule();
@@ -127,7 +126,6 @@ export class MockGateway {
       clock: this.#clock,
       merchants: this.#merchants,
       orders: this.#orders,
-      settlements: this.#settlements,
       desks: this.#desks,
       channelUsers: this.#channelUsers,
       receivers: this.#receivers,
@@ -393,7 +391,7 @@ export class MockGateway {
    * ```
    */
   approveAddress(ref: string): MockAddress {
-    return this.#settlements.review(ref, 'approve');
+    return this.#addresses.review(ref, 'approve');
   }
 
   /**
@@ -405,7 +403,7 @@ export class MockGateway {
    * ```
    */
   rejectAddress(ref: string): MockAddress {
-    return this.#settlements.review(ref, 'reject');
+    return this.#addresses.review(ref, 'reject');
   }
 
   /**
@@ -417,31 +415,12 @@ export class MockGateway {
    * ```
    */
   address(ref: string): MockAddress | undefined {
-    return this.#settlements.address(ref);
+    return this.#addresses.address(ref);
   }
 
-  /**
-   * Moves a settlement on: pending -> processing -> completed, or to `to`.
-   *
-   * @example
-   * ```ts
-   * gateway.progressSettlement('settle-1', 'completed');
-   * ```
-   */
-  progressSettlement(ref: string, to?: SettlementProgress): MockSettlement {
-    return this.#settlements.progress(ref, to);
-  }
-
-  /**
-   * A copy of a settlement, by `requestId` or `serverRequestId`.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.settlement('settle-1')?.status).toBe(MockSettlementStatus.Pending);
-   * ```
-   */
-  settlement(ref: string): MockSettlement | undefined {
-    return this.#settlements.settlement(ref);
+  // The declared addresses are the settlement kind's world.
+  get #addresses(): AddressBook {
+    return this.#desks.settlement.world;
   }
 
   /**
@@ -494,6 +473,21 @@ export class MockGateway {
    */
   settle<K extends MockKindName>(kind: K, ref: string, decision: MockDecision<DecisionOf<KindNamed<K>>>): RecordOf<KindNamed<K>> {
     return this.#desks[kind].settle(ref, decision);
+  }
+
+  /**
+   * Steps an open record of a declared kind that declares `steps` (settlements) on: to `to`, by default its state's
+   * next step.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `to` is wrong; an `Error` when the kind declares no
+   *   steps, or the record is unknown or already final
+   * @example
+   * ```ts
+   * gateway.progress('settlement', 'settle-1'); // as gateway.progressSettlement('settle-1')
+   * ```
+   */
+  progress<K extends MockKindName>(kind: K, ref: string, to?: DecisionOf<KindNamed<K>>): RecordOf<KindNamed<K>> {
+    return this.#desks[kind].progress(ref, to);
   }
 
   /**
@@ -701,8 +695,7 @@ export class MockGateway {
       merchants: this.#merchants.list().map(({ mchNo, appId }) => ({ mchNo, appId })),
       orders: this.#orders.list().reverse(),
       notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
-      addresses: this.#settlements.addresses(),
-      settlements: this.#settlements.settlements(),
+      addresses: this.#addresses.list(),
       ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
       divisionGroups: this.#receivers.groups().reverse(),
       divisionReceivers: this.#receivers.receivers().reverse(),

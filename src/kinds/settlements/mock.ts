@@ -1,33 +1,25 @@
 /**
- * Declared settlement addresses and settlement requests (docs/reference/protocol.md section 7). The gateway does not
- * publish its status integers, so the mock uses its own, exported as {@link MockAddressStatus} and
- * {@link MockSettlementStatus}: code that reads them should treat them as opaque numbers.
+ * The mock's settlement requests (docs/reference/protocol.md section 7), a record kind of the generic desk: refused
+ * by the rules of spec 4.5, stored pending, then stepped on by a test: pending, processing, then completed or
+ * failed (`progressSettlement`). The gateway does not publish its status integers, so the mock uses its own, exported
+ * as {@link MockSettlementStatus}: code that reads them should treat them as opaque numbers. The mock sends no
+ * settlement notification (the callback's format is not published). The declared addresses a settlement may go to
+ * are the kind's world (`mock-addresses.ts`).
  *
  * @module
  */
 import type { OperationName } from '../../operations/table.js';
-import * as z from 'zod/mini';
-import { parseInput } from '../../protocol/schemas/parse.js';
-import type { SimulatedClock } from '../../testing/domain/clock.js';
-import { merchantScoped, type MockMerchant } from '../../testing/domain/merchants.js';
-import { MESSAGES, refuse } from '../../testing/domain/refusals.js';
+import { notification } from './declaration.js';
+import type { MockDecision } from '../../testing/domain/record-desk.js';
+import { defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
+import { MESSAGES } from '../../testing/domain/refusals.js';
+import { ADDRESS_STATUS_NAMES, AddressBook, MockAddressStatus, type MockCoinpayRecord } from './mock-addresses.js';
 
-/**
- * The mock's review states of a declared address: under review until a test approves or rejects it.
- *
- * @example
- * ```ts
- * gateway.approveAddress(declared.serverRequestId);
- * expect(gateway.address(declared.serverRequestId)?.status).toBe(MockAddressStatus.Approved);
- * ```
- */
-export const MockAddressStatus = { UnderReview: 0, Approved: 1, Rejected: 2 } as const;
-/** A review state of a declared address in the mock (see the constant of the same name). */
-export type MockAddressStatus = (typeof MockAddressStatus)[keyof typeof MockAddressStatus];
+export { ADDRESS_STATUS_NAMES, MockAddressStatus, type MockAddress, type MockCoinpayRecord } from './mock-addresses.js';
 
 /**
  * The mock's settlement states: pending, then processing, then completed or failed, moved by
- * {@link MockGateway.progressSettlement}.
+ * {@link MockSettlementMethods.progressSettlement}.
  *
  * @example
  * ```ts
@@ -39,8 +31,6 @@ export const MockSettlementStatus = { Pending: 0, Processing: 1, Completed: 2, F
 /** A settlement state in the mock (see the constant of the same name). */
 export type MockSettlementStatus = (typeof MockSettlementStatus)[keyof typeof MockSettlementStatus];
 
-/** Each address status's name, for the log and the dashboard. */
-export const ADDRESS_STATUS_NAMES: Readonly<Record<MockAddressStatus, string>> = ['under review', 'approved', 'rejected'];
 /** Each settlement status's name, for the log and the dashboard. */
 export const SETTLEMENT_STATUS_NAMES: Readonly<Record<MockSettlementStatus, string>> = ['pending', 'processing', 'completed', 'failed'];
 /**
@@ -52,38 +42,6 @@ export const MOCK_STATUS_NAMES: { readonly [Op in OperationName]?: Readonly<Reco
   settleRequest: { status: SETTLEMENT_STATUS_NAMES },
   settleRequestGet: { status: SETTLEMENT_STATUS_NAMES },
 };
-
-/**
- * What the mock records of every coinpay request: the gateway's id, the merchant's id, whose it is and
- * for which token. Test controls find a record by either id.
- *
- * @example
- * ```ts
- * const record: MockCoinpayRecord | undefined = gateway.settlement('settle-2024-07');
- * record?.serverRequestId;
- * ```
- */
-export interface MockCoinpayRecord {
-  serverRequestId: string;
-  requestId: string;
-  mchNo: string;
-  appId: string;
-  tokenId: string;
-}
-
-/**
- * A declared settlement address as the mock holds it.
- *
- * @example
- * ```ts
- * const address: MockAddress | undefined = gateway.address('addr-001');
- * ```
- */
-export interface MockAddress extends MockCoinpayRecord {
-  address: string;
-  remark?: string | undefined;
-  status: MockAddressStatus;
-}
 
 /**
  * A settlement request as the mock holds it.
@@ -106,7 +64,7 @@ export interface MockSettlement extends MockCoinpayRecord {
 }
 
 /**
- * The target of {@link MockGateway.progressSettlement}; by default the next step.
+ * The target of {@link MockSettlementMethods.progressSettlement}; by default the next step.
  *
  * @example
  * ```ts
@@ -116,120 +74,140 @@ export interface MockSettlement extends MockCoinpayRecord {
  */
 export type SettlementProgress = 'processing' | 'completed' | 'failed';
 
-/** Checks a {@link SettlementProgress}; the control route `POST /_mock/settlements/{requestId}/progress` reads its `to` with it. */
-export const settlementProgressSchema = z.optional(z.enum(['processing', 'completed', 'failed'], { error: "must be 'processing', 'completed' or 'failed' (leave it out for the next step)" }));
-
-/** Addresses and settlements of all merchants. */
-export class SettlementDesk {
-  readonly #addresses = new Map<string, MockAddress>();
-  readonly #settlements = new Map<string, MockSettlement>();
-  #sequence = 0;
-
-  constructor(private readonly clock: SimulatedClock) {}
-
-  /** settleAddressApply: records the address, under review. */
-  declareAddress(app: MockMerchant, params: Readonly<Record<string, string | number>>): Record<string, unknown> {
-    const requestId = String(params.requestId);
-    const key = merchantScoped(app.mchNo, requestId);
-    if (this.#addresses.has(key)) throw refuse(MESSAGES.duplicateRequestId(requestId));
-    const record: MockAddress = {
-      serverRequestId: this.#nextId('SA'), requestId, mchNo: app.mchNo, appId: app.appId, tokenId: String(params.tokenId),
-      address: String(params.address), remark: params.remark === undefined ? undefined : String(params.remark), status: MockAddressStatus.UnderReview,
-    };
-    this.#addresses.set(key, record);
-    return { serverRequestId: record.serverRequestId, status: record.status };
-  }
-
-  /** settleRequest: the Crypto rules of spec 4.5, an approved declared address or a given one. */
-  requestSettlement(app: MockMerchant, params: Readonly<Record<string, string | number>>): Record<string, unknown> {
-    const p = params as Record<string, string | undefined> & { amount: number };
-    if (p.amount < 1) throw refuse(MESSAGES.settleAmount);
-    if (p.payoutChannel !== 'Crypto') throw refuse(MESSAGES.payoutChannelUnsupported);
-    if (p.currency !== 'USD') throw refuse(MESSAGES.currencyUnsupported);
-    if ((p.addrServerRequestId === undefined) === (p.address === undefined)) throw refuse(MESSAGES.addressChoice);
-    const requestId = String(p.requestId);
-    const key = merchantScoped(app.mchNo, requestId);
-    if (this.#settlements.has(key)) throw refuse(MESSAGES.duplicateRequestId(requestId));
-    const tokenId = String(p.tokenId);
-    let address = p.address;
-    if (p.addrServerRequestId !== undefined) {
-      const declared = [...this.#addresses.values()].find((a) => a.serverRequestId === p.addrServerRequestId && a.mchNo === app.mchNo);
-      if (!declared) throw refuse(MESSAGES.addressNotFound);
-      if (declared.status !== MockAddressStatus.Approved) throw refuse(MESSAGES.addressNotApproved);
-      if (declared.tokenId !== tokenId) throw refuse(MESSAGES.addressTokenMismatch);
-      address = declared.address;
-    }
-    const record: MockSettlement = {
-      serverRequestId: this.#nextId('SR'), requestId, mchNo: app.mchNo, appId: app.appId, tokenId, currency: 'USD', amount: p.amount,
-      payoutChannel: 'Crypto', address: String(address), addrServerRequestId: p.addrServerRequestId, notifyUrl: p.notifyUrl,
-      status: MockSettlementStatus.Pending, createdAt: this.clock.now(),
-    };
-    this.#settlements.set(key, record);
-    return { serverRequestId: record.serverRequestId, status: record.status };
-  }
-
-  /** settleRequestGet: the record by the merchant's `requestId` (spec 2.7). */
-  settlementData(app: MockMerchant, params: Readonly<Record<string, string | number>>): Record<string, unknown> {
-    const record = this.#settlements.get(merchantScoped(app.mchNo, String(params.requestId)));
-    if (!record) throw refuse(MESSAGES.settlementNotFound);
-    const { serverRequestId, requestId, tokenId, currency, amount, status, address, notifyUrl } = record;
-    return { serverRequestId, requestId, tokenId, currency, amount, status, address, notifyUrl };
-  }
-
-  /** Test control: the platform's review decision. */
-  review(ref: string, decision: 'approve' | 'reject'): MockAddress {
-    const record = this.#find(this.#addresses.values(), ref, decision === 'approve' ? 'approveAddress' : 'rejectAddress');
-    if (record.status !== MockAddressStatus.UnderReview) throw new Error(`${decision}Address: address ${record.serverRequestId} was already reviewed`);
-    record.status = decision === 'approve' ? MockAddressStatus.Approved : MockAddressStatus.Rejected;
-    return { ...record };
-  }
-
-  /** Test control: a settlement moves on (pending -> processing -> completed), or to the given state. */
-  progress(ref: string, requested: SettlementProgress | undefined): MockSettlement {
-    const to = parseInput(settlementProgressSchema, requested, 'Invalid progressSettlement to', 'options');
-    const record = this.#find(this.#settlements.values(), ref, 'progressSettlement');
-    if (record.status === MockSettlementStatus.Completed || record.status === MockSettlementStatus.Failed) {
-      throw new Error(`progressSettlement: settlement ${record.requestId} is already final (status ${record.status}, ${SETTLEMENT_STATUS_NAMES[record.status]})`);
-    }
-    const target = to ?? (record.status === MockSettlementStatus.Pending ? 'processing' : 'completed');
-    record.status = { processing: MockSettlementStatus.Processing, completed: MockSettlementStatus.Completed, failed: MockSettlementStatus.Failed }[target];
-    return { ...record };
-  }
-
-  /** Copies of every declared address, newest first. */
-  addresses(): MockAddress[] {
-    return [...this.#addresses.values()].map((a) => ({ ...a })).reverse();
-  }
-
-  /** Copies of every settlement, newest first. */
-  settlements(): MockSettlement[] {
-    return [...this.#settlements.values()].map((s) => ({ ...s })).reverse();
-  }
-
-  address(ref: string): MockAddress | undefined {
-    const record = only(this.#addresses.values(), ref);
-    return record && { ...record };
-  }
-
-  settlement(ref: string): MockSettlement | undefined {
-    const record = only(this.#settlements.values(), ref);
-    return record && { ...record };
-  }
-
-  #find<T extends MockCoinpayRecord>(records: Iterable<T>, ref: string, control: string): T {
-    const record = only(records, ref, control);
-    if (!record) throw new Error(`${control}: nothing with serverRequestId or requestId ${JSON.stringify(ref)}`);
-    return record;
-  }
-
-  #nextId(prefix: string): string {
-    return `${prefix}${this.clock.now()}${String(++this.#sequence).padStart(4, '0')}`;
-  }
+/**
+ * The mock gateway's settlement methods, made from its declaration (`settlementKind`; `kind-methods.ts` derives them;
+ * the compiler checks these signatures against that derivation): their documentation. `progressSettlement` is the
+ * settlements' own (they declare `steps`); `settleSettlement` takes a decision as any kind's settle does.
+ *
+ * @example
+ * ```ts
+ * gateway.progressSettlement('settle-1'); // pending -> processing
+ * gateway.progressSettlement('settle-1'); // processing -> completed
+ * ```
+ */
+export interface MockSettlementMethods {
+  /**
+   * A copy of a settlement, by `requestId` or `serverRequestId`; `undefined` when there is none.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.settlement('settle-1')?.status).toBe(MockSettlementStatus.Pending);
+   * ```
+   */
+  settlement(ref: string): MockSettlement | undefined;
+  /**
+   * Copies of all settlements, oldest first.
+   *
+   * @example
+   * ```ts
+   * expect(gateway.settlements()).toHaveLength(1);
+   * ```
+   */
+  settlements(): MockSettlement[];
+  /**
+   * How the coming settlements go: `hold` pending (status 0, the default) until `progressSettlement` moves them,
+   * `complete` at once (2), or `fail` at once (3). With `target`, only the settlement of that `requestId`: its own
+   * mode wins.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` or `target` is wrong
+   * @example
+   * ```ts
+   * gateway.setSettlementMode('complete', { requestId: 'settle-7' }); // only this one completes at once
+   * ```
+   */
+  setSettlementMode(mode: 'hold' | 'complete' | 'fail', target?: { readonly requestId: string }): void;
+  /**
+   * Moves an open settlement (status 0 or 1) to `to`: `processing` (1), `completed` (2) or `failed` (3), as
+   * {@link MockSettlementMethods.progressSettlement} with its `to`. No notification is sent.
+   *
+   * @throws an `Error` when the settlement is unknown or already final
+   * @example
+   * ```ts
+   * gateway.settleSettlement('settle-1', { to: 'failed' });
+   * ```
+   */
+  settleSettlement(ref: string, decision: MockDecision<SettlementProgress>): MockSettlement;
+  /**
+   * Moves a settlement on: pending -> processing -> completed, or to `to`. No notification is sent.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `to` is wrong; an `Error` when the settlement is
+   *   unknown or already final
+   * @example
+   * ```ts
+   * gateway.progressSettlement('settle-1', 'completed');
+   * ```
+   */
+  progressSettlement(ref: string, to?: SettlementProgress): MockSettlement;
 }
 
-/** The record a test control means: by the gateway's id, or by a requestId only one merchant uses. */
-function only<T extends MockCoinpayRecord>(records: Iterable<T>, ref: string, control = 'lookup'): T | undefined {
-  const found = [...records].filter((r) => r.serverRequestId === ref || r.requestId === ref);
-  if (found.length > 1) throw new Error(`${control}: several merchants use requestId ${JSON.stringify(ref)}; give the serverRequestId`);
-  return found[0];
-}
+type Call = MockCreateCall<MockSettlement, AddressBook>;
+const paramsOf = (call: Call) => call.request.params as Record<string, string | undefined> & { amount: number };
+/** The declared address a settlement names, when it names one (else the choice's refusal came first). */
+const declaredOf = (call: Call) => {
+  const p = paramsOf(call);
+  return p.addrServerRequestId === undefined ? undefined : (call.world.declared(call.request.app.mchNo, p.addrServerRequestId) ?? null);
+};
+
+/** The settlement kind of the mock, run by the generic desk. */
+export const settlementKind = defineMockRecordKind<MockSettlement, AddressBook>()({
+  name: notification.name,
+  plural: 'settlements',
+  label: 'Settlement',
+  operations: { create: 'settleRequest', query: 'settleRequestGet' },
+  id: 'serverRequestId',
+  key: 'requestId',
+  stateField: 'status',
+  // Lower case, as the log and the dashboard name them.
+  states: {
+    names: Object.fromEntries(Object.values(MockSettlementStatus).map((status) => [SETTLEMENT_STATUS_NAMES[status], status])),
+    open: [MockSettlementStatus.Pending, MockSettlementStatus.Processing],
+    // The callback's format is not published: the mock notifies no settlement.
+    notified: [],
+    held: MockSettlementStatus.Pending,
+  },
+  notFound: MESSAGES.settlementNotFound,
+  // Spec 4.5's rules, then the duplicate, then the declared address.
+  refusals: [
+    (call) => (paramsOf(call).amount < 1 ? MESSAGES.settleAmount : undefined),
+    (call) => (paramsOf(call).payoutChannel !== 'Crypto' ? MESSAGES.payoutChannelUnsupported : undefined),
+    (call) => (paramsOf(call).currency !== 'USD' ? MESSAGES.currencyUnsupported : undefined),
+    (call) => ((paramsOf(call).addrServerRequestId === undefined) === (paramsOf(call).address === undefined) ? MESSAGES.addressChoice : undefined),
+    (call) => {
+      const requestId = String(paramsOf(call).requestId);
+      return call.records.some((s) => s.mchNo === call.request.app.mchNo && s.requestId === requestId) ? MESSAGES.duplicateRequestId(requestId) : undefined;
+    },
+    (call) => (declaredOf(call) === null ? MESSAGES.addressNotFound : undefined),
+    (call) => (declaredOf(call) && declaredOf(call)?.status !== MockAddressStatus.Approved ? MESSAGES.addressNotApproved : undefined),
+    (call) => (declaredOf(call) && declaredOf(call)?.tokenId !== String(paramsOf(call).tokenId) ? MESSAGES.addressTokenMismatch : undefined),
+  ],
+  create(call, sequence) {
+    const { request: { app }, now } = call;
+    const p = paramsOf(call);
+    return {
+      serverRequestId: `SR${sequence}`, requestId: String(p.requestId), mchNo: app.mchNo, appId: app.appId, tokenId: String(p.tokenId), currency: 'USD', amount: p.amount,
+      payoutChannel: 'Crypto', address: String(declaredOf(call)?.address ?? p.address), addrServerRequestId: p.addrServerRequestId, notifyUrl: p.notifyUrl,
+      status: MockSettlementStatus.Pending, createdAt: now,
+    };
+  },
+  modes: { hold: undefined, complete: 'completed', fail: 'failed' },
+  decisions: {
+    processing: { to: MockSettlementStatus.Processing, past: 'processing', does: 'a pending settlement is processing (status 1)' },
+    completed: { to: MockSettlementStatus.Completed, button: 'primary', past: 'completed', does: 'an open settlement completes (status 2); no notification' },
+    failed: { to: MockSettlementStatus.Failed, button: 'danger', past: 'failed', does: 'an open settlement fails (status 3); no notification' },
+  },
+  steps: {
+    next: { [MockSettlementStatus.Pending]: 'processing', [MockSettlementStatus.Processing]: 'completed' },
+    button: 'Progress',
+    does: "moves a settlement on: pending, processing, completed (or to 'failed')",
+  },
+  world: ({ clock }) => new AddressBook(clock),
+  columns: [
+    { title: 'serverRequestId', field: 'serverRequestId', as: 'code' },
+    { title: 'requestId', field: 'requestId', as: 'code' },
+    { title: 'Amount', field: 'amount', as: 'amount', currency: 'currency' },
+    { title: 'Token', field: 'tokenId', as: 'text' },
+    { title: 'Status', field: 'status', as: 'state' },
+  ],
+  settleDoes: "moves an open settlement to 'processing' (1), 'completed' (2) or 'failed' (3); no notification",
+  modeDoes: "how the coming settlements go: 'hold' pending (the default) until progressed, 'complete' or 'fail' at once",
+});

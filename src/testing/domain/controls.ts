@@ -12,9 +12,9 @@ import type { MockKindRecords } from './kinds.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
 import type { ChannelFailure, MockPayOrder } from '../../kinds/payments/mock.js';
 import type { MockDecision } from './record-desk.js';
-import type { MockRecord } from './record-kind.js';
+import type { MockRecordBase } from './record-kind.js';
 import type { MockRequestRecord } from './request-log.js';
-import type { MockAddress, MockSettlement, SettlementProgress } from '../../kinds/settlements/mock.js';
+import type { MockAddress } from '../../kinds/settlements/mock-addresses.js';
 
 /**
  * A snapshot of the mock gateway, from {@link MockGateway.state} or `GET {base}/_mock/state`.
@@ -36,7 +36,6 @@ export interface MockGatewayState extends MockKindRecords {
   /** Newest first, each with every attempt made. */
   readonly notifications: readonly (MockNotification & { readonly attemptLog: readonly NotificationAttempt[] })[];
   readonly addresses: readonly MockAddress[];
-  readonly settlements: readonly MockSettlement[];
   // Then each declared kind's records, newest first, under its plural (refunds).
   /** Division receiver groups, newest first (made by a control, as the merchant portal makes them). */
   readonly divisionGroups: readonly MockDivisionGroup[];
@@ -63,10 +62,10 @@ export interface GatewayControls {
   advanceTime(ms: number): void;
   approveAddress(ref: string): MockAddress;
   rejectAddress(ref: string): MockAddress;
-  progressSettlement(ref: string, to?: SettlementProgress): MockSettlement;
   // A declared kind's controls, by its name (the routes exist for declared kinds only).
   setMode(kind: string, mode: string, target?: object): void;
-  settle(kind: string, ref: string, decision: MockDecision): MockRecord;
+  settle(kind: string, ref: string, decision: MockDecision): MockRecordBase;
+  progress(kind: string, ref: string, to?: string): MockRecordBase;
   control(kind: string, name: string, argument: unknown): unknown;
   setChannelUserMode(mode: ChannelUserMode): void;
   setOrderFee(ref: string, mchFeeAmount: number): MockPayOrder;

@@ -5,12 +5,13 @@
  * @module
  */
 import { RecordDesk } from './record-desk.js';
-import { sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecord, type MockRecordKind, type ModeOf, type RecordOf } from './record-kind.js';
+import { stateFieldOf, sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecordBase, type MockRecordKind, type ModeOf, type RecordOf, type WorldOf } from './record-kind.js';
 import { refundKind, type MockRefundMethods } from '../../kinds/refunds/mock.js';
 import { transferKind, type MockTransferMethods } from '../../kinds/transfers/mock.js';
+import { settlementKind, type MockSettlementMethods } from '../../kinds/settlements/mock.js';
 
 /** Every declared kind of the mock. */
-export const MOCK_KINDS = [refundKind, transferKind] as const;
+export const MOCK_KINDS = [refundKind, transferKind, settlementKind] as const;
 
 /**
  * The gateway's methods of every declared kind, as each kind documents them; `kind-methods.ts` derives them from
@@ -21,10 +22,12 @@ export const MOCK_KINDS = [refundKind, transferKind] as const;
  * gateway.setTransferMode('hold');
  * ```
  */
-export interface MockKindMethods extends MockRefundMethods, MockTransferMethods {}
+export interface MockKindMethods extends MockRefundMethods, MockTransferMethods, MockSettlementMethods {}
 
-/** What a notification may be named by in a resend: a payment's ids, then each declared kind's id and key. */
-const NOTIFICATION_REFS: readonly string[] = [...new Set(['payOrderId', 'mchOrderNo', ...MOCK_KINDS.flatMap((kind) => [kind.id, kind.key])])];
+/** What a notification may be named by in a resend: a payment's ids, then the id and key of each declared kind the mock notifies. */
+const NOTIFICATION_REFS: readonly string[] = [
+  ...new Set(['payOrderId', 'mchOrderNo', ...(MOCK_KINDS as readonly MockKindView[]).flatMap((kind) => (kind.states.notified.length === 0 ? [] : [kind.id, kind.key]))]),
+];
 /** The same, as messages and usage name them: `payOrderId, mchOrderNo, refundOrderId or mchRefundNo`. */
 export const NOTIFICATION_REFS_TEXT = `${NOTIFICATION_REFS.slice(0, -1).join(', ')} or ${String(NOTIFICATION_REFS.at(-1))}`;
 
@@ -35,13 +38,13 @@ export type MockKindName = MockKind['name'];
 export type KindNamed<Name extends MockKindName> = Extract<MockKind, { readonly name: Name }>;
 
 /** The desk of each declared kind, by name. */
-export type MockDesks = { readonly [Name in MockKindName]: RecordDesk<RecordOf<KindNamed<Name>>, unknown, ModeOf<KindNamed<Name>>, DecisionOf<KindNamed<Name>>> };
+export type MockDesks = { readonly [Name in MockKindName]: RecordDesk<RecordOf<KindNamed<Name>>, WorldOf<KindNamed<Name>>, ModeOf<KindNamed<Name>>, DecisionOf<KindNamed<Name>>> };
 
 /** The state's member of each declared kind: its records, newest first. */
 export type MockKindRecords = { readonly [K in MockKind as K['plural']]: readonly RecordOf<K>[] };
 
 /** A desk for each declared kind; `onNotified` is told of a record that reached a notified state. */
-export function createDesks(parts: MockParts, onNotified: (kind: MockKind, record: MockRecord) => void): MockDesks {
+export function createDesks(parts: MockParts, onNotified: (kind: MockKind, record: MockRecordBase) => void): MockDesks {
   return Object.fromEntries((MOCK_KINDS as readonly MockKind[]).map((kind) => [kind.name, new RecordDesk(kind as unknown as MockRecordKind, parts, (record) => onNotified(kind, record))])) as unknown as MockDesks;
 }
 
@@ -51,6 +54,6 @@ export function takenFromOrder(desks: MockDesks, payOrderId: string): number {
     const of = kind.ofOrder;
     if (of === undefined) return sum;
     const records = (desks[kind.name as MockKindName].list() as readonly object[] as readonly Readonly<Record<string, unknown>>[]).filter((r) => r[of.field] === payOrderId);
-    return sum + sumOfOrder(of, records);
+    return sum + sumOfOrder(of, records, stateFieldOf(kind));
   }, 0);
 }

@@ -12,7 +12,7 @@ import type { SimulatedClock } from './clock.js';
 import { NOTIFICATION_REFS_TEXT, type MockKind, type MockKindName } from './kinds.js';
 import { ORDER_FIELDS, type MockPayOrder } from '../../kinds/payments/mock.js';
 import { fieldsOf } from './record-desk.js';
-import type { MockKindOperations, MockRecord } from './record-kind.js';
+import type { MockKindOperations, MockRecordBase } from './record-kind.js';
 
 /**
  * Attempts in all before a notification is given up (the operator may resend by hand later).
@@ -210,7 +210,7 @@ export class Notifier {
    * Queues the notification of a record of a declared kind that reached a notified state, due now; the same
    * mechanism as a payment's. It carries the fields of the kind's query answer, and names the record by its id and key.
    */
-  enqueueRecord(kind: { readonly name: MockKindName; readonly operations: MockKindOperations; readonly id: string; readonly key: string }, record: MockRecord): void {
+  enqueueRecord(kind: { readonly name: MockKindName; readonly operations: MockKindOperations; readonly id: string; readonly key: string }, record: MockRecordBase): void {
     if (!record.notifyUrl) return;
     const own = record as unknown as Readonly<Record<string, unknown>>;
     const fields = signedFields(own, fieldsOf(kind.operations.query), this.#setup.secretOf(record.appId), this.#setup.clock.now());

@@ -10,11 +10,9 @@ import type { DivisionDesk } from '../../kinds/division/mock.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
 import type { OrderBook } from '../../kinds/payments/mock.js';
 import type { RecordDesk } from './record-desk.js';
-import type { SettlementDesk } from '../../kinds/settlements/mock.js';
 
 export interface OperationContext extends AcceptedRequest {
   readonly orders: OrderBook;
-  readonly settlements: SettlementDesk;
   /** The desk of each declared record kind. */
   readonly desks: MockDesks;
   /** Division receiver groups and receivers, and the divisions. */
@@ -49,9 +47,8 @@ export const OPERATIONS: { readonly [Op in OperationName]: Step } = {
     orders.close(orders.find(app, params), payerFirst);
     return {};
   },
-  settleAddressApply: ({ settlements, app, params }) => settlements.declareAddress(app, params),
-  settleRequest: ({ settlements, app, params }) => settlements.requestSettlement(app, params),
-  settleRequestGet: ({ settlements, app, params }) => settlements.settlementData(app, params),
+  // The declared addresses are the settlement kind's world.
+  settleAddressApply: ({ desks, app, params }) => desks.settlement.world.declare(app, params),
   bindDivisionReceiver: ({ receivers, interrupted, app, params, blank }) => receivers.bind({ app, params, blank }, interrupted),
   executeDivision: ({ divisions, interrupted, app, params, blank }) => divisions.exec({ app, params, blank }, interrupted),
 };

@@ -10,7 +10,7 @@ import { definitionOf } from '../../operations/table.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import { merchantScoped, type MockMerchant } from './merchants.js';
-import { stateName, type MockKindOperations, type MockParts, type MockRecord, type MockRecordKind } from './record-kind.js';
+import { stateFieldOf, stateName, stateOf, type MockKindOperations, type MockParts, type MockRecordBase, type MockRecordKind } from './record-kind.js';
 import { refuse } from './refusals.js';
 
 /** How a held record ends: a decision of its kind, with a failure's texts. */
@@ -25,19 +25,21 @@ export interface MockDecision<Decision extends string = string> {
 const text = () => z.optional(z.string({ error: 'must be a string' }));
 /** A record's id or key as a control takes it. */
 export const controlId = () => z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be at most 64 characters' }));
-const choice = <T extends string>(values: readonly T[]) =>
-  z.enum(values as [T, ...T[]], { error: `must be ${values.slice(0, -1).map((v) => `'${v}'`).join(', ')} or '${String(values.at(-1))}'` });
+const choiceText = (values: readonly string[]) => `must be ${values.slice(0, -1).map((v) => `'${v}'`).join(', ')} or '${String(values.at(-1))}'`;
+const choice = <T extends string>(values: readonly T[]) => z.enum(values as [T, ...T[]], { error: choiceText(values) });
 
-/** The schemas of a kind's controls: its mode, the one record a mode may be for, its decision. */
+/** The schemas of a kind's controls: its mode, the one record a mode may be for, its decision, a step's `to`. */
 export function controlSchemas<Mode extends string, Decision extends string>(kind: { readonly modes: { readonly [M in Mode]: unknown }; readonly decisions: { readonly [D in Decision]: unknown }; readonly key: string }) {
   const mode = choice(Object.keys(kind.modes) as Mode[]);
   const target = z.strictObject({ [kind.key]: controlId() } as Record<string, ReturnType<typeof controlId>>);
-  const decision = z.strictObject({ to: choice(Object.keys(kind.decisions) as Decision[]), errCode: text(), errMsg: text() });
-  return { mode, target, decision, key: controlId() };
+  const decisions = Object.keys(kind.decisions) as Decision[];
+  const decision = z.strictObject({ to: choice(decisions), errCode: text(), errMsg: text() });
+  const step = z.optional(z.enum(decisions as [Decision, ...Decision[]], { error: `${choiceText(decisions)} (leave it out for the next step)` }));
+  return { mode, target, decision, step, key: controlId() };
 }
 
-/** The facade's name of a kind's control, e.g. `setRefundMode`, `settleRefund`. */
-export const controlName = (kind: Pick<MockRecordKind, 'label'>, control: 'mode' | 'settle'): string => (control === 'mode' ? `set${kind.label}Mode` : `settle${kind.label}`);
+/** The facade's name of a kind's control, e.g. `setRefundMode`, `settleRefund`, `progressSettlement`. */
+export const controlName = (kind: Pick<MockRecordKind, 'label'>, control: 'mode' | 'settle' | 'progress'): string => (control === 'mode' ? `set${kind.label}Mode` : `${control}${kind.label}`);
 
 /** The field names a schema's object shape declares, in its order: what an answer or a notification carries. */
 export function fieldsOf(operation: MockKindOperations['create']): readonly string[] {
@@ -48,7 +50,7 @@ export function fieldsOf(operation: MockKindOperations['create']): readonly stri
 const sequences = new Map<string, number>();
 
 /** The records of one kind, for all merchants, with the kind's state machine. */
-export class RecordDesk<R extends MockRecord = MockRecord, World = unknown, Mode extends string = string, Decision extends string = string> {
+export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unknown, Mode extends string = string, Decision extends string = string> {
   /** The kind's own state and the parts it reads (e.g. refunds' orders and channels that cannot refund). */
   readonly world: World;
   readonly #records = new Map<string, R>();
@@ -117,10 +119,29 @@ export class RecordDesk<R extends MockRecord = MockRecord, World = unknown, Mode
     const checked = parseInput(this.#schemas.decision, decision, `Invalid ${name} decision`, 'options');
     const record = this.#resolve(ref, name);
     const { open } = this.kind.states;
-    if (!open.includes(record.state)) {
-      throw new Error(`${name}: ${this.kind.name} ${this.#idOf(record)} is ${stateName(this.kind, record.state)} (state ${record.state}); only ${this.kind.plural} in state ${open.join(' or ')} can change`);
+    const [field, state] = [stateFieldOf(this.kind), stateOf(this.kind, record)];
+    if (!open.includes(state)) {
+      throw new Error(`${name}: ${this.kind.name} ${this.#idOf(record)} is ${stateName(this.kind, state)} (${field} ${state}); only ${this.kind.plural} in ${field} ${open.join(' or ')} can change`);
     }
     this.#decide(record, checked.to as Decision, checked);
+    return { ...record };
+  }
+
+  /** Test control of a kind that declares `steps`: an open record takes `to`, by default its state's next step. */
+  progress(ref: string, to?: Decision): R {
+    const name = controlName(this.kind, 'progress');
+    const steps = this.kind.steps;
+    if (steps === undefined) throw new Error(`${this.kind.plural} declare no steps`);
+    const checked = parseInput(this.#schemas.step, to, `Invalid ${name} to`, 'options') as Decision | undefined;
+    this.expire();
+    const record = this.#lookup(ref, name);
+    if (!record) throw new Error(`${name}: nothing with ${this.kind.id} or ${this.kind.key} ${JSON.stringify(ref)}`);
+    const state = stateOf(this.kind, record);
+    const next = checked ?? steps.next[state];
+    if (!this.kind.states.open.includes(state) || next === undefined) {
+      throw new Error(`${name}: ${this.kind.name} ${this.#keyOf(record)} is already final (${stateFieldOf(this.kind)} ${state}, ${stateName(this.kind, state)})`);
+    }
+    this.#decide(record, next, {});
     return { ...record };
   }
 
@@ -138,7 +159,7 @@ export class RecordDesk<R extends MockRecord = MockRecord, World = unknown, Mode
     if (expiry === undefined) return;
     const now = this.parts.clock.now();
     for (const record of this.#records.values()) {
-      if (this.kind.states.open.includes(record.state) && record.createdAt + expiry.afterMs <= now) this.#move(record, expiry.to);
+      if (this.kind.states.open.includes(stateOf(this.kind, record)) && record.createdAt + expiry.afterMs <= now) this.#move(record, expiry.to);
     }
   }
 
@@ -162,13 +183,13 @@ export class RecordDesk<R extends MockRecord = MockRecord, World = unknown, Mode
       record.errMsg = failure.errMsg ?? transition.failure.errMsg;
     }
     if (transition.stamp !== undefined) (record as Record<string, unknown>)[transition.stamp] = this.parts.clock.now();
-    record.state = transition.to;
-    this.kind.effect?.(record, this.world, [...this.#records.values()]);
-    if (this.kind.states.notified.includes(record.state)) this.onNotified(record);
+    this.#move(record, transition.to, () => this.kind.effect?.(record, this.world, [...this.#records.values()]));
   }
 
-  #move(record: R, to: number): void {
-    record.state = to;
+  /** Moves a record to `to`, runs `effect` (a decision's), then hands it to the notifier when `to` is notified. */
+  #move(record: R, to: number, effect?: () => void): void {
+    (record as Record<string, unknown>)[stateFieldOf(this.kind)] = to;
+    effect?.();
     if (this.kind.states.notified.includes(to)) this.onNotified(record);
   }
 
@@ -184,11 +205,11 @@ export class RecordDesk<R extends MockRecord = MockRecord, World = unknown, Mode
     return String(record[this.kind.key]);
   }
 
-  #lookup(ref: string): R | undefined {
+  #lookup(ref: string, control?: string): R | undefined {
     const byId = this.#records.get(ref);
     if (byId) return byId;
     const matches = [...this.#records.values()].filter((r) => this.#keyOf(r) === ref);
-    if (matches.length > 1) throw new Error(`several merchants use ${this.kind.key} ${JSON.stringify(ref)}; give the ${this.kind.id}`);
+    if (matches.length > 1) throw new Error(`${control === undefined ? '' : `${control}: `}several merchants use ${this.kind.key} ${JSON.stringify(ref)}; give the ${this.kind.id}`);
     return matches[0];
   }
 

@@ -12,15 +12,22 @@ import type { AcceptedRequest } from './accepted-request.js';
 import type { SimulatedClock } from './clock.js';
 import type { OrderBook } from '../../kinds/payments/mock.js';
 
-/** What every record the generic desk keeps has: its merchant, state, creation time and where it is notified. */
-export interface MockRecord {
+/**
+ * What every record the generic desk keeps has: its merchant, creation time and where it is notified; its state is
+ * the number in its kind's `stateField` ({@link MockRecord}'s `state` unless declared).
+ */
+export interface MockRecordBase {
   readonly mchNo: string;
   readonly appId: string;
-  state: number;
   readonly createdAt: number;
   readonly notifyUrl?: string | undefined;
   errCode?: string | undefined;
   errMsg?: string | undefined;
+}
+
+/** A record of a kind that keeps its state in `state`, as most do. */
+export interface MockRecord extends MockRecordBase {
+  state: number;
 }
 
 /** The create and query operations of a kind, rows of the operation table. */
@@ -48,6 +55,23 @@ export interface MockTransition<R> {
   readonly does: string;
   /** What a record that took it is, e.g. `refunded`, as the CLI says of a mode: `coming refunds are refunded (state 2) at once`. */
   readonly past: string;
+}
+
+/** The fields of `R` that hold a number: where a kind may keep its state. */
+export type MockNumberField<R> = { [F in keyof R & string]-?: NonNullable<R[F]> extends number ? F : never }[keyof R & string];
+
+/**
+ * A kind whose records step on, e.g. settlements (pending, processing, then completed): `progress{Label}(ref, to?)`
+ * takes the decision `to`, or by default the next one of the record's state; its route is
+ * `POST /_mock/{plural}/{key}/progress` `{ to? }`, and the dashboard shows one button in place of the decisions'.
+ */
+export interface MockSteps<Decision extends string = string> {
+  /** The decision each open state steps on by, when none is given. */
+  readonly next: { readonly [state: number]: Decision };
+  /** The dashboard's button, e.g. `Progress`. */
+  readonly button: string;
+  /** How the control route describes it. */
+  readonly does: string;
 }
 
 /** One call to a kind's create: the request, the kind's world and its records so far (refusal checks read them). */
@@ -110,7 +134,7 @@ export type MockKindMessages = { readonly [name: string]: string | ((value: stri
  * parts it reads, `Mode` and `Decision` the names of its modes and decisions.
  */
 export interface MockRecordKind<
-  R extends MockRecord = MockRecord,
+  R extends MockRecordBase = MockRecordBase,
   World = unknown,
   Mode extends string = string,
   Decision extends string = string,
@@ -122,6 +146,7 @@ export interface MockRecordKind<
   Controls extends readonly MockKindControl<World>[] = readonly MockKindControl<World>[],
   Id extends keyof R & string = keyof R & string,
   Messages extends MockKindMessages = MockKindMessages,
+  Steps extends MockSteps<Decision> | undefined = MockSteps<Decision> | undefined,
 > {
   /** e.g. `refund`: the notification's `kind`, the dashboard row's `data-refund`, the CLI verbs' prefix. */
   readonly name: Name;
@@ -139,6 +164,8 @@ export interface MockRecordKind<
     /** The state a record held by a mode waits in. */
     readonly held: number;
   };
+  /** The record's field its state is in: `state` unless declared (settlements' is `status`). */
+  readonly stateField?: MockNumberField<R> | undefined;
   /** The gateway's id of a record (`refundOrderId`) and the merchant's key (`mchRefundNo`, unique per merchant). */
   readonly id: Id;
   readonly key: Key;
@@ -156,6 +183,8 @@ export interface MockRecordKind<
   /** The modes a test sets, each leading to a decision at once, or none (held until settled). The first is the default. */
   readonly modes: { readonly [M in Mode]: NoInfer<Decision> | undefined };
   readonly decisions: { readonly [D in Decision]: MockTransition<R> };
+  /** Records that step on from state to state (`progress{Label}`), each step a decision. */
+  readonly steps?: Steps;
   /** A record still open this long after its creation moves to `to` (notified only when `to` is). */
   readonly expiry?: { readonly afterMs: number; readonly to: number } | undefined;
   /** The kind's world, made once per gateway from its parts. */
@@ -185,7 +214,7 @@ export interface MockRecordKind<
  * export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({ name: 'refund', plural: 'refunds', label: 'Refund', ... });
  * ```
  */
-export function defineMockRecordKind<R extends MockRecord, World>() {
+export function defineMockRecordKind<R extends MockRecordBase, World>() {
   return <
     const Mode extends string,
     const Decision extends string,
@@ -197,9 +226,10 @@ export function defineMockRecordKind<R extends MockRecord, World>() {
     const Controls extends readonly MockKindControl<World>[] = readonly [],
     const Id extends keyof R & string = keyof R & string,
     const Messages extends MockKindMessages = Record<never, never>,
+    const Steps extends MockSteps<NoInfer<Decision>> | undefined = undefined,
   >(
-    kind: MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls, Id, Messages>,
-  ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls, Id, Messages> => kind;
+    kind: MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls, Id, Messages, Steps>,
+  ): MockRecordKind<R, World, Mode, Decision, Name, Plural, Ops, Label, Key, Controls, Id, Messages, Steps> => kind;
 }
 
 /** What a mock kind reads of its notification kind's declaration (`kinds/<kind>/declaration.ts`). */
@@ -247,6 +277,8 @@ export interface MockKindView {
   readonly plural: string;
   readonly label: string;
   readonly states: MockRecordKind['states'];
+  readonly stateField?: string | undefined;
+  readonly steps?: MockSteps | undefined;
   readonly id: string;
   readonly key: string;
   readonly modes: { readonly [mode: string]: string | undefined };
@@ -259,18 +291,28 @@ export interface MockKindView {
 }
 
 /** The record type of a kind. */
-export type RecordOf<K> = K extends MockRecordKind<infer R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages> ? R : never;
+export type RecordOf<K> = K extends MockRecordKind<infer R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages, infer _Steps> ? R : never;
 /** The modes of a kind. */
-export type ModeOf<K> = K extends MockRecordKind<infer _R, infer _World, infer Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages> ? Mode : never;
+export type ModeOf<K> = K extends MockRecordKind<infer _R, infer _World, infer Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages, infer _Steps> ? Mode : never;
 /** The decisions of a kind. */
-export type DecisionOf<K> = K extends MockRecordKind<infer _R, infer _World, infer _Mode, infer Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages> ? Decision : never;
+export type DecisionOf<K> = K extends MockRecordKind<infer _R, infer _World, infer _Mode, infer Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages, infer _Steps> ? Decision : never;
+
+/** The world of a kind. */
+export type WorldOf<K> = K extends MockRecordKind<infer _R, infer World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages, infer _Steps> ? World : never;
+/** Whether a kind's records step on (`progress{Label}`). */
+export type StepsOf<K> = K extends MockRecordKind<infer _R, infer _World, infer _Mode, infer _Decision, infer _Name, infer _Plural, infer _Ops, infer _Label, infer _Key, infer _Controls, infer _Id, infer _Messages, infer Steps> ? Steps : never;
+
+/** The field a kind's records keep their state in: its `stateField`, else `state`. */
+export const stateFieldOf = (kind: { readonly stateField?: string | undefined }): string => kind.stateField ?? 'state';
+/** A record's state, read from its kind's state field. */
+export const stateOf = (kind: { readonly stateField?: string | undefined }, record: object): number => Number((record as Readonly<Record<string, unknown>>)[stateFieldOf(kind)]);
 
 /** The name of a kind's state, or `unknown`. */
 export function stateName(kind: Pick<MockRecordKind, 'states'>, state: number): string {
   return Object.entries(kind.states.names).find(([, code]) => code === state)?.[0] ?? 'unknown';
 }
 
-/** The sum of `amount` over the records in `sumState` of those given (one order's): what they took from the order. */
-export function sumOfOrder(of: NonNullable<MockKindView['ofOrder']>, records: readonly Readonly<Record<string, unknown>>[]): number {
-  return records.filter((r) => r.state === of.sumState).reduce((total, r) => total + Number(r[of.amount]), 0);
+/** The sum of `amount` over the records in `sumState` (in `stateField`) of those given (one order's): what they took from the order. */
+export function sumOfOrder(of: NonNullable<MockKindView['ofOrder']>, records: readonly Readonly<Record<string, unknown>>[], stateField = 'state'): number {
+  return records.filter((r) => r[stateField] === of.sumState).reduce((total, r) => total + Number(r[of.amount]), 0);
 }

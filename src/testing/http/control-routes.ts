@@ -17,7 +17,6 @@ import { channelFailureSchema } from '../../kinds/payments/mock.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
 import type { MockKindView } from '../domain/record-kind.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
-import { settlementProgressSchema } from '../../kinds/settlements/mock.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
 /** One control route. */
@@ -40,7 +39,7 @@ function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchem
   return declared as ControlRoute;
 }
 
-/** A declared kind's routes: its mode, its own controls, and the decision of one record (`/_mock/{plural}/...`). */
+/** A declared kind's routes: its mode, its own controls, the decision of one record, and its step if it declares `steps` (`/_mock/{plural}/...`). */
 export function kindRoutes(kind: MockKindView): ControlRoute[] {
   const schemas = controlSchemas(kind);
   const base = `/_mock/${kind.plural}`;
@@ -66,14 +65,20 @@ export function kindRoutes(kind: MockKindView): ControlRoute[] {
     bodySchema: schemas.decision,
     run: (gateway, ref, decision) => gateway.settle(kind.name, ref, decision),
   });
-  return [mode, ...own, settle];
+  const { steps } = kind;
+  const progress = steps && route({
+    method: 'POST', path: `${base}/{${kind.key}}/progress`, body: '{ to? }', calls: `${controlName(kind, 'progress')}(ref, to)`, does: steps.does,
+    bodySchema: z.strictObject({ to: schemas.step }),
+    run: (gateway, ref, { to }: { readonly to?: string | undefined }) => gateway.progress(kind.name, ref, to),
+  });
+  return [mode, ...own, settle, ...(progress ? [progress] : [])];
 }
 
 /** Every control route, in the order the usage and the guide list them. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, settlements, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}division groups, receivers, batches and records, the latest 200 requests`,
+    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}division groups, receivers, batches and records, the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
   route({ method: 'POST', path: '/_mock/orders/{payOrderId}/pay', calls: 'payOrder(ref)', does: 'the channel reports the order paid (state 2); its notification is queued', run: (gateway, ref) => gateway.payOrder(ref) }),
@@ -107,12 +112,6 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   }),
   route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/approve', calls: 'approveAddress(ref)', does: 'the platform approves a declared address', run: (gateway, ref) => gateway.approveAddress(ref) }),
   route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/reject', calls: 'rejectAddress(ref)', does: 'the platform rejects a declared address', run: (gateway, ref) => gateway.rejectAddress(ref) }),
-  route({
-    method: 'POST', path: '/_mock/settlements/{requestId}/progress', body: '{ to? }', calls: 'progressSettlement(ref, to)',
-    does: "moves a settlement on: pending, processing, completed (or to 'failed')",
-    bodySchema: z.strictObject({ to: settlementProgressSchema }),
-    run: (gateway, ref, { to }) => gateway.progressSettlement(ref, to),
-  }),
   ...MOCK_KINDS.flatMap(kindRoutes),
   route({
     method: 'POST', path: '/_mock/division/groups', body: '{ mchNo?, name?, auto? }', calls: 'createDivisionGroup(group)',

@@ -24,7 +24,7 @@ import { OPERATIONS } from '../domain/operations.js';
 import type { OrderBook } from '../../kinds/payments/mock.js';
 import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
-import { MOCK_STATUS_NAMES, type SettlementDesk } from '../../kinds/settlements/mock.js';
+import { MOCK_STATUS_NAMES } from '../../kinds/settlements/mock.js';
 import { DecimalLiteral } from '../domain/json-text.js';
 import { handleCashier } from '../pages/cashier-page.js';
 import { handleDashboard } from '../pages/dashboard-page.js';
@@ -43,7 +43,6 @@ export interface HandlerSetup {
   readonly clock: SimulatedClock;
   readonly merchants: MerchantRegistry;
   readonly orders: OrderBook;
-  readonly settlements: SettlementDesk;
   /** The desk of each declared record kind. */
   readonly desks: MockDesks;
   readonly channelUsers: ChannelUserDesk;
@@ -118,8 +117,8 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     setup.divisions.due();
     const payerFirst = fault?.kind === 'closeRacesPayer';
     const interrupted = fault?.refusal?.leaves;
-    const { orders, settlements, desks, receivers, divisions } = setup;
-    const data = OPERATIONS[route.operation]({ orders, settlements, desks, receivers, divisions, ...accepted, origin: base, payerFirst, interrupted });
+    const { orders, desks, receivers, divisions } = setup;
+    const data = OPERATIONS[route.operation]({ orders, desks, receivers, divisions, ...accepted, origin: base, payerFirst, interrupted });
     record.contractBreak = contractBreak(route.operation, data);
     result = { kind: 'success', data, secret: accepted.app.secret };
     // The record is stored; the answer is the refusal the reference gives when something fails after its save.

@@ -9,9 +9,9 @@ import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import { MOCK_KINDS } from '../domain/kinds.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
-import { stateName, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
+import { stateFieldOf, stateName, stateOf, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
-import { ADDRESS_STATUS_NAMES, MockAddressStatus, MockSettlementStatus, SETTLEMENT_STATUS_NAMES } from '../../kinds/settlements/mock.js';
+import { ADDRESS_STATUS_NAMES, MockAddressStatus } from '../../kinds/settlements/mock-addresses.js';
 import { divisionSections } from './division-sections.js';
 import { formatAmount, formatTime, html, layout, section, type Html } from './html.js';
 
@@ -68,13 +68,13 @@ function cell(kind: MockKindView, column: MockColumn<never>, r: Row): Html {
   return 'cell' in column && column.cell !== undefined ? html`<td class="${column.cell}">${value}</td>` : html`<td>${value}</td>`;
 }
 
-/** A record's row: its declared columns, then a button for each decision while it is open. */
+/** A record's row: its declared columns, then while it is open its step's button (if it declares steps), else one for each decision. */
 function kindRow(path: string, kind: MockKindView, r: Row): Html {
   const id = String(r[kind.id]);
   const settle = `${kind.plural}/${encodeURIComponent(id)}/settle`;
-  const buttons = kind.states.open.includes(Number(r.state))
-    ? Object.entries(kind.decisions).flatMap(([to, d], i) => [...(i === 0 ? [] : [html` `]), control(path, settle, capitalized(to), d.button ?? '', { to })])
-    : '';
+  const decisions = () => Object.entries(kind.decisions).flatMap(([to, d], i) => [...(i === 0 ? [] : [html` `]), control(path, settle, capitalized(to), d.button ?? '', { to })]);
+  const step = kind.steps && control(path, `${kind.plural}/${encodeURIComponent(id)}/progress`, kind.steps.button);
+  const buttons = kind.states.open.includes(stateOf(kind, r)) ? (step ?? decisions()) : '';
   return html`<tr data-${kind.name}="${id}">${kind.columns.map((column) => cell(kind, column, r))}<td>${buttons}</td></tr>`;
 }
 
@@ -101,9 +101,9 @@ function recordsByOrder(state: MockGatewayState): { kind: MockKindView; byOrder:
 function orderRecords(kind: MockKindView, records: readonly Row[] | undefined, currency: string): Html | string {
   const of = kind.ofOrder;
   if (records === undefined || of === undefined) return '';
-  const sum = sumOfOrder(of, records);
+  const sum = sumOfOrder(of, records, stateFieldOf(kind));
   return html`${sum === 0 ? '' : formatAmount(sum, currency)}${records.map(
-    (r) => html`<div class="${kind.name}" data-order-${kind.name}="${r[kind.id]}"><code>${r[kind.key]}</code> ${formatAmount(Number(r[of.amount]), String(r[of.currency]))} ${kindBadge(kind, Number(r.state))}</div>`,
+    (r) => html`<div class="${kind.name}" data-order-${kind.name}="${r[kind.id]}"><code>${r[kind.key]}</code> ${formatAmount(Number(r[of.amount]), String(r[of.currency]))} ${kindBadge(kind, stateOf(kind, r))}</div>`,
   )}`;
 }
 
@@ -121,7 +121,7 @@ function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
 }
 
 function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
-  const { merchants, orders, notifications, addresses, settlements } = state;
+  const { merchants, orders, notifications, addresses } = state;
   const ofOrders = recordsByOrder(state);
   return html`
     <div class="card"><h2>Merchants</h2><table><tr><th>mchNo</th><th>appId</th></tr>
@@ -140,10 +140,6 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
       ${addresses.map((a) => html`<tr data-address="${a.serverRequestId}"><td><code>${a.serverRequestId}</code></td><td><code>${a.requestId}</code></td><td>${a.tokenId}</td><td><code>${a.address}</code></td>
         <td>${ADDRESS_STATUS_NAMES[a.status]}</td>
         <td>${a.status === MockAddressStatus.UnderReview ? [control(path, `addresses/${encodeURIComponent(a.serverRequestId)}/approve`, 'Approve', 'primary'), html` `, control(path, `addresses/${encodeURIComponent(a.serverRequestId)}/reject`, 'Reject', 'danger')] : ''}</td></tr>`)}</table>`)}
-    ${section('Settlements', settlements.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Amount</th><th>Token</th><th>Status</th><th></th></tr>
-      ${settlements.map((s) => html`<tr data-settlement="${s.serverRequestId}"><td><code>${s.serverRequestId}</code></td><td><code>${s.requestId}</code></td><td>${formatAmount(s.amount, s.currency)}</td><td>${s.tokenId}</td>
-        <td>${SETTLEMENT_STATUS_NAMES[s.status]}</td>
-        <td>${s.status === MockSettlementStatus.Pending || s.status === MockSettlementStatus.Processing ? control(path, `settlements/${encodeURIComponent(s.serverRequestId)}/progress`, 'Progress') : ''}</td></tr>`)}</table>`)}
     ${section('Latest requests', state.requests.length, html`<table id="requests"><tr><th>Time</th><th>Operation</th><th>Keys</th><th>Outcome</th><th>Took</th></tr>
       ${state.requests.map(requestRows)}</table>`)}`;
 }
