@@ -79,7 +79,7 @@ async function exercise(gateway: MockGateway, client: GatewayClient) {
 
 /** `value` with each mock payOrderId's process-wide sequence number, and the signs over it, left out (errors as their name, message and fields). */
 function withoutSequence(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(/\b(P\d{13})\d{4,}\b/g, '$1…').replace(/"sign":"[0-9A-F]{32}"/g, '"sign":"…"');
+  if (typeof value === 'string') return value.replace(/\b((?:P|SR)\d{13})\d{4,}\b/g, '$1…').replace(/"sign":"[0-9A-F]{32}"/g, '"sign":"…"');
   if (value instanceof Error) return withoutSequence({ ...value, name: value.name, message: value.message });
   if (Array.isArray(value)) return value.map(withoutSequence);
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, withoutSequence(field)]));
@@ -371,7 +371,7 @@ describe('a logger that throws changes nothing', () => {
     expect(withBroken.reconciled).toMatchObject({ reconciled: true, data: { mchOrderNo: 'log-2' } });
     expect(withBroken.failure).toBeInstanceOf(GatewayApiError);
     expect(withBroken.failure).toMatchObject({ reason: 'order_not_found' });
-    // Two mocks of one process never hand out one payOrderId: compared with the ids numbered apart.
+    // Two mocks of one process never hand out one payOrderId or settlement serverRequestId: compared with the ids numbered apart.
     expect(withoutSequence(withBroken)).toEqual(withoutSequence(without));
     expect(seen).toHaveLength(logged.gateway.requests.length);
   });

@@ -106,16 +106,16 @@ export interface MockSettlementMethods {
   settlements(): MockSettlement[];
   /**
    * How the coming settlements go: `hold` pending (status 0, the default) until `progressSettlement` moves them,
-   * `complete` at once (2), or `fail` at once (3). With `target`, only the settlement of that `requestId`: its own
+   * `completed` at once (2), or `failed` at once (3). With `target`, only the settlement of that `requestId`: its own
    * mode wins.
    *
    * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` or `target` is wrong
    * @example
    * ```ts
-   * gateway.setSettlementMode('complete', { requestId: 'settle-7' }); // only this one completes at once
+   * gateway.setSettlementMode('completed', { requestId: 'settle-7' }); // only this one completes at once
    * ```
    */
-  setSettlementMode(mode: 'hold' | 'complete' | 'fail', target?: { readonly requestId: string }): void;
+  setSettlementMode(mode: 'hold' | 'completed' | 'failed', target?: { readonly requestId: string }): void;
   /**
    * Moves an open settlement (status 0 or 1) to `to`: `processing` (1), `completed` (2) or `failed` (3), as
    * {@link MockSettlementMethods.progressSettlement} with its `to`. No notification is sent.
@@ -189,7 +189,8 @@ export const settlementKind = defineMockRecordKind<MockSettlement, AddressBook>(
       status: MockSettlementStatus.Pending, createdAt: now,
     };
   },
-  modes: { hold: undefined, complete: 'completed', fail: 'failed' },
+  // Named after their decisions: a failed settlement carries no channel error (no errCode, errMsg).
+  modes: { hold: undefined, completed: 'completed', failed: 'failed' },
   decisions: {
     processing: { to: MockSettlementStatus.Processing, past: 'processing', does: 'a pending settlement is processing (status 1)' },
     completed: { to: MockSettlementStatus.Completed, button: 'primary', past: 'completed', does: 'an open settlement completes (status 2); no notification' },
@@ -209,5 +210,5 @@ export const settlementKind = defineMockRecordKind<MockSettlement, AddressBook>(
     { title: 'Status', field: 'status', as: 'state' },
   ],
   settleDoes: "moves an open settlement to 'processing' (1), 'completed' (2) or 'failed' (3); no notification",
-  modeDoes: "how the coming settlements go: 'hold' pending (the default) until progressed, 'complete' or 'fail' at once",
+  modeDoes: "how the coming settlements go: 'hold' pending (the default) until progressed, 'completed' or 'failed' at once",
 });
