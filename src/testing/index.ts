@@ -19,6 +19,7 @@ export { createMockGateway, type MockGateway } from './mock-gateway.js';
 export type { MockKindMethods } from './domain/kinds.js';
 export type { MockRefundMethods } from '../kinds/refunds/mock.js';
 export type { MockTransferMethods } from '../kinds/transfers/mock.js';
+export type { MockSettlementMethods } from '../kinds/settlements/mock.js';
 export type { MockGatewayOptions } from './options.js';
 export type { MockGatewayEvent } from './log-lines.js';
 export type { MockGatewayState } from './domain/controls.js';

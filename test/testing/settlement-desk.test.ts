@@ -14,7 +14,7 @@ beforeEach(() => {
   gateway = createMockGateway({ merchants: [MERCHANT, OTHER_MERCHANT], startTime: START });
 });
 
-const settle = (requestId: string, fields: Record<string, string | number> = {}, merchant = MERCHANT) =>
+const settle = (requestId: string, fields: Record<string, string | number> = {}, merchant: typeof MERCHANT | typeof OTHER_MERCHANT = MERCHANT) =>
   call(gateway, 'settleRequest', { requestId, amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: ADDRESS, ...fields }, merchant);
 const control = async (path: string, body?: object) => {
   const answer = await gateway.fetch(`${ORIGIN}/_mock/${path}`, { method: 'POST', body: body === undefined ? null : JSON.stringify(body) });
