@@ -1,10 +1,14 @@
 // Issue 36: settlements run on the generic desk, declared in src/kinds/settlements/mock.ts. Their state is `status`
 // (the declared stateField), they step on (the declared steps: progressSettlement, its route and the dashboard's
 // Progress button), and they get what every declared kind gets: settlements(), setSettlementMode, settleSettlement,
-// CLI verbs and a `mock list` line. Their behaviour before the move is test/testing/settlements.test.ts.
+// CLI verbs and a `mock list` line; completed and failed ones are notified as refunds and transfers are. Their
+// behaviour before the move is test/testing/settlements.test.ts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { KIND_VERBS } from '../../src/cli/kind-verbs.js';
 import { listState } from '../../src/cli/mock-list.js';
+import { NOTIFIED } from '../../src/cli/trigger-spec.js';
+import { GatewaySignatureError, verifySettlementNotification } from '../../src/index.js';
+import { sign as signMessage } from '../../src/protocol/signing/sign.js';
 import { createMockGateway, MockSettlementStatus, type MockGateway } from '../../src/testing/index.js';
 import { call, MERCHANT, ORIGIN, OTHER_MERCHANT, START } from '../support/raw-gateway.js';
 
@@ -66,12 +70,36 @@ describe('settlements on the generic desk', () => {
     expect(gateway.settlements()).toHaveLength(2);
   });
 
-  it('completed or failed, a settlement with a notifyUrl is not notified (the mock notifies no settlement)', async () => {
+  it("completed or failed, a settlement with a notifyUrl is notified: its settleRequestGet answer with mchNo, appId, reqTime, signed", async () => {
     await settle('settle-1', { notifyUrl: 'http://127.0.0.1:9/settled' });
-    await settle('settle-2', { notifyUrl: 'http://127.0.0.1:9/settled' });
+    await settle('settle-2', { notifyUrl: 'http://127.0.0.1:9/settled?shop=7' });
+    await settle('settle-3');
+    gateway.progressSettlement('settle-1');
+    gateway.progressSettlement('settle-3', 'completed');
+    expect(gateway.notifications).toEqual([]); // processing is not final; settle-3 has no notifyUrl
     gateway.progressSettlement('settle-1', 'completed');
-    gateway.progressSettlement('settle-2', 'failed');
-    expect(gateway.notifications).toEqual([]);
+    gateway.settleSettlement('settle-2', { to: 'failed' });
+    const [completed, failed] = gateway.notifications;
+    const { serverRequestId } = gateway.settlement('settle-1')!;
+    expect(completed).toMatchObject({ id: 'N1', kind: 'settlement', serverRequestId, requestId: 'settle-1', payOrderId: '', url: 'http://127.0.0.1:9/settled', state: 'pending' });
+    expect(failed).toMatchObject({ kind: 'settlement', requestId: 'settle-2', state: 'pending' });
+    const answer = (await call(gateway, 'settleRequestGet', { requestId: 'settle-1' })).json.data as Record<string, unknown>;
+    const { reqTime, sign, ...carried } = completed!.fields;
+    expect(carried).toEqual({ ...Object.fromEntries(Object.entries(answer).map(([name, value]) => [name, String(value)])), mchNo: MERCHANT.mchNo, appId: MERCHANT.appId });
+    expect(reqTime).toBe(String(START));
+    expect(sign).toBe(signMessage({ ...carried, reqTime }, MERCHANT.secret));
+    const options = { secret: MERCHANT.secret, mchNo: MERCHANT.mchNo, appId: MERCHANT.appId, now: () => START };
+    expect(await verifySettlementNotification(new URLSearchParams(completed!.fields).toString(), options)).toMatchObject({ requestId: 'settle-1', status: MockSettlementStatus.Completed, amount: 150000 });
+    // The notifyUrl's query keys arrive unsigned, as on every notification: the merchant lists them in ignoreKeys.
+    expect(failed!.fields.shop).toBe('7');
+    expect(await verifySettlementNotification(new URLSearchParams(failed!.fields).toString(), { ...options, ignoreKeys: ['shop'] })).toMatchObject({ requestId: 'settle-2', status: MockSettlementStatus.Failed });
+    await expect(verifySettlementNotification(new URLSearchParams(completed!.fields).toString(), { ...options, secret: OTHER_MERCHANT.secret })).rejects.toThrow(GatewaySignatureError);
+  });
+
+  it('a settlement decided at once by its mode is notified as well', async () => {
+    gateway.setSettlementMode('completed');
+    await settle('settle-1', { notifyUrl: 'http://127.0.0.1:9/settled' });
+    expect(gateway.notifications.map((n) => [n.requestId, n.fields.status])).toEqual([['settle-1', String(MockSettlementStatus.Completed)]]);
   });
 
   it('the progress route steps by requestId or serverRequestId; a wrong to is a 400 that says what to send', async () => {
@@ -112,7 +140,9 @@ describe('settlements on the generic desk', () => {
     expect(Object.keys(KIND_VERBS).filter((verb) => verb.startsWith('settlement-'))).toEqual(['settlement-processing', 'settlement-completed', 'settlement-failed', 'settlement-mode']);
     const completed = KIND_VERBS['settlement-completed']!;
     expect(completed.route('settle-1')).toBe('settlements/settle-1/settle');
-    expect(completed.print({ serverRequestId: 'SR1', requestId: 'settle-1', status: 2 })).toBe('serverRequestId SR1  requestId settle-1  status 2 (completed); no notification');
+    expect(completed.print({ serverRequestId: 'SR1', requestId: 'settle-1', status: 2 })).toBe('serverRequestId SR1  requestId settle-1  status 2 (completed)');
+    expect(completed.print({ serverRequestId: 'SR1', requestId: 'settle-1', status: 2, notifyUrl: 'http://127.0.0.1:9/settled' })).toBe(`serverRequestId SR1  requestId settle-1  status 2 (completed)${NOTIFIED}`);
+    expect(KIND_VERBS['settlement-processing']!.print({ serverRequestId: 'SR1', requestId: 'settle-1', status: 1 })).toBe('serverRequestId SR1  requestId settle-1  status 1 (processing); no notification');
     expect(KIND_VERBS['settlement-mode']!.print({ mode: 'hold' })).toBe('settlement mode hold: coming settlements wait in status 0 (pending) until mock settlement-processing|settlement-completed|settlement-failed SETTLEMENT');
   });
 });

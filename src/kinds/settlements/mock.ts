@@ -2,9 +2,10 @@
  * The mock's settlement requests (docs/reference/protocol.md section 7), a record kind of the generic desk: refused
  * by the rules of spec 4.5, stored pending, then stepped on by a test: pending, processing, then completed or
  * failed (`progressSettlement`). The gateway does not publish its status integers, so the mock uses its own, exported
- * as {@link MockSettlementStatus}: code that reads them should treat them as opaque numbers. The mock sends no
- * settlement notification (the callback's format is not published). The declared addresses a settlement may go to
- * are the kind's world (`mock-addresses.ts`).
+ * as {@link MockSettlementStatus}: code that reads them should treat them as opaque numbers. A settlement with a
+ * `notifyUrl` is notified once it is completed or failed, in the form the SDK assumes (the callback's format is not
+ * published: docs/reference/protocol.md section 3): the settlement record with `mchNo`, `appId` and `reqTime`, signed.
+ * The declared addresses a settlement may go to are the kind's world (`mock-addresses.ts`).
  *
  * @module
  */
@@ -106,8 +107,8 @@ export interface MockSettlementMethods {
   settlements(): MockSettlement[];
   /**
    * How the coming settlements go: `hold` pending (status 0, the default) until `progressSettlement` moves them,
-   * `completed` at once (2), or `failed` at once (3). With `target`, only the settlement of that `requestId`: its own
-   * mode wins.
+   * `completed` at once (2), or `failed` at once (3), both notified. With `target`, only the settlement of that
+   * `requestId`: its own mode wins.
    *
    * @throws {@link payment-gateway-sdk!GatewayValidationError} when `mode` or `target` is wrong
    * @example
@@ -118,7 +119,8 @@ export interface MockSettlementMethods {
   setSettlementMode(mode: 'hold' | 'completed' | 'failed', target?: { readonly requestId: string }): void;
   /**
    * Moves an open settlement (status 0 or 1) to `to`: `processing` (1), `completed` (2) or `failed` (3), as
-   * {@link MockSettlementMethods.progressSettlement} with its `to`. No notification is sent.
+   * {@link MockSettlementMethods.progressSettlement} with its `to`. Completed and failed are notified to the
+   * settlement's `notifyUrl`, when it has one.
    *
    * @throws an `Error` when the settlement is unknown or already final
    * @example
@@ -128,7 +130,8 @@ export interface MockSettlementMethods {
    */
   settleSettlement(ref: string, decision: MockDecision<SettlementProgress>): MockSettlement;
   /**
-   * Moves a settlement on: pending -> processing -> completed, or to `to`. No notification is sent.
+   * Moves a settlement on: pending -> processing -> completed, or to `to`. Completed and failed are notified to the
+   * settlement's `notifyUrl`, when it has one.
    *
    * @throws {@link payment-gateway-sdk!GatewayValidationError} when `to` is wrong; an `Error` when the settlement is
    *   unknown or already final
@@ -151,6 +154,8 @@ const declaredOf = (call: Call) => {
 /** The settlement kind of the mock, run by the generic desk. */
 export const settlementKind = defineMockRecordKind<MockSettlement, AddressBook>()({
   name: notification.name,
+  // Its notification carries what the declaration's schema does: the record, mchNo, appId (and reqTime).
+  notification,
   plural: 'settlements',
   label: 'Settlement',
   operations: { create: 'settleRequest', query: 'settleRequestGet' },
@@ -161,8 +166,8 @@ export const settlementKind = defineMockRecordKind<MockSettlement, AddressBook>(
   states: {
     names: Object.fromEntries(Object.values(MockSettlementStatus).map((status) => [SETTLEMENT_STATUS_NAMES[status], status])),
     open: [MockSettlementStatus.Pending, MockSettlementStatus.Processing],
-    // The callback's format is not published: the mock notifies no settlement.
-    notified: [],
+    // The final ones, in the form the SDK assumes (the callback's format is not published).
+    notified: [MockSettlementStatus.Completed, MockSettlementStatus.Failed],
     held: MockSettlementStatus.Pending,
   },
   notFound: MESSAGES.settlementNotFound,
@@ -193,8 +198,8 @@ export const settlementKind = defineMockRecordKind<MockSettlement, AddressBook>(
   modes: { hold: undefined, completed: 'completed', failed: 'failed' },
   decisions: {
     processing: { to: MockSettlementStatus.Processing, past: 'processing', does: 'a pending settlement is processing (status 1)' },
-    completed: { to: MockSettlementStatus.Completed, button: 'primary', past: 'completed', does: 'an open settlement completes (status 2); no notification' },
-    failed: { to: MockSettlementStatus.Failed, button: 'danger', past: 'failed', does: 'an open settlement fails (status 3); no notification' },
+    completed: { to: MockSettlementStatus.Completed, button: 'primary', past: 'completed', does: 'an open settlement completes (status 2); it is notified' },
+    failed: { to: MockSettlementStatus.Failed, button: 'danger', past: 'failed', does: 'an open settlement fails (status 3); it is notified' },
   },
   steps: {
     next: { [MockSettlementStatus.Pending]: 'processing', [MockSettlementStatus.Processing]: 'completed' },
@@ -209,6 +214,6 @@ export const settlementKind = defineMockRecordKind<MockSettlement, AddressBook>(
     { title: 'Token', field: 'tokenId', as: 'text' },
     { title: 'Status', field: 'status', as: 'state' },
   ],
-  settleDoes: "moves an open settlement to 'processing' (1), 'completed' (2) or 'failed' (3); no notification",
+  settleDoes: "moves an open settlement to 'processing' (1), 'completed' (2) or 'failed' (3); 2 and 3 are notified",
   modeDoes: "how the coming settlements go: 'hold' pending (the default) until progressed, 'completed' or 'failed' at once",
 });

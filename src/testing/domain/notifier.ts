@@ -12,7 +12,7 @@ import type { SimulatedClock } from './clock.js';
 import { NOTIFICATION_REFS_TEXT, type MockKind, type MockKindName } from './kinds.js';
 import { ORDER_FIELDS, type MockPayOrder } from '../../kinds/payments/mock.js';
 import { fieldsOf } from './record-desk.js';
-import type { MockKindOperations, MockRecordBase } from './record-kind.js';
+import type { MockKindOperations, MockNotificationDeclaration, MockRecordBase } from './record-kind.js';
 
 /**
  * Attempts in all before a notification is given up (the operator may resend by hand later).
@@ -173,6 +173,14 @@ export function signedOrderFields(order: MockPayOrder, secret: string, now: numb
   return signedFields(order, ORDER_FIELDS, secret, now);
 }
 
+/** What the notifier reads of a declared kind: its name, query, id and key, and its notification's declaration. */
+type NotifiedKind = { readonly name: MockKindName; readonly operations: MockKindOperations; readonly id: string; readonly key: string; readonly notification?: MockNotificationDeclaration | undefined };
+
+/** The fields a kind's notification carries but `reqTime` (added when signed): its declared schema's, else its query's answer's. */
+function notifiedFields(kind: NotifiedKind): readonly string[] {
+  return kind.notification === undefined ? fieldsOf(kind.operations.query) : Object.keys(kind.notification.schema.def.shape).filter((name) => name !== 'reqTime');
+}
+
 /** A record's fields present, as text, with `reqTime` and `sign`: what every notification carries. */
 function signedFields<R>(record: R, names: readonly (keyof R & string)[], secret: string, now: number): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -208,12 +216,13 @@ export class Notifier {
 
   /**
    * Queues the notification of a record of a declared kind that reached a notified state, due now; the same
-   * mechanism as a payment's. It carries the fields of the kind's query answer, and names the record by its id and key.
+   * mechanism as a payment's. It carries the fields its notification kind declares (else the kind's query answer's),
+   * and names the record by its id and key.
    */
-  enqueueRecord(kind: { readonly name: MockKindName; readonly operations: MockKindOperations; readonly id: string; readonly key: string }, record: MockRecordBase): void {
+  enqueueRecord(kind: NotifiedKind, record: MockRecordBase): void {
     if (!record.notifyUrl) return;
     const own = record as unknown as Readonly<Record<string, unknown>>;
-    const fields = signedFields(own, fieldsOf(kind.operations.query), this.#setup.secretOf(record.appId), this.#setup.clock.now());
+    const fields = signedFields(own, notifiedFields(kind), this.#setup.secretOf(record.appId), this.#setup.clock.now());
     const [id, key] = [String(own[kind.id]), String(own[kind.key])];
     const about = { kind: kind.name, payOrderId: typeof own.payOrderId === 'string' ? own.payOrderId : '', mchOrderNo: '', [kind.id]: id, [kind.key]: key };
     this.#queue(about, [id, key], record.notifyUrl, fields);

@@ -129,6 +129,11 @@ export interface MockKindControl<World> {
 /** A kind's own refusal texts, by name: a text, or one made from the request's value (e.g. a duplicate key). */
 export type MockKindMessages = { readonly [name: string]: string | ((value: string) => string) };
 
+/** What the notifier reads of a notification kind's declaration: its schema, an object whose shape names the fields. */
+export interface MockNotificationDeclaration {
+  readonly schema: { readonly def: { readonly shape: object } };
+}
+
 /**
  * A record kind of the mock. `R` is the record as the desk holds it, `World` the kind's own state and the gateway's
  * parts it reads, `Mode` and `Decision` the names of its modes and decisions.
@@ -164,6 +169,11 @@ export interface MockRecordKind<
     /** The state a record held by a mode waits in. */
     readonly held: number;
   };
+  /**
+   * The notification kind it is notified as (`kinds/<kind>/declaration.ts`): a notification carries the fields its
+   * schema declares (`reqTime` added when signed); without it, the fields of the query's declared result.
+   */
+  readonly notification?: MockNotificationDeclaration | undefined;
   /** The record's field its state is in: `state` unless declared (settlements' is `status`). */
   readonly stateField?: MockNumberField<R> | undefined;
   /** The gateway's id of a record (`refundOrderId`) and the merchant's key (`mchRefundNo`, unique per merchant). */
@@ -235,6 +245,7 @@ export function defineMockRecordKind<R extends MockRecordBase, World>() {
 /** What a mock kind reads of its notification kind's declaration (`kinds/<kind>/declaration.ts`). */
 interface DeclaredNotification<Name extends string, Read extends OperationName, Id extends string, No extends string, Plural extends string> {
   readonly name: Name;
+  readonly schema: MockNotificationDeclaration['schema'];
   readonly tracking: {
     readonly read: Read;
     readonly by: readonly [Id, No];
@@ -247,9 +258,9 @@ interface DeclaredNotification<Name extends string, Read extends OperationName, 
 
 /**
  * The parts of a mock kind its declaration already says, so that the desk cannot disagree with the client: its name
- * and plural (the sweep report's field), its query (the tracking's read), its id and key (what the read is by), its
- * states and open ones (the tracking's), the notified ones (the states the gateway notifies: the `defaultExpect`);
- * `own` adds its create and the state a held record waits in.
+ * and plural (the sweep report's field), the notification itself (the fields it carries), its query (the tracking's
+ * read), its id and key (what the read is by), its states and open ones (the tracking's), the notified ones (the
+ * states the gateway notifies: the `defaultExpect`); `own` adds its create and the state a held record waits in.
  */
 export function declaredBy<const Name extends string, const Read extends OperationName, const Id extends string, const No extends string, const Plural extends string, const Create extends OperationName>(
   notification: DeclaredNotification<Name, Read, Id, No, Plural>,
@@ -260,6 +271,7 @@ export function declaredBy<const Name extends string, const Read extends Operati
   const notified = [notification.defaultExpect?.state].flat().filter((state): state is number => typeof state === 'number');
   return {
     name: notification.name,
+    notification,
     plural: tracking.reportedIn as Plural,
     operations: { create: own.create, query: tracking.read },
     id: tracking.by[0],
