@@ -45,7 +45,9 @@ export function notificationEvent(attempt: NotificationAttempt): MockGatewayEven
   // its id, since a key may be another kind's too (a transfer's and a payment's mchOrderNo).
   const key = MOCK_KINDS.find((kind) => attempt.fields[kind.id] !== undefined)?.key;
   const named = key === undefined ? '' : `${key}=${String(attempt.fields[key]).slice(0, 64)} `;
-  const line = `${time(attempt.at)}  ${label.padEnd(18)} ${named}payOrderId=${attempt.payOrderId}  POST ${attempt.url} -> ${attempt.reason}  ${attempt.ms} ms`;
+  // A transfer or a settlement is of no order.
+  const order = attempt.payOrderId === '' ? '' : `payOrderId=${attempt.payOrderId}  `;
+  const line = `${time(attempt.at)}  ${label.padEnd(18)} ${named}${order}POST ${attempt.url} -> ${attempt.reason}  ${attempt.ms} ms`;
   return { type: 'notification', attempt, line: printable(line) };
 }
 

@@ -38,16 +38,20 @@ function attemptLine(a: NotificationAttempt): Html {
 
 function notificationRow(path: string, n: MockNotification & { attemptLog: readonly NotificationAttempt[] }): Html {
   const badge = n.state === 'delivered' ? 'ok' : n.state === 'failed' ? 'bad' : 'wait';
-  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td>${notifiedRecord(n)}<code>${n.payOrderId}</code><div class="muted">${n.url}</div></td>
+  return html`<tr data-notification="${n.id}"><td><code>${n.id}</code></td><td>${notifiedRecord(n)}<div class="muted">${n.url}</div></td>
     <td><span class="badge ${badge}">${n.state}</span>${n.nextAttemptAt === undefined ? '' : html`<div class="muted">next ${formatTime(n.nextAttemptAt)}</div>`}</td>
     <td>${n.attemptLog.length === 0 ? html`<span class="empty">not sent yet</span>` : n.attemptLog.map(attemptLine)}</td>
     <td>${control(path, `notifications/${encodeURIComponent(n.id)}/resend`, 'Resend')}</td></tr>`;
 }
 
-/** A declared kind's notification names its record by key first: `refund <code>refund-1</code> of `. */
-function notifiedRecord(n: MockNotification): Html | string {
+/** The order notified; a declared kind's record by key first, then its order if it has one: `refund <code>refund-1</code> of <code>P1</code>`. */
+function notifiedRecord(n: MockNotification): Html {
   const kind = MOCK_KINDS.find((k) => k.name === n.kind);
-  return kind ? html`${kind.name} <code>${(n as unknown as Row)[kind.key]}</code> of ` : '';
+  const order = html`<code>${n.payOrderId}</code>`;
+  if (!kind) return order;
+  const record = html`${kind.name} <code>${(n as unknown as Row)[kind.key]}</code>`;
+  // A transfer or a settlement is of no order.
+  return n.payOrderId === '' ? record : html`${record} of ${order}`;
 }
 
 const rowsOf = (state: MockGatewayState, kind: MockKindView) => (state as unknown as Readonly<Record<string, readonly Row[]>>)[kind.plural] ?? [];
