@@ -11,6 +11,7 @@ import {
 } from '../../src/index.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 import { useServers } from '../support/http-server.js';
+import { deliverAll, serveProcessor } from '../support/processor-endpoint.js';
 
 const MERCHANT = { mchNo: 'M1700000031', appId: 'app-refunds', secret: 'refund-notify-secret' };
 const startServer = useServers();
@@ -30,33 +31,14 @@ async function startShop() {
     onRefunded,
     onRefundFailed,
   });
-  const replies: string[] = [];
-  const server = await startServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void processor.handle(Buffer.concat(chunks).toString('utf8')).then(({ status, headers, body, outcome }) => {
-        replies.push(`${req.url} ${outcome.kind}`);
-        res.writeHead(status, headers).end(body);
-      });
-    });
-  });
-  return { url: server.url, onPaid, onRefunded, onRefundFailed, refunds, replies };
+  const { url, replies } = await serveProcessor(startServer, processor);
+  return { url, onPaid, onRefunded, onRefundFailed, refunds, replies };
 }
 
 async function paidOrder(gateway: MockGateway, client: GatewayClient, mchOrderNo: string, notifyUrl: string) {
   const order = await client.unifiedOrder({ mchOrderNo, wayCode: 'QR_CASHIER', amount: 1999, currency: 'USD', subject: 'T-shirt', body: 'Blue, M', notifyUrl });
   gateway.payOrder(order.payOrderId);
   return order;
-}
-
-/** Delivers every notification until none is due, moving the mock's clock to each retry. */
-async function deliverAll(gateway: MockGateway): Promise<void> {
-  await gateway.deliverNotifications();
-  for (let due = gateway.nextNotificationAt(); due !== undefined; due = gateway.nextNotificationAt()) {
-    gateway.advanceTime(due - gateway.now());
-    await gateway.deliverNotifications();
-  }
 }
 
 describe('refund notifications to a processor on a loopback endpoint', () => {

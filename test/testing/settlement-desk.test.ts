@@ -70,7 +70,7 @@ describe('settlements on the generic desk', () => {
     expect(gateway.settlements()).toHaveLength(2);
   });
 
-  it("completed or failed, a settlement with a notifyUrl is notified: its settleRequestGet answer with mchNo, appId, reqTime, signed", async () => {
+  it('completed or failed, a settlement with a notifyUrl is notified: its settleRequestGet answer with mchNo, appId, reqTime, signed', async () => {
     await settle('settle-1', { notifyUrl: 'http://127.0.0.1:9/settled' });
     await settle('settle-2', { notifyUrl: 'http://127.0.0.1:9/settled?shop=7' });
     await settle('settle-3');

@@ -3,8 +3,9 @@
 // duplicate), a failed one notified too, each named in the mock's log and on its dashboard.
 import { describe, expect, it, vi } from 'vitest';
 import { createNotificationProcessor, GatewayClient, memoryStore, type Settlements } from '../../src/index.js';
-import { createMockGateway, MockSettlementStatus, type MockGateway, type MockGatewayEvent } from '../../src/testing/index.js';
+import { createMockGateway, MockSettlementStatus, type MockGatewayEvent } from '../../src/testing/index.js';
 import { useServers } from '../support/http-server.js';
+import { deliverAll, serveProcessor } from '../support/processor-endpoint.js';
 
 const MERCHANT = { mchNo: 'M1700000041', appId: 'app-settlements', secret: 'settle-notify-secret' };
 const ADDRESS = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
@@ -15,18 +16,8 @@ async function startShop() {
   const onSettlement = vi.fn(async (_settlement: Settlements.Notification) => {});
   const asked = new Map<string, Settlements.Expectation>();
   const processor = createNotificationProcessor({ ...MERCHANT, store: memoryStore(), expectSettlement: async (s) => asked.get(s.requestId), onSettlement });
-  const replies: string[] = [];
-  const server = await startServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void processor.handle(Buffer.concat(chunks).toString('utf8')).then(({ status, headers, body, outcome }) => {
-        replies.push(`${req.url} ${outcome.kind}`);
-        res.writeHead(status, headers).end(body);
-      });
-    });
-  });
-  return { url: server.url, onSettlement, asked, replies };
+  const { url, replies } = await serveProcessor(startServer, processor);
+  return { url, onSettlement, asked, replies };
 }
 
 function setUp() {
@@ -34,15 +25,6 @@ function setUp() {
   const gateway = createMockGateway({ merchants: [MERCHANT], clock: 'manual', log: (event) => void events.push(event) });
   const client = new GatewayClient({ baseUrl: 'https://gateway.test', ...MERCHANT, fetch: gateway.fetch });
   return { gateway, client, events };
-}
-
-/** Delivers every notification until none is due, moving the mock's clock to each retry. */
-async function deliverAll(gateway: MockGateway): Promise<void> {
-  await gateway.deliverNotifications();
-  for (let due = gateway.nextNotificationAt(); due !== undefined; due = gateway.nextNotificationAt()) {
-    gateway.advanceTime(due - gateway.now());
-    await gateway.deliverNotifications();
-  }
 }
 
 describe('settlement notifications to a processor on a loopback endpoint', () => {
@@ -98,7 +80,7 @@ describe('settlement notifications to a processor on a loopback endpoint', () =>
     expect(shop.onSettlement.mock.calls[0]![0]).toMatchObject({ requestId: 'settle-e2', status: MockSettlementStatus.Failed });
   });
 
-  it("a settlement the shop did not ask for is refused (its expectation says so) and retried, never run", async () => {
+  it('a settlement the shop did not ask for is refused (its expectation says so) and retried, never run', async () => {
     const shop = await startShop();
     const { gateway, client } = setUp();
     shop.asked.set('settle-e4', { requestId: 'settle-e4', amount: 100, currency: 'USD' });
