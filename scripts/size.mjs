@@ -95,15 +95,15 @@ const ownModules = Object.entries(fromSrc.modules).filter(([file]) => !file.incl
 const ownMinified = ownModules.reduce((sum, [, n]) => sum + n, 0);
 const gzShare = (n) => Math.round((n / ownMinified) * byPackage['payment-gateway-sdk']);
 // A kind's cost is marginal, as a package's: the bundle minus the same bundle with the kind's operations left out of
-// the registry (src/kinds/index.ts; its schemas, refusals and advice go with them; the client's methods stay, a few
+// the registry's list (src/kinds/index.ts; its schemas, refusals and advice go with them; the client's methods stay, a few
 // bytes each). The kinds are the registry's: one folder each.
 const registryPath = `${root}src/kinds/index.ts`;
 const registrySource = readFileSync(registryPath, 'utf8');
 const kindNames = [...registrySource.matchAll(/^import \* as (\w+) from '\.\/\w+\/declaration\.js';$/gm)].map((match) => match[1]);
 const byKind = {};
 for (const kind of kindNames) {
-  const text = registrySource.replace(new RegExp(`\\.\\.\\.${kind}\\.operations,? *`), "");
-  if (text === registrySource) throw new Error(`size: src/kinds/index.ts no longer spreads ${kind}.operations`);
+  const text = registrySource.replace(new RegExp(`(?<=\\[|, )${kind}\\.operations(?:, )?`), '');
+  if (text === registrySource) throw new Error(`size: src/kinds/index.ts no longer lists ${kind}.operations`);
   const plugin = { name: 'without-kind', setup: (b) => b.onLoad({ filter: /src[\\/]kinds[\\/]index\.ts$/ }, () => ({ contents: text, loader: 'ts', resolveDir: `${root}src/kinds` })) };
   byKind[kind] = fromSrc.gz - (await bundle(`consumer-no-${kind}`, ours(`${root}src/index.ts`), [], [plugin])).gz;
 }

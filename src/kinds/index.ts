@@ -11,9 +11,19 @@ import * as refunds from './refunds/declaration.js';
 import * as settlements from './settlements/declaration.js';
 import * as transfers from './transfers/declaration.js';
 
-/** Every kind's operations, in the order the docs list them (a kind's create before its read). */
+/** Each kind's operations, in the order the docs list them (a kind's create before its read). */
+const rowsOfKinds = [payments.operations, settlements.operations, refunds.operations, transfers.operations, division.operations] as const;
+
+type Gathered<Rows extends readonly object[]> = Rows extends readonly [infer First, ...infer Rest extends readonly object[]] ? First & Gathered<Rest> : unknown;
+type RowNames<Rows> = Rows extends unknown ? keyof Rows : never;
+type SharedRowNames<Rows extends readonly object[]> = Rows extends readonly [infer First, ...infer Rest extends readonly object[]] ? (keyof First & RowNames<Rest[number]>) | SharedRowNames<Rest> : never;
+type NoneShared<Names extends never> = Names;
+/** Compiles only while no two kinds declare an operation of the same name (one row would silently replace the other). */
+export type DisjointOperationNames = NoneShared<SharedRowNames<typeof rowsOfKinds>>;
+
+/** Every kind's operations in one table. */
 // Made in a pure call: a bundle that verifies notifications and calls no operation (a webhook) leaves every row out.
-export const kindOperations = /* @__PURE__ */ (() => ({ ...payments.operations, ...settlements.operations, ...refunds.operations, ...transfers.operations, ...division.operations }))();
+export const kindOperations = /* @__PURE__ */ (() => Object.assign({}, ...rowsOfKinds) as Gathered<typeof rowsOfKinds>)();
 
 /** Every kind's notification, by its name. */
 export const kindNotifications = {
