@@ -29,7 +29,7 @@ import { missingOrderId, orderNotFound } from '../refusals.js';
  * with; unknown extra fields are kept. Values must already be typed (numbers for `amount`, `state` and the
  * times): verification turns the received strings into them first.
  */
-export const payOrderNotificationSchema = lazySchema(() =>
+const payOrderNotificationSchema = lazySchema(() =>
   z.looseObject({
     ...payOrderSchema().def.shape,
     /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */

@@ -45,7 +45,7 @@ export const RefundOrderState = {
 export type RefundOrderState = (typeof RefundOrderState)[keyof typeof RefundOrderState];
 
 /** Checks a {@link RefundOrderState}. An unknown code is an error: a refund in an unknown state is not safe to act on. */
-export const refundOrderStateSchema = lazySchema(() => z.enum(RefundOrderState, { error: 'must be a refund state 0..4' }));
+const refundOrderStateSchema = lazySchema(() => z.enum(RefundOrderState, { error: 'must be a refund state 0..4' }));
 
 const refundStateNames = stateNamesOf(RefundOrderState);
 
@@ -96,7 +96,7 @@ const refundOrderParamsObject = () =>
  * Checks {@link Refunds.CreateParams}: exactly one order id, at run time (the refinement) and at compile time (the type).
  * Two would let the gateway pick one (it refunds `payOrderId`'s order) while the caller meant the other.
  */
-export const refundOrderParamsSchema = lazySchema(() =>
+const refundOrderParamsSchema = lazySchema(() =>
   withInput<RefundOrderParams>()(
     refundOrderParamsObject().check(
       z.refine((params) => (params.payOrderId === undefined) !== (params.mchOrderNo === undefined), {
@@ -148,7 +148,7 @@ const refundOrderResultObject = () =>
     errMsg: z.optional(freeText(z.string())),
   });
 /** The schema typed by {@link Refunds.CreateResult}, so compile errors name it. */
-export const refundOrderResultSchema = lazySchema(() => named<z.input<ReturnType<typeof refundOrderResultObject>>, RefundOrderResult>()(refundOrderResultObject()));
+const refundOrderResultSchema = lazySchema(() => named<z.input<ReturnType<typeof refundOrderResultObject>>, RefundOrderResult>()(refundOrderResultObject()));
 
 /**
  * What {@link GatewayClient.refundOrder} resolves to: the refund the gateway made, from its answer or, after a
@@ -176,7 +176,7 @@ const refundIdsObject = () =>
 type RefundIds = z.input<ReturnType<typeof refundIdsObject>>;
 
 /** Checks {@link Refunds.QueryParams}: one id at least. */
-export const refundQueryParamsSchema = lazySchema(() =>
+const refundQueryParamsSchema = lazySchema(() =>
   withInput<RefundQueryParams>()(
     refundIdsObject().check(z.refine((ids) => ids.mchRefundNo !== undefined || ids.refundOrderId !== undefined, { error: 'give mchRefundNo or refundOrderId (at least one)' })),
   ),
@@ -229,7 +229,7 @@ const refundObject = () =>
     createdAt: wireInteger(),
   });
 /** The schema typed by {@link Refunds.Refund}, so compile errors name it. */
-export const refundSchema = lazySchema(() => named<z.input<ReturnType<typeof refundObject>>, Refund>()(refundObject()));
+const refundSchema = lazySchema(() => named<z.input<ReturnType<typeof refundObject>>, Refund>()(refundObject()));
 
 /**
  * A refund, as {@link GatewayClient.refundQuery} returns it.

@@ -26,7 +26,7 @@ import { duplicateRequest } from '../refusals.js';
  * signed `settleRequestGet` answer (the same record, signed with the same secret, but without them) is not
  * taken for a notification.
  */
-export const settlementNotificationSchema = lazySchema(() =>
+const settlementNotificationSchema = lazySchema(() =>
   z.looseObject({
     ...settlementRecordSchema().def.shape,
     /** The merchant number (checked against the verifier's). */

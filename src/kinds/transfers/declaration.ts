@@ -44,7 +44,7 @@ export const TransferOrderState = {
 export type TransferOrderState = (typeof TransferOrderState)[keyof typeof TransferOrderState];
 
 /** Checks a {@link TransferOrderState}: a transfer in an unknown state is not safe to act on. */
-export const transferOrderStateSchema = lazySchema(() => z.enum(TransferOrderState, { error: 'must be a transfer state 0..4' }));
+const transferOrderStateSchema = lazySchema(() => z.enum(TransferOrderState, { error: 'must be a transfer state 0..4' }));
 
 const transferStateNames = stateNamesOf(TransferOrderState);
 
@@ -118,7 +118,7 @@ const transferOrderParamsObject = () =>
   });
 
 /** Checks {@link Transfers.CreateParams}, and that a channel the SDK knows takes the entry type (nothing sent otherwise). */
-export const transferOrderParamsSchema = lazySchema(() =>
+const transferOrderParamsSchema = lazySchema(() =>
   withInput<TransferOrderParams>()(
     transferOrderParamsObject().check(
       z.refine(entryTypeTaken, {
@@ -171,7 +171,7 @@ const transferOrderResultObject = () =>
     errMsg: z.optional(freeText(z.string())),
   });
 /** The schema typed by {@link Transfers.CreateResult}, so compile errors name it. */
-export const transferOrderResultSchema = lazySchema(() => named<z.input<ReturnType<typeof transferOrderResultObject>>, TransferOrderResult>()(transferOrderResultObject()));
+const transferOrderResultSchema = lazySchema(() => named<z.input<ReturnType<typeof transferOrderResultObject>>, TransferOrderResult>()(transferOrderResultObject()));
 
 /**
  * What {@link GatewayClient.transferOrder} resolves to: the transfer the gateway made, from its answer or, after a
@@ -195,7 +195,7 @@ const transferIdsObject = () =>
   });
 
 /** Checks {@link Transfers.QueryParams}: one id at least. */
-export const transferQueryParamsSchema = lazySchema(() =>
+const transferQueryParamsSchema = lazySchema(() =>
   withInput<TransferQueryParams>()(
     transferIdsObject().check(z.refine((ids) => ids.mchOrderNo !== undefined || ids.transferId !== undefined, { error: 'give mchOrderNo or transferId (at least one)' })),
   ),
@@ -259,7 +259,7 @@ const transferObject = () =>
     createdAt: wireInteger(),
   });
 /** The schema typed by {@link Transfers.Transfer}, so compile errors name it. */
-export const transferSchema = lazySchema(() => named<z.input<ReturnType<typeof transferObject>>, Transfer>()(transferObject()));
+const transferSchema = lazySchema(() => named<z.input<ReturnType<typeof transferObject>>, Transfer>()(transferObject()));
 
 /**
  * A transfer, as {@link GatewayClient.transferQuery} returns it.
@@ -278,7 +278,7 @@ export interface Transfer extends z.output<ReturnType<typeof transferObject>>, N
  * Checks a transfer notification: the transfer's fields as `transferQuery` returns them, plus `reqTime`. A payment
  * notification is not one (it has no `transferId`, `entryType`, `accountNo` or `transferDesc`).
  */
-export const transferNotificationSchema = lazySchema(() =>
+const transferNotificationSchema = lazySchema(() =>
   z.looseObject({
     ...transferObject().def.shape,
     /** When the gateway first sent the notification, milliseconds since the epoch (kept on every retry). */
