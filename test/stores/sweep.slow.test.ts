@@ -559,9 +559,11 @@ describe('a sweeping worker SIGKILLed mid-onPaid', () => {
         expect(byOrder.size).toBe(orders.length);
       } else {
         // Not transactional: the killed runs' rows stay (as the Redis and SQLite stores document); the re-run waited
-        // for the lease, or for SQLite's claim bound, which runs from the claim, taken a little before onPaid logs its start.
+        // for the Redis lease or SQLite's claim bound. Both run from the claim, taken a few ms before onPaid logs its
+        // start (CI once measured 997 ms on Redis), so the bound is checked against the logged starts with that slack;
+        // a re-run that had not waited would come one sweep round (~100 ms) after the kill.
         expect(byOrder.size).toBe(orders.length);
-        expect(rerunAfterMs).toBeGreaterThanOrEqual(kind === 'sqlite' ? LEASE_MS * 0.8 : LEASE_MS);
+        expect(rerunAfterMs).toBeGreaterThanOrEqual(LEASE_MS * 0.8);
       }
     } finally {
       a.child.kill('SIGKILL');
