@@ -1,15 +1,18 @@
+import type * as z from 'zod/mini';
 import { objectFields } from '../protocol/schemas/introspect.js';
+import { isNotSent } from '../protocol/schemas/not-sent.js';
 import { operations, type OperationName } from './table.js';
 
 /** The common fields every signed request carries besides the operation's own (spec 2.1). */
 export const COMMON_REQUEST_FIELDS = ['version', 'signType', 'sign', 'reqTime', 'mchNo', 'appId'] as const;
 
 /**
- * The fields the gateway knows for an operation: the common ones and the operation's own. The gateway
- * signs exactly these, so nothing else may be sent.
+ * The fields the gateway knows for an operation: the common ones and the operation's own, but for those the SDK
+ * never sends ({@link isNotSent}). The gateway signs exactly these, so nothing else may be sent.
  */
 export function wireFields(operation: OperationName): readonly string[] {
-  return [...COMMON_REQUEST_FIELDS, ...Object.keys(operations[operation].params.def.shape)];
+  const shape: Readonly<Record<string, z.core.$ZodType>> = operations[operation].params.def.shape;
+  return [...COMMON_REQUEST_FIELDS, ...Object.keys(shape).filter((name) => !isNotSent(shape[name]))];
 }
 
 /** An operation's field lists, read from its schemas. */

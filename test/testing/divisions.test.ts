@@ -236,6 +236,14 @@ describe('executeDivision, raw over loopback', () => {
     expect(gateway.order('order-1')?.divisionState).toBe(3);
   });
 
+  it("refuses a signed releaseAllToMerchant with 验签失败, as the reference: the SDK's own parameter is no wire field", async () => {
+    await divisible();
+    // The reference re-signs the fields it knows; a client in another language that signs the SDK's word gets this.
+    expect(await exec({ receivers: '[]', releaseAllToMerchant: 'true' })).toMatchObject({ msg: '验签失败' });
+    expect(gateway.divisions()).toEqual([]);
+    expect(gateway.order('order-1')?.divisionState).toBe(0);
+  });
+
   it('divides to the auto group with useSysAutoDivisionReceivers 1, at the stored shares', async () => {
     await start();
     gateway.createDivisionGroup({ name: 'not auto' });

@@ -13,6 +13,7 @@ import { decimalText, named, requiredText, safeInteger, wireInteger, withInput }
 import { freeText, personalData, type NotUniquelySigned } from '../../protocol/schemas/free-text.js';
 import type { KnownKeys } from '../../protocol/schemas/keys.js';
 import { lazySchema } from '../../protocol/schemas/lazy.js';
+import { notSent } from '../../protocol/schemas/not-sent.js';
 import type { ExactlyOne } from '../../protocol/schemas/one-of.js';
 
 /**
@@ -400,7 +401,7 @@ const execParamsObject = () =>
     /** The receivers and groups to divide to, each at most once; shares as decimal strings summing to at most 1. */
     receivers: z.optional(receiversParam()),
     /** `true`: divide to nobody, releasing the whole divisible amount to you, irrevocably. Not sent (an empty `receivers` is). */
-    releaseAllToMerchant: z.optional(z.literal(true, { error: 'must be true, to release the whole amount to you on purpose' })),
+    releaseAllToMerchant: z.optional(notSent(z.literal(true, { error: 'must be true, to release the whole amount to you on purpose' }))),
   });
 
 type ExecFields = z.input<ReturnType<typeof execParamsObject>>;

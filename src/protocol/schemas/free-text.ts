@@ -26,7 +26,7 @@ export function freeText<S extends z.ZodMiniType>(schema: S): S {
 export const isFreeText = (schema: z.core.$ZodType): boolean => marked(freeTextFields, schema);
 
 /** Whether `schema`, or a schema it wraps, is in `registry`. */
-function marked(registry: z.core.$ZodRegistry<object>, schema: z.core.$ZodType | undefined): boolean {
+export function marked(registry: z.core.$ZodRegistry<object>, schema: z.core.$ZodType | undefined): boolean {
   for (let current = schema; current; ) {
     if (registry.has(current)) return true;
     const def = current._zod.def as { innerType?: z.core.$ZodType; in?: z.core.$ZodType };
