@@ -15,7 +15,7 @@ import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { FAILURE_VERBS, KIND_OPTION_TYPES, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, controlUsage, kindHelp, kindUsage } from './kind-verbs.js';
 import { listState } from './mock-list.js';
-import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
+import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, wholeNumber, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 import { UsageError } from './usage-error.js';
 
 const DIVISION_OUTCOMES = ['succeeded', 'failed', 'accepted'];
@@ -75,11 +75,6 @@ const TRIGGER_SPECS = {
   },
   list: { route: () => 'state', method: () => 'GET', positionals: 'none', maxBytes: 64 * 1024 * 1024, print: listState },
 } satisfies Record<string, TriggerSpec>;
-
-/** A whole number option as a number, or as given (the mock refuses it with its reason). */
-function wholeNumber(value: string | boolean | undefined): number | string {
-  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : String(value);
-}
 
 /** The actions the command takes after `mock`. */
 export const TRIGGERS = Object.keys(TRIGGER_SPECS) as readonly Trigger[];

@@ -17,7 +17,7 @@ import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from '../kinds/payments/mock.js';
 import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
-import type { MockDecision } from './domain/record-desk.js';
+import type { MockDecision, RecordDesk } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import type { AddressBook, MockAddress } from '../kinds/settlements/mock-addresses.js';
@@ -113,10 +113,14 @@ export class MockGateway {
       this.#notifier.enqueue(order);
       this.#schedule();
     });
-    this.#desks = createDesks({ clock: this.#clock, orders: this.#orders }, (kind, record) => {
-      this.#notifier.enqueueRecord(kind, record);
-      this.#schedule();
-    });
+    this.#desks = createDesks(
+      this.#clock,
+      (kind, record) => {
+        this.#notifier.enqueueRecord(kind, record);
+        this.#schedule();
+      },
+      { payment: this.#orders },
+    );
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
     this.#receivers = new DivisionReceiverBook(this.#clock, () => [...new Set(this.#merchants.list().map((m) => m.mchNo))]);
     this.#divisions = new DivisionDesk(this.#clock, this.#orders, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
@@ -501,6 +505,32 @@ export class MockGateway {
    */
   control<K extends MockKindName>(kind: K, name: ControlNameOf<KindNamed<K>>, argument: unknown): unknown {
     return this.#desks[kind].control(name, argument);
+  }
+
+  /**
+   * A decision of a declared kind under its alias's name (e.g. `payOrder`), with the failure's texts its argument gives.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `argument` is wrong; an `Error` when the record is unknown or already final
+   * @example
+   * ```ts
+   * gateway.alias('payment', 'failOrder', 'order-1', { errCode: 'CARD_DECLINED' }); // as gateway.failOrder('order-1', { errCode: 'CARD_DECLINED' })
+   * ```
+   */
+  alias<K extends MockKindName>(kind: K, name: string, ref: string, argument?: unknown): RecordOf<KindNamed<K>> {
+    return (this.#desks[kind] as unknown as RecordDesk).alias(name, ref, argument) as RecordOf<KindNamed<K>>;
+  }
+
+  /**
+   * A declared kind's control on one record, by its method name (e.g. `setOrderFee`); returns what the method returns.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `argument` is wrong; an `Error` when the record is unknown (or final, for a control of open records)
+   * @example
+   * ```ts
+   * gateway.recordControl('payment', 'setOrderFee', 'order-1', 60); // as gateway.setOrderFee('order-1', 60)
+   * ```
+   */
+  recordControl<K extends MockKindName>(kind: K, name: string, ref: string, argument?: unknown): unknown {
+    return (this.#desks[kind] as unknown as RecordDesk).recordControl(name, ref, argument);
   }
 
   /**

@@ -245,9 +245,9 @@ export class OrderBook {
     return order && copy(order);
   }
 
-  /** A refund made the order's refunded sum reach its amount: 2 -> 5 (docs/reference/refunds.md section 2). */
-  markRefunded(order: MockPayOrder): void {
-    if (order.state === PayOrderState.Succeeded) order.state = PayOrderState.Refunded;
+  live(): readonly MockPayOrder[] {
+    this.expire();
+    return [...this.#orders.values()];
   }
 
   /** Test control: the channel reports success. */
@@ -348,6 +348,11 @@ export class OrderBook {
     const i = this.#declines.findIndex((d) => d.mchOrderNo === undefined || d.mchOrderNo === mchOrderNo);
     return i === -1 ? undefined : this.#declines.splice(i, 1)[0];
   }
+}
+
+/** A refund made the order's refunded sum reach its amount: 2 -> 5 (docs/reference/refunds.md section 2). */
+export function markRefunded(order: MockPayOrder): void {
+  if (order.state === PayOrderState.Succeeded) order.state = PayOrderState.Refunded;
 }
 
 function copy(order: MockPayOrder): MockPayOrder {

@@ -67,6 +67,8 @@ export interface GatewayControls {
   settle(kind: string, ref: string, decision: MockDecision): MockRecordBase;
   progress(kind: string, ref: string, to?: string): MockRecordBase;
   control(kind: string, name: string, argument: unknown): unknown;
+  alias(kind: string, name: string, ref: string, argument?: unknown): MockRecordBase;
+  recordControl(kind: string, name: string, ref: string, argument?: unknown): unknown;
   setChannelUserMode(mode: ChannelUserMode): void;
   setOrderFee(ref: string, mchFeeAmount: number): MockPayOrder;
   createDivisionGroup(group?: DivisionGroupInput): MockDivisionGroup;

@@ -5,7 +5,7 @@
  * @module
  */
 import { RecordDesk } from './record-desk.js';
-import { stateFieldOf, sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecordBase, type MockRecordKind, type ModeOf, type RecordOf, type WorldOf } from './record-kind.js';
+import { stateFieldOf, sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecordBase, type MockRecordKind, type MockRecordReader, type ModeOf, type RecordOf, type WorldOf } from './record-kind.js';
 import { refundKind, type MockRefundMethods } from '../../kinds/refunds/mock.js';
 import { transferKind, type MockTransferMethods } from '../../kinds/transfers/mock.js';
 import { settlementKind, type MockSettlementMethods } from '../../kinds/settlements/mock.js';
@@ -43,9 +43,22 @@ export type MockDesks = { readonly [Name in MockKindName]: RecordDesk<RecordOf<K
 /** The state's member of each declared kind: its records, newest first. */
 export type MockKindRecords = { readonly [K in MockKind as K['plural']]: readonly RecordOf<K>[] };
 
-/** A desk for each declared kind; `onNotified` is told of a record that reached a notified state. */
-export function createDesks(parts: MockParts, onNotified: (kind: MockKind, record: MockRecordBase) => void): MockDesks {
-  return Object.fromEntries((MOCK_KINDS as readonly MockKind[]).map((kind) => [kind.name, new RecordDesk(kind as unknown as MockRecordKind, parts, (record) => onNotified(kind, record))])) as unknown as MockDesks;
+/**
+ * A desk for each declared kind, built in `MOCK_KINDS`' order: a kind's world reads the desks of the kinds before it
+ * (`parts.desk(name)`), and `readers` (desks that are not declared kinds). `onNotified` is told of a record that reached a notified state.
+ */
+export function createDesks(clock: MockParts['clock'], onNotified: (kind: MockKind, record: MockRecordBase) => void, readers: Readonly<Record<string, MockRecordReader<unknown>>> = {}): MockDesks {
+  const desks: Record<string, MockRecordReader<unknown>> = { ...readers };
+  const parts: MockParts = {
+    clock,
+    desk: <R>(name: string) => {
+      const desk = desks[name];
+      if (desk === undefined) throw new Error(`no desk ${name} is built yet: declare its kind before the kinds that read it (MOCK_KINDS)`);
+      return desk as MockRecordReader<R>;
+    },
+  };
+  for (const kind of MOCK_KINDS as readonly MockKind[]) desks[kind.name] = new RecordDesk(kind as unknown as MockRecordKind, parts, (record) => onNotified(kind, record));
+  return desks as unknown as MockDesks;
 }
 
 /** What the records of the declared kinds took from an order (its succeeded refunds): each `ofOrder` kind's sum over the order's records. */

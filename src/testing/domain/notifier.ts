@@ -173,11 +173,19 @@ export function signedOrderFields(order: MockPayOrder, secret: string, now: numb
   return signedFields(order, ORDER_FIELDS, secret, now);
 }
 
-/** What the notifier reads of a declared kind: its name, query, id and key, and its notification's declaration. */
-type NotifiedKind = { readonly name: MockKindName; readonly operations: MockKindOperations; readonly id: string; readonly key: string; readonly notification?: MockNotificationDeclaration | undefined };
+/** What the notifier reads of a declared kind: its name, query, id and key, its notification's declaration and the fields it notifies. */
+type NotifiedKind = {
+  readonly name: MockKindName;
+  readonly operations: MockKindOperations;
+  readonly id: string;
+  readonly key: string;
+  readonly notification?: MockNotificationDeclaration | undefined;
+  readonly notifiedFields?: readonly string[] | undefined;
+};
 
-/** The fields a kind's notification carries but `reqTime` (added when signed): its declared schema's, else its query's answer's. */
+/** The fields a kind's notification carries but `reqTime` (added when signed): its own list, else its declared schema's, else its query's answer's. */
 function notifiedFields(kind: NotifiedKind): readonly string[] {
+  if (kind.notifiedFields !== undefined) return kind.notifiedFields;
   return kind.notification === undefined ? fieldsOf(kind.operations.query) : Object.keys(kind.notification.schema.def.shape).filter((name) => name !== 'reqTime');
 }
 

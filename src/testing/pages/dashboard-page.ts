@@ -9,7 +9,7 @@ import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import { MOCK_KINDS } from '../domain/kinds.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
-import { stateFieldOf, stateName, stateOf, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
+import { aliasOf, stateFieldOf, stateName, stateOf, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
 import { ADDRESS_STATUS_NAMES, MockAddressStatus } from '../../kinds/settlements/mock-addresses.js';
 import { divisionSections } from './division-sections.js';
@@ -72,14 +72,21 @@ function cell(kind: MockKindView, column: MockColumn<never>, r: Row): Html {
   return 'cell' in column && column.cell !== undefined ? html`<td class="${column.cell}">${value}</td>` : html`<td>${value}</td>`;
 }
 
-/** A record's row: its declared columns, then while it is open its step's button (if it declares steps), else one for each decision. */
+/** While a record is open, its step's button (if its kind declares steps), else one for each decision (its alias's route, or settle). */
+export function recordButtons(path: string, kind: MockKindView, r: Row): Html | '' {
+  const id = encodeURIComponent(String(r[kind.id]));
+  const decision = (to: string, button: string) => {
+    const alias = aliasOf(kind, to);
+    return alias === undefined ? control(path, `${kind.plural}/${id}/settle`, capitalized(to), button, { to }) : control(path, `${kind.plural}/${id}/${alias.path}`, capitalized(to), button);
+  };
+  const decisions = () => Object.entries(kind.decisions).flatMap(([to, d], i) => [...(i === 0 ? [] : [html` `]), decision(to, d.button ?? '')]);
+  const step = kind.steps && control(path, `${kind.plural}/${id}/progress`, kind.steps.button);
+  return kind.states.open.includes(stateOf(kind, r)) ? (step ?? html`${decisions()}`) : '';
+}
+
+/** A record's row: its declared columns, then its buttons. */
 function kindRow(path: string, kind: MockKindView, r: Row): Html {
-  const id = String(r[kind.id]);
-  const settle = `${kind.plural}/${encodeURIComponent(id)}/settle`;
-  const decisions = () => Object.entries(kind.decisions).flatMap(([to, d], i) => [...(i === 0 ? [] : [html` `]), control(path, settle, capitalized(to), d.button ?? '', { to })]);
-  const step = kind.steps && control(path, `${kind.plural}/${encodeURIComponent(id)}/progress`, kind.steps.button);
-  const buttons = kind.states.open.includes(stateOf(kind, r)) ? (step ?? decisions()) : '';
-  return html`<tr data-${kind.name}="${id}">${kind.columns.map((column) => cell(kind, column, r))}<td>${buttons}</td></tr>`;
+  return html`<tr data-${kind.name}="${String(r[kind.id])}">${kind.columns.map((column) => cell(kind, column, r))}<td>${recordButtons(path, kind, r)}</td></tr>`;
 }
 
 /** A declared kind's section: its table, newest first as the state lists it. */
