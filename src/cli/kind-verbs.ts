@@ -160,21 +160,20 @@ export function kindUsage(long: boolean): string[] {
   return MOCK_KINDS.flatMap((kind) => [
     `payment-gateway-sdk mock ${recordTakers(kind).join('|')} ${placeholder(kind)} [--url URL]${long ? ' [--err-code CODE] [--err-msg TEXT]' : ''}`,
     ...(hasModes(kind) ? [`payment-gateway-sdk mock ${kind.name}-mode ${modes(kind).map(([m]) => m).join('|')}${long ? ` [--${kind.name} ${placeholder(kind)}]` : ''} [--url URL]`] : []),
+    ...recordVerbs(kind).flatMap(({ verb: { name, option } }) => (option === undefined ? [] : [`payment-gateway-sdk mock ${name} ${placeholder(kind)} --${option.name} ${option.value} [--url URL]`])),
   ]);
 }
 
 /** The usage lines of each kind's control verbs, e.g. `payment-gateway-sdk mock refund-unsupported ORDER|--if-code CODE|... [--allow] [--url URL]`. */
 export function controlUsage(): string[] {
-  return [
-    ...MOCK_KINDS.flatMap(controlVerbs).map((cv) => `payment-gateway-sdk mock ${cv.name} ${targetUsage(cv)} [--url URL]`),
-    ...MOCK_KINDS.flatMap((kind) => recordVerbs(kind).flatMap(({ verb: { name, option } }) => (option === undefined ? [] : [`payment-gateway-sdk mock ${name} ${placeholder(kind)} --${option.name} ${option.value} [--url URL]`]))),
-  ];
+  return MOCK_KINDS.flatMap(controlVerbs).map((cv) => `payment-gateway-sdk mock ${cv.name} ${targetUsage(cv)} [--url URL]`);
 }
 
 /** What each kind's verbs do, for the command's usage: `mock refund-succeed|... REFUND decides a held refund (...); ...`. */
 export function kindSummary(): string {
   return MOCK_KINDS.map((kind) => [
-    `mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)} decides a held ${nounOf(kind)} (${kind.id} or ${kind.key})`,
+    `mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)} decides ${hasModes(kind) ? 'a held' : 'an open'} ${nounOf(kind)} (${kind.id} or ${kind.key})`,
+    ...recordVerbs(kind).map(({ verb }) => `mock ${verb.name} ${placeholder(kind)}${verb.option === undefined ? '' : ` --${verb.option.name} ${verb.option.value}`} ${verb.summary}`),
     ...(hasModes(kind) ? [`mock ${kind.name}-mode ${modes(kind).map(([m]) => m).join('|')} sets how the coming ${kind.plural} go (--${kind.name} ${placeholder(kind)}: one ${kind.name})`] : []),
     ...controlVerbs(kind).map((cv) => `mock ${cv.name} ${cv.verb.summary}`),
   ].join('; ')).join('; ');

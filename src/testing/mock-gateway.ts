@@ -14,8 +14,7 @@ import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/fault
 import { DivisionReceiverBook, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from '../kinds/division/mock-receivers.js';
 import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from '../kinds/division/mock.js';
 import { MerchantRegistry } from './domain/merchants.js';
-import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
-import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from '../kinds/payments/mock.js';
+import { Notifier, signedRecordFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
 import type { MockDecision, RecordDesk } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
@@ -64,7 +63,8 @@ export function createMockGateway(options: MockGatewayOptions): MockGateway {
 
 /**
  * The mock gateway, made by {@link createMockGateway}. Besides the methods below, each declared record kind gives it
- * methods named after the kind ({@link MockKindMethods}): `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
+ * methods named after the kind ({@link MockKindMethods}): `order(ref)`, `orders()`, `settleOrder`, `payOrder`,
+ * `failOrder`, `expireOrder`, `setOrderFee`, `addTransaction`, `declineNextPayment`; `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
  * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`; `settlement(ref)`,
  * `settlements()`, `setSettlementMode`, `settleSettlement`, `progressSettlement`.
  *
@@ -80,7 +80,6 @@ export class MockGateway {
   readonly #merchants: MerchantRegistry;
   readonly #clock: SimulatedClock;
   readonly #baseUrl: string | undefined;
-  readonly #orders: OrderBook;
   readonly #desks: MockDesks;
   readonly #channelUsers: ChannelUserDesk;
   readonly #receivers: DivisionReceiverBook;
@@ -109,27 +108,18 @@ export class MockGateway {
       routing: o.notifications ?? {},
       onAttempt: (attempt) => log?.(notificationEvent(attempt)),
     });
-    this.#orders = new OrderBook(this.#clock, (order) => {
-      this.#notifier.enqueue(order);
+    this.#desks = createDesks(this.#clock, (kind, record) => {
+      this.#notifier.enqueueRecord(kind, record);
       this.#schedule();
     });
-    this.#desks = createDesks(
-      this.#clock,
-      (kind, record) => {
-        this.#notifier.enqueueRecord(kind, record);
-        this.#schedule();
-      },
-      { payment: this.#orders },
-    );
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
     this.#receivers = new DivisionReceiverBook(this.#clock, () => [...new Set(this.#merchants.list().map((m) => m.mchNo))]);
-    this.#divisions = new DivisionDesk(this.#clock, this.#orders, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
+    this.#divisions = new DivisionDesk(this.#clock, this.#desks.payment, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
     this.#handle = createRequestHandler({
       basePath: o.baseUrl === undefined ? '' : new URL(o.baseUrl).pathname.replace(/\/+$/, ''),
       successCode: o.successCode ?? 200,
       clock: this.#clock,
       merchants: this.#merchants,
-      orders: this.#orders,
       desks: this.#desks,
       channelUsers: this.#channelUsers,
       receivers: this.#receivers,
@@ -223,97 +213,9 @@ export class MockGateway {
    */
   advanceTime(ms: number): void {
     this.#clock.advance(ms);
-    this.#orders.expire();
     for (const kind of MOCK_KINDS) this.#desks[kind.name].expire();
     this.#divisions.due();
     this.#schedule();
-  }
-
-  /**
-   * A copy of an order, by `payOrderId` or `mchOrderNo`; `undefined` when there is none.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.order('order-1')?.state).toBe(PayOrderState.Succeeded);
-   * ```
-   */
-  order(ref: string): MockPayOrder | undefined {
-    return this.#orders.snapshot(ref);
-  }
-
-  /**
-   * Copies of all orders, oldest first.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.orders().filter((o) => o.mchOrderNo === 'cart-44')).toHaveLength(1);
-   * ```
-   */
-  orders(): MockPayOrder[] {
-    return this.#orders.list();
-  }
-
-  /**
-   * The channel reports the order paid (state 0/1 -> 2); its notification is queued. Coin orders get a completed transaction.
-   *
-   * @example
-   * ```ts
-   * const order = await client.query({ mchOrderNo: 'order-1001' });
-   * gateway.payOrder(order.payOrderId);
-   * await gateway.deliverNotifications();
-   * ```
-   */
-  payOrder(ref: string): MockPayOrder {
-    return this.#orders.pay(ref);
-  }
-
-  /**
-   * The channel reports the payment failed (state 0/1 -> 3) with `errCode`/`errMsg`.
-   *
-   * @example
-   * ```ts
-   * gateway.failOrder('order-1', { errCode: 'CARD_DECLINED', errMsg: 'insufficient funds' });
-   * ```
-   */
-  failOrder(ref: string, failure?: ChannelFailure): MockPayOrder {
-    return this.#orders.fail(ref, failure);
-  }
-
-  /**
-   * The order's validity ends now (state 0/1 -> 6, closed as expired), as if its `expiredTime` had passed; other orders are untouched. No notification.
-   *
-   * @example
-   * ```ts
-   * gateway.expireOrder('order-1');
-   * expect(gateway.order('order-1')?.state).toBe(PayOrderState.Closed);
-   * ```
-   */
-  expireOrder(ref: string): MockPayOrder {
-    return this.#orders.expireNow(ref);
-  }
-
-  /**
-   * The next order (or the one with `failure.mchOrderNo`) fails at the channel when created: `orderState` 3.
-   *
-   * @example
-   * ```ts
-   * gateway.declineNextPayment({ mchOrderNo: 'order-2', errCode: 'ACQ.PAYMENT_AUTH_CODE_INVALID' });
-   * ```
-   */
-  declineNextPayment(failure?: ChannelFailure): void {
-    this.#orders.declineNext(failure);
-  }
-
-  /**
-   * An on-chain transaction of a coin order (`COIN_...` way code), with an exact decimal amount.
-   *
-   * @example
-   * ```ts
-   * gateway.addTransaction('order-1', { amount: '10.50', status: 'Confirming' });
-   * ```
-   */
-  addTransaction(ref: string, input: TransactionInput): MockTransaction {
-    return this.#orders.addTransaction(ref, input);
   }
 
   /**
@@ -554,21 +456,6 @@ export class MockGateway {
   }
 
   /**
-   * The gateway's fee on an order (`mchFeeAmount`, minor units; 0 by default): a division shares the amount less
-   * this fee, less refunds (division.md section 4).
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `mchFeeAmount` is a whole number >= 0; an `Error`
-   *   when the order is unknown or the fee is more than its amount
-   * @example
-   * ```ts
-   * gateway.setOrderFee('order-1', 60); // 0.6 % of 10000
-   * ```
-   */
-  setOrderFee(ref: string, mchFeeAmount: number): MockPayOrder {
-    return this.#orders.setFee(ref, mchFeeAmount);
-  }
-
-  /**
    * Makes a division receiver group, as the merchant portal does (the API has none): ids from 100001, of `mchNo`
    * (default: the first merchant configured); `auto` flags it as the auto division group (a mode 1 order, or an exec
    * with `useSysAutoDivisionReceivers` 1, divides to the merchant's first such group).
@@ -698,10 +585,12 @@ export class MockGateway {
    * ```
    */
   payerReturnUrl(ref: string): string | undefined {
-    const order = this.#orders.resolve(ref, 'payerReturnUrl');
+    const orders = this.#desks.payment;
+    const order = orders.resolve(ref, 'payerReturnUrl');
     if (order.returnUrl === undefined) return undefined;
     const url = new URL(order.returnUrl);
-    const fields = signedOrderFields(order, this.#merchants.get(order.appId)?.secret ?? '', this.#clock.now());
+    // The fields a payment's notification carries, signed now.
+    const fields = signedRecordFields(orders.kind, order, this.#merchants.get(order.appId)?.secret ?? '', this.#clock.now());
     for (const [key, value] of Object.entries(fields)) url.searchParams.append(key, value);
     return url.href;
   }
@@ -723,10 +612,10 @@ export class MockGateway {
       now: this.#clock.now(),
       clock: this.#clock.mode,
       merchants: this.#merchants.list().map(({ mchNo, appId }) => ({ mchNo, appId })),
-      orders: this.#orders.list().reverse(),
+      // Each declared kind's records under its plural, the orders first.
+      ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
       notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
       addresses: this.#addresses.list(),
-      ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
       divisionGroups: this.#receivers.groups().reverse(),
       divisionReceivers: this.#receivers.receivers().reverse(),
       divisionBatches: this.#divisions.batches().reverse(),

@@ -6,12 +6,13 @@
  */
 import { RecordDesk } from './record-desk.js';
 import { stateFieldOf, sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecordBase, type MockRecordKind, type MockRecordReader, type ModeOf, type RecordOf, type WorldOf } from './record-kind.js';
+import { paymentKind, type MockPaymentMethods } from '../../kinds/payments/mock.js';
 import { refundKind, type MockRefundMethods } from '../../kinds/refunds/mock.js';
 import { transferKind, type MockTransferMethods } from '../../kinds/transfers/mock.js';
 import { settlementKind, type MockSettlementMethods } from '../../kinds/settlements/mock.js';
 
-/** Every declared kind of the mock. */
-export const MOCK_KINDS = [refundKind, transferKind, settlementKind] as const;
+/** Every declared kind of the mock, in the order their desks are built: payments first, whose orders refunds' world reads. */
+export const MOCK_KINDS = [paymentKind, refundKind, transferKind, settlementKind] as const;
 
 /**
  * The gateway's methods of every declared kind, as each kind documents them; `kind-methods.ts` derives them from
@@ -22,11 +23,11 @@ export const MOCK_KINDS = [refundKind, transferKind, settlementKind] as const;
  * gateway.setTransferMode('hold');
  * ```
  */
-export interface MockKindMethods extends MockRefundMethods, MockTransferMethods, MockSettlementMethods {}
+export interface MockKindMethods extends MockPaymentMethods, MockRefundMethods, MockTransferMethods, MockSettlementMethods {}
 
-/** What a notification may be named by in a resend: a payment's ids, then the id and key of each declared kind the mock notifies. */
+/** What a notification may be named by in a resend: the id and key of each declared kind the mock notifies. */
 const NOTIFICATION_REFS: readonly string[] = [
-  ...new Set(['payOrderId', 'mchOrderNo', ...(MOCK_KINDS as readonly MockKindView[]).flatMap((kind) => (kind.states.notified.length === 0 ? [] : [kind.id, kind.key]))]),
+  ...new Set([...(MOCK_KINDS as readonly MockKindView[]).flatMap((kind) => (kind.states.notified.length === 0 ? [] : [kind.id, kind.key]))]),
 ];
 /** The same, as messages and usage name them: `payOrderId, mchOrderNo, refundOrderId or mchRefundNo`. */
 export const NOTIFICATION_REFS_TEXT = `${NOTIFICATION_REFS.slice(0, -1).join(', ')} or ${String(NOTIFICATION_REFS.at(-1))}`;
@@ -45,10 +46,10 @@ export type MockKindRecords = { readonly [K in MockKind as K['plural']]: readonl
 
 /**
  * A desk for each declared kind, built in `MOCK_KINDS`' order: a kind's world reads the desks of the kinds before it
- * (`parts.desk(name)`), and `readers` (desks that are not declared kinds). `onNotified` is told of a record that reached a notified state.
+ * (`parts.desk(name)`: refunds' the orders'). `onNotified` is told of a record that reached a notified state.
  */
-export function createDesks(clock: MockParts['clock'], onNotified: (kind: MockKind, record: MockRecordBase) => void, readers: Readonly<Record<string, MockRecordReader<unknown>>> = {}): MockDesks {
-  const desks: Record<string, MockRecordReader<unknown>> = { ...readers };
+export function createDesks(clock: MockParts['clock'], onNotified: (kind: MockKind, record: MockRecordBase) => void): MockDesks {
+  const desks: Record<string, MockRecordReader<unknown>> = {};
   const parts: MockParts = {
     clock,
     desk: <R>(name: string) => {

@@ -153,7 +153,9 @@ export interface MockRecordControl<R, World> {
 /** The CLI's verb of a control on one record: its name, help, the option its argument is given by, what its line adds. */
 export interface MockRecordControlVerb {
   readonly name: string;
+  /** Its line in `mock <verb> --help`, and what it does in a few words for the command's usage. */
   readonly help: string;
+  readonly summary: string;
   /** The option (`fee`), its value's placeholder (`N`) and help; a whole number is sent as a number. */
   readonly option?: { readonly name: string; readonly value: string; readonly help: string } | undefined;
   /** What the printed line adds after the record's, from the control's answer. */
@@ -320,6 +322,11 @@ export interface MockRecordKind<
   /** The dashboard's table: its columns, then the decisions' buttons while a record is open. */
   readonly columns: readonly MockColumn<R>[];
   /**
+   * The dashboard and `mock list` show its records in a section of their own rather than the generic table (payments':
+   * the Orders, first, with the records that belong to each order); the pages read them from the desk all the same.
+   */
+  readonly ownSection?: boolean | undefined;
+  /**
    * A record belongs to an order by `field`: the dashboard and `mock list` show it under the order, the dashboard with
    * the sum of `amount` of those in `sumState`, what they took from the order (a division shares the rest).
    */
@@ -426,6 +433,7 @@ export interface MockKindView {
   readonly aliases?: readonly MockDecisionAlias[] | undefined;
   readonly recordControls?: readonly MockRecordControl<never, never>[] | undefined;
   readonly columns: readonly MockColumn<never>[];
+  readonly ownSection?: boolean | undefined;
   readonly ofOrder?: { readonly field: string; readonly amount: string; readonly currency: string; readonly sumState: number } | undefined;
   readonly modeDoes: string;
   readonly settleDoes: string;

@@ -13,7 +13,6 @@ import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { divisionGroupInputSchema, receiverBindRefusalSchema } from '../../kinds/division/mock-receivers.js';
 import { divisionOutcomeSchema } from '../../kinds/division/mock.js';
-import { channelFailureSchema } from '../../kinds/payments/mock.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
 import { hasModes, type MockKindView } from '../domain/record-kind.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
@@ -101,23 +100,9 @@ export function kindRoutes(kind: MockKindView): ControlRoute[] {
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}division groups, receivers, batches and records, the latest 200 requests`,
+    does: `everything the mock holds: merchants (no secrets), ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}notifications and their attempts, addresses, division groups, receivers, batches and records, the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
-  route({ method: 'POST', path: '/_mock/orders/{payOrderId}/pay', calls: 'payOrder(ref)', does: 'the channel reports the order paid (state 2); its notification is queued', run: (gateway, ref) => gateway.payOrder(ref) }),
-  route({
-    method: 'POST', path: '/_mock/orders/{payOrderId}/fail', body: '{ errCode?, errMsg? }', calls: 'failOrder(ref, failure)',
-    does: 'the channel reports the payment failed (state 3); no notification',
-    bodySchema: channelFailureSchema,
-    run: (gateway, ref, failure) => gateway.failOrder(ref, failure),
-  }),
-  route({
-    method: 'POST', path: '/_mock/orders/{payOrderId}/fee', body: '{ mchFeeAmount }', calls: 'setOrderFee(ref, mchFeeAmount)',
-    does: "the gateway's fee on the order (minor units; 0 by default): a division shares the amount less it",
-    bodySchema: z.strictObject({ mchFeeAmount: safeInteger(0) }),
-    run: (gateway, ref, { mchFeeAmount }) => gateway.setOrderFee(ref, mchFeeAmount),
-  }),
-  route({ method: 'POST', path: '/_mock/orders/{payOrderId}/expire', calls: 'expireOrder(ref)', does: 'the order expires now (state 6, closed); no notification', run: (gateway, ref) => gateway.expireOrder(ref) }),
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
   route({
     method: 'POST', path: '/_mock/notifications/{id}/resend', calls: 'resendNotification(ref)',

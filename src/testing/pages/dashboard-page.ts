@@ -1,10 +1,11 @@
 /**
- * The dashboard, `{base}/`: the gateway's state with buttons that call the control routes; it polls
+ * The dashboard, `{base}/`: the gateway's state (the orders first, in a section of their own with each order's refunds) with buttons that call the control routes; it polls
  * `/_mock/state` once a second and reloads when the state changes.
  *
  * @module
  */
 import { payOrderStateName } from '../../kinds/payments/enums.js';
+import { paymentKind } from '../../kinds/payments/mock.js';
 import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import { MOCK_KINDS } from '../domain/kinds.js';
@@ -48,7 +49,8 @@ function notificationRow(path: string, n: MockNotification & { attemptLog: reado
 function notifiedRecord(n: MockNotification): Html {
   const kind = MOCK_KINDS.find((k) => k.name === n.kind);
   const order = html`<code>${n.payOrderId}</code>`;
-  if (!kind) return order;
+  // A payment's record is the order itself.
+  if (!kind || (n as unknown as Row)[kind.id] === n.payOrderId) return order;
   const record = html`${kind.name} <code>${(n as unknown as Row)[kind.key]}</code>`;
   // A transfer or a settlement is of no order.
   return n.payOrderId === '' ? record : html`${record} of ${order}`;
@@ -142,8 +144,8 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
       ${orders.map((o) => html`<tr data-order="${o.payOrderId}"><td><a href="${base}/cashier/${encodeURIComponent(o.payOrderId)}"><code>${o.payOrderId}</code></a></td>
         <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td>${ofOrders.map(({ kind, byOrder }) => html`<td>${orderRecords(kind, byOrder.get(o.payOrderId), o.currency)}</td>`)}
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
-        <td>${o.state <= 1 ? [control(path, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(path, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
-    ${MOCK_KINDS.map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
+        <td>${recordButtons(path, paymentKind, o as unknown as Row)}</td></tr>`)}</table>`)}
+    ${MOCK_KINDS.filter((kind) => kind.ownSection !== true).map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
     ${divisionSections(state)}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
