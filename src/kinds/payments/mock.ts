@@ -429,15 +429,11 @@ export const paymentKind = defineMockRecordKind<MockPayOrder, PaymentWorld>()({
       },
     },
   ],
+  // Its table is the dashboard's first, the Orders (with each order's refunds and the cashier's link), and its lines
+  // `mock list`'s first: its own section, no generic columns.
   ownSection: true,
-  columns: [
-    { title: 'Order', field: 'payOrderId', as: 'code' },
-    { title: 'Merchant order', field: 'mchOrderNo', as: 'code' },
-    { title: 'Subject', field: 'subject', as: 'text' },
-    { title: 'Amount', field: 'amount', as: 'amount', currency: 'currency' },
-    { title: 'State', field: 'state', as: 'state' },
-    { title: 'Created', field: 'createdAt', as: 'time' },
-  ],
+  columns: [],
+  // It has no modes.
   modeDoes: '',
   settleDoes: "decides an unpaid order: 'pay' (2, the channel reports it paid; notified) or 'fail' (3, the channel's error)",
 });

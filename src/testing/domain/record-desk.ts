@@ -6,12 +6,11 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { definitionOf } from '../../operations/table.js';
+import { definitionOf, type OperationName } from '../../operations/table.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import { merchantScoped, type MockMerchant } from './merchants.js';
 import { nounOf, stateFieldOf, stateName, stateOf, type MockKindOperations, type MockParts, type MockRecordBase, type MockRecordKind, type MockRecordReader } from './record-kind.js';
-import type { OperationName } from '../../operations/table.js';
 import { refuse } from './refusals.js';
 
 /** How a held record ends: a decision of its kind, with a failure's texts. */
