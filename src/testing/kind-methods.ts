@@ -31,6 +31,11 @@ type ArgumentOf<C> = C extends { readonly run: (world: never, argument: infer A,
 type NounOf<K extends MockKind> = [NonNullable<K['noun']>] extends [never] ? K['name'] : string extends NonNullable<K['noun']> ? K['name'] : NonNullable<K['noun']>;
 type AliasOf<K> = K extends { readonly aliases?: infer Aliases extends readonly unknown[] | undefined } ? NonNullable<Aliases>[number] : never;
 type RecordControlOf<K> = K extends { readonly recordControls?: infer Controls extends readonly unknown[] | undefined } ? NonNullable<Controls>[number] : never;
+type NameOf<T> = T extends { readonly name: infer Name extends string } ? Name : never;
+/** The names of a kind's decision aliases, e.g. `payOrder` | `failOrder`. */
+export type AliasNameOf<K> = NameOf<AliasOf<K>>;
+/** The names of a kind's controls on one record, e.g. `setOrderFee` | `expireOrder` | `addTransaction`. */
+export type RecordControlNameOf<K> = NameOf<RecordControlOf<K>>;
 /** A method of one record: `(ref)` when it takes no argument, else `(ref, argument)`. */
 type OnRecord<A, Answer> = [A] extends [undefined] ? (ref: string) => Answer : (ref: string, argument: A) => Answer;
 type AliasArgument<A> = A extends { texts?(argument: infer T): unknown } ? T : undefined;

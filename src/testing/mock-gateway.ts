@@ -25,7 +25,7 @@ import { createMswHandlers } from './http/msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http/node-server.js';
 import type { Outcome } from './http/respond.js';
 import type { MockKindMethods } from './domain/kinds.js';
-import { addKindMethods, type ControlNameOf } from './kind-methods.js';
+import { addKindMethods, type AliasNameOf, type ControlNameOf, type RecordControlNameOf } from './kind-methods.js';
 import { notificationEvent, requestEvent } from './log-lines.js';
 import { mockGatewayOptionsSchema, type MockGatewayOptions } from './options.js';
 
@@ -418,7 +418,7 @@ export class MockGateway {
    * gateway.alias('payment', 'failOrder', 'order-1', { errCode: 'CARD_DECLINED' }); // as gateway.failOrder('order-1', { errCode: 'CARD_DECLINED' })
    * ```
    */
-  alias<K extends MockKindName>(kind: K, name: string, ref: string, argument?: unknown): RecordOf<KindNamed<K>> {
+  alias<K extends MockKindName>(kind: K, name: AliasNameOf<KindNamed<K>>, ref: string, argument?: unknown): RecordOf<KindNamed<K>> {
     return (this.#desks[kind] as unknown as RecordDesk).alias(name, ref, argument) as RecordOf<KindNamed<K>>;
   }
 
@@ -431,7 +431,7 @@ export class MockGateway {
    * gateway.recordControl('payment', 'setOrderFee', 'order-1', 60); // as gateway.setOrderFee('order-1', 60)
    * ```
    */
-  recordControl<K extends MockKindName>(kind: K, name: string, ref: string, argument?: unknown): unknown {
+  recordControl<K extends MockKindName>(kind: K, name: RecordControlNameOf<KindNamed<K>>, ref: string, argument?: unknown): unknown {
     return (this.#desks[kind] as unknown as RecordDesk).recordControl(name, ref, argument);
   }
 
