@@ -64,7 +64,7 @@ export function createMockGateway(options: MockGatewayOptions): MockGateway {
 /**
  * The mock gateway, made by {@link createMockGateway}. Besides the methods below, each declared record kind gives it
  * methods named after the kind ({@link MockKindMethods}): `order(ref)`, `orders()`, `settleOrder`, `payOrder`,
- * `failOrder`, `expireOrder`, `setOrderFee`, `addTransaction`, `declineNextPayment`; `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
+ * `failOrder`, `expireOrder`, `setOrderFee`, `addTransaction`, `payerReturnUrl`, `declineNextPayment`; `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
  * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`; `settlement(ref)`,
  * `settlements()`, `setSettlementMode`, `settleSettlement`, `progressSettlement`.
  *
@@ -108,10 +108,14 @@ export class MockGateway {
       routing: o.notifications ?? {},
       onAttempt: (attempt) => log?.(notificationEvent(attempt)),
     });
-    this.#desks = createDesks(this.#clock, (kind, record) => {
-      this.#notifier.enqueueRecord(kind, record);
-      this.#schedule();
-    });
+    this.#desks = createDesks(
+      this.#clock,
+      (kind, record) => {
+        this.#notifier.enqueueRecord(kind, record);
+        this.#schedule();
+      },
+      (kind, record) => signedRecordFields(kind, record, this.#merchants.get(record.appId)?.secret ?? '', this.#clock.now()),
+    );
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
     this.#receivers = new DivisionReceiverBook(this.#clock, () => [...new Set(this.#merchants.list().map((m) => m.mchNo))]);
     this.#divisions = new DivisionDesk(this.#clock, this.#desks.payment, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
@@ -573,26 +577,6 @@ export class MockGateway {
    */
   get requests(): readonly MockRequestRecord[] {
     return this.#requests.records;
-  }
-
-  /**
-   * The URL the cashier sends the payer back to: the order's `returnUrl` with the signed fields the gateway adds; `undefined` without `returnUrl`.
-   *
-   * @example
-   * ```ts
-   * const back = gateway.payerReturnUrl('order-1');
-   * await verifyNotification(new URL(back!).searchParams, merchant);
-   * ```
-   */
-  payerReturnUrl(ref: string): string | undefined {
-    const orders = this.#desks.payment;
-    const order = orders.resolve(ref, 'payerReturnUrl');
-    if (order.returnUrl === undefined) return undefined;
-    const url = new URL(order.returnUrl);
-    // The fields a payment's notification carries, signed now.
-    const fields = signedRecordFields(orders.kind, order, this.#merchants.get(order.appId)?.secret ?? '', this.#clock.now());
-    for (const [key, value] of Object.entries(fields)) url.searchParams.append(key, value);
-    return url.href;
   }
 
   /**

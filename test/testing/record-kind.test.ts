@@ -71,6 +71,8 @@ const payoutKind = defineMockRecordKind<Payout, { readonly blocked: Set<string> 
 /** The parts of a desk that reads no other kind's. */
 const noOtherDesks = (clock: SimulatedClock): MockParts => ({
   clock,
+  // Stands in for the notifier's signing: the record's state and key, and a mark.
+  signed: (kind, record) => ({ state: String((record as unknown as MockRecord).state), key: String((record as unknown as Record<string, unknown>)[kind.key]), sign: 'SIGNED' }),
   desk: (name) => {
     throw new Error(`no desk ${name}`);
   },
@@ -299,6 +301,10 @@ const voucherKind = defineMockRecordKind<Voucher, VoucherWorld>()({
       },
     },
     { name: 'couponPayoutKey', path: 'payout', does: 'the payout the coupon names', run: (voucher: Voucher) => voucher.payout },
+    {
+      name: 'couponLink', path: 'link', does: "a link carrying the coupon's signed fields",
+      run: (_voucher: Voucher, _none: undefined, { signed }: { readonly signed: () => Record<string, string> }) => `https://shop.test/back?${new URLSearchParams(signed()).toString()}`,
+    },
   ],
   actions: {
     close: (voucher, { payerFirst }) => {
@@ -326,7 +332,7 @@ const voucherKind = defineMockRecordKind<Voucher, VoucherWorld>()({
 function newVoucherDesk() {
   const { clock, desk: payouts, create: createPayout } = newDesk();
   const notified: Voucher[] = [];
-  const parts: MockParts = { clock, desk: <R,>(name: string) => (name === 'payout' ? payouts : noOtherDesks(clock).desk(name)) as unknown as MockRecordReader<R> };
+  const parts: MockParts = { ...noOtherDesks(clock), desk: <R,>(name: string) => (name === 'payout' ? payouts : noOtherDesks(clock).desk(name)) as unknown as MockRecordReader<R> };
   const desk = new RecordDesk(voucherKind, parts, (record) => notified.push({ ...record }));
   const create = (mchRefundNo: string, refundAmount = 100, interrupted?: 'created', validMs?: number) =>
     desk.create({ app: { ...MERCHANT }, params: { mchRefundNo, refundAmount, ...(validMs === undefined ? {} : { validMs }) }, blank: new Set() }, interrupted, 'http://gw.test');
@@ -396,6 +402,8 @@ describe('the generic desk runs a kind decided by its world, as payments are', (
     expect(() => desk.recordControl('lapseCoupon', 'c-1')).toThrow(/^lapseCoupon: coupon V\d+ is Lapsed \(state 4\); only coupons in state 0 or 1 can change$/);
     expect(desk.recordControl('setCouponFee', 'c-1', 5)).toMatchObject({ fee: 5 }); // not an open-only control
     expect(desk.recordControl('couponPayoutKey', 'c-1')).toBeUndefined();
+    // A control may sign the record's fields (as a payer's returnUrl redirect carries them), with the gateway's signing.
+    expect(desk.recordControl('couponLink', 'c-1')).toBe(`https://shop.test/back?state=${VoucherState.Lapsed}&key=c-1&sign=SIGNED`);
   });
 
   it('a third operation on the record the query finds, told of the closeRacesPayer fault', () => {
@@ -411,7 +419,7 @@ describe('the generic desk runs a kind decided by its world, as payments are', (
   });
 
   it("desks are built in order: refunds' world reads the orders' desk, built before it", () => {
-    const desks = createDesks(new SimulatedClock(START), () => {});
+    const desks = createDesks(new SimulatedClock(START), () => {}, () => ({}));
     expect(desks.refund.world.orders).toBe(desks.payment);
     expect(MOCK_KINDS.map((kind) => kind.name).indexOf('payment')).toBeLessThan(MOCK_KINDS.map((kind) => kind.name).indexOf('refund'));
   });

@@ -240,6 +240,17 @@ export interface MockPaymentMethods {
    * ```
    */
   declineNextPayment(failure?: ChannelFailure): void;
+  /**
+   * The URL the cashier sends the payer back to: the order's `returnUrl` with the signed fields the gateway adds; `undefined` without `returnUrl`.
+   *
+   * @throws an `Error` when the order is unknown
+   * @example
+   * ```ts
+   * const back = gateway.payerReturnUrl('order-1');
+   * await verifyNotification(new URL(back!).searchParams, merchant);
+   * ```
+   */
+  payerReturnUrl(ref: string): string | undefined;
 }
 
 /** Payments' own state besides their orders: the clock (a transaction's time) and the declines a test queued. */
@@ -371,6 +382,16 @@ export const paymentKind = defineMockRecordKind<MockPayOrder, PaymentWorld>()({
         if (fee > order.amount) throw new Error(`setOrderFee: the fee ${fee} is more than the order's amount ${order.amount}`);
         order.mchFeeAmount = fee;
         return order;
+      },
+    },
+    {
+      name: 'payerReturnUrl', path: 'return-url', does: 'the URL the cashier sends the payer back to',
+      // The order's returnUrl with the fields its notification carries, signed now, as the reference's return endpoint adds them.
+      run: (order: MockPayOrder, _none: undefined, { signed }: { readonly signed: () => Record<string, string> }) => {
+        if (order.returnUrl === undefined) return undefined;
+        const url = new URL(order.returnUrl);
+        for (const [key, value] of Object.entries(signed())) url.searchParams.append(key, value);
+        return url.href;
       },
     },
     {

@@ -49,7 +49,6 @@ export interface MockGatewayState extends MockKindRecords {
 export interface GatewayControls {
   now(): number;
   state(): MockGatewayState;
-  payerReturnUrl(ref: string): string | undefined;
   deliverNotifications(): Promise<NotificationAttempt[]>;
   resendNotification(id: string): Promise<NotificationAttempt>;
   advanceTime(ms: number): void;

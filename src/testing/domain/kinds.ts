@@ -46,12 +46,14 @@ export type MockKindRecords = { readonly [K in MockKind as K['plural']]: readonl
 
 /**
  * A desk for each declared kind, built in `MOCK_KINDS`' order: a kind's world reads the desks of the kinds before it
- * (`parts.desk(name)`: refunds' the orders'). `onNotified` is told of a record that reached a notified state.
+ * (`parts.desk(name)`: refunds' the orders'). `onNotified` is told of a record that reached a notified state; `signed`
+ * signs a record's notified fields (the notifier's rule, with its merchant's secret).
  */
-export function createDesks(clock: MockParts['clock'], onNotified: (kind: MockKind, record: MockRecordBase) => void): MockDesks {
+export function createDesks(clock: MockParts['clock'], onNotified: (kind: MockKind, record: MockRecordBase) => void, signed: MockParts['signed']): MockDesks {
   const desks: Record<string, MockRecordReader<unknown>> = {};
   const parts: MockParts = {
     clock,
+    signed,
     desk: <R>(name: string) => {
       const desk = desks[name];
       if (desk === undefined) throw new Error(`no desk ${name} is built yet: declare its kind before the kinds that read it (MOCK_KINDS)`);

@@ -155,7 +155,8 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
     if (!control) throw new Error(`${this.kind.plural} have no control ${JSON.stringify(name)}`);
     const checked = control.bodySchema === undefined ? undefined : parseInput(control.bodySchema, argument, control.invalid ?? `Invalid ${name} ${control.argument ?? 'argument'}`, 'options');
     const record = control.open === true ? this.#open(ref, name) : this.#resolve(ref, name);
-    const answer = control.run(record, checked as never, { world: this.world, now: this.parts.clock.now(), control: name });
+    const call = { world: this.world, now: this.parts.clock.now(), control: name, signed: () => this.parts.signed(this.kind as unknown as MockRecordKind, record) };
+    const answer = control.run(record, checked as never, call);
     this.expire();
     return answer === record ? copyOf(record) : answer;
   }

@@ -54,6 +54,8 @@ export interface MockRecordReader<R> {
 /** The gateway's parts a kind's hooks may use (its world is made from them once per gateway). */
 export interface MockParts {
   readonly clock: SimulatedClock;
+  /** A record's fields as its kind's notification carries them, signed now with its merchant's secret. */
+  signed(kind: MockRecordKind, record: MockRecordBase): Record<string, string>;
   /** The desk of a kind declared before this one (desks are built in `MOCK_KINDS`' order), by its name. */
   desk<R>(name: string): MockRecordReader<R>;
 }
@@ -120,12 +122,14 @@ export interface MockDecisionAlias<Decision extends string = string> {
   texts?(argument: never): { readonly errCode?: string | undefined; readonly errMsg?: string | undefined };
 }
 
-/** What a control on one record may use: the kind's world and the simulated clock's time. */
+/** What a control on one record may use: the kind's world, the simulated clock's time, the record's signed fields. */
 export interface MockRecordControlCall<World> {
   readonly world: World;
   readonly now: number;
   /** The control's facade name, for its messages. */
   readonly control: string;
+  /** The record's fields as its notification carries them, signed now with its merchant's secret (a payer's `returnUrl` redirect). */
+  signed(): Record<string, string>;
 }
 
 /**

@@ -33,7 +33,7 @@ export function handleCashier(gateway: GatewayControls, request: Request, segmen
   if (action === undefined || request.method !== 'POST') return undefined;
   // Pay and Fail are the order's decisions of the same names.
   if (isOpen(order) && action !== 'leave') gateway.settle('payment', order.payOrderId, { to: action });
-  const back = gateway.payerReturnUrl(order.payOrderId) ?? `${base}/cashier/${encodeURIComponent(order.payOrderId)}`;
+  const back = (gateway.recordControl('payment', 'payerReturnUrl', order.payOrderId) as string | undefined) ?? `${base}/cashier/${encodeURIComponent(order.payOrderId)}`;
   return new Response(null, { status: 303, headers: { location: back } });
 }
 
