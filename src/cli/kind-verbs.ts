@@ -6,14 +6,21 @@
  * @module
  */
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
-import { stateFieldOf, stateName, type MockControlVerb, type MockKindControl, type MockKindView } from '../testing/domain/record-kind.js';
-import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
+import { aliasOf, hasModes, nounOf, stateFieldOf, stateName, type MockControlVerb, type MockKindControl, type MockKindView, type MockRecordControl, type MockRecordControlVerb } from '../testing/domain/record-kind.js';
+import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, wholeNumber, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 
 const stateOf = (kind: MockKindView, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : String(state));
 const line = (kind: MockKindView, a: Answer) => `${kind.id} ${String(a[kind.id])}  ${kind.key} ${String(a[kind.key])}  ${stateFieldOf(kind)} ${stateOf(kind, a[stateFieldOf(kind)])}`;
-const placeholder = (kind: MockKindView) => kind.name.toUpperCase();
+const placeholder = (kind: MockKindView) => nounOf(kind).toUpperCase();
 const decisions = (kind: MockKindView) => Object.entries(kind.decisions);
-const decisionVerbs = (kind: MockKindView) => decisions(kind).map(([to]) => `${kind.name}-${to}`);
+/** A decision's verb: its alias's (`pay`), else `<kind>-<decision>`. */
+const decisionVerb = (kind: MockKindView, to: string) => aliasOf(kind, to)?.verb ?? `${kind.name}-${to}`;
+const decisionVerbs = (kind: MockKindView) => decisions(kind).map(([to]) => decisionVerb(kind, to));
+/** A kind's controls on one record that declare a verb, with it. */
+const recordVerbs = (kind: MockKindView) =>
+  (kind.recordControls ?? []).flatMap((control: MockRecordControl<never, never>) => (control.verb === undefined ? [] : [{ control, verb: control.verb as MockRecordControlVerb }]));
+/** The verbs that take a record and nothing else: the decisions', then the controls' on one record without an option. */
+const recordTakers = (kind: MockKindView) => [...decisionVerbs(kind), ...recordVerbs(kind).filter(({ verb }) => verb.option === undefined).map(({ verb }) => verb.name)];
 /** The modes as the CLI lists them: those that hold first, then those that decide. */
 const modes = (kind: MockKindView) => Object.entries(kind.modes).sort(([, a], [, b]) => Number(a !== undefined) - Number(b !== undefined)) as [string, string | undefined][];
 const decisionOf = (kind: MockKindView, to: string | undefined) => decisions(kind).find(([name]) => name === to)?.[1];
@@ -29,18 +36,34 @@ function modeLine(kind: MockKindView, a: Answer): string {
   return `${kind.name} mode ${String(a.mode)}${one ? ` for ${kind.name} ${String(a[kind.key])}` : ''}: ${what}`;
 }
 
-/** A kind's verbs: one per decision, then its mode. */
+/**
+ * A kind's verbs: one per decision (its alias's, which calls the alias's route and says no more than whether it is
+ * notified), then its mode if it has modes, then its controls on one record that declare a verb.
+ */
 export function verbsOf(kind: MockKindView): [string, TriggerSpec][] {
-  const argument = (verb: string) => `${kind.name}: its ${kind.id} or your ${kind.key}, e.g. payment-gateway-sdk mock ${verb} ${kind.name}-1001`;
+  const argument = (verb: string) => `${nounOf(kind)}: its ${kind.id} or your ${kind.key}, e.g. payment-gateway-sdk mock ${verb} ${nounOf(kind)}-1001`;
   const decided = decisions(kind).map(([to, decision]): [string, TriggerSpec] => {
-    const verb = `${kind.name}-${to}`;
+    const verb = decisionVerb(kind, to);
+    const alias = aliasOf(kind, to);
     const notified = kind.states.notified.includes(decision.to);
+    const said = (a: Answer) => (alias !== undefined ? (notified ? NOTIFIED : '') : notified ? (a.notifyUrl === undefined ? '' : NOTIFIED) : '; no notification');
     return [verb, {
-      route: (ref) => `${kind.plural}/${ref}/settle`,
+      route: (ref) => `${kind.plural}/${ref}/${alias?.path ?? 'settle'}`,
       ...(decision.failure ? { options: FAILURE_OPTIONS } : {}),
-      body: (_ref, values) => ({ to, ...(decision.failure ? failure(values) : {}) }),
+      body: (_ref, values) => ({ ...(alias === undefined ? { to } : {}), ...(decision.failure ? failure(values) : {}) }),
       argument: argument(verb),
-      print: (a) => `${line(kind, a)}${decision.failure ? failureOf(a) : ''}${notified ? (a.notifyUrl === undefined ? '' : NOTIFIED) : '; no notification'}`,
+      print: (a) => `${line(kind, a)}${decision.failure ? failureOf(a) : ''}${said(a)}`,
+    }];
+  });
+  const onRecord = recordVerbs(kind).map(({ control, verb }): [string, TriggerSpec] => {
+    const { option } = verb;
+    const member = control.route?.member;
+    return [verb.name, {
+      route: (ref) => `${kind.plural}/${ref}/${control.path}`,
+      ...(option === undefined ? {} : { options: [option.name] }),
+      ...(option === undefined || member === undefined ? {} : { body: (_ref: string | undefined, values: Values) => ({ [member]: wholeNumber(values[option.name]) }) }),
+      argument: argument(verb.name),
+      print: (a) => `${line(kind, a)}${verb.said?.(a) ?? ''}`,
     }];
   });
   const choices = modes(kind).map(([mode]) => mode);
@@ -52,7 +75,7 @@ export function verbsOf(kind: MockKindView): [string, TriggerSpec][] {
     argument: `mode: ${listed(choices, 'or')}, e.g. payment-gateway-sdk mock ${kind.name}-mode ${choices[0]}`,
     print: (a) => modeLine(kind, a),
   };
-  return [...decided, [`${kind.name}-mode`, mode]];
+  return [...decided, ...(hasModes(kind) ? [[`${kind.name}-mode`, mode] as [string, TriggerSpec]] : []), ...onRecord];
 }
 
 type Control = MockKindControl<never>;
@@ -107,32 +130,37 @@ export function controlVerbsOf(kind: MockKindView): [string, TriggerSpec][] {
 export const KIND_VERBS: Readonly<Record<string, TriggerSpec>> = Object.fromEntries(MOCK_KINDS.flatMap((kind) => [...verbsOf(kind), ...controlVerbsOf(kind)]));
 
 /** The verbs that take `--err-code` and `--err-msg`. */
-export const FAILURE_VERBS = MOCK_KINDS.flatMap((kind) => decisions(kind).filter(([, d]) => d.failure).map(([to]) => `${kind.name}-${to}`));
+export const FAILURE_VERBS = MOCK_KINDS.flatMap((kind) => decisions(kind).filter(([, d]) => d.failure).map(([to]) => decisionVerb(kind, to)));
 
-/** The options of each kind's control verbs (`--if-code`, `--allow`...), each with its type. */
-const controlOptions = () =>
-  MOCK_KINDS.flatMap((kind) => controlVerbs(kind)).flatMap((cv) => [
+/** The options of each kind's control verbs (`--if-code`, `--allow`...) and of its verbs on one record (`--fee`), each with its type. */
+const controlOptions = () => [
+  ...MOCK_KINDS.flatMap((kind) => controlVerbs(kind)).flatMap((cv) => [
     ...optionsOf(cv.verb).map(([member]) => ({ option: flag(member), verb: cv.name, type: 'string' as const })),
     ...(cv.verb.undo ? [{ option: cv.verb.undo.option, verb: cv.name, type: 'boolean' as const }] : []),
-  ]);
+  ]),
+  ...MOCK_KINDS.flatMap(recordVerbs).flatMap(({ verb }) => (verb.option === undefined ? [] : [{ option: verb.option.name, verb: verb.name, type: 'string' as const }])),
+];
+/** The kinds with modes: each has a `<kind>-mode` verb and its `--<kind>` option. */
+const moded = () => MOCK_KINDS.filter(hasModes);
 
 /** Each kind's `--<kind>` option and its control verbs' options, and the message when another verb is given one. */
 export const KIND_OPTIONS: Readonly<Record<string, string>> = Object.fromEntries([
-  ...MOCK_KINDS.map((kind) => [kind.name, `--${kind.name} is an option of ${kind.name}-mode`]),
+  ...moded().map((kind) => [kind.name, `--${kind.name} is an option of ${kind.name}-mode`]),
   ...controlOptions().map(({ option, verb }) => [option, `--${option} is an option of ${verb}`]),
 ]);
 
 /** The type of each of those options, for the command's parser. */
 export const KIND_OPTION_TYPES: Readonly<Record<string, { readonly type: 'string' | 'boolean' }>> = Object.fromEntries([
-  ...MOCK_KINDS.map((kind) => [kind.name, { type: 'string' as const }]),
+  ...moded().map((kind) => [kind.name, { type: 'string' as const }]),
   ...controlOptions().map(({ option, type }) => [option, { type }]),
 ]);
 
 /** The usage lines of each kind's verbs; `long`: with their options, as `mock <verb> --help` shows them. */
 export function kindUsage(long: boolean): string[] {
   return MOCK_KINDS.flatMap((kind) => [
-    `payment-gateway-sdk mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)} [--url URL]${long ? ' [--err-code CODE] [--err-msg TEXT]' : ''}`,
-    `payment-gateway-sdk mock ${kind.name}-mode ${modes(kind).map(([m]) => m).join('|')}${long ? ` [--${kind.name} ${placeholder(kind)}]` : ''} [--url URL]`,
+    `payment-gateway-sdk mock ${recordTakers(kind).join('|')} ${placeholder(kind)} [--url URL]${long ? ' [--err-code CODE] [--err-msg TEXT]' : ''}`,
+    ...(hasModes(kind) ? [`payment-gateway-sdk mock ${kind.name}-mode ${modes(kind).map(([m]) => m).join('|')}${long ? ` [--${kind.name} ${placeholder(kind)}]` : ''} [--url URL]`] : []),
+    ...recordVerbs(kind).flatMap(({ verb: { name, option } }) => (option === undefined ? [] : [`payment-gateway-sdk mock ${name} ${placeholder(kind)} --${option.name} ${option.value} [--url URL]`])),
   ]);
 }
 
@@ -144,8 +172,9 @@ export function controlUsage(): string[] {
 /** What each kind's verbs do, for the command's usage: `mock refund-succeed|... REFUND decides a held refund (...); ...`. */
 export function kindSummary(): string {
   return MOCK_KINDS.map((kind) => [
-    `mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)} decides a held ${kind.name} (${kind.id} or ${kind.key})`,
-    `mock ${kind.name}-mode ${modes(kind).map(([m]) => m).join('|')} sets how the coming ${kind.plural} go (--${kind.name} ${placeholder(kind)}: one ${kind.name})`,
+    `mock ${decisionVerbs(kind).join('|')} ${placeholder(kind)} decides ${hasModes(kind) ? 'a held' : 'an open'} ${nounOf(kind)} (${kind.id} or ${kind.key})`,
+    ...recordVerbs(kind).map(({ verb }) => `mock ${verb.name} ${placeholder(kind)}${verb.option === undefined ? '' : ` --${verb.option.name} ${verb.option.value}`} ${verb.summary}`),
+    ...(hasModes(kind) ? [`mock ${kind.name}-mode ${modes(kind).map(([m]) => m).join('|')} sets how the coming ${kind.plural} go (--${kind.name} ${placeholder(kind)}: one ${kind.name})`] : []),
     ...controlVerbs(kind).map((cv) => `mock ${cv.name} ${cv.verb.summary}`),
   ].join('; ')).join('; ');
 }
@@ -159,13 +188,18 @@ export function kindHelp(): { verbs: string[]; options: string[] } {
   const verbs = MOCK_KINDS.flatMap((kind) => {
     const described = modes(kind).map(([mode, to]) => (to === undefined ? `${mode} (wait in ${stateFieldOf(kind)} ${kind.states.held} until decided)` : mode === Object.keys(kind.modes)[0] ? `${mode} (the default)` : mode));
     return [
-      ...decisions(kind).map(([to, d]) => row(`${kind.name}-${to}`, d.does)),
-      row(`${kind.name}-mode`, `how the coming ${kind.plural} go: ${listed(described, 'or')};`),
-      row('', `--${kind.name} ${kind.key.toUpperCase()}: only that ${kind.name} (its mode wins over the mode of all)`),
+      ...decisions(kind).map(([to, d]) => row(decisionVerb(kind, to), d.does)),
+      ...recordVerbs(kind).map(({ verb }) => row(verb.name, verb.help)),
+      ...(hasModes(kind)
+        ? [row(`${kind.name}-mode`, `how the coming ${kind.plural} go: ${listed(described, 'or')};`), row('', `--${kind.name} ${kind.key.toUpperCase()}: only that ${kind.name} (its mode wins over the mode of all)`)]
+        : []),
     ];
   });
   const option = (name: string, text: string) => `      ${name.padEnd(17)}${text}`;
-  const options = MOCK_KINDS.map((kind) => option(`--${kind.name} ${placeholder(kind)}`, `${kind.name}-mode: the one ${kind.name} (${kind.key}) the mode is for`));
+  const options = [
+    ...moded().map((kind) => option(`--${kind.name} ${placeholder(kind)}`, `${kind.name}-mode: the one ${kind.name} (${kind.key}) the mode is for`)),
+    ...MOCK_KINDS.flatMap(recordVerbs).flatMap(({ verb: { name, option: o } }) => (o === undefined ? [] : [option(`--${o.name} ${o.value}`, `${name}: ${o.help}`)])),
+  ];
   const controls = MOCK_KINDS.flatMap(controlVerbs);
   return {
     verbs: [...verbs, ...controls.flatMap((cv) => cv.verb.help.map((text, i) => row(i === 0 ? cv.name : '', text)))],

@@ -7,6 +7,7 @@
  * @module
  */
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
+import { nounOf } from '../testing/domain/record-kind.js';
 import { controlUsage, kindSummary, kindUsage } from './kind-verbs.js';
 import { listed } from './trigger-spec.js';
 import { controlApiUsage, runMock, type MockCommandIo } from './mock-command.js';
@@ -29,8 +30,7 @@ function wrapped(text: string): string {
 }
 
 const USAGE = `Usage: payment-gateway-sdk mock [options]
-       payment-gateway-sdk mock pay|fail|expire ORDER [--url URL]
-${[...kindUsage(false), ...controlUsage()].map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock order-fee|division-group|receiver-refuse|division-outcome ... [--url URL]
+${[...kindUsage(false), ...controlUsage()].map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock division-group|receiver-refuse|division-outcome ... [--url URL]
        payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
        payment-gateway-sdk sign [options] < body
@@ -63,10 +63,10 @@ Options of mock:
   -h, --help                   this text
 
 ${wrapped(
-  'mock pay|fail|expire ORDER drives a running mock over the control API below: the order (payOrderId or mchOrderNo) is ' +
-    `paid (its notification goes out), fails, or expires. ${kindSummary()}; mock division-group, receiver-refuse, ` +
+  'The mock verbs drive a running mock over the control API below: ' +
+    `${kindSummary()}; mock division-group, receiver-refuse, ` +
     "division-outcome and order-fee set up divisions (groups, the channel's answers, the order's fee); mock resend REF... " +
-    `sends notifications again (by id, ${listed(['order', ...MOCK_KINDS.map((kind) => kind.name)], 'or')}); mock list prints what the mock holds.`,
+    `sends notifications again (by id, ${listed(MOCK_KINDS.map(nounOf), 'or')}); mock list prints what the mock holds.`,
 )}
 payment-gateway-sdk mock pay --help: their options.
 

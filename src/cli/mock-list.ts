@@ -51,7 +51,7 @@ export function listState(state: Row): string[] {
   const orders = rows(state.orders).map(
     (o) => `${text(o.payOrderId)}  mchOrderNo ${text(o.mchOrderNo)}  ${text(o.wayCode)}  amount ${money(o, 'amount')}  state ${named(o.state, payOrderStateName)}${ofOrder(state, o)}`,
   );
-  const kinds = MOCK_KINDS.flatMap((kind) => section(`${kind.plural.charAt(0).toUpperCase()}${kind.plural.slice(1)}`, rows(state[kind.plural]).map((r) => recordLine(kind, r))));
+  const kinds = MOCK_KINDS.filter((kind) => kind.ownSection !== true).flatMap((kind) => section(`${kind.plural.charAt(0).toUpperCase()}${kind.plural.slice(1)}`, rows(state[kind.plural]).map((r) => recordLine(kind, r))));
   const addresses = rows(state.addresses).map((a) => `${text(a.serverRequestId)}  requestId ${text(a.requestId)}  ${text(a.tokenId)} ${text(a.address)}  status ${text(a.status)}`);
   const notifications = rows(state.notifications).map(notificationLine);
   return [...section('Orders', orders), ...kinds, ...divisionLines(state), ...section('Declared addresses', addresses), ...section('Notifications', notifications)];

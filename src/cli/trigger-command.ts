@@ -1,5 +1,5 @@
 /**
- * `payment-gateway-sdk mock pay|fail|expire <order>`, each declared kind's verbs (`kind-verbs.ts`: `mock
+ * `payment-gateway-sdk mock pay|fail|expire <order>` and `mock order-fee`, each declared kind's verbs (`kind-verbs.ts`: payments' from their aliases and controls on one record, `mock
  * refund-succeed|refund-fail|refund-close <refund>`, `mock refund-mode hold|succeed|fail [--refund REFUND]`),
  * `mock refund-unsupported ORDER|--if-code|--way-code [--allow]`, `mock resend REF...` and `mock list`: drive a running
  * mock over its control API, as Stripe CLI's `trigger` drives a test account: the channel reports the order paid (its
@@ -9,37 +9,25 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { payOrderStateName } from '../kinds/payments/enums.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../testing/domain/kinds.js';
+import { nounOf } from '../testing/domain/record-kind.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { FAILURE_VERBS, KIND_OPTION_TYPES, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, controlUsage, kindHelp, kindUsage } from './kind-verbs.js';
 import { listState } from './mock-list.js';
-import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
+import { failure, FAILURE_OPTIONS, failureOf, listed, wholeNumber, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 import { UsageError } from './usage-error.js';
 
 const DIVISION_OUTCOMES = ['succeeded', 'failed', 'accepted'];
 /** The verbs that take `--err-code` and `--err-msg`. */
-const FAILURE_TAKERS = ['fail', ...FAILURE_VERBS, 'receiver-refuse', 'division-outcome'];
-
-const stateOf = (state: unknown, name: (code: never) => string | undefined) => (typeof state === 'number' ? `${state} (${name(state as never) ?? 'unknown'})` : String(state));
-const order = (answer: Answer) => `payOrderId ${String(answer.payOrderId)}  mchOrderNo ${String(answer.mchOrderNo)}  state ${stateOf(answer.state, payOrderStateName)}`;
+const FAILURE_TAKERS = [...FAILURE_VERBS, 'receiver-refuse', 'division-outcome'];
 
 /**
- * The actions, each a control route: `POST {url}/_mock/orders/{order}/{action}`, each kind's `.../{plural}/{id}/settle`,
- * `.../{plural}/mode` and own controls (`.../refunds/unsupported`), `.../notifications/{ref}/resend`, `GET .../state`.
+ * The actions, each a control route: each kind's (`POST {url}/_mock/orders/{order}/pay`, `.../{plural}/{id}/settle`,
+ * `.../{plural}/mode` and own controls, `.../refunds/unsupported`), `.../notifications/{ref}/resend`, `GET .../state`.
  */
 const TRIGGER_SPECS = {
-  pay: { route: (ref) => `orders/${ref}/pay`, print: (a) => `${order(a)}${NOTIFIED}` },
-  fail: { route: (ref) => `orders/${ref}/fail`, options: FAILURE_OPTIONS, body: (_ref, values) => failure(values), print: (a) => `${order(a)}${failureOf(a)}` },
-  expire: { route: (ref) => `orders/${ref}/expire`, print: order },
   ...KIND_VERBS,
-  'order-fee': {
-    route: (ref) => `orders/${ref}/fee`,
-    options: ['fee'],
-    body: (_ref, values) => ({ mchFeeAmount: wholeNumber(values.fee) }),
-    print: (a) => `${order(a)}  mchFeeAmount ${String(a.mchFeeAmount)}: a division shares the amount less it`,
-  },
   'division-group': {
     route: () => 'division/groups',
     options: ['name', 'mch-no', 'auto'],
@@ -69,17 +57,12 @@ const TRIGGER_SPECS = {
   resend: {
     route: (ref) => `notifications/${ref}/resend`,
     positionals: 'many',
-    argument: `notification: its id (N1...), or the ${NOTIFICATION_REFS_TEXT} it notifies, e.g. payment-gateway-sdk mock resend order-1001 ${MOCK_KINDS[0].name}-1001`,
+    argument: `notification: its id (N1...), or the ${NOTIFICATION_REFS_TEXT} it notifies, e.g. payment-gateway-sdk mock resend ${MOCK_KINDS.slice(0, 2).map((kind) => `${nounOf(kind)}-1001`).join(' ')}`,
     print: (a) =>
       `${String(a.notificationId)} resent to ${String(a.url)} (attempt ${String(a.attempt)}, its original reqTime and sign): ${a.delivered === true ? 'delivered' : 'not delivered'}, ${String(a.reason)}`,
   },
   list: { route: () => 'state', method: () => 'GET', positionals: 'none', maxBytes: 64 * 1024 * 1024, print: listState },
 } satisfies Record<string, TriggerSpec>;
-
-/** A whole number option as a number, or as given (the mock refuses it with its reason). */
-function wholeNumber(value: string | boolean | undefined): number | string {
-  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : String(value);
-}
 
 /** The actions the command takes after `mock`. */
 export const TRIGGERS = Object.keys(TRIGGER_SPECS) as readonly Trigger[];
@@ -94,21 +77,16 @@ export const MOCK_URL_ENV = 'PAYMENT_GATEWAY_MOCK_URL';
 const MAX_ANSWER_BYTES = 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 
-export const TRIGGER_USAGE = `Usage: payment-gateway-sdk mock pay|fail|expire ORDER [--url URL] [--err-code CODE] [--err-msg TEXT]
-${[...kindUsage(true), ...controlUsage()].map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock order-fee ORDER --fee N [--url URL]
+export const TRIGGER_USAGE = `Usage: ${[...kindUsage(true), ...controlUsage()].join('\n       ')}
        payment-gateway-sdk mock division-group [--name NAME] [--mch-no MCHNO] [--auto] [--url URL]
        payment-gateway-sdk mock receiver-refuse [--times N] [--err-code CODE] [--err-msg TEXT] [--url URL]
        payment-gateway-sdk mock division-outcome succeeded|failed|accepted [--err-code CODE] [--err-msg TEXT] [--url URL]
        payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
 
-Drives a running mock (payment-gateway-sdk mock) over its control API. ORDER is the payOrderId or your mchOrderNo;
+Drives a running mock (payment-gateway-sdk mock) over its control API.
 ${KIND_PLACEHOLDERS.join('\n')}
-  pay                 the channel reports the order paid (state 2); its notification goes out
-  fail                the channel reports the payment failed (state 3; --err-code, --err-msg set errCode, errMsg); no notification
-  expire              the order expires now (state 6, closed); no notification
 ${kindHelp().verbs.join('\n')}
-  order-fee           the gateway's fee on the order (--fee N minor units): a division shares the amount less it
   division-group      makes a division receiver group, as the merchant portal does (ids from 100001); --auto: the
                       merchant's auto division group (mode 1 orders are divided to it)
   receiver-refuse     the channel refuses the next receiver bind(s) (--times N, default 1): bindState 0, nothing stored
@@ -116,7 +94,7 @@ ${kindHelp().verbs.join('\n')}
                       or accepted (3, as WeChat answers)
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
                       or the ${NOTIFICATION_REFS_TEXT} it notifies
-  list                what the mock holds: orders, ${MOCK_KINDS.map((kind) => kind.plural).join(', ')}, division groups,
+  list                what the mock holds: ${MOCK_KINDS.map((kind) => kind.plural).join(', ')}, division groups,
                       receivers and divisions, addresses, notifications
 
 Options:
@@ -124,7 +102,6 @@ Options:
       --err-code CODE  ${FAILURE_TAKERS.join(', ')}: the channel's errCode
       --err-msg TEXT   ${FAILURE_TAKERS.join(', ')}: the channel's errMsg
 ${kindHelp().options.join('\n')}
-      --fee N          order-fee: the fee in minor units
       --name NAME      division-group: its name
       --mch-no MCHNO   division-group: its merchant (default: the mock's first)
       --auto           division-group: the auto division group

@@ -40,3 +40,7 @@ export const failure = (values: Values) => ({ ...(values['err-code'] === undefin
 export const FAILURE_OPTIONS = ['err-code', 'err-msg'] as const;
 /** `a, b and c` (or `or`). */
 export const listed = (items: readonly string[], last = 'and') => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${last} ${String(items.at(-1))}`);
+/** A whole number option as a number, or as given (the mock refuses it with its reason). */
+export function wholeNumber(value: string | boolean | undefined): number | string {
+  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : String(value);
+}

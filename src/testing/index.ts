@@ -17,6 +17,7 @@
  */
 export { createMockGateway, type MockGateway } from './mock-gateway.js';
 export type { MockKindMethods } from './domain/kinds.js';
+export type { MockPaymentMethods } from '../kinds/payments/mock.js';
 export type { MockRefundMethods } from '../kinds/refunds/mock.js';
 export type { MockTransferMethods } from '../kinds/transfers/mock.js';
 export type { MockSettlementMethods } from '../kinds/settlements/mock.js';
@@ -26,7 +27,7 @@ export type { MockGatewayState } from './domain/controls.js';
 export type { MockRequestRecord, MockSignatureRefusal } from './domain/request-log.js';
 export type { MockMerchant } from './domain/merchants.js';
 export type { ListenOptions, MockGatewayServer } from './http/node-server.js';
-export type { ChannelFailure, MockPayOrder, MockTransaction, TransactionInput } from '../kinds/payments/mock.js';
+export type { ChannelFailure, MockPayOrder, MockTransaction, OrderDecision, TransactionInput } from '../kinds/payments/mock.js';
 export { REFUND_EXPIRY_MS, type MockRefund, type RefundChannelScope, type RefundDecision, type RefundMode, type RefundModeTarget } from '../kinds/refunds/mock.js';
 export type { MockTransfer } from '../kinds/transfers/mock.js';
 export { DIVISION_BIND_TEXTS, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from '../kinds/division/mock-receivers.js';

@@ -42,8 +42,9 @@ export function requestEvent(request: MockRequestRecord): MockGatewayEvent {
 export function notificationEvent(attempt: NotificationAttempt): MockGatewayEvent {
   const label = `notify ${attempt.notificationId} #${attempt.attempt}${attempt.resend ? ' resend' : ''}`;
   // A declared kind's notification (a refund's) is named by its key first, as its requests are; its kind is told by
-  // its id, since a key may be another kind's too (a transfer's and a payment's mchOrderNo).
-  const key = MOCK_KINDS.find((kind) => attempt.fields[kind.id] !== undefined)?.key;
+  // its id, since a key may be another kind's too (a transfer's and a payment's mchOrderNo); a payment's record is the
+  // order itself, named by its payOrderId below.
+  const key = MOCK_KINDS.find((kind) => attempt.fields[kind.id] !== undefined && attempt.fields[kind.id] !== attempt.payOrderId)?.key;
   const named = key === undefined ? '' : `${key}=${String(attempt.fields[key]).slice(0, 64)} `;
   // A transfer or a settlement is of no order.
   const order = attempt.payOrderId === '' ? '' : `payOrderId=${attempt.payOrderId}  `;

@@ -14,10 +14,9 @@ import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/fault
 import { DivisionReceiverBook, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from '../kinds/division/mock-receivers.js';
 import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from '../kinds/division/mock.js';
 import { MerchantRegistry } from './domain/merchants.js';
-import { Notifier, signedOrderFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
-import { OrderBook, type ChannelFailure, type MockPayOrder, type MockTransaction, type TransactionInput } from '../kinds/payments/mock.js';
+import { Notifier, signedRecordFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
 import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
-import type { MockDecision } from './domain/record-desk.js';
+import type { MockDecision, RecordDesk } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
 import type { AddressBook, MockAddress } from '../kinds/settlements/mock-addresses.js';
@@ -26,7 +25,7 @@ import { createMswHandlers } from './http/msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http/node-server.js';
 import type { Outcome } from './http/respond.js';
 import type { MockKindMethods } from './domain/kinds.js';
-import { addKindMethods, type ControlNameOf } from './kind-methods.js';
+import { addKindMethods, type AliasNameOf, type ControlNameOf, type RecordControlNameOf } from './kind-methods.js';
 import { notificationEvent, requestEvent } from './log-lines.js';
 import { mockGatewayOptionsSchema, type MockGatewayOptions } from './options.js';
 
@@ -64,7 +63,8 @@ export function createMockGateway(options: MockGatewayOptions): MockGateway {
 
 /**
  * The mock gateway, made by {@link createMockGateway}. Besides the methods below, each declared record kind gives it
- * methods named after the kind ({@link MockKindMethods}): `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
+ * methods named after the kind ({@link MockKindMethods}): `order(ref)`, `orders()`, `settleOrder`, `payOrder`,
+ * `failOrder`, `expireOrder`, `setOrderFee`, `addTransaction`, `payerReturnUrl`, `declineNextPayment`; `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
  * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`; `settlement(ref)`,
  * `settlements()`, `setSettlementMode`, `settleSettlement`, `progressSettlement`.
  *
@@ -80,7 +80,6 @@ export class MockGateway {
   readonly #merchants: MerchantRegistry;
   readonly #clock: SimulatedClock;
   readonly #baseUrl: string | undefined;
-  readonly #orders: OrderBook;
   readonly #desks: MockDesks;
   readonly #channelUsers: ChannelUserDesk;
   readonly #receivers: DivisionReceiverBook;
@@ -109,23 +108,22 @@ export class MockGateway {
       routing: o.notifications ?? {},
       onAttempt: (attempt) => log?.(notificationEvent(attempt)),
     });
-    this.#orders = new OrderBook(this.#clock, (order) => {
-      this.#notifier.enqueue(order);
-      this.#schedule();
-    });
-    this.#desks = createDesks({ clock: this.#clock, orders: this.#orders }, (kind, record) => {
-      this.#notifier.enqueueRecord(kind, record);
-      this.#schedule();
-    });
+    this.#desks = createDesks(
+      this.#clock,
+      (kind, record) => {
+        this.#notifier.enqueueRecord(kind, record);
+        this.#schedule();
+      },
+      (kind, record) => signedRecordFields(kind, record, this.#merchants.get(record.appId)?.secret ?? '', this.#clock.now()),
+    );
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
     this.#receivers = new DivisionReceiverBook(this.#clock, () => [...new Set(this.#merchants.list().map((m) => m.mchNo))]);
-    this.#divisions = new DivisionDesk(this.#clock, this.#orders, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
+    this.#divisions = new DivisionDesk(this.#clock, this.#desks.payment, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
     this.#handle = createRequestHandler({
       basePath: o.baseUrl === undefined ? '' : new URL(o.baseUrl).pathname.replace(/\/+$/, ''),
       successCode: o.successCode ?? 200,
       clock: this.#clock,
       merchants: this.#merchants,
-      orders: this.#orders,
       desks: this.#desks,
       channelUsers: this.#channelUsers,
       receivers: this.#receivers,
@@ -219,97 +217,9 @@ export class MockGateway {
    */
   advanceTime(ms: number): void {
     this.#clock.advance(ms);
-    this.#orders.expire();
     for (const kind of MOCK_KINDS) this.#desks[kind.name].expire();
     this.#divisions.due();
     this.#schedule();
-  }
-
-  /**
-   * A copy of an order, by `payOrderId` or `mchOrderNo`; `undefined` when there is none.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.order('order-1')?.state).toBe(PayOrderState.Succeeded);
-   * ```
-   */
-  order(ref: string): MockPayOrder | undefined {
-    return this.#orders.snapshot(ref);
-  }
-
-  /**
-   * Copies of all orders, oldest first.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.orders().filter((o) => o.mchOrderNo === 'cart-44')).toHaveLength(1);
-   * ```
-   */
-  orders(): MockPayOrder[] {
-    return this.#orders.list();
-  }
-
-  /**
-   * The channel reports the order paid (state 0/1 -> 2); its notification is queued. Coin orders get a completed transaction.
-   *
-   * @example
-   * ```ts
-   * const order = await client.query({ mchOrderNo: 'order-1001' });
-   * gateway.payOrder(order.payOrderId);
-   * await gateway.deliverNotifications();
-   * ```
-   */
-  payOrder(ref: string): MockPayOrder {
-    return this.#orders.pay(ref);
-  }
-
-  /**
-   * The channel reports the payment failed (state 0/1 -> 3) with `errCode`/`errMsg`.
-   *
-   * @example
-   * ```ts
-   * gateway.failOrder('order-1', { errCode: 'CARD_DECLINED', errMsg: 'insufficient funds' });
-   * ```
-   */
-  failOrder(ref: string, failure?: ChannelFailure): MockPayOrder {
-    return this.#orders.fail(ref, failure);
-  }
-
-  /**
-   * The order's validity ends now (state 0/1 -> 6, closed as expired), as if its `expiredTime` had passed; other orders are untouched. No notification.
-   *
-   * @example
-   * ```ts
-   * gateway.expireOrder('order-1');
-   * expect(gateway.order('order-1')?.state).toBe(PayOrderState.Closed);
-   * ```
-   */
-  expireOrder(ref: string): MockPayOrder {
-    return this.#orders.expireNow(ref);
-  }
-
-  /**
-   * The next order (or the one with `failure.mchOrderNo`) fails at the channel when created: `orderState` 3.
-   *
-   * @example
-   * ```ts
-   * gateway.declineNextPayment({ mchOrderNo: 'order-2', errCode: 'ACQ.PAYMENT_AUTH_CODE_INVALID' });
-   * ```
-   */
-  declineNextPayment(failure?: ChannelFailure): void {
-    this.#orders.declineNext(failure);
-  }
-
-  /**
-   * An on-chain transaction of a coin order (`COIN_...` way code), with an exact decimal amount.
-   *
-   * @example
-   * ```ts
-   * gateway.addTransaction('order-1', { amount: '10.50', status: 'Confirming' });
-   * ```
-   */
-  addTransaction(ref: string, input: TransactionInput): MockTransaction {
-    return this.#orders.addTransaction(ref, input);
   }
 
   /**
@@ -504,6 +414,32 @@ export class MockGateway {
   }
 
   /**
+   * A decision of a declared kind under its alias's name (e.g. `payOrder`), with the failure's texts its argument gives.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `argument` is wrong; an `Error` when the record is unknown or already final
+   * @example
+   * ```ts
+   * gateway.alias('payment', 'failOrder', 'order-1', { errCode: 'CARD_DECLINED' }); // as gateway.failOrder('order-1', { errCode: 'CARD_DECLINED' })
+   * ```
+   */
+  alias<K extends MockKindName>(kind: K, name: AliasNameOf<KindNamed<K>>, ref: string, argument?: unknown): RecordOf<KindNamed<K>> {
+    return (this.#desks[kind] as unknown as RecordDesk).alias(name, ref, argument) as RecordOf<KindNamed<K>>;
+  }
+
+  /**
+   * A declared kind's control on one record, by its method name (e.g. `setOrderFee`); returns what the method returns.
+   *
+   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `argument` is wrong; an `Error` when the record is unknown (or final, for a control of open records)
+   * @example
+   * ```ts
+   * gateway.recordControl('payment', 'setOrderFee', 'order-1', 60); // as gateway.setOrderFee('order-1', 60)
+   * ```
+   */
+  recordControl<K extends MockKindName>(kind: K, name: RecordControlNameOf<KindNamed<K>>, ref: string, argument?: unknown): unknown {
+    return (this.#desks[kind] as unknown as RecordDesk).recordControl(name, ref, argument);
+  }
+
+  /**
    * What the stand-in channel login does with the coming returns of `GET /api/channelUserId/jump`: `succeed` (the
    * default: the payer's fake id, `oMock…` for wxpay, `2088…` for alipay, the same for an application and channel)
    * or `fail` (the code exchange fails: the browser comes back to `redirectUrl` without `channelUserId`, as from
@@ -521,21 +457,6 @@ export class MockGateway {
    */
   setChannelUserMode(mode: ChannelUserMode): void {
     this.#channelUsers.setMode(parseInput(channelUserModeSchema, mode, 'Invalid setChannelUserMode mode', 'options'));
-  }
-
-  /**
-   * The gateway's fee on an order (`mchFeeAmount`, minor units; 0 by default): a division shares the amount less
-   * this fee, less refunds (division.md section 4).
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} unless `mchFeeAmount` is a whole number >= 0; an `Error`
-   *   when the order is unknown or the fee is more than its amount
-   * @example
-   * ```ts
-   * gateway.setOrderFee('order-1', 60); // 0.6 % of 10000
-   * ```
-   */
-  setOrderFee(ref: string, mchFeeAmount: number): MockPayOrder {
-    return this.#orders.setFee(ref, mchFeeAmount);
   }
 
   /**
@@ -659,24 +580,6 @@ export class MockGateway {
   }
 
   /**
-   * The URL the cashier sends the payer back to: the order's `returnUrl` with the signed fields the gateway adds; `undefined` without `returnUrl`.
-   *
-   * @example
-   * ```ts
-   * const back = gateway.payerReturnUrl('order-1');
-   * await verifyNotification(new URL(back!).searchParams, merchant);
-   * ```
-   */
-  payerReturnUrl(ref: string): string | undefined {
-    const order = this.#orders.resolve(ref, 'payerReturnUrl');
-    if (order.returnUrl === undefined) return undefined;
-    const url = new URL(order.returnUrl);
-    const fields = signedOrderFields(order, this.#merchants.get(order.appId)?.secret ?? '', this.#clock.now());
-    for (const [key, value] of Object.entries(fields)) url.searchParams.append(key, value);
-    return url.href;
-  }
-
-  /**
    * Everything the mock holds, as `GET /_mock/state` answers it: merchants without secrets, orders newest
    * first, notifications with their attempts, addresses, settlements, each kind's records, division groups,
    * receivers (accounts masked), batches and records, and the latest 200 requests.
@@ -693,10 +596,10 @@ export class MockGateway {
       now: this.#clock.now(),
       clock: this.#clock.mode,
       merchants: this.#merchants.list().map(({ mchNo, appId }) => ({ mchNo, appId })),
-      orders: this.#orders.list().reverse(),
+      // Each declared kind's records under its plural, the orders first.
+      ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
       notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
       addresses: this.#addresses.list(),
-      ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
       divisionGroups: this.#receivers.groups().reverse(),
       divisionReceivers: this.#receivers.receivers().reverse(),
       divisionBatches: this.#divisions.batches().reverse(),

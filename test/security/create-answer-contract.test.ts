@@ -8,6 +8,7 @@ import { objectFields } from '../../src/protocol/schemas/introspect.js';
 import { definitionOf, OPERATION_NAMES, type OperationName, type operations, type ParamsOf } from '../../src/operations/table.js';
 import { DecimalLiteral } from '../../src/testing/domain/json-text.js';
 import { MOCK_KINDS } from '../../src/testing/domain/kinds.js';
+import { hasModes } from '../../src/testing/domain/record-kind.js';
 import { OPERATIONS } from '../../src/testing/domain/operations.js';
 import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 import { rejection } from '../support/rejection.js';
@@ -104,7 +105,8 @@ describe("every declared kind's answers, in each of its modes, read by the clien
   const MODES = MOCK_KINDS.flatMap((kind) => Object.keys(kind.modes).map((mode) => ({ kind: kind.name, create: kind.operations.create, query: kind.operations.query, mode })));
 
   it('covers every mode of every declared kind', () => {
-    expect(MODES.length).toBeGreaterThanOrEqual(MOCK_KINDS.length * 3);
+    // Payments have no modes (their world decides a create): their answers are read in test/testing/orders.test.ts.
+    expect(MODES.length).toBeGreaterThanOrEqual(MOCK_KINDS.filter(hasModes).length * 3);
     expect(MODES.map(({ mode }) => mode)).toContain('fail');
   });
 

@@ -1,7 +1,7 @@
 // Issue 36: the gateway's methods of each declared kind are derived from its declaration, with the kind's own types
 // (the documented names keep working). Each @ts-expect-error line holds exactly one mistake against a valid call.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { MockGateway, MockRefund, MockTransfer, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from '../../src/testing/index.js';
+import type { ChannelFailure, MockGateway, MockPayOrder, MockRefund, MockTransaction, MockTransfer, OrderDecision, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from '../../src/testing/index.js';
 
 declare const gateway: MockGateway;
 
@@ -48,5 +48,27 @@ describe('the generic controls', () => {
     gateway.control('refund', 'refuseTransfers', { ifCode: 'wxpay' });
     // @ts-expect-error transfers declare no control of their own
     gateway.control('transfer', 'refuseRefunds', { ifCode: 'wxpay' });
+  });
+
+  it('take an alias or a control on one record by a name the kind declares', () => {
+    gateway.alias('payment', 'failOrder', 'order-1', { errCode: 'X' });
+    gateway.recordControl('payment', 'setOrderFee', 'order-1', 60);
+    // @ts-expect-error payments declare no such alias
+    gateway.alias('payment', 'refundOrder', 'order-1');
+    // @ts-expect-error refunds declare no controls on one record
+    gateway.recordControl('refund', 'setOrderFee', 'refund-1', 60);
+  });
+});
+
+describe("payments' methods, from their declaration", () => {
+  it('keep the signatures they always had, and gain settleOrder; no setOrderMode (they have no modes)', () => {
+    expectTypeOf(gateway.order).toEqualTypeOf<(ref: string) => MockPayOrder | undefined>();
+    expectTypeOf(gateway.payOrder).toEqualTypeOf<(ref: string) => MockPayOrder>();
+    expectTypeOf(gateway.failOrder).parameter(1).toEqualTypeOf<ChannelFailure | undefined>();
+    expectTypeOf(gateway.setOrderFee).toEqualTypeOf<(ref: string, mchFeeAmount: number) => MockPayOrder>();
+    expectTypeOf(gateway.addTransaction).returns.toEqualTypeOf<MockTransaction>();
+    expectTypeOf(gateway.settleOrder).parameter(1).toEqualTypeOf<OrderDecision>();
+    // @ts-expect-error payments have no modes
+    gateway.setOrderMode('hold');
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { TransferOrderState } from '../../src/kinds/transfers/declaration.js';
 import { MOCK_KINDS } from '../../src/testing/domain/kinds.js';
 import { controlName } from '../../src/testing/domain/record-desk.js';
+import { hasModes, nounOf } from '../../src/testing/domain/record-kind.js';
 import { addKindMethods } from '../../src/testing/kind-methods.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import { MockGateway } from '../../src/testing/mock-gateway.js';
@@ -18,7 +19,10 @@ describe("a declared kind's gateway methods", () => {
   it('exist for every declared kind, named by its declaration', () => {
     const gateway = createMockGateway({ merchants: [MERCHANT] }) as unknown as Record<string, unknown>;
     for (const kind of MOCK_KINDS) {
-      const names = [kind.name, kind.plural, controlName(kind, 'mode'), controlName(kind, 'settle'), ...(kind.controls ?? []).map((c) => c.name)];
+      const names = [
+        nounOf(kind), kind.plural, ...(hasModes(kind) ? [controlName(kind, 'mode')] : []), controlName(kind, 'settle'),
+        ...[...(kind.controls ?? []), ...(kind.aliases ?? []), ...(kind.recordControls ?? [])].map((c) => c.name),
+      ];
       expect(names.filter((name) => typeof gateway[name] !== 'function')).toEqual([]);
     }
   });
@@ -39,6 +43,6 @@ describe("a declared kind's gateway methods", () => {
   });
 
   it('refuses a declaration whose method name the gateway already has', () => {
-    expect(() => addKindMethods(MockGateway.prototype)).toThrow(/declare a method refund, which the gateway already has/);
+    expect(() => addKindMethods(MockGateway.prototype)).toThrow(/declare a method order, which the gateway already has/);
   });
 });

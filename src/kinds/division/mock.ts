@@ -15,7 +15,8 @@ import type { AcceptedRequest } from '../../testing/domain/accepted-request.js';
 import type { SimulatedClock } from '../../testing/domain/clock.js';
 import { compareDecimal, divisibleAmount, divisionAmounts, parseDecimal, plainText, type Decimal } from './mock-amounts.js';
 import { controlText, type DivisionParticipant, type DivisionReceiverBook } from './mock-receivers.js';
-import type { MockPayOrder, OrderBook } from '../payments/mock.js';
+import type { MockPayOrder } from '../payments/mock.js';
+import type { MockRecordReader } from '../../testing/domain/record-kind.js';
 import { refuse } from '../../testing/domain/refusals.js';
 
 /**
@@ -168,7 +169,8 @@ export class DivisionDesk {
 
   constructor(
     private readonly clock: SimulatedClock,
-    private readonly orders: OrderBook,
+    /** The orders' desk, built before this one. */
+    private readonly orders: MockRecordReader<MockPayOrder>,
     private readonly receivers: DivisionReceiverBook,
     /** The order's refunded sum so far. */
     private readonly refundedOf: (payOrderId: string) => number,
@@ -212,7 +214,8 @@ export class DivisionDesk {
   /** Runs the auto divisions due on the simulated clock: mode 1 orders paid 80 s ago or more, still paid. */
   due(): void {
     const before = this.clock.now() - AUTO_DIVISION_DELAY_MS;
-    for (const order of this.orders.awaitingDivision()) {
+    // The orders waiting for the auto division job (divisionState 1), live: the division moves them on.
+    for (const order of this.orders.live().filter((o) => o.divisionState === 1)) {
       // The reference's job divides only a paid order still waiting; else it logs an error and the order stays 1.
       if (order.state === PayOrderState.Succeeded && (order.successTime ?? Number.POSITIVE_INFINITY) <= before) {
         this.#divide(order, this.#autoShares(order, this.receivers.participants(order)), true);

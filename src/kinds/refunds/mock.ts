@@ -10,9 +10,9 @@
 import * as z from 'zod/mini';
 import { PayOrderState } from '../payments/enums.js';
 import { notification, RefundOrderState, type Refund } from './declaration.js';
-import type { MockPayOrder, OrderBook } from '../payments/mock.js';
+import { markRefunded, type MockPayOrder } from '../payments/mock.js';
 import { controlId } from '../../testing/domain/record-desk.js';
-import { declaredBy, defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
+import { declaredBy, defineMockRecordKind, type MockCreateCall, type MockRecordReader } from '../../testing/domain/record-kind.js';
 import { MESSAGES, urlProtocolRefusal } from '../../testing/domain/refusals.js';
 
 /**
@@ -194,7 +194,7 @@ export const refundChannelScopeSchema = z
 
 /** Refunds' own state besides their records: the orders, and the channels that cannot refund (test controls' values). */
 export interface RefundWorld {
-  readonly orders: OrderBook;
+  readonly orders: MockRecordReader<MockPayOrder>;
   readonly unsupported: { readonly ifCode: Set<string>; readonly wayCode: Set<string>; readonly order: Set<string> };
 }
 
@@ -300,12 +300,12 @@ export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
     close: { to: RefundOrderState.Closed, past: 'closed', does: "a held refund closes (state 4), as the gateway's two-hour job does; no notification" },
   },
   expiry: { afterMs: REFUND_EXPIRY_MS, to: RefundOrderState.Closed },
-  world: ({ orders }) => ({ orders, unsupported: { ifCode: new Set(), wayCode: new Set(), order: new Set() } }),
+  world: (parts) => ({ orders: parts.desk<MockPayOrder>('payment'), unsupported: { ifCode: new Set(), wayCode: new Set(), order: new Set() } }),
   // The reference updates the order in one statement: 5 only once refunded in full.
   effect(refund, { orders }, refunds) {
     if (refund.state !== RefundOrderState.Succeeded) return;
     const order = orders.lookup(refund.payOrderId);
-    if (order && refundedOf(refunds, order.payOrderId) >= order.amount) orders.markRefunded(order);
+    if (order && refundedOf(refunds, order.payOrderId) >= order.amount) markRefunded(order);
   },
   controls: [
     {

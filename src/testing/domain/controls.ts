@@ -10,7 +10,6 @@ import type { DivisionOutcomeInput, MockDivisionBatch, MockDivisionRecord } from
 import type { FaultOptions, InjectedFault } from './faults.js';
 import type { MockKindRecords } from './kinds.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
-import type { ChannelFailure, MockPayOrder } from '../../kinds/payments/mock.js';
 import type { MockDecision } from './record-desk.js';
 import type { MockRecordBase } from './record-kind.js';
 import type { MockRequestRecord } from './request-log.js';
@@ -31,12 +30,10 @@ export interface MockGatewayState extends MockKindRecords {
   readonly now: number;
   readonly clock: 'manual' | 'real';
   readonly merchants: readonly { readonly mchNo: string; readonly appId: string }[];
-  /** Newest first. */
-  readonly orders: readonly MockPayOrder[];
+  // Then each declared kind's records, newest first, under its plural (orders, refunds...).
   /** Newest first, each with every attempt made. */
   readonly notifications: readonly (MockNotification & { readonly attemptLog: readonly NotificationAttempt[] })[];
   readonly addresses: readonly MockAddress[];
-  // Then each declared kind's records, newest first, under its plural (refunds).
   /** Division receiver groups, newest first (made by a control, as the merchant portal makes them). */
   readonly divisionGroups: readonly MockDivisionGroup[];
   /** Bound division receivers, newest first, their accounts masked. */
@@ -52,23 +49,20 @@ export interface MockGatewayState extends MockKindRecords {
 export interface GatewayControls {
   now(): number;
   state(): MockGatewayState;
-  order(ref: string): MockPayOrder | undefined;
-  payOrder(ref: string): MockPayOrder;
-  failOrder(ref: string, failure?: ChannelFailure): MockPayOrder;
-  expireOrder(ref: string): MockPayOrder;
-  payerReturnUrl(ref: string): string | undefined;
   deliverNotifications(): Promise<NotificationAttempt[]>;
   resendNotification(id: string): Promise<NotificationAttempt>;
   advanceTime(ms: number): void;
   approveAddress(ref: string): MockAddress;
   rejectAddress(ref: string): MockAddress;
-  // A declared kind's controls, by its name (the routes exist for declared kinds only).
+  // A declared kind's records and controls, by its name (the routes exist for declared kinds only).
+  record(kind: string, ref: string): MockRecordBase | undefined;
   setMode(kind: string, mode: string, target?: object): void;
   settle(kind: string, ref: string, decision: MockDecision): MockRecordBase;
   progress(kind: string, ref: string, to?: string): MockRecordBase;
   control(kind: string, name: string, argument: unknown): unknown;
+  alias(kind: string, name: string, ref: string, argument?: unknown): MockRecordBase;
+  recordControl(kind: string, name: string, ref: string, argument?: unknown): unknown;
   setChannelUserMode(mode: ChannelUserMode): void;
-  setOrderFee(ref: string, mchFeeAmount: number): MockPayOrder;
   createDivisionGroup(group?: DivisionGroupInput): MockDivisionGroup;
   refuseReceiverBinds(refusal?: ReceiverBindRefusal): { refusedBinds: number };
   setDivisionOutcome(outcome: DivisionOutcomeInput): DivisionOutcomeInput;

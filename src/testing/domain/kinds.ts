@@ -5,13 +5,14 @@
  * @module
  */
 import { RecordDesk } from './record-desk.js';
-import { stateFieldOf, sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecordBase, type MockRecordKind, type ModeOf, type RecordOf, type WorldOf } from './record-kind.js';
+import { stateFieldOf, sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecordBase, type MockRecordKind, type MockRecordReader, type ModeOf, type RecordOf, type WorldOf } from './record-kind.js';
+import { paymentKind, type MockPaymentMethods } from '../../kinds/payments/mock.js';
 import { refundKind, type MockRefundMethods } from '../../kinds/refunds/mock.js';
 import { transferKind, type MockTransferMethods } from '../../kinds/transfers/mock.js';
 import { settlementKind, type MockSettlementMethods } from '../../kinds/settlements/mock.js';
 
-/** Every declared kind of the mock. */
-export const MOCK_KINDS = [refundKind, transferKind, settlementKind] as const;
+/** Every declared kind of the mock, in the order their desks are built: payments first, whose orders refunds' world reads. */
+export const MOCK_KINDS = [paymentKind, refundKind, transferKind, settlementKind] as const;
 
 /**
  * The gateway's methods of every declared kind, as each kind documents them; `kind-methods.ts` derives them from
@@ -22,11 +23,11 @@ export const MOCK_KINDS = [refundKind, transferKind, settlementKind] as const;
  * gateway.setTransferMode('hold');
  * ```
  */
-export interface MockKindMethods extends MockRefundMethods, MockTransferMethods, MockSettlementMethods {}
+export interface MockKindMethods extends MockPaymentMethods, MockRefundMethods, MockTransferMethods, MockSettlementMethods {}
 
-/** What a notification may be named by in a resend: a payment's ids, then the id and key of each declared kind the mock notifies. */
+/** What a notification may be named by in a resend: the id and key of each declared kind the mock notifies. */
 const NOTIFICATION_REFS: readonly string[] = [
-  ...new Set(['payOrderId', 'mchOrderNo', ...(MOCK_KINDS as readonly MockKindView[]).flatMap((kind) => (kind.states.notified.length === 0 ? [] : [kind.id, kind.key]))]),
+  ...new Set([...(MOCK_KINDS as readonly MockKindView[]).flatMap((kind) => (kind.states.notified.length === 0 ? [] : [kind.id, kind.key]))]),
 ];
 /** The same, as messages and usage name them: `payOrderId, mchOrderNo, refundOrderId or mchRefundNo`. */
 export const NOTIFICATION_REFS_TEXT = `${NOTIFICATION_REFS.slice(0, -1).join(', ')} or ${String(NOTIFICATION_REFS.at(-1))}`;
@@ -43,9 +44,24 @@ export type MockDesks = { readonly [Name in MockKindName]: RecordDesk<RecordOf<K
 /** The state's member of each declared kind: its records, newest first. */
 export type MockKindRecords = { readonly [K in MockKind as K['plural']]: readonly RecordOf<K>[] };
 
-/** A desk for each declared kind; `onNotified` is told of a record that reached a notified state. */
-export function createDesks(parts: MockParts, onNotified: (kind: MockKind, record: MockRecordBase) => void): MockDesks {
-  return Object.fromEntries((MOCK_KINDS as readonly MockKind[]).map((kind) => [kind.name, new RecordDesk(kind as unknown as MockRecordKind, parts, (record) => onNotified(kind, record))])) as unknown as MockDesks;
+/**
+ * A desk for each declared kind, built in `MOCK_KINDS`' order: a kind's world reads the desks of the kinds before it
+ * (`parts.desk(name)`: refunds' the orders'). `onNotified` is told of a record that reached a notified state; `signed`
+ * signs a record's notified fields (the notifier's rule, with its merchant's secret).
+ */
+export function createDesks(clock: MockParts['clock'], onNotified: (kind: MockKind, record: MockRecordBase) => void, signed: MockParts['signed']): MockDesks {
+  const desks: Record<string, MockRecordReader<unknown>> = {};
+  const parts: MockParts = {
+    clock,
+    signed,
+    desk: <R>(name: string) => {
+      const desk = desks[name];
+      if (desk === undefined) throw new Error(`no desk ${name} is built yet: declare its kind before the kinds that read it (MOCK_KINDS)`);
+      return desk as MockRecordReader<R>;
+    },
+  };
+  for (const kind of MOCK_KINDS as readonly MockKind[]) desks[kind.name] = new RecordDesk(kind as unknown as MockRecordKind, parts, (record) => onNotified(kind, record));
+  return desks as unknown as MockDesks;
 }
 
 /** What the records of the declared kinds took from an order (its succeeded refunds): each `ofOrder` kind's sum over the order's records. */

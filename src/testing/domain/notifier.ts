@@ -10,7 +10,6 @@ import { sign } from '../../protocol/signing/sign.js';
 import { readCappedStream } from '../../util/read-capped-stream.js';
 import type { SimulatedClock } from './clock.js';
 import { NOTIFICATION_REFS_TEXT, type MockKind, type MockKindName } from './kinds.js';
-import { ORDER_FIELDS, type MockPayOrder } from '../../kinds/payments/mock.js';
 import { fieldsOf } from './record-desk.js';
 import type { MockKindOperations, MockNotificationDeclaration, MockRecordBase } from './record-kind.js';
 
@@ -95,7 +94,7 @@ export interface NotificationAttempt {
  * For a record of a declared kind, what names it: the gateway's id and the merchant's key of each kind (a refund's
  * `refundOrderId` and `mchRefundNo`, a transfer's `transferId`; its key is the notification's `mchOrderNo`).
  */
-type NotifiedRecordRefs = { readonly [Field in Exclude<MockKind['id'] | MockKind['key'], 'mchOrderNo'>]?: string | undefined };
+type NotifiedRecordRefs = { readonly [Field in Exclude<MockKind['id'] | MockKind['key'], 'payOrderId' | 'mchOrderNo'>]?: string | undefined };
 
 /**
  * A notification and where it stands.
@@ -110,7 +109,7 @@ export interface MockNotification extends NotifiedRecordRefs {
   /** The mock's id of the notification (`N1`, `N2`...), for {@link MockGateway.resendNotification}. */
   readonly id: string;
   /** What it notifies: a paid order, or a record of a declared kind (a refund that succeeded or failed). */
-  readonly kind: 'payment' | MockKindName;
+  readonly kind: MockKindName;
   /** The order paid, or refunded. */
   readonly payOrderId: string;
   /** The merchant's number of the order paid (empty for a refund: a refund's notification does not carry it). */
@@ -165,20 +164,31 @@ interface Outbox {
   refs: readonly string[];
 }
 
-/**
- * The signed fields of a paid order, as both the notification and the `returnUrl` redirect carry them:
- * the query fields present, `reqTime` and `sign` (MD5 with the merchant's secret).
- */
-export function signedOrderFields(order: MockPayOrder, secret: string, now: number): Record<string, string> {
-  return signedFields(order, ORDER_FIELDS, secret, now);
+/** What the notifier reads of a declared kind: its name, query, id and key, its notification's declaration and the fields it notifies. */
+type NotifiedKind = {
+  readonly name: MockKindName;
+  readonly operations: MockKindOperations;
+  readonly id: string;
+  readonly key: string;
+  readonly notification?: MockNotificationDeclaration | undefined;
+  readonly notifiedFields?: readonly string[] | undefined;
+};
+
+/** What says which fields a kind notifies. */
+type FieldsOfKind = Pick<NotifiedKind, 'operations' | 'notification' | 'notifiedFields'>;
+
+/** The fields a kind's notification carries but `reqTime` (added when signed): its own list, else its declared schema's, else its query's answer's. */
+function notifiedFields(kind: FieldsOfKind): readonly string[] {
+  if (kind.notifiedFields !== undefined) return kind.notifiedFields;
+  return kind.notification === undefined ? fieldsOf(kind.operations.query) : Object.keys(kind.notification.schema.def.shape).filter((name) => name !== 'reqTime');
 }
 
-/** What the notifier reads of a declared kind: its name, query, id and key, and its notification's declaration. */
-type NotifiedKind = { readonly name: MockKindName; readonly operations: MockKindOperations; readonly id: string; readonly key: string; readonly notification?: MockNotificationDeclaration | undefined };
-
-/** The fields a kind's notification carries but `reqTime` (added when signed): its declared schema's, else its query's answer's. */
-function notifiedFields(kind: NotifiedKind): readonly string[] {
-  return kind.notification === undefined ? fieldsOf(kind.operations.query) : Object.keys(kind.notification.schema.def.shape).filter((name) => name !== 'reqTime');
+/**
+ * The signed fields of a record of a declared kind, as its notification carries them (and a paid order's `returnUrl`
+ * redirect): the fields it notifies present, `reqTime` and `sign` (MD5 with the merchant's secret).
+ */
+export function signedRecordFields(kind: FieldsOfKind, record: MockRecordBase, secret: string, now: number): Record<string, string> {
+  return signedFields(record as unknown as Readonly<Record<string, unknown>>, notifiedFields(kind), secret, now);
 }
 
 /** A record's fields present, as text, with `reqTime` and `sign`: what every notification carries. */
@@ -207,22 +217,15 @@ export class Notifier {
     this.#retryStepMs = setup.routing.retryStepMs ?? NOTIFY_RETRY_STEP_MS;
   }
 
-  /** Queues the notification of a paid order, due now. Orders without `notifyUrl` are not notified. */
-  enqueue(order: MockPayOrder): void {
-    if (!order.notifyUrl) return;
-    const fields = signedOrderFields(order, this.#setup.secretOf(order.appId), this.#setup.clock.now());
-    this.#queue({ kind: 'payment', payOrderId: order.payOrderId, mchOrderNo: order.mchOrderNo }, [order.payOrderId, order.mchOrderNo], order.notifyUrl, fields);
-  }
-
   /**
-   * Queues the notification of a record of a declared kind that reached a notified state, due now; the same
-   * mechanism as a payment's. It carries the fields its notification kind declares (else the kind's query answer's),
-   * and names the record by its id and key.
+   * Queues the notification of a record of a declared kind that reached a notified state (a paid order, a refund),
+   * due now; a record without `notifyUrl` is not notified. It carries the fields its kind notifies (its own list, its
+   * notification kind's, else its query answer's), and names the record by its id and key.
    */
   enqueueRecord(kind: NotifiedKind, record: MockRecordBase): void {
     if (!record.notifyUrl) return;
     const own = record as unknown as Readonly<Record<string, unknown>>;
-    const fields = signedFields(own, notifiedFields(kind), this.#setup.secretOf(record.appId), this.#setup.clock.now());
+    const fields = signedRecordFields(kind, record, this.#setup.secretOf(record.appId), this.#setup.clock.now());
     const [id, key] = [String(own[kind.id]), String(own[kind.key])];
     const about = { kind: kind.name, payOrderId: typeof own.payOrderId === 'string' ? own.payOrderId : '', mchOrderNo: '', [kind.id]: id, [kind.key]: key };
     this.#queue(about, [id, key], record.notifyUrl, fields);

@@ -8,11 +8,9 @@ import type { AcceptedRequest } from './accepted-request.js';
 import type { DivisionReceiverBook } from '../../kinds/division/mock-receivers.js';
 import type { DivisionDesk } from '../../kinds/division/mock.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
-import type { OrderBook } from '../../kinds/payments/mock.js';
 import type { RecordDesk } from './record-desk.js';
 
 export interface OperationContext extends AcceptedRequest {
-  readonly orders: OrderBook;
   /** The desk of each declared record kind. */
   readonly desks: MockDesks;
   /** Division receiver groups and receivers, and the divisions. */
@@ -27,26 +25,26 @@ export interface OperationContext extends AcceptedRequest {
 }
 
 type Step = (context: OperationContext) => Readonly<Record<string, unknown>>;
-type KindOperation = MockKind['operations'][keyof MockKind['operations']];
+type ActionOf<K> = K extends { readonly actions?: infer Actions } ? keyof NonNullable<Actions> & OperationName : never;
+type KindOperation = MockKind['operations'][keyof MockKind['operations']] | ActionOf<MockKind>;
+// Each kind's desk, as any desk: a union of desks takes no record of either.
+const deskOf = (desks: MockDesks, kind: MockKind) => desks[kind.name] as unknown as RecordDesk;
 
-/** Each declared kind's create and query, answered by its desk. */
+/** Each declared kind's create, query and further operations (payments' close), answered by its desk. */
 const KIND_OPERATIONS = Object.fromEntries(
   MOCK_KINDS.flatMap((kind): [KindOperation, Step][] => [
-    [kind.operations.create, ({ desks, interrupted, ...request }) => desks[kind.name].create(request, interrupted)],
-    // Each kind's desk, as any desk: a union of desks takes no record of either.
-    [kind.operations.query, ({ desks, app, params }) => (desks[kind.name] as unknown as RecordDesk).queryData((desks[kind.name] as unknown as RecordDesk).find(app, params))],
+    [kind.operations.create, ({ desks, interrupted, origin, ...request }) => deskOf(desks, kind).create(request, interrupted, origin)],
+    [kind.operations.query, ({ desks, app, params }) => deskOf(desks, kind).queryData(deskOf(desks, kind).find(app, params))],
+    ...Object.keys((kind as { readonly actions?: object }).actions ?? {}).map((operation): [KindOperation, Step] => [
+      operation as KindOperation,
+      ({ desks, app, params, payerFirst }) => deskOf(desks, kind).act(operation as OperationName, app, params, payerFirst),
+    ]),
   ]),
 ) as { readonly [Op in KindOperation]: Step };
 
 /** The `data` of each operation's success answer, or a {@link Refusal} thrown. */
 export const OPERATIONS: { readonly [Op in OperationName]: Step } = {
   ...KIND_OPERATIONS,
-  unifiedOrder: ({ orders, origin, interrupted, ...request }) => orders.create(request, origin, interrupted),
-  query: ({ orders, app, params }) => orders.queryData(orders.find(app, params)),
-  close: ({ orders, app, params, payerFirst }) => {
-    orders.close(orders.find(app, params), payerFirst);
-    return {};
-  },
   // The declared addresses are the settlement kind's world.
   settleAddressApply: ({ desks, app, params }) => desks.settlement.world.declare(app, params),
   bindDivisionReceiver: ({ receivers, interrupted, app, params, blank }) => receivers.bind({ app, params, blank }, interrupted),

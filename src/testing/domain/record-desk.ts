@@ -6,11 +6,11 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { definitionOf } from '../../operations/table.js';
+import { definitionOf, type OperationName } from '../../operations/table.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import { merchantScoped, type MockMerchant } from './merchants.js';
-import { stateFieldOf, stateName, stateOf, type MockKindOperations, type MockParts, type MockRecordBase, type MockRecordKind } from './record-kind.js';
+import { nounOf, stateFieldOf, stateName, stateOf, type MockKindOperations, type MockParts, type MockRecordBase, type MockRecordKind, type MockRecordReader } from './record-kind.js';
 import { refuse } from './refusals.js';
 
 /** How a held record ends: a decision of its kind, with a failure's texts. */
@@ -30,7 +30,9 @@ const choice = <T extends string>(values: readonly T[]) => z.enum(values as [T, 
 
 /** The schemas of a kind's controls: its mode, the one record a mode may be for, its decision, a step's `to`. */
 export function controlSchemas<Mode extends string, Decision extends string>(kind: { readonly modes: { readonly [M in Mode]: unknown }; readonly decisions: { readonly [D in Decision]: unknown }; readonly key: string }) {
-  const mode = choice(Object.keys(kind.modes) as Mode[]);
+  const modes = Object.keys(kind.modes) as Mode[];
+  // A kind with no modes has no mode control: nothing is a mode of it.
+  const mode = modes.length > 0 ? choice(modes) : z.never({ error: 'this kind has no modes' });
   const target = z.strictObject({ [kind.key]: controlId() } as Record<string, ReturnType<typeof controlId>>);
   const decisions = Object.keys(kind.decisions) as Decision[];
   const decision = z.strictObject({ to: choice(decisions), errCode: text(), errMsg: text() });
@@ -41,6 +43,9 @@ export function controlSchemas<Mode extends string, Decision extends string>(kin
 /** The facade's name of a kind's control, e.g. `setRefundMode`, `settleRefund`, `progressSettlement`. */
 export const controlName = (kind: Pick<MockRecordKind, 'label'>, control: 'mode' | 'settle' | 'progress'): string => (control === 'mode' ? `set${kind.label}Mode` : `${control}${kind.label}`);
 
+/** A failure's texts, as a decision or an alias gives them. */
+type Failure = { readonly errCode?: string | undefined; readonly errMsg?: string | undefined };
+
 /** The field names a schema's object shape declares, in its order: what an answer or a notification carries. */
 export function fieldsOf(operation: MockKindOperations['create']): readonly string[] {
   return Object.keys((definitionOf(operation).result as unknown as { def: { shape: object } }).def.shape);
@@ -50,7 +55,7 @@ export function fieldsOf(operation: MockKindOperations['create']): readonly stri
 const sequences = new Map<string, number>();
 
 /** The records of one kind, for all merchants, with the kind's state machine. */
-export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unknown, Mode extends string = string, Decision extends string = string> {
+export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unknown, Mode extends string = string, Decision extends string = string> implements MockRecordReader<R> {
   /** The kind's own state and the parts it reads (e.g. refunds' orders and channels that cannot refund). */
   readonly world: World;
   readonly #records = new Map<string, R>();
@@ -71,10 +76,13 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
     this.#schemas = controlSchemas(kind);
   }
 
-  /** The create: the declared refusals in order; then the record is stored, then decided by its mode (none when `interrupted`). */
-  create(request: AcceptedRequest, interrupted?: 'created' | 'processing'): Record<string, unknown> {
+  /**
+   * The create: the declared refusals in order; then the record is stored, then decided by the world (`decide`) or its
+   * mode (neither when `interrupted`); `origin` is the gateway's, for links in the answer.
+   */
+  create(request: AcceptedRequest, interrupted?: 'created' | 'processing', origin = ''): Record<string, unknown> {
     const now = this.parts.clock.now();
-    const call = { request, world: this.world, records: [...this.#records.values()], now };
+    const call = { request, world: this.world, records: [...this.#records.values()], now, origin };
     for (const check of this.kind.refusals) {
       const refusal = check(call);
       if (refusal !== undefined) throw refuse(refusal);
@@ -84,29 +92,39 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
     const record = this.kind.create(call, `${now}${String(sequence).padStart(4, '0')}`, interrupted);
     this.#records.set(this.#idOf(record), record);
     this.#byKey.set(merchantScoped(record.mchNo, this.#keyOf(record)), record);
-    const mode = interrupted === undefined ? (this.#modes.get(this.#keyOf(record)) ?? this.#mode) : undefined;
-    const decision = mode === undefined ? undefined : this.kind.modes[mode];
-    if (decision !== undefined) this.#decide(record, decision, {});
-    return this.#answer(record, this.kind.operations.create);
+    const decided = interrupted === undefined ? this.kind.decide?.(record, call) : undefined;
+    const mode = interrupted === undefined && decided === undefined ? (this.#modes.get(this.#keyOf(record)) ?? this.#mode) : undefined;
+    const decision = decided?.to ?? (mode === undefined ? undefined : this.kind.modes[mode]);
+    if (decision !== undefined) this.#decide(record, decision, decided ?? {});
+    return this.kind.answers?.create?.(record) ?? this.#answer(record, this.kind.operations.create);
   }
 
   /** The query: the merchant's record by its id (preferred) or its key. */
   find(app: MockMerchant, params: Readonly<Record<string, string | number>>): R {
     this.expire();
     const byId = params[this.kind.id];
+    if (byId === undefined && params[this.kind.key] === undefined && this.kind.missingRefs !== undefined) throw refuse(this.kind.missingRefs);
     const record = byId !== undefined ? this.#records.get(String(byId)) : this.#byKey.get(merchantScoped(app.mchNo, String(params[this.kind.key])));
     if (!record || record.mchNo !== app.mchNo) throw refuse(this.kind.notFound);
     return record;
   }
 
-  /** The query's answer: the fields its declared result has. */
+  /** The query's answer: the fields its declared result has, or the kind's own answer. */
   queryData(record: R): Record<string, unknown> {
-    return this.#answer(record, this.kind.operations.query);
+    return this.kind.answers?.query?.(record) ?? this.#answer(record, this.kind.operations.query);
+  }
+
+  /** One of the kind's further operations (`close`) on the merchant's record, found as the query finds it. */
+  act(operation: OperationName, app: MockMerchant, params: Readonly<Record<string, string | number>>, payerFirst = false): Readonly<Record<string, unknown>> {
+    const action = this.kind.actions?.[operation];
+    if (action === undefined) throw new Error(`${this.kind.plural} declare no operation ${operation}`);
+    return action(this.find(app, params), { world: this.world, now: this.parts.clock.now(), payerFirst });
   }
 
   /** Test control: the mode of the coming records, or of the one record `target` names by its key (which wins). */
   setMode(mode: Mode, target?: object): void {
     const name = controlName(this.kind, 'mode');
+    if (Object.keys(this.kind.modes).length === 0) throw new Error(`${this.kind.plural} have no modes: the world decides them`);
     const checked = parseInput(z.object({ mode: this.#schemas.mode, target: z.optional(this.#schemas.target) }), { mode, target }, `Invalid ${name} options`, 'options');
     const key = (checked.target as Readonly<Record<string, string>> | undefined)?.[this.kind.key];
     if (key === undefined) this.#mode = checked.mode as Mode;
@@ -114,17 +132,33 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
   }
 
   /** Test control: an open record ends as `decision.to` says. */
-  settle(ref: string, decision: MockDecision<Decision>): R {
-    const name = controlName(this.kind, 'settle');
+  settle(ref: string, decision: MockDecision<Decision>, name = controlName(this.kind, 'settle')): R {
     const checked = parseInput(this.#schemas.decision, decision, `Invalid ${name} decision`, 'options');
-    const record = this.#resolve(ref, name);
-    const { open } = this.kind.states;
-    const [field, state] = [stateFieldOf(this.kind), stateOf(this.kind, record)];
-    if (!open.includes(state)) {
-      throw new Error(`${name}: ${this.kind.name} ${this.#idOf(record)} is ${stateName(this.kind, state)} (${field} ${state}); only ${this.kind.plural} in ${field} ${open.join(' or ')} can change`);
-    }
+    const record = this.#open(ref, name);
     this.#decide(record, checked.to as Decision, checked);
-    return { ...record };
+    return copyOf(record);
+  }
+
+  /** Test control: a decision under its alias's name (`payOrder(ref)`), with the failure's texts its argument gives. */
+  alias(name: string, ref: string, argument?: unknown): R {
+    const alias = this.kind.aliases?.find((a) => a.name === name);
+    if (!alias) throw new Error(`${this.kind.plural} have no control ${JSON.stringify(name)}`);
+    const checked = alias.bodySchema === undefined ? undefined : parseInput(alias.bodySchema, argument, `Invalid ${name} ${alias.argument ?? 'argument'}`, 'options');
+    const texts: Failure = alias.texts?.(checked as never) ?? {};
+    const decision = { to: alias.decision, ...(texts.errCode === undefined ? {} : { errCode: texts.errCode }), ...(texts.errMsg === undefined ? {} : { errMsg: texts.errMsg }) };
+    return this.settle(ref, decision, name);
+  }
+
+  /** Test control: one of the kind's controls on one record (`setOrderFee`), its argument checked first; then expiry runs. */
+  recordControl(name: string, ref: string, argument?: unknown): unknown {
+    const control = this.kind.recordControls?.find((c) => c.name === name);
+    if (!control) throw new Error(`${this.kind.plural} have no control ${JSON.stringify(name)}`);
+    const checked = control.bodySchema === undefined ? undefined : parseInput(control.bodySchema, argument, control.invalid ?? `Invalid ${name} ${control.argument ?? 'argument'}`, 'options');
+    const record = control.open === true ? this.#open(ref, name) : this.#resolve(ref, name);
+    const call = { world: this.world, now: this.parts.clock.now(), control: name, signed: () => this.parts.signed(this.kind as unknown as MockRecordKind, record) };
+    const answer = control.run(record, checked as never, call);
+    this.expire();
+    return answer === record ? copyOf(record) : answer;
   }
 
   /** Test control of a kind that declares `steps`: an open record takes `to`, by default its state's next step. */
@@ -139,10 +173,10 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
     const state = stateOf(this.kind, record);
     const next = checked ?? steps.next[state];
     if (!this.kind.states.open.includes(state) || next === undefined) {
-      throw new Error(`${name}: ${this.kind.name} ${this.#keyOf(record)} is already final (${stateFieldOf(this.kind)} ${state}, ${stateName(this.kind, state)})`);
+      throw new Error(`${name}: ${nounOf(this.kind)} ${this.#keyOf(record)} is already final (${stateFieldOf(this.kind)} ${state}, ${stateName(this.kind, state)})`);
     }
     this.#decide(record, next, {});
-    return { ...record };
+    return copyOf(record);
   }
 
   /** Test control: one of the kind's own controls (e.g. `refuseRefunds`), by its facade name; its argument checked first. */
@@ -153,30 +187,46 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
     return control.run(this.world, checked as never, name);
   }
 
-  /** Moves records still open past the kind's expiry, as the reference's job does; notified only when the state is. */
+  /** Moves records still open past the kind's expiry (its own time, or `afterMs` after creation), as the reference's job does; notified only when the state is. */
   expire(): void {
     const { expiry } = this.kind;
     if (expiry === undefined) return;
     const now = this.parts.clock.now();
+    const endOf = 'at' in expiry ? expiry.at : (record: R) => record.createdAt + expiry.afterMs;
     for (const record of this.#records.values()) {
-      if (this.kind.states.open.includes(stateOf(this.kind, record)) && record.createdAt + expiry.afterMs <= now) this.#move(record, expiry.to);
+      if (this.kind.states.open.includes(stateOf(this.kind, record)) && endOf(record) <= now) this.#move(record, expiry.to);
     }
   }
 
   /** A copy of a record by its id or a key only one merchant uses. */
   snapshot(ref: string): R | undefined {
-    this.expire();
-    const record = this.#lookup(ref);
-    return record && { ...record };
+    const record = this.lookup(ref);
+    return record && copyOf(record);
   }
 
   /** Copies of every record, oldest first. */
   list(): R[] {
-    this.expire();
-    return [...this.#records.values()].map((record) => ({ ...record }));
+    return this.live().map(copyOf);
   }
 
-  #decide(record: R, decision: Decision, failure: { readonly errCode?: string | undefined; readonly errMsg?: string | undefined }): void {
+  /** A live record by its id or a key only one merchant uses, for another kind's world (refunds' orders). */
+  lookup(ref: string): R | undefined {
+    this.expire();
+    return this.#lookup(ref);
+  }
+
+  /** The live record a test control names, which must exist. */
+  resolve(ref: string, control: string): R {
+    return this.#resolve(ref, control);
+  }
+
+  /** Every live record, oldest first, for another kind's world (division's orders waiting for it). */
+  live(): readonly R[] {
+    this.expire();
+    return [...this.#records.values()];
+  }
+
+  #decide(record: R, decision: Decision, failure: Failure): void {
     const transition = this.kind.decisions[decision];
     if (transition.failure) {
       record.errCode = failure.errCode ?? transition.failure.errCode;
@@ -216,7 +266,21 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
   #resolve(ref: string, control: string): R {
     this.expire();
     const record = this.#lookup(ref);
-    if (!record) throw new Error(`${control}: no ${this.kind.name} with ${this.kind.id} or ${this.kind.key} ${JSON.stringify(ref)}`);
+    if (!record) throw new Error(`${control}: no ${nounOf(this.kind)} with ${this.kind.id} or ${this.kind.key} ${JSON.stringify(ref)}`);
+    return record;
+  }
+
+  /** The open record a control names; a final one is refused. */
+  #open(ref: string, control: string): R {
+    const record = this.#resolve(ref, control);
+    const { open } = this.kind.states;
+    const [field, state] = [stateFieldOf(this.kind), stateOf(this.kind, record)];
+    if (!open.includes(state)) {
+      throw new Error(`${control}: ${nounOf(this.kind)} ${this.#idOf(record)} is ${stateName(this.kind, state)} (${field} ${state}); only ${this.kind.plural} in ${field} ${open.join(' or ')} can change`);
+    }
     return record;
   }
 }
+
+/** A copy a test may change without changing the desk's record (an order's transactions included). */
+const copyOf = <R>(record: R): R => structuredClone(record);

@@ -13,9 +13,8 @@ import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { divisionGroupInputSchema, receiverBindRefusalSchema } from '../../kinds/division/mock-receivers.js';
 import { divisionOutcomeSchema } from '../../kinds/division/mock.js';
-import { channelFailureSchema } from '../../kinds/payments/mock.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
-import type { MockKindView } from '../domain/record-kind.js';
+import { hasModes, type MockKindView } from '../domain/record-kind.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
@@ -39,7 +38,10 @@ function route<Body = undefined>(declared: Omit<ControlRoute, 'run' | 'bodySchem
   return declared as ControlRoute;
 }
 
-/** A declared kind's routes: its mode, its own controls, the decision of one record, and its step if it declares `steps` (`/_mock/{plural}/...`). */
+/**
+ * A declared kind's routes (`/_mock/{plural}/...`): its mode (if it has modes), its own controls, the decision of one
+ * record, its step if it declares `steps`, its decisions' aliases and its controls on one record that declare a route.
+ */
 export function kindRoutes(kind: MockKindView): ControlRoute[] {
   const schemas = controlSchemas(kind);
   const base = `/_mock/${kind.plural}`;
@@ -71,30 +73,36 @@ export function kindRoutes(kind: MockKindView): ControlRoute[] {
     bodySchema: z.strictObject({ to: schemas.step }),
     run: (gateway, ref, { to }: { readonly to?: string | undefined }) => gateway.progress(kind.name, ref, to),
   });
-  return [mode, ...own, settle, ...(progress ? [progress] : [])];
+  const aliases = (kind.aliases ?? []).map((alias) =>
+    route({
+      method: 'POST', path: `${base}/{${kind.id}}/${alias.path}`, ...(alias.body === undefined ? {} : { body: alias.body }),
+      calls: `${alias.name}(ref${alias.argument === undefined ? '' : `, ${alias.argument}`})`, does: alias.does,
+      ...(alias.bodySchema === undefined ? {} : { bodySchema: alias.bodySchema }),
+      run: (gateway, ref, body: unknown) => gateway.alias(kind.name, alias.name, ref, body),
+    }),
+  );
+  const onRecord = (kind.recordControls ?? []).flatMap((control) => {
+    const member = control.route?.member;
+    if (control.route === undefined) return [];
+    return [
+      route({
+        method: 'POST', path: `${base}/{${kind.id}}/${control.path}`, ...(member === undefined ? {} : { body: `{ ${member} }` }),
+        calls: `${control.name}(ref${member === undefined ? '' : `, ${member}`})`, does: control.does,
+        ...(member === undefined || control.bodySchema === undefined ? {} : { bodySchema: z.strictObject({ [member]: control.bodySchema }) }),
+        run: (gateway, ref, body: Readonly<Record<string, unknown>> | undefined) => gateway.recordControl(kind.name, control.name, ref, member === undefined ? undefined : body?.[member]),
+      }),
+    ];
+  });
+  return [...(hasModes(kind) ? [mode] : []), ...own, settle, ...(progress ? [progress] : []), ...aliases, ...onRecord];
 }
 
 /** Every control route, in the order the usage and the guide list them. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: `everything the mock holds: merchants (no secrets), orders, notifications and their attempts, addresses, ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}division groups, receivers, batches and records, the latest 200 requests`,
+    does: `everything the mock holds: merchants (no secrets), ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}notifications and their attempts, addresses, division groups, receivers, batches and records, the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
-  route({ method: 'POST', path: '/_mock/orders/{payOrderId}/pay', calls: 'payOrder(ref)', does: 'the channel reports the order paid (state 2); its notification is queued', run: (gateway, ref) => gateway.payOrder(ref) }),
-  route({
-    method: 'POST', path: '/_mock/orders/{payOrderId}/fail', body: '{ errCode?, errMsg? }', calls: 'failOrder(ref, failure)',
-    does: 'the channel reports the payment failed (state 3); no notification',
-    bodySchema: channelFailureSchema,
-    run: (gateway, ref, failure) => gateway.failOrder(ref, failure),
-  }),
-  route({
-    method: 'POST', path: '/_mock/orders/{payOrderId}/fee', body: '{ mchFeeAmount }', calls: 'setOrderFee(ref, mchFeeAmount)',
-    does: "the gateway's fee on the order (minor units; 0 by default): a division shares the amount less it",
-    bodySchema: z.strictObject({ mchFeeAmount: safeInteger(0) }),
-    run: (gateway, ref, { mchFeeAmount }) => gateway.setOrderFee(ref, mchFeeAmount),
-  }),
-  route({ method: 'POST', path: '/_mock/orders/{payOrderId}/expire', calls: 'expireOrder(ref)', does: 'the order expires now (state 6, closed); no notification', run: (gateway, ref) => gateway.expireOrder(ref) }),
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
   route({
     method: 'POST', path: '/_mock/notifications/{id}/resend', calls: 'resendNotification(ref)',

@@ -21,7 +21,6 @@ import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
 import type { MockDesks } from '../domain/kinds.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
 import { OPERATIONS } from '../domain/operations.js';
-import type { OrderBook } from '../../kinds/payments/mock.js';
 import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
 import { MOCK_STATUS_NAMES } from '../../kinds/settlements/mock.js';
@@ -42,7 +41,6 @@ export interface HandlerSetup {
   readonly successCode: number;
   readonly clock: SimulatedClock;
   readonly merchants: MerchantRegistry;
-  readonly orders: OrderBook;
   /** The desk of each declared record kind. */
   readonly desks: MockDesks;
   readonly channelUsers: ChannelUserDesk;
@@ -112,13 +110,12 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     record.body = body;
     record.keys = keysOf(route.operation, body);
     const accepted = acceptRequest(route, body, setup.merchants);
-    setup.orders.expire();
     for (const desk of Object.values<{ expire(): void }>(setup.desks)) desk.expire();
     setup.divisions.due();
     const payerFirst = fault?.kind === 'closeRacesPayer';
     const interrupted = fault?.refusal?.leaves;
-    const { orders, desks, receivers, divisions } = setup;
-    const data = OPERATIONS[route.operation]({ orders, desks, receivers, divisions, ...accepted, origin: base, payerFirst, interrupted });
+    const { desks, receivers, divisions } = setup;
+    const data = OPERATIONS[route.operation]({ desks, receivers, divisions, ...accepted, origin: base, payerFirst, interrupted });
     record.contractBreak = contractBreak(route.operation, data);
     result = { kind: 'success', data, secret: accepted.app.secret };
     // The record is stored; the answer is the refusal the reference gives when something fails after its save.

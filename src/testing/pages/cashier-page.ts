@@ -22,7 +22,8 @@ export function handleCashier(gateway: GatewayControls, request: Request, segmen
   if (root !== '' || page !== 'cashier' || !id || rest.length > 0 || (action !== undefined && action !== QR_IMAGE && !isAction(action))) return undefined;
   let order: MockPayOrder | undefined;
   try {
-    order = gateway.order(id);
+    // The orders are the payment kind's records, read through its desk.
+    order = gateway.record('payment', id) as MockPayOrder | undefined;
   } catch {
     order = undefined;
   }
@@ -30,11 +31,9 @@ export function handleCashier(gateway: GatewayControls, request: Request, segmen
   if (action === undefined && request.method === 'GET') return renderCashier(order, base, gateway.now());
   if (action === QR_IMAGE) return request.method === 'GET' ? qrImageResponse(cashierUrl(base, order.payOrderId)) : undefined;
   if (action === undefined || request.method !== 'POST') return undefined;
-  if (isOpen(order)) {
-    if (action === 'pay') gateway.payOrder(order.payOrderId);
-    if (action === 'fail') gateway.failOrder(order.payOrderId);
-  }
-  const back = gateway.payerReturnUrl(order.payOrderId) ?? `${base}/cashier/${encodeURIComponent(order.payOrderId)}`;
+  // Pay and Fail are the order's decisions of the same names.
+  if (isOpen(order) && action !== 'leave') gateway.settle('payment', order.payOrderId, { to: action });
+  const back = (gateway.recordControl('payment', 'payerReturnUrl', order.payOrderId) as string | undefined) ?? `${base}/cashier/${encodeURIComponent(order.payOrderId)}`;
   return new Response(null, { status: 303, headers: { location: back } });
 }
 

@@ -1,15 +1,16 @@
 /**
- * The dashboard, `{base}/`: the gateway's state with buttons that call the control routes; it polls
+ * The dashboard, `{base}/`: the gateway's state (the orders first, in a section of their own with each order's refunds) with buttons that call the control routes; it polls
  * `/_mock/state` once a second and reloads when the state changes.
  *
  * @module
  */
 import { payOrderStateName } from '../../kinds/payments/enums.js';
+import { paymentKind } from '../../kinds/payments/mock.js';
 import { describeFields } from '../domain/diagnose.js';
 import type { MockGatewayState } from '../domain/controls.js';
 import { MOCK_KINDS } from '../domain/kinds.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
-import { stateFieldOf, stateName, stateOf, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
+import { aliasOf, stateFieldOf, stateName, stateOf, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
 import { ADDRESS_STATUS_NAMES, MockAddressStatus } from '../../kinds/settlements/mock-addresses.js';
 import { divisionSections } from './division-sections.js';
@@ -48,7 +49,8 @@ function notificationRow(path: string, n: MockNotification & { attemptLog: reado
 function notifiedRecord(n: MockNotification): Html {
   const kind = MOCK_KINDS.find((k) => k.name === n.kind);
   const order = html`<code>${n.payOrderId}</code>`;
-  if (!kind) return order;
+  // A payment's record is the order itself.
+  if (!kind || (n as unknown as Row)[kind.id] === n.payOrderId) return order;
   const record = html`${kind.name} <code>${(n as unknown as Row)[kind.key]}</code>`;
   // A transfer or a settlement is of no order.
   return n.payOrderId === '' ? record : html`${record} of ${order}`;
@@ -72,14 +74,21 @@ function cell(kind: MockKindView, column: MockColumn<never>, r: Row): Html {
   return 'cell' in column && column.cell !== undefined ? html`<td class="${column.cell}">${value}</td>` : html`<td>${value}</td>`;
 }
 
-/** A record's row: its declared columns, then while it is open its step's button (if it declares steps), else one for each decision. */
+/** While a record is open, its step's button (if its kind declares steps), else one for each decision (its alias's route, or settle). */
+export function recordButtons(path: string, kind: MockKindView, r: Row): Html | '' {
+  const id = encodeURIComponent(String(r[kind.id]));
+  const decision = (to: string, button: string) => {
+    const alias = aliasOf(kind, to);
+    return alias === undefined ? control(path, `${kind.plural}/${id}/settle`, capitalized(to), button, { to }) : control(path, `${kind.plural}/${id}/${alias.path}`, capitalized(to), button);
+  };
+  const decisions = () => Object.entries(kind.decisions).flatMap(([to, d], i) => [...(i === 0 ? [] : [html` `]), decision(to, d.button ?? '')]);
+  const step = kind.steps && control(path, `${kind.plural}/${id}/progress`, kind.steps.button);
+  return kind.states.open.includes(stateOf(kind, r)) ? (step ?? html`${decisions()}`) : '';
+}
+
+/** A record's row: its declared columns, then its buttons. */
 function kindRow(path: string, kind: MockKindView, r: Row): Html {
-  const id = String(r[kind.id]);
-  const settle = `${kind.plural}/${encodeURIComponent(id)}/settle`;
-  const decisions = () => Object.entries(kind.decisions).flatMap(([to, d], i) => [...(i === 0 ? [] : [html` `]), control(path, settle, capitalized(to), d.button ?? '', { to })]);
-  const step = kind.steps && control(path, `${kind.plural}/${encodeURIComponent(id)}/progress`, kind.steps.button);
-  const buttons = kind.states.open.includes(stateOf(kind, r)) ? (step ?? decisions()) : '';
-  return html`<tr data-${kind.name}="${id}">${kind.columns.map((column) => cell(kind, column, r))}<td>${buttons}</td></tr>`;
+  return html`<tr data-${kind.name}="${String(r[kind.id])}">${kind.columns.map((column) => cell(kind, column, r))}<td>${recordButtons(path, kind, r)}</td></tr>`;
 }
 
 /** A declared kind's section: its table, newest first as the state lists it. */
@@ -135,8 +144,8 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
       ${orders.map((o) => html`<tr data-order="${o.payOrderId}"><td><a href="${base}/cashier/${encodeURIComponent(o.payOrderId)}"><code>${o.payOrderId}</code></a></td>
         <td><code>${o.mchOrderNo}</code></td><td>${o.subject}</td><td>${formatAmount(o.amount, o.currency)}</td>${ofOrders.map(({ kind, byOrder }) => html`<td>${orderRecords(kind, byOrder.get(o.payOrderId), o.currency)}</td>`)}
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
-        <td>${o.state <= 1 ? [control(path, `orders/${encodeURIComponent(o.payOrderId)}/pay`, 'Pay', 'primary'), html` `, control(path, `orders/${encodeURIComponent(o.payOrderId)}/fail`, 'Fail', 'danger')] : ''}</td></tr>`)}</table>`)}
-    ${MOCK_KINDS.map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
+        <td>${recordButtons(path, paymentKind, o as unknown as Row)}</td></tr>`)}</table>`)}
+    ${MOCK_KINDS.filter((kind) => kind.ownSection !== true).map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
     ${divisionSections(state)}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
