@@ -99,8 +99,8 @@ export interface ProcessorOptions<Context extends ProcessingContext> extends Not
 
 type Kinds = typeof notificationKinds;
 /**
- * The processor options that hold a handler: `onPaid`, `onRefunded`, `onRefundFailed`, `onSettlement`; what
- * `leaveUnhandled` names.
+ * The processor options that hold a handler, one or more per notification kind (`onPaid`, `onRefunded`,
+ * `onRefundFailed`...: the README's table of notification kinds lists them all); what `leaveUnhandled` names.
  *
  * @example
  * ```ts
@@ -120,7 +120,7 @@ export type Handler<Argument, Context> = { handler(notification: Argument, conte
 type HandlerOptions<Context extends ProcessingContext> = { readonly [Option in HandlerOption]?: Handler<HandlerArgument<KindOfHandler<Option>>, Context> | undefined };
 /** One handler at least: a processor with none could only refuse. */
 type SomeHandler<Context extends ProcessingContext> = { [Option in HandlerOption]: HandlerOptions<Context> & { readonly [Given in Option]-?: Handler<HandlerArgument<KindOfHandler<Option>>, Context> } }[HandlerOption];
-/** Each kind's expectation option (`expect`, `expectRefund`, `expectSettlement`), of its own fields but the state. */
+/** Each kind's expectation option (`expect`, `expectRefund`...), of its own fields but the state. */
 type ExpectationOptions = {
   readonly [Name in NotificationKindName as Kinds[Name]['expectOption']]?: ProcessorExpectation<KindNotification<Name>, Omit<z.input<Kinds[Name]['expect']>, 'state'>> | undefined;
 };
@@ -128,13 +128,9 @@ type ExpectationOptions = {
 /**
  * Options of {@link createNotificationProcessor}: the credentials and checks of verification
  * ({@link NotificationOptions}), where processed events are recorded, the handlers you have (at least one) and
- * what each kind's notifications must match:
- *
- * | kind | handlers (the states they take) | what it must match |
- * |---|---|---|
- * | payment | `onPaid` (2) | `expect` ({@link PaymentExpectation}) |
- * | refund | `onRefunded` (2), `onRefundFailed` (3, 4) | `expectRefund` ({@link Refunds.Expectation}) |
- * | settlement | `onSettlement` (any status) | `expectSettlement` ({@link Settlements.Expectation}) |
+ * what each kind's notifications must match: `expect` ({@link PaymentExpectation}), `expectRefund`
+ * ({@link Refunds.Expectation}) and one such option per kind. The README's table of notification kinds, generated
+ * from their declarations, gives each kind's handlers, the states each runs for, and its expectation option.
  *
  * Each message runs the handler of its own kind and state; one no handler takes is answered `FAIL: unhandled`.
  * A kind's handlers are given all or none (`onRefunded` without `onRefundFailed` is refused) unless

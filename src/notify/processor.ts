@@ -11,15 +11,16 @@ import { checkExpected, type IdempotentNotification } from './verify-received.js
 
 /**
  * Creates a processor that takes the gateway's notifications as they arrive (repeated, concurrent, on any of
- * your instances) and runs your handler **once per event**: `onPaid`, `onRefunded`, `onRefundFailed`,
- * `onSettlement` ({@link NotificationProcessorOptions}). `processor.handle(input)` takes anything
+ * your instances) and runs your handler **once per event**: `onPaid`, `onRefunded` and the others of each kind
+ * ({@link NotificationProcessorOptions}). `processor.handle(input)` takes anything
  * {@link verifyNotification} takes and resolves to `{ status, headers, body, outcome }`, ready to send: it
  * verifies the message as its kind and your `expect`, claims its `idempotencyKey` in the `store`, runs the
  * handler of its kind and state, and answers `SUCCESS` (or 400, 409, 500 so that the gateway sends it again).
- * With payment or refund handlers and the `client` option it also tracks and sweeps what you create
- * (`processor.track`, `processor.sweep`). Pass a `store` (`sqliteStore`, `postgresStore`, `redisStore`; a
- * {@link memoryStore} only under `NODE_ENV=test`) and an expectation per handled kind (`expect`, `expectRefund`,
- * `expectSettlement`; without one it warns `PGSDK_NO_EXPECT`). The guides "Notifications in production" says each step.
+ * With handlers of a tracked kind (the README's table of notification kinds says which) and the `client` option
+ * it also tracks and sweeps what you create (`processor.track`, `processor.sweep`). Pass a `store`
+ * (`sqliteStore`, `postgresStore`, `redisStore`; a {@link memoryStore} only under `NODE_ENV=test`) and an
+ * expectation per handled kind (`expect`, `expectRefund`...; without one it warns `PGSDK_NO_EXPECT`). The guide
+ * "Notifications in production" says each step.
  *
  * @throws {@link GatewayValidationError} for invalid options (no handler, an expectation without a handler of
  * its kind, a kind's handlers given in part that `leaveUnhandled` does not name), or no `store` outside tests

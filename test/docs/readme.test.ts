@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withOperationsTable } from '../../scripts/operations-table.js';
+import { NOTIFICATIONS_GUIDE, withNotificationKindsTable, withOperationsTable } from '../../scripts/operations-table.js';
 import { CLIENT_DEFAULTS, RETRY_DEFAULTS } from '../../src/index.js';
+import { notificationKinds } from '../../src/notify/kinds.js';
 import { operations, type OperationName } from '../../src/operations/table.js';
 
 // The README's operation table is generated from the operation table (npm run docs:operations); the
@@ -11,6 +12,16 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 describe('README', () => {
   it('holds the operation table as the operations declare it (run npm run docs:operations after changing one)', () => {
     expect(readme).toBe(withOperationsTable(readme));
+  });
+
+  it('holds the notification-kind table, in the README and the notifications guide, as the kinds declare it', () => {
+    const guide = readFileSync(new URL(`../../${NOTIFICATIONS_GUIDE}`, import.meta.url), 'utf8');
+    expect(guide).toBe(withNotificationKindsTable(guide));
+    // Every kind has its row, with each of its handlers.
+    for (const kind of Object.values(notificationKinds)) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| ${kind.name} | `));
+      for (const handler of Object.keys(kind.handlers)) expect(row).toContain(`\`${handler}\`: `);
+    }
   });
 
   it.each(Object.keys(operations) as OperationName[])('documents %s at its path', (operation) => {
