@@ -59,8 +59,8 @@ export const PART_OPTION_TYPES: Readonly<Record<string, { readonly type: 'string
 export const partVerbNames = (): string[] => PART_VIEWS.flatMap(verbsOf).map((verb) => verb.name);
 
 /** The usage line of each part verb, e.g. `payment-gateway-sdk mock division-group [--name NAME] [--mch-no MCHNO] [--auto] [--url URL]`. */
-export function partUsage(): string[] {
-  return PART_VIEWS.flatMap(verbsOf).map((verb) => {
+export function partUsage(parts: readonly MockPartView[] = PART_VIEWS): string[] {
+  return parts.flatMap(verbsOf).map((verb) => {
     const options = optionsOf(verb).map(([option, declared]) => `[--${option}${declared.value === undefined ? '' : ` ${declared.value}`}]`);
     const failures = verb.failure ? ['[--err-code CODE]', '[--err-msg TEXT]'] : [];
     return ['payment-gateway-sdk mock', verb.name, ...(verb.choices ? [verb.choices.values.join('|')] : []), ...options, ...failures, '[--url URL]'].join(' ');
@@ -68,10 +68,10 @@ export function partUsage(): string[] {
 }
 
 /** The help lines of each part verb, and of its options. */
-export function partHelp(): { verbs: string[]; options: string[] } {
+export function partHelp(parts: readonly MockPartView[] = PART_VIEWS): { verbs: string[]; options: string[] } {
   const row = (name: string, text: string) => `  ${name.padEnd(20)}${text}`;
   const option = (name: string, text: string) => `      ${name.padEnd(17)}${text}`;
-  const verbs = PART_VIEWS.flatMap(verbsOf);
+  const verbs = parts.flatMap(verbsOf);
   return {
     verbs: verbs.flatMap((verb) => verb.help.map((text, i) => row(i === 0 ? verb.name : '', text))),
     options: verbs.flatMap((verb) => optionsOf(verb).map(([name, declared]) => option(`--${name}${declared.value === undefined ? '' : ` ${declared.value}`}`, `${verb.name}: ${declared.help}`))),

@@ -96,7 +96,7 @@ export const divisionPart = defineMockPart<DivisionWorld, MockDivisionState>()({
 });
 
 /**
- * The mock gateway's division methods, derived from {@link divisionPart} (`testing/part-methods.ts` fails to compile
+ * The mock gateway's division methods, derived from `divisionPart` (`testing/part-methods.ts` fails to compile
  * unless this is exactly what the part gives).
  *
  * @example
