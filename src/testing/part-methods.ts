@@ -6,7 +6,7 @@
  * @module
  */
 import type { MockPart, MockPartControl, MockPartView } from './domain/mock-part.js';
-import { MOCK_PARTS, type MockPartKind, type MockPartMethods, type MockPartState } from './domain/parts.js';
+import { PART_VIEWS, type MockPartKind, type MockPartMethods, type MockPartState } from './domain/parts.js';
 
 type ControlsOf<P> = P extends { readonly controls: infer Controls extends readonly unknown[] } ? Controls[number] : never;
 type ReadsOf<P> = P extends { readonly reads: infer Reads } ? Reads : never;
@@ -39,7 +39,7 @@ void stateAsDerived;
  * Puts each declared part's methods on `prototype`: a control runs on the part's world (`worldOf(gateway, part)`),
  * a read reads it. A name already taken is a mistake in a declaration.
  */
-export function addPartMethods(prototype: object, worldOf: (gateway: never, part: string) => unknown, parts: readonly MockPartView[] = MOCK_PARTS as unknown as readonly MockPartView[]): void {
+export function addPartMethods(prototype: object, worldOf: (gateway: never, part: string) => unknown, parts: readonly MockPartView[] = PART_VIEWS): void {
   for (const part of parts as readonly MockPart[]) {
     const methods: Readonly<Record<string, (this: never, ...args: never[]) => unknown>> = {
       ...Object.fromEntries(

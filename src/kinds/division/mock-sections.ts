@@ -9,7 +9,14 @@ import type { MockListKit, MockPageKit, MockVerbAnswer } from '../../testing/dom
 import type { MockDivisionGroup, MockDivisionReceiver } from './mock-receivers.js';
 import type { MockDivisionBatch, MockDivisionRecord } from './mock.js';
 
-/** The state's division members, newest first. */
+/**
+ * The state's division members, newest first: of {@link MockGateway.state} and `GET /_mock/state`.
+ *
+ * @example
+ * ```ts
+ * const { divisionGroups, divisionBatches }: MockDivisionState = gateway.state();
+ * ```
+ */
 export interface MockDivisionState {
   /** Division receiver groups, newest first (made by a control, as the merchant portal makes them). */
   readonly divisionGroups: readonly MockDivisionGroup[];
