@@ -17,7 +17,7 @@ import { readCappedStream } from '../util/read-capped-stream.js';
 import { FAILURE_VERBS, KIND_OPTION_TYPES, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, controlUsage, kindHelp, kindUsage } from './kind-verbs.js';
 import { listState } from './mock-list.js';
 import { PART_FAILURE_VERBS, PART_OPTION_TYPES, PART_OPTIONS, PART_VERBS, partHelp, partUsage } from './part-verbs.js';
-import { failure, FAILURE_OPTIONS, failureOf, listed, wholeNumber, wrapped, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
+import { listed, wrapped, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 import { UsageError } from './usage-error.js';
 
 /** The verbs that take `--err-code` and `--err-msg`. */

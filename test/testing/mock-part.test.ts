@@ -14,7 +14,6 @@ import { MerchantRegistry } from '../../src/testing/domain/merchants.js';
 import { createPartWorlds, defineMockPart, partOperations, partState, runDue, type MockPartView, type MockPartWorlds } from '../../src/testing/domain/mock-part.js';
 import { OPERATIONS } from '../../src/testing/domain/operations.js';
 import { MOCK_PARTS } from '../../src/testing/domain/parts.js';
-import { OrderBook } from '../../src/kinds/payments/mock.js';
 import { createDesks } from '../../src/testing/domain/kinds.js';
 import { CONTROL_ROUTES, partRoutes } from '../../src/testing/http/control-routes.js';
 import { formatAmount, formatTime, html, section } from '../../src/testing/pages/html.js';
@@ -82,8 +81,7 @@ const view = stampPart as unknown as MockPartView;
 
 function scratchGateway() {
   const clock = new SimulatedClock(START);
-  const orders = new OrderBook(clock, () => {});
-  const worlds: MockPartWorlds = createPartWorlds([view], { clock, orders, merchants: new MerchantRegistry([{ ...MERCHANT }]), desks: createDesks({ clock, orders }, () => {}) });
+  const worlds: MockPartWorlds = createPartWorlds([view], { clock, merchants: new MerchantRegistry([{ ...MERCHANT }]), desks: createDesks(clock, () => {}, () => ({})) });
   class Scratch {
     readonly worlds = worlds;
   }

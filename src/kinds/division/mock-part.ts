@@ -24,9 +24,9 @@ const EXEC_STATES: Readonly<Record<string, number>> = { succeeded: 1, failed: 2,
 /** The division part of the mock. */
 export const divisionPart = defineMockPart<DivisionWorld, MockDivisionState>()({
   name: 'division',
-  world: ({ clock, orders, merchants, desks }) => {
+  world: ({ clock, merchants, desks }) => {
     const receivers = new DivisionReceiverBook(clock, () => [...new Set(merchants.list().map((m) => m.mchNo))]);
-    return { receivers, divisions: new DivisionDesk(clock, orders, receivers, (payOrderId) => takenFromOrder(desks, payOrderId)) };
+    return { receivers, divisions: new DivisionDesk(clock, desks.payment, receivers, (payOrderId) => takenFromOrder(desks, payOrderId)) };
   },
   operations: {
     bindDivisionReceiver: ({ receivers }, request, interrupted) => receivers.bind(request, interrupted),

@@ -10,11 +10,13 @@
 import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { MockDesks } from './kinds.js';
+import type { SimulatedClock } from './clock.js';
 import type { MerchantRegistry } from './merchants.js';
-import type { MockKindControl, MockParts } from './record-kind.js';
+import type { MockKindControl } from './record-kind.js';
 
-/** The gateway's parts a part's world is made from, once per gateway: the clock, the orders, the merchants, the kinds' desks. */
-export interface MockPartParts extends MockParts {
+/** The gateway's parts a part's world is made from, once per gateway: the clock, the merchants, the kinds' desks (the orders' too). */
+export interface MockPartParts {
+  readonly clock: SimulatedClock;
   readonly merchants: MerchantRegistry;
   readonly desks: MockDesks;
 }
