@@ -9,7 +9,8 @@
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
 import { nounOf } from '../testing/domain/record-kind.js';
 import { controlUsage, kindSummary, kindUsage } from './kind-verbs.js';
-import { listed } from './trigger-spec.js';
+import { listed, wrapped } from './trigger-spec.js';
+import { partSummary, partVerbNames } from './part-verbs.js';
 import { controlApiUsage, runMock, type MockCommandIo } from './mock-command.js';
 import { readMockOptions } from './mock-options.js';
 import { runSign } from './sign-command.js';
@@ -19,18 +20,8 @@ import { UsageError } from './usage-error.js';
 import { runVerify } from './verify-command.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
-/** A paragraph in lines of at most 110 characters. */
-function wrapped(text: string): string {
-  return text.split(' ').reduce<string[]>((lines, word) => {
-    const last = lines.at(-1);
-    if (last !== undefined && last.length + 1 + word.length <= 110) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
-    return lines;
-  }, []).join('\n');
-}
-
 const USAGE = `Usage: payment-gateway-sdk mock [options]
-${[...kindUsage(false), ...controlUsage()].map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock division-group|receiver-refuse|division-outcome ... [--url URL]
+${[...kindUsage(false), ...controlUsage()].map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock ${partVerbNames().join('|')} ... [--url URL]
        payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
        payment-gateway-sdk sign [options] < body
@@ -64,8 +55,7 @@ Options of mock:
 
 ${wrapped(
   'The mock verbs drive a running mock over the control API below: ' +
-    `${kindSummary()}; mock division-group, receiver-refuse, ` +
-    "division-outcome and order-fee set up divisions (groups, the channel's answers, the order's fee); mock resend REF... " +
+    `${[kindSummary(), ...partSummary()].join('; ')}; mock resend REF... ` +
     `sends notifications again (by id, ${listed(MOCK_KINDS.map(nounOf), 'or')}); mock list prints what the mock holds.`,
 )}
 payment-gateway-sdk mock pay --help: their options.

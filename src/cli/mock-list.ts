@@ -6,6 +6,8 @@
  */
 import { payOrderStateName } from '../kinds/payments/enums.js';
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
+import type { MockListKit } from '../testing/domain/mock-part.js';
+import { PART_VIEWS } from '../testing/domain/parts.js';
 import { stateFieldOf, stateName, type MockKindView } from '../testing/domain/record-kind.js';
 
 type Row = Readonly<Record<string, unknown>>;
@@ -15,6 +17,8 @@ const text = (value: unknown) => (typeof value === 'string' || typeof value === 
 const named = (state: unknown, name: (code: never) => string | undefined) => (typeof state === 'number' ? `${state} (${name(state as never) ?? 'unknown'})` : text(state));
 const money = (row: Row, field: string) => `${text(row[field])} ${text(row.currency)}`;
 const section = (title: string, lines: readonly string[]) => [`${title} (${lines.length})`, ...lines.map((line) => `  ${line}`)];
+/** What `mock list` lends each declared part's lines. */
+const LIST_KIT: MockListKit = { rows, text, money, section };
 
 const kindState = (kind: MockKindView, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : text(state));
 /** A record's amount: its kind's first amount column, with its currency. */
@@ -54,19 +58,6 @@ export function listState(state: Row): string[] {
   const kinds = MOCK_KINDS.filter((kind) => kind.ownSection !== true).flatMap((kind) => section(`${kind.plural.charAt(0).toUpperCase()}${kind.plural.slice(1)}`, rows(state[kind.plural]).map((r) => recordLine(kind, r))));
   const addresses = rows(state.addresses).map((a) => `${text(a.serverRequestId)}  requestId ${text(a.requestId)}  ${text(a.tokenId)} ${text(a.address)}  status ${text(a.status)}`);
   const notifications = rows(state.notifications).map(notificationLine);
-  return [...section('Orders', orders), ...kinds, ...divisionLines(state), ...section('Declared addresses', addresses), ...section('Notifications', notifications)];
-}
-
-/** Division groups, receivers (accounts masked by the mock) and divisions with their records. */
-function divisionLines(state: Row): string[] {
-  const groups = rows(state.divisionGroups).map((g) => `${text(g.receiverGroupId)}  ${JSON.stringify(text(g.receiverGroupName))}  of ${text(g.mchNo)}${g.autoDivisionFlag === 1 ? '  auto' : ''}`);
-  const receivers = rows(state.divisionReceivers).map(
-    (r) => `${text(r.receiverId)}  group ${text(r.receiverGroupId)}  ${text(r.ifCode)} ${text(r.account)}  share ${text(r.divisionProfit)}  state ${text(r.state)}`,
-  );
-  const records = rows(state.divisionRecords);
-  const divisions = rows(state.divisionBatches).map((b) => {
-    const own = records.filter((r) => r.batchOrderId === b.batchOrderId).map((r) => `${text(r.receiverId)} ${text(r.calDivisionAmount)} state ${text(r.state)}`);
-    return `${text(b.batchOrderId)}  of ${text(b.payOrderId)}  divisible ${money(b, 'divisibleAmount')}  state ${text(b.state)}${own.length === 0 ? '' : `  records: ${own.join(', ')}`}`;
-  });
-  return [...section('Division groups', groups), ...section('Division receivers', receivers), ...section('Divisions', divisions)];
+  const parts = PART_VIEWS.flatMap((part) => part.list?.lines(state, LIST_KIT) ?? []);
+  return [...section('Orders', orders), ...kinds, ...parts, ...section('Declared addresses', addresses), ...section('Notifications', notifications)];
 }

@@ -11,16 +11,17 @@
 import { parseArgs } from 'node:util';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../testing/domain/kinds.js';
 import { nounOf } from '../testing/domain/record-kind.js';
+import { PART_VIEWS } from '../testing/domain/parts.js';
 import { printable } from '../util/printable.js';
 import { readCappedStream } from '../util/read-capped-stream.js';
 import { FAILURE_VERBS, KIND_OPTION_TYPES, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, controlUsage, kindHelp, kindUsage } from './kind-verbs.js';
 import { listState } from './mock-list.js';
-import { failure, FAILURE_OPTIONS, failureOf, listed, wholeNumber, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
+import { PART_FAILURE_VERBS, PART_OPTION_TYPES, PART_OPTIONS, PART_VERBS, partHelp, partUsage } from './part-verbs.js';
+import { listed, wrapped, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 import { UsageError } from './usage-error.js';
 
-const DIVISION_OUTCOMES = ['succeeded', 'failed', 'accepted'];
 /** The verbs that take `--err-code` and `--err-msg`. */
-const FAILURE_TAKERS = [...FAILURE_VERBS, 'receiver-refuse', 'division-outcome'];
+const FAILURE_TAKERS = [...FAILURE_VERBS, ...PART_FAILURE_VERBS];
 
 /**
  * The actions, each a control route: each kind's (`POST {url}/_mock/orders/{order}/pay`, `.../{plural}/{id}/settle`,
@@ -28,32 +29,7 @@ const FAILURE_TAKERS = [...FAILURE_VERBS, 'receiver-refuse', 'division-outcome']
  */
 const TRIGGER_SPECS = {
   ...KIND_VERBS,
-  'division-group': {
-    route: () => 'division/groups',
-    options: ['name', 'mch-no', 'auto'],
-    positionals: 'none',
-    body: (_ref, values) => ({
-      ...(values.name === undefined ? {} : { name: String(values.name) }),
-      ...(values['mch-no'] === undefined ? {} : { mchNo: String(values['mch-no']) }),
-      ...(values.auto ? { auto: true } : {}),
-    }),
-    print: (a) => `receiverGroupId ${String(a.receiverGroupId)}  ${JSON.stringify(String(a.receiverGroupName))} of ${String(a.mchNo)}${a.autoDivisionFlag === 1 ? ', the auto division group' : ''}`,
-  },
-  'receiver-refuse': {
-    route: () => 'division/receivers/refuse',
-    options: ['times', ...FAILURE_OPTIONS],
-    positionals: 'none',
-    body: (_ref, values) => ({ ...(values.times === undefined ? {} : { times: wholeNumber(values.times) }), ...failure(values) }),
-    print: (a) => `the channel refuses the next ${String(a.refusedBinds)} receiver bind(s): answered bindState 0, nothing stored`,
-  },
-  'division-outcome': {
-    route: () => 'division/outcome',
-    options: FAILURE_OPTIONS,
-    choices: DIVISION_OUTCOMES,
-    body: (chosen, values) => ({ outcome: String(chosen), ...failure(values) }),
-    argument: `outcome: ${listed(DIVISION_OUTCOMES, 'or')}, e.g. payment-gateway-sdk mock division-outcome accepted`,
-    print: (a) => `coming divisions are ${String(a.outcome)} by the channel (exec state ${String({ succeeded: 1, failed: 2, accepted: 3 }[String(a.outcome)] ?? '?')})${a.outcome === 'failed' ? failureOf(a) : ''}`,
-  },
+  ...PART_VERBS,
   resend: {
     route: (ref) => `notifications/${ref}/resend`,
     positionals: 'many',
@@ -69,6 +45,9 @@ export const TRIGGERS = Object.keys(TRIGGER_SPECS) as readonly Trigger[];
 /** An action: a fixed one, or a declared kind's. */
 export type Trigger = keyof typeof TRIGGER_SPECS | (string & {});
 
+/** A help row: the verb, then its text in lines of at most 100 characters, each under the first. */
+const helpRow = (name: string, text: string) => wrapped(text, 78).split('\n').map((line, i) => `  ${(i === 0 ? name : '').padEnd(20)}${line}`).join('\n');
+
 /** Where the mock command listens by default. */
 const DEFAULT_URL = 'http://127.0.0.1:4010';
 /** The environment variable that names the running mock's URL when `--url` does not. */
@@ -78,34 +57,23 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 
 export const TRIGGER_USAGE = `Usage: ${[...kindUsage(true), ...controlUsage()].join('\n       ')}
-       payment-gateway-sdk mock division-group [--name NAME] [--mch-no MCHNO] [--auto] [--url URL]
-       payment-gateway-sdk mock receiver-refuse [--times N] [--err-code CODE] [--err-msg TEXT] [--url URL]
-       payment-gateway-sdk mock division-outcome succeeded|failed|accepted [--err-code CODE] [--err-msg TEXT] [--url URL]
-       payment-gateway-sdk mock resend REF... [--url URL]
+${partUsage().map((line) => `       ${line}\n`).join('')}       payment-gateway-sdk mock resend REF... [--url URL]
        payment-gateway-sdk mock list [--url URL]
 
 Drives a running mock (payment-gateway-sdk mock) over its control API.
 ${KIND_PLACEHOLDERS.join('\n')}
 ${kindHelp().verbs.join('\n')}
-  division-group      makes a division receiver group, as the merchant portal does (ids from 100001); --auto: the
-                      merchant's auto division group (mode 1 orders are divided to it)
-  receiver-refuse     the channel refuses the next receiver bind(s) (--times N, default 1): bindState 0, nothing stored
-  division-outcome    the channel's answer to the coming divisions: succeeded (exec state 1, the default), failed (2)
-                      or accepted (3, as WeChat answers)
+${partHelp().verbs.join('\n')}
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
                       or the ${NOTIFICATION_REFS_TEXT} it notifies
-  list                what the mock holds: ${MOCK_KINDS.map((kind) => kind.plural).join(', ')}, division groups,
-                      receivers and divisions, addresses, notifications
+${helpRow('list', `what the mock holds: ${[...MOCK_KINDS.map((kind) => kind.plural), ...PART_VIEWS.flatMap((part) => (part.list ? [part.list.holds] : [])), 'addresses', 'notifications'].join(', ')}`)}
 
 Options:
       --url URL        the mock's base URL (default $${MOCK_URL_ENV}, else ${DEFAULT_URL})
       --err-code CODE  ${FAILURE_TAKERS.join(', ')}: the channel's errCode
       --err-msg TEXT   ${FAILURE_TAKERS.join(', ')}: the channel's errMsg
 ${kindHelp().options.join('\n')}
-      --name NAME      division-group: its name
-      --mch-no MCHNO   division-group: its merchant (default: the mock's first)
-      --auto           division-group: the auto division group
-      --times N        receiver-refuse: how many coming binds the channel refuses
+${partHelp().options.join('\n')}
   -h, --help           this text
 
 Prints the new state by name; exit code 0 done, 1 refused by the mock or the mock unreachable, 2 usage.
@@ -191,7 +159,7 @@ function readTriggerOptions(trigger: Trigger, args: readonly string[], env: Trig
       args: [...args],
       options: {
         url: { type: 'string' }, 'err-code': { type: 'string' }, 'err-msg': { type: 'string' }, ...KIND_OPTION_TYPES, help: { type: 'boolean', short: 'h' },
-        fee: { type: 'string' }, name: { type: 'string' }, 'mch-no': { type: 'string' }, auto: { type: 'boolean' }, times: { type: 'string' },
+        fee: { type: 'string' }, ...PART_OPTION_TYPES,
       },
       strict: true,
       allowPositionals: true,
@@ -232,10 +200,7 @@ const OPTION_OF: Readonly<Record<string, string>> = {
   'err-msg': FAILURE_OPTION,
   ...KIND_OPTIONS,
   fee: '--fee is an option of order-fee',
-  name: '--name is an option of division-group',
-  'mch-no': '--mch-no is an option of division-group',
-  auto: '--auto is an option of division-group',
-  times: '--times is an option of receiver-refuse',
+  ...PART_OPTIONS,
 };
 
 /** The targets the positional arguments (or the options) name: one request each. */

@@ -44,3 +44,12 @@ export const listed = (items: readonly string[], last = 'and') => (items.length 
 export function wholeNumber(value: string | boolean | undefined): number | string {
   return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : String(value);
 }
+/** A paragraph in lines of at most `width` characters. */
+export function wrapped(text: string, width = 110): string {
+  return text.split(' ').reduce<string[]>((lines, word) => {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+    return lines;
+  }, []).join('\n');
+}

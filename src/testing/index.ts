@@ -18,6 +18,9 @@
 export { createMockGateway, type MockGateway } from './mock-gateway.js';
 export type { MockKindMethods } from './domain/kinds.js';
 export type { MockPaymentMethods } from '../kinds/payments/mock.js';
+export type { MockPartMethods, MockPartState } from './domain/parts.js';
+export type { MockDivisionMethods } from '../kinds/division/mock-part.js';
+export type { MockDivisionState } from '../kinds/division/mock-sections.js';
 export type { MockRefundMethods } from '../kinds/refunds/mock.js';
 export type { MockTransferMethods } from '../kinds/transfers/mock.js';
 export type { MockSettlementMethods } from '../kinds/settlements/mock.js';

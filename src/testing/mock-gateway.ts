@@ -11,11 +11,9 @@ import { ChannelUserDesk, channelUserModeSchema, type ChannelUserMode } from './
 import { SimulatedClock } from './domain/clock.js';
 import type { MockGatewayState } from './domain/controls.js';
 import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/faults.js';
-import { DivisionReceiverBook, type DivisionGroupInput, type MockDivisionGroup, type MockDivisionReceiver, type ReceiverBindRefusal } from '../kinds/division/mock-receivers.js';
-import { DivisionDesk, type DivisionOutcomeInput, type MockDivisionBatch, type MockDivisionRecord } from '../kinds/division/mock.js';
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedRecordFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
-import { createDesks, MOCK_KINDS, takenFromOrder, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
+import { createDesks, MOCK_KINDS, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
 import type { MockDecision, RecordDesk } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
@@ -26,6 +24,9 @@ import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http
 import type { Outcome } from './http/respond.js';
 import type { MockKindMethods } from './domain/kinds.js';
 import { addKindMethods, type AliasNameOf, type ControlNameOf, type RecordControlNameOf } from './kind-methods.js';
+import { createPartWorlds, partState, runDue, type MockPartWorlds } from './domain/mock-part.js';
+import { PART_VIEWS, type MockPartMethods, type MockPartState } from './domain/parts.js';
+import { addPartMethods } from './part-methods.js';
 import { notificationEvent, requestEvent } from './log-lines.js';
 import { mockGatewayOptionsSchema, type MockGatewayOptions } from './options.js';
 
@@ -66,7 +67,9 @@ export function createMockGateway(options: MockGatewayOptions): MockGateway {
  * methods named after the kind ({@link MockKindMethods}): `order(ref)`, `orders()`, `settleOrder`, `payOrder`,
  * `failOrder`, `expireOrder`, `setOrderFee`, `addTransaction`, `payerReturnUrl`, `declineNextPayment`; `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
  * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`; `settlement(ref)`,
- * `settlements()`, `setSettlementMode`, `settleSettlement`, `progressSettlement`.
+ * `settlements()`, `setSettlementMode`, `settleSettlement`, `progressSettlement`. Each declared part gives it its controls
+ * and reads ({@link MockPartMethods}): `createDivisionGroup`, `refuseReceiverBinds`, `setDivisionOutcome`,
+ * `divisionGroups()`, `divisionReceivers()`, `divisions()`.
  *
  * @example
  * ```ts
@@ -82,8 +85,7 @@ export class MockGateway {
   readonly #baseUrl: string | undefined;
   readonly #desks: MockDesks;
   readonly #channelUsers: ChannelUserDesk;
-  readonly #receivers: DivisionReceiverBook;
-  readonly #divisions: DivisionDesk;
+  readonly #parts: MockPartWorlds;
   readonly #notifier: Notifier;
   readonly #faults = new FaultPlan();
   readonly #requests: RequestLog;
@@ -91,6 +93,11 @@ export class MockGateway {
   #handlers: HttpHandler[] | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
+
+  // Each declared part's methods (`createDivisionGroup`...) run on its world, kept here.
+  static {
+    addPartMethods(MockGateway.prototype, (gateway: MockGateway, part) => gateway.#parts[part]);
+  }
 
   /** @internal Use {@link createMockGateway}. */
   constructor(options: MockGatewayOptions) {
@@ -117,8 +124,7 @@ export class MockGateway {
       (kind, record) => signedRecordFields(kind, record, this.#merchants.get(record.appId)?.secret ?? '', this.#clock.now()),
     );
     this.#channelUsers = new ChannelUserDesk(this.#merchants);
-    this.#receivers = new DivisionReceiverBook(this.#clock, () => [...new Set(this.#merchants.list().map((m) => m.mchNo))]);
-    this.#divisions = new DivisionDesk(this.#clock, this.#desks.payment, this.#receivers, (payOrderId) => takenFromOrder(this.#desks, payOrderId));
+    this.#parts = createPartWorlds(PART_VIEWS, { clock: this.#clock, merchants: this.#merchants, desks: this.#desks });
     this.#handle = createRequestHandler({
       basePath: o.baseUrl === undefined ? '' : new URL(o.baseUrl).pathname.replace(/\/+$/, ''),
       successCode: o.successCode ?? 200,
@@ -126,8 +132,7 @@ export class MockGateway {
       merchants: this.#merchants,
       desks: this.#desks,
       channelUsers: this.#channelUsers,
-      receivers: this.#receivers,
-      divisions: this.#divisions,
+      parts: this.#parts,
       faults: this.#faults,
       requests: this.#requests,
       controls: this,
@@ -218,7 +223,7 @@ export class MockGateway {
   advanceTime(ms: number): void {
     this.#clock.advance(ms);
     for (const kind of MOCK_KINDS) this.#desks[kind.name].expire();
-    this.#divisions.due();
+    runDue(PART_VIEWS, this.#parts);
     this.#schedule();
   }
 
@@ -460,89 +465,6 @@ export class MockGateway {
   }
 
   /**
-   * Makes a division receiver group, as the merchant portal does (the API has none): ids from 100001, of `mchNo`
-   * (default: the first merchant configured); `auto` flags it as the auto division group (a mode 1 order, or an exec
-   * with `useSysAutoDivisionReceivers` 1, divides to the merchant's first such group).
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} when an option is wrong; an `Error` for an unknown `mchNo`
-   * @example
-   * ```ts
-   * const { receiverGroupId } = gateway.createDivisionGroup({ name: 'Partners', auto: true });
-   * ```
-   */
-  createDivisionGroup(group?: DivisionGroupInput): MockDivisionGroup {
-    return this.#receivers.createGroup(group);
-  }
-
-  /**
-   * The channel refuses the next `times` (default 1) receiver binds: the answer is a success envelope with
-   * `bindState` 0 and `errCode`/`errMsg`, and nothing is stored, as from the reference.
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} when an option is wrong
-   * @example
-   * ```ts
-   * gateway.refuseReceiverBinds({ errCode: 'NAME_MISMATCH', errMsg: 'accName does not match the account' });
-   * ```
-   */
-  refuseReceiverBinds(refusal?: ReceiverBindRefusal): { refusedBinds: number } {
-    return this.#receivers.refuseBinds(refusal);
-  }
-
-  /**
-   * The channel's answer to the coming divisions: `succeeded` (exec state 1, records 1; the default), `failed` (2,
-   * with `errCode`/`errMsg`) or `accepted` (3, records 3: WeChat's answer, which never is 1). A division with nothing to
-   * send (no receiver, or only zero amounts) answers 1 whatever this says. The order's `divisionState` becomes 3 either way.
-   *
-   * @throws {@link payment-gateway-sdk!GatewayValidationError} when `outcome` is none of the three
-   * @example
-   * ```ts
-   * gateway.setDivisionOutcome({ outcome: 'failed', errCode: 'NOT_ENOUGH', errMsg: 'frozen funds too low' });
-   * ```
-   */
-  setDivisionOutcome(outcome: DivisionOutcomeInput): DivisionOutcomeInput {
-    return this.#divisions.setOutcome(outcome);
-  }
-
-  /**
-   * The division receiver groups, oldest first.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.divisionGroups().map((g) => g.receiverGroupId)).toEqual([100001]);
-   * ```
-   */
-  divisionGroups(): MockDivisionGroup[] {
-    return this.#receivers.groups();
-  }
-
-  /**
-   * The bound division receivers, oldest first, their accounts masked: a second bind of one account is a second receiver.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.divisionReceivers().map((r) => r.receiverId)).toEqual([800001, 800002]);
-   * ```
-   */
-  divisionReceivers(): MockDivisionReceiver[] {
-    return this.#receivers.receivers();
-  }
-
-  /**
-   * The divisions made, oldest first: each batch with its records.
-   *
-   * @example
-   * ```ts
-   * const [division] = gateway.divisions();
-   * expect(division?.records.map((r) => r.calDivisionAmount)).toEqual([2982]);
-   * ```
-   */
-  divisions(): (MockDivisionBatch & { readonly records: readonly MockDivisionRecord[] })[] {
-    this.#divisions.due();
-    const records = this.#divisions.records();
-    return this.#divisions.batches().map((batch) => ({ ...batch, records: records.filter((r) => r.batchOrderId === batch.batchOrderId) }));
-  }
-
-  /**
    * Arms a fault for the next matching request(s); see {@link FaultOptions}.
    *
    * @throws {@link payment-gateway-sdk!GatewayValidationError} when an option is wrong
@@ -590,7 +512,7 @@ export class MockGateway {
    * ```
    */
   state(): MockGatewayState {
-    this.#divisions.due();
+    runDue(PART_VIEWS, this.#parts);
     const log = this.#notifier.log;
     return {
       now: this.#clock.now(),
@@ -600,10 +522,7 @@ export class MockGateway {
       ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
       notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
       addresses: this.#addresses.list(),
-      divisionGroups: this.#receivers.groups().reverse(),
-      divisionReceivers: this.#receivers.receivers().reverse(),
-      divisionBatches: this.#divisions.batches().reverse(),
-      divisionRecords: this.#divisions.records().reverse(),
+      ...(partState(PART_VIEWS, this.#parts) as unknown as MockPartState),
       requests: this.#requests.recent(STATE_REQUESTS),
     };
   }
@@ -625,12 +544,14 @@ export class MockGateway {
 addKindMethods(MockGateway.prototype);
 
 /**
- * The methods each declared record kind gives the gateway ({@link MockKindMethods}), merged into the class's type.
+ * The methods each declared record kind gives the gateway ({@link MockKindMethods}) and each declared part
+ * ({@link MockPartMethods}), merged into the class's type.
  *
  * @example
  * ```ts
  * gateway.setRefundMode('hold');
+ * gateway.setDivisionOutcome({ outcome: 'accepted' });
  * ```
  */
-// The methods are put on the prototype by addKindMethods above.
-export interface MockGateway extends MockKindMethods {}
+// The methods are put on the prototype by addKindMethods above and addPartMethods in the class.
+export interface MockGateway extends MockKindMethods, MockPartMethods {}

@@ -5,10 +5,9 @@
  * @module
  */
 import type { ChannelUserMode } from './channel-users.js';
-import type { DivisionGroupInput, MockDivisionGroup, MockDivisionReceiver, ReceiverBindRefusal } from '../../kinds/division/mock-receivers.js';
-import type { DivisionOutcomeInput, MockDivisionBatch, MockDivisionRecord } from '../../kinds/division/mock.js';
 import type { FaultOptions, InjectedFault } from './faults.js';
 import type { MockKindRecords } from './kinds.js';
+import type { MockPartState } from './parts.js';
 import type { MockNotification, NotificationAttempt } from './notifier.js';
 import type { MockDecision } from './record-desk.js';
 import type { MockRecordBase } from './record-kind.js';
@@ -25,7 +24,7 @@ import type { MockAddress } from '../../kinds/settlements/mock-addresses.js';
  * expect(requests[0]?.operation).toBe('unifiedOrder');
  * ```
  */
-export interface MockGatewayState extends MockKindRecords {
+export interface MockGatewayState extends MockKindRecords, MockPartState {
   /** The mock's clock (milliseconds since the epoch) and its mode. */
   readonly now: number;
   readonly clock: 'manual' | 'real';
@@ -34,14 +33,7 @@ export interface MockGatewayState extends MockKindRecords {
   /** Newest first, each with every attempt made. */
   readonly notifications: readonly (MockNotification & { readonly attemptLog: readonly NotificationAttempt[] })[];
   readonly addresses: readonly MockAddress[];
-  /** Division receiver groups, newest first (made by a control, as the merchant portal makes them). */
-  readonly divisionGroups: readonly MockDivisionGroup[];
-  /** Bound division receivers, newest first, their accounts masked. */
-  readonly divisionReceivers: readonly MockDivisionReceiver[];
-  /** Divisions (batches `D…`), newest first, with the exec answer's state. */
-  readonly divisionBatches: readonly MockDivisionBatch[];
-  /** Division records, one per receiver of a batch, newest first. */
-  readonly divisionRecords: readonly MockDivisionRecord[];
+  // Then each declared part's members.
   /** The latest 200 requests, newest first, without their bodies: what each asked, what it was answered, and why a signature was refused. */
   readonly requests: readonly Omit<MockRequestRecord, 'body'>[];
 }
@@ -63,9 +55,6 @@ export interface GatewayControls {
   alias(kind: string, name: string, ref: string, argument?: unknown): MockRecordBase;
   recordControl(kind: string, name: string, ref: string, argument?: unknown): unknown;
   setChannelUserMode(mode: ChannelUserMode): void;
-  createDivisionGroup(group?: DivisionGroupInput): MockDivisionGroup;
-  refuseReceiverBinds(refusal?: ReceiverBindRefusal): { refusedBinds: number };
-  setDivisionOutcome(outcome: DivisionOutcomeInput): DivisionOutcomeInput;
   injectFault(options: FaultOptions): InjectedFault;
   clearFaults(): void;
 }

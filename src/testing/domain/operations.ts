@@ -5,17 +5,16 @@
  */
 import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
-import type { DivisionReceiverBook } from '../../kinds/division/mock-receivers.js';
-import type { DivisionDesk } from '../../kinds/division/mock.js';
 import { MOCK_KINDS, type MockDesks, type MockKind } from './kinds.js';
 import type { RecordDesk } from './record-desk.js';
+import { partOperations, type MockPartWorlds } from './mock-part.js';
+import { PART_VIEWS, type MockPartKind } from './parts.js';
 
 export interface OperationContext extends AcceptedRequest {
   /** The desk of each declared record kind. */
   readonly desks: MockDesks;
-  /** Division receiver groups and receivers, and the divisions. */
-  readonly receivers: DivisionReceiverBook;
-  readonly divisions: DivisionDesk;
+  /** The world of each declared part. */
+  readonly parts: MockPartWorlds;
   /** The origin (and base path) the gateway is reached by, for the cashier links in `payData`. */
   readonly origin: string;
   /** The `closeRacesPayer` fault struck this request. */
@@ -27,6 +26,8 @@ export interface OperationContext extends AcceptedRequest {
 type Step = (context: OperationContext) => Readonly<Record<string, unknown>>;
 type ActionOf<K> = K extends { readonly actions?: infer Actions } ? keyof NonNullable<Actions> & OperationName : never;
 type KindOperation = MockKind['operations'][keyof MockKind['operations']] | ActionOf<MockKind>;
+/** The operations the declared parts answer. */
+type PartOperation = keyof MockPartKind['operations'];
 // Each kind's desk, as any desk: a union of desks takes no record of either.
 const deskOf = (desks: MockDesks, kind: MockKind) => desks[kind.name] as unknown as RecordDesk;
 
@@ -45,8 +46,7 @@ const KIND_OPERATIONS = Object.fromEntries(
 /** The `data` of each operation's success answer, or a {@link Refusal} thrown. */
 export const OPERATIONS: { readonly [Op in OperationName]: Step } = {
   ...KIND_OPERATIONS,
+  ...(partOperations<OperationContext>(PART_VIEWS) as { readonly [Op in PartOperation]: Step }),
   // The declared addresses are the settlement kind's world.
   settleAddressApply: ({ desks, app, params }) => desks.settlement.world.declare(app, params),
-  bindDivisionReceiver: ({ receivers, interrupted, app, params, blank }) => receivers.bind({ app, params, blank }, interrupted),
-  executeDivision: ({ divisions, interrupted, app, params, blank }) => divisions.exec({ app, params, blank }, interrupted),
 };

@@ -11,10 +11,10 @@ import { parseInput } from '../../protocol/schemas/parse.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
-import { divisionGroupInputSchema, receiverBindRefusalSchema } from '../../kinds/division/mock-receivers.js';
-import { divisionOutcomeSchema } from '../../kinds/division/mock.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
 import { hasModes, type MockKindView } from '../domain/record-kind.js';
+import { runPartControl, type MockPartView } from '../domain/mock-part.js';
+import { PART_VIEWS } from '../domain/parts.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
 
@@ -96,11 +96,22 @@ export function kindRoutes(kind: MockKindView): ControlRoute[] {
   return [...(hasModes(kind) ? [mode] : []), ...own, settle, ...(progress ? [progress] : []), ...aliases, ...onRecord];
 }
 
+/** A declared part's routes: one per control, `/_mock/{path}`, answering what its facade method answers. */
+export function partRoutes(part: MockPartView): ControlRoute[] {
+  return part.controls.map((control) =>
+    route({
+      method: control.method, path: `/_mock/${control.path}`, body: control.body, calls: `${control.name}(${control.argument})`, does: control.does,
+      bodySchema: control.bodySchema,
+      run: (gateway, _ref, body: unknown) => runPartControl(gateway, control, body),
+    }),
+  );
+}
+
 /** Every control route, in the order the usage and the guide list them. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: `everything the mock holds: merchants (no secrets), ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}notifications and their attempts, addresses, division groups, receivers, batches and records, the latest 200 requests`,
+    does: `everything the mock holds: merchants (no secrets), ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}notifications and their attempts, addresses, ${PART_VIEWS.map((part) => `${part.holds}, `).join('')}the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
@@ -121,24 +132,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/approve', calls: 'approveAddress(ref)', does: 'the platform approves a declared address', run: (gateway, ref) => gateway.approveAddress(ref) }),
   route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/reject', calls: 'rejectAddress(ref)', does: 'the platform rejects a declared address', run: (gateway, ref) => gateway.rejectAddress(ref) }),
   ...MOCK_KINDS.flatMap(kindRoutes),
-  route({
-    method: 'POST', path: '/_mock/division/groups', body: '{ mchNo?, name?, auto? }', calls: 'createDivisionGroup(group)',
-    does: "makes a division receiver group, as the merchant portal does (ids from 100001; mchNo: the first merchant's by default); auto: the merchant's auto division group",
-    bodySchema: divisionGroupInputSchema,
-    run: (gateway, _ref, group) => gateway.createDivisionGroup(group),
-  }),
-  route({
-    method: 'POST', path: '/_mock/division/receivers/refuse', body: '{ times?, errCode?, errMsg? }', calls: 'refuseReceiverBinds(refusal)',
-    does: 'the channel refuses the next receiver binds (1 by default): answered bindState 0 with errCode and errMsg, nothing stored',
-    bodySchema: receiverBindRefusalSchema,
-    run: (gateway, _ref, refusal) => gateway.refuseReceiverBinds(refusal),
-  }),
-  route({
-    method: 'POST', path: '/_mock/division/outcome', body: '{ outcome, errCode?, errMsg? }', calls: 'setDivisionOutcome(outcome)',
-    does: "the channel's answer to the coming divisions: 'succeeded' (state 1, the default), 'failed' (2) or 'accepted' (3, as WeChat answers)",
-    bodySchema: divisionOutcomeSchema,
-    run: (gateway, _ref, outcome) => gateway.setDivisionOutcome(outcome),
-  }),
+  ...PART_VIEWS.flatMap(partRoutes),
   route({
     method: 'POST', path: '/_mock/channel-users/mode', body: '{ mode }', calls: 'setChannelUserMode(mode)',
     does: "what the stand-in channel login does with the coming channel user jumps: 'succeed' (the payer's fake id comes back, the default) or 'fail' (back to redirectUrl without channelUserId)",

@@ -14,12 +14,12 @@ import { formatIssues } from '../../errors/index.js';
 import { toValidationIssues } from '../../protocol/schemas/issues.js';
 import type { ChannelUserDesk } from '../domain/channel-users.js';
 import type { SimulatedClock } from '../domain/clock.js';
-import type { DivisionReceiverBook } from '../../kinds/division/mock-receivers.js';
-import type { DivisionDesk } from '../../kinds/division/mock.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
 import type { MockDesks } from '../domain/kinds.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
+import { runDue, type MockPartWorlds } from '../domain/mock-part.js';
+import { PART_VIEWS } from '../domain/parts.js';
 import { OPERATIONS } from '../domain/operations.js';
 import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
@@ -44,9 +44,8 @@ export interface HandlerSetup {
   /** The desk of each declared record kind. */
   readonly desks: MockDesks;
   readonly channelUsers: ChannelUserDesk;
-  /** Division receiver groups and receivers, and the divisions. */
-  readonly receivers: DivisionReceiverBook;
-  readonly divisions: DivisionDesk;
+  /** The world of each declared part. */
+  readonly parts: MockPartWorlds;
   readonly faults: FaultPlan;
   readonly requests: RequestLog;
   /** What the pages and the control routes act through. */
@@ -111,11 +110,11 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
     record.keys = keysOf(route.operation, body);
     const accepted = acceptRequest(route, body, setup.merchants);
     for (const desk of Object.values<{ expire(): void }>(setup.desks)) desk.expire();
-    setup.divisions.due();
+    runDue(PART_VIEWS, setup.parts);
     const payerFirst = fault?.kind === 'closeRacesPayer';
     const interrupted = fault?.refusal?.leaves;
-    const { desks, receivers, divisions } = setup;
-    const data = OPERATIONS[route.operation]({ desks, receivers, divisions, ...accepted, origin: base, payerFirst, interrupted });
+    const { desks, parts } = setup;
+    const data = OPERATIONS[route.operation]({ desks, parts, ...accepted, origin: base, payerFirst, interrupted });
     record.contractBreak = contractBreak(route.operation, data);
     result = { kind: 'success', data, secret: accepted.app.secret };
     // The record is stored; the answer is the refusal the reference gives when something fails after its save.

@@ -13,7 +13,8 @@ import type { MockNotification, NotificationAttempt } from '../domain/notifier.j
 import { aliasOf, stateFieldOf, stateName, stateOf, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
 import { ADDRESS_STATUS_NAMES, MockAddressStatus } from '../../kinds/settlements/mock-addresses.js';
-import { divisionSections } from './division-sections.js';
+import type { MockPageKit } from '../domain/mock-part.js';
+import { PART_VIEWS } from '../domain/parts.js';
 import { formatAmount, formatTime, html, layout, section, type Html } from './html.js';
 
 const STATE_BADGES: Readonly<Record<number, string>> = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'bad', 4: 'bad', 5: '', 6: '' };
@@ -133,6 +134,9 @@ function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
     <td><span class="badge ${r.msg === 'SUCCESS' && r.fault === undefined ? 'ok' : 'bad'}">${r.code ?? r.fault ?? '—'}</span> ${r.outcome}</td><td>${r.ms} ms</td></tr>${why}`;
 }
 
+/** What the dashboard lends each declared part's sections. */
+const PAGE_KIT: MockPageKit<Html> = { html, section, formatAmount, formatTime };
+
 function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
   const { merchants, orders, notifications, addresses } = state;
   const ofOrders = recordsByOrder(state);
@@ -146,7 +150,7 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
         <td>${recordButtons(path, paymentKind, o as unknown as Row)}</td></tr>`)}</table>`)}
     ${MOCK_KINDS.filter((kind) => kind.ownSection !== true).map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
-    ${divisionSections(state)}
+    ${PART_VIEWS.map((part) => part.sections?.(state as never, PAGE_KIT) ?? '')}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
     ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>
