@@ -7,6 +7,7 @@
  */
 import type { MockPart, MockPartControl, MockPartView } from './domain/mock-part.js';
 import { PART_VIEWS, type MockPartKind, type MockPartMethods, type MockPartState } from './domain/parts.js';
+import type { Same, SameMethods } from './same-methods.js';
 
 type ControlsOf<P> = P extends { readonly controls: infer Controls extends readonly unknown[] } ? Controls[number] : never;
 type ReadsOf<P> = P extends { readonly reads: infer Reads } ? Reads : never;
@@ -26,11 +27,7 @@ type DerivedState = UnionToIntersection<MockPartKind extends infer P ? (P extend
 
 // The documented methods and state members are exactly the derived ones: a part added, or a control or a read
 // changed, without its documentation fails to compile here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-// Each method as its parameters and answer (an argument optional in one and required in the other differs), written
-// out: an alias of the two would be compared by its variance, as functions.
-type Signature<F> = F extends (...args: infer A) => infer R ? [A, R] : never;
-const documentedAsDerived: Same<{ [Name in keyof DerivedMethods]: Signature<DerivedMethods[Name]> }, { [Name in keyof MockPartMethods]: Signature<MockPartMethods[Name]> }> = true;
+const documentedAsDerived: SameMethods<DerivedMethods, MockPartMethods> = true;
 const stateAsDerived: Same<{ [Name in keyof DerivedState]: DerivedState[Name] }, { [Name in keyof MockPartState]: MockPartState[Name] }> = true;
 void documentedAsDerived;
 void stateAsDerived;
