@@ -134,12 +134,13 @@ function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
     <td><span class="badge ${r.msg === 'SUCCESS' && r.fault === undefined ? 'ok' : 'bad'}">${r.code ?? r.fault ?? '—'}</span> ${r.outcome}</td><td>${r.ms} ms</td></tr>${why}`;
 }
 
-/** What the dashboard lends each declared part's sections. */
-const PAGE_KIT: MockPageKit<Html> = { html, section, formatAmount, formatTime };
+/** What the dashboard lends each declared part's sections; its buttons call the routes below the base path. */
+const pageKit = (path: string): MockPageKit<Html> => ({ html, section, formatAmount, formatTime, button: (route, label, kind) => control(path, route, label, kind) });
 
 function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
   const { merchants, orders, notifications, addresses } = state;
   const ofOrders = recordsByOrder(state);
+  const kit = pageKit(path);
   return html`
     <div class="card"><h2>Merchants</h2><table><tr><th>mchNo</th><th>appId</th></tr>
       ${merchants.map((m) => html`<tr><td><code>${m.mchNo}</code></td><td><code>${m.appId}</code></td></tr>`)}</table>
@@ -150,7 +151,7 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
         <td>${recordButtons(path, paymentKind, o as unknown as Row)}</td></tr>`)}</table>`)}
     ${MOCK_KINDS.filter((kind) => kind.ownSection !== true).map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
-    ${PART_VIEWS.map((part) => part.sections?.(state as never, PAGE_KIT) ?? '')}
+    ${PART_VIEWS.map((part) => part.sections?.(state as never, kit) ?? '')}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
     ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>
