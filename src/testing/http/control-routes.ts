@@ -116,7 +116,7 @@ export function partRoutes(part: MockPartView): ControlRoute[] {
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: `everything the mock holds: merchants (no secrets), ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}notifications and their attempts, addresses, ${PART_VIEWS.map((part) => `${part.holds}, `).join('')}the latest 200 requests`,
+    does: `everything the mock holds: merchants (no secrets), ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}notifications and their attempts, ${PART_VIEWS.map((part) => `${part.holds}, `).join('')}the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
@@ -134,8 +134,6 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       return { now: gateway.now() };
     },
   }),
-  route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/approve', calls: 'approveAddress(ref)', does: 'the platform approves a declared address', run: (gateway, ref) => gateway.approveAddress(ref) }),
-  route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/reject', calls: 'rejectAddress(ref)', does: 'the platform rejects a declared address', run: (gateway, ref) => gateway.rejectAddress(ref) }),
   ...MOCK_KINDS.flatMap(kindRoutes),
   ...PART_VIEWS.flatMap(partRoutes),
   route({
