@@ -460,9 +460,9 @@ export class MockGateway {
   }
 
   /**
-   * Everything the mock holds, as `GET /_mock/state` answers it: merchants without secrets, orders newest
-   * first, notifications with their attempts, addresses, settlements, each kind's records, division groups,
-   * receivers (accounts masked), batches and records, and the latest 200 requests.
+   * Everything the mock holds, as `GET /_mock/state` answers it: merchants without secrets, each kind's records
+   * newest first (orders, refunds, transfers, settlements), notifications with their attempts, each part's members
+   * (division groups, receivers with accounts masked, batches and records; declared addresses), and the latest 200 requests.
    *
    * @example
    * ```ts
