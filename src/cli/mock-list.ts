@@ -56,8 +56,7 @@ export function listState(state: Row): string[] {
     (o) => `${text(o.payOrderId)}  mchOrderNo ${text(o.mchOrderNo)}  ${text(o.wayCode)}  amount ${money(o, 'amount')}  state ${named(o.state, payOrderStateName)}${ofOrder(state, o)}`,
   );
   const kinds = MOCK_KINDS.filter((kind) => kind.ownSection !== true).flatMap((kind) => section(`${kind.plural.charAt(0).toUpperCase()}${kind.plural.slice(1)}`, rows(state[kind.plural]).map((r) => recordLine(kind, r))));
-  const addresses = rows(state.addresses).map((a) => `${text(a.serverRequestId)}  requestId ${text(a.requestId)}  ${text(a.tokenId)} ${text(a.address)}  status ${text(a.status)}`);
   const notifications = rows(state.notifications).map(notificationLine);
   const parts = PART_VIEWS.flatMap((part) => part.list?.lines(state, LIST_KIT) ?? []);
-  return [...section('Orders', orders), ...kinds, ...parts, ...section('Declared addresses', addresses), ...section('Notifications', notifications)];
+  return [...section('Orders', orders), ...kinds, ...parts, ...section('Notifications', notifications)];
 }

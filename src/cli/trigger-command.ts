@@ -66,7 +66,7 @@ ${kindHelp().verbs.join('\n')}
 ${partHelp().verbs.join('\n')}
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
                       or the ${NOTIFICATION_REFS_TEXT} it notifies
-${helpRow('list', `what the mock holds: ${[...MOCK_KINDS.map((kind) => kind.plural), ...PART_VIEWS.flatMap((part) => (part.list ? [part.list.holds] : [])), 'addresses', 'notifications'].join(', ')}`)}
+${helpRow('list', `what the mock holds: ${[...MOCK_KINDS.map((kind) => kind.plural), ...PART_VIEWS.flatMap((part) => (part.list ? [part.list.holds] : [])), 'notifications'].join(', ')}`)}
 
 Options:
       --url URL        the mock's base URL (default $${MOCK_URL_ENV}, else ${DEFAULT_URL})

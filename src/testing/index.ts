@@ -21,6 +21,7 @@ export type { MockPaymentMethods } from '../kinds/payments/mock.js';
 export type { MockPartMethods, MockPartState } from './domain/parts.js';
 export type { MockDivisionMethods } from '../kinds/division/mock-part.js';
 export type { MockDivisionState } from '../kinds/division/mock-sections.js';
+export type { MockAddressMethods, MockAddressState } from '../kinds/settlements/mock-address-part.js';
 export type { MockRefundMethods } from '../kinds/refunds/mock.js';
 export type { MockTransferMethods } from '../kinds/transfers/mock.js';
 export type { MockSettlementMethods } from '../kinds/settlements/mock.js';

@@ -8,6 +8,7 @@
  */
 import { MOCK_KINDS, type MockKind, type MockKindMethods } from './domain/kinds.js';
 import { controlName, type MockDecision } from './domain/record-desk.js';
+import type { SameMethods } from './same-methods.js';
 import { hasModes, nounOf, type DecisionOf, type MockKindView, type MockRecordBase, type ModeOf, type RecordOf, type StepsOf } from './domain/record-kind.js';
 
 /** The generic controls the derived methods call, each taking the kind's name. */
@@ -36,8 +37,10 @@ type NameOf<T> = T extends { readonly name: infer Name extends string } ? Name :
 export type AliasNameOf<K> = NameOf<AliasOf<K>>;
 /** The names of a kind's controls on one record, e.g. `setOrderFee` | `expireOrder` | `addTransaction`. */
 export type RecordControlNameOf<K> = NameOf<RecordControlOf<K>>;
+/** An argument as the facade takes it: optional when its declared type admits `undefined` (`failOrder(ref, failure?)`). */
+type ArgumentList<A> = undefined extends A ? [argument?: A] : [argument: A];
 /** A method of one record: `(ref)` when it takes no argument, else `(ref, argument)`. */
-type OnRecord<A, Answer> = [A] extends [undefined] ? (ref: string) => Answer : (ref: string, argument: A) => Answer;
+type OnRecord<A, Answer> = [A] extends [undefined] ? (ref: string) => Answer : (ref: string, ...argument: ArgumentList<A>) => Answer;
 type AliasArgument<A> = A extends { texts?(argument: infer T): unknown } ? T : undefined;
 type RecordControlArgument<C> = C extends { run(record: never, argument: infer T, call: never): unknown } ? T : never;
 type RecordControlAnswer<C> = C extends { run(record: never, argument: never, call: never): infer Answer } ? Answer : never;
@@ -57,18 +60,17 @@ type OnRecordMethods<K> = UnionToIntersection<
  * records go (with `target`, the one record of that key); `settle{Label}(ref, decision)` decides an open record;
  * `progress{Label}(ref, to?)` steps it on, for a kind that declares `steps`; and each of the kind's own controls by its name.
  */
-type DerivedMethods = { [K in MockKind as NounOf<K>]: (ref: string) => RecordOf<K> | undefined } & { [K in MockKind as K['plural']]: () => RecordOf<K>[] } & {
+export type DerivedKindMethods = { [K in MockKind as NounOf<K>]: (ref: string) => RecordOf<K> | undefined } & { [K in MockKind as K['plural']]: () => RecordOf<K>[] } & {
   [K in MockKind as [ModeOf<K>] extends [never] ? never : `set${K['label']}Mode`]: (mode: ModeOf<K>, target?: { readonly [Key in KeyOf<K>]: string }) => void;
 } & { [K in MockKind as `settle${K['label']}`]: (ref: string, decision: MockDecision<DecisionOf<K>>) => RecordOf<K> } & {
   [K in MockKind as StepsOf<K> extends undefined ? never : `progress${K['label']}`]: (ref: string, to?: DecisionOf<K>) => RecordOf<K>;
 } & {
-  [C in ControlOf<MockKind> as C extends { readonly name: infer Name extends string } ? Name : never]: (argument: ArgumentOf<C>) => void;
+  [C in ControlOf<MockKind> as C extends { readonly name: infer Name extends string } ? Name : never]: (...argument: ArgumentList<ArgumentOf<C>>) => void;
 } & OnRecordMethods<MockKind>;
 
 // The documented methods (each kind's own interface) are exactly the derived ones: a kind added, a mode, a key or a
-// control changed without its documentation fails to compile here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const documentedAsDerived: Same<{ [Name in keyof DerivedMethods]: DerivedMethods[Name] }, { [Name in keyof MockKindMethods]: MockKindMethods[Name] }> = true;
+// control changed, or an argument made optional or required, without its documentation fails to compile here.
+const documentedAsDerived: SameMethods<DerivedKindMethods, MockKindMethods> = true;
 void documentedAsDerived;
 
 /** Puts each declared kind's methods on `prototype`, each calling the generic control; a name already taken is a mistake in a declaration. */

@@ -17,7 +17,6 @@ import { createDesks, MOCK_KINDS, type KindNamed, type MockDesks, type MockKindN
 import type { MockDecision, RecordDesk } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
-import type { AddressBook, MockAddress } from '../kinds/settlements/mock-addresses.js';
 import { createRequestHandler } from './http/handler.js';
 import { createMswHandlers } from './http/msw-handlers.js';
 import { listenOnNode, type ListenOptions, type MockGatewayServer } from './http/node-server.js';
@@ -69,7 +68,7 @@ export function createMockGateway(options: MockGatewayOptions): MockGateway {
  * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`; `settlement(ref)`,
  * `settlements()`, `setSettlementMode`, `settleSettlement`, `progressSettlement`. Each declared part gives it its controls
  * and reads ({@link MockPartMethods}): `createDivisionGroup`, `refuseReceiverBinds`, `setDivisionOutcome`,
- * `divisionGroups()`, `divisionReceivers()`, `divisions()`.
+ * `divisionGroups()`, `divisionReceivers()`, `divisions()`; `approveAddress`, `rejectAddress`, `address(ref)`.
  *
  * @example
  * ```ts
@@ -298,47 +297,6 @@ export class MockGateway {
   }
 
   /**
-   * The platform approves a declared address (by `serverRequestId` or `requestId`).
-   *
-   * @example
-   * ```ts
-   * gateway.approveAddress(declared.serverRequestId);
-   * ```
-   */
-  approveAddress(ref: string): MockAddress {
-    return this.#addresses.review(ref, 'approve');
-  }
-
-  /**
-   * The platform rejects a declared address.
-   *
-   * @example
-   * ```ts
-   * gateway.rejectAddress('addr-001');
-   * ```
-   */
-  rejectAddress(ref: string): MockAddress {
-    return this.#addresses.review(ref, 'reject');
-  }
-
-  /**
-   * A copy of a declared address, by `serverRequestId` or `requestId`.
-   *
-   * @example
-   * ```ts
-   * expect(gateway.address('addr-001')?.status).toBe(MockAddressStatus.Approved);
-   * ```
-   */
-  address(ref: string): MockAddress | undefined {
-    return this.#addresses.address(ref);
-  }
-
-  // The declared addresses are the settlement kind's world.
-  get #addresses(): AddressBook {
-    return this.#desks.settlement.world;
-  }
-
-  /**
    * A copy of a record of a declared kind (`refund`), by its id or its key; `undefined` when there is none.
    *
    * @example
@@ -502,9 +460,9 @@ export class MockGateway {
   }
 
   /**
-   * Everything the mock holds, as `GET /_mock/state` answers it: merchants without secrets, orders newest
-   * first, notifications with their attempts, addresses, settlements, each kind's records, division groups,
-   * receivers (accounts masked), batches and records, and the latest 200 requests.
+   * Everything the mock holds, as `GET /_mock/state` answers it: merchants without secrets, each kind's records
+   * newest first (orders, refunds, transfers, settlements), notifications with their attempts, each part's members
+   * (division groups, receivers with accounts masked, batches and records; declared addresses), and the latest 200 requests.
    *
    * @example
    * ```ts
@@ -521,7 +479,6 @@ export class MockGateway {
       // Each declared kind's records under its plural, the orders first.
       ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
       notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
-      addresses: this.#addresses.list(),
       ...(partState(PART_VIEWS, this.#parts) as unknown as MockPartState),
       requests: this.#requests.recent(STATE_REQUESTS),
     };

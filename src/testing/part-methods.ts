@@ -1,17 +1,21 @@
 /**
  * The mock gateway's methods of each declared part (`domain/parts.ts`), derived from its declaration: one per control
- * (`createDivisionGroup(group)`, answering what the control's route answers) and one per read (`divisionGroups()`).
+ * (`createDivisionGroup(group)`, answering what the control's route answers) and one per read (`divisionGroups()`,
+ * `address(ref)`).
  * No part has a hand-written one; the documented interfaces are checked against these.
  *
  * @module
  */
 import type { MockPart, MockPartControl, MockPartView } from './domain/mock-part.js';
 import { PART_VIEWS, type MockPartKind, type MockPartMethods, type MockPartState } from './domain/parts.js';
+import type { Same, SameMethods } from './same-methods.js';
 
 type ControlsOf<P> = P extends { readonly controls: infer Controls extends readonly unknown[] } ? Controls[number] : never;
 type ReadsOf<P> = P extends { readonly reads: infer Reads } ? Reads : never;
 /** A control's arguments after the world, as declared (an optional one stays optional). */
 type ArgumentsOf<C> = C extends { readonly run: (world: never, ...rest: infer Rest) => unknown } ? Rest : never;
+/** A read's arguments after the world, as declared. */
+type ReadArguments<F> = F extends (world: never, ...rest: infer Rest) => unknown ? Rest : never;
 type AnswerOf<C> = C extends { readonly run: (...args: never[]) => infer Answer } ? Answer : never;
 type Returned<F> = F extends (...args: never[]) => infer Result ? Result : never;
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -19,18 +23,14 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 /** Each part's controls and reads, by the names its declaration gives them. */
 type DerivedMethods = {
   [C in ControlsOf<MockPartKind> as C extends { readonly name: infer Name extends string } ? Name : never]: (...args: ArgumentsOf<C>) => AnswerOf<C>;
-} & UnionToIntersection<MockPartKind extends infer P ? (P extends MockPartKind ? { [R in keyof ReadsOf<P>]: () => Returned<ReadsOf<P>[R]> } : never) : never>;
+} & UnionToIntersection<MockPartKind extends infer P ? (P extends MockPartKind ? { [R in keyof ReadsOf<P>]: (...args: ReadArguments<ReadsOf<P>[R]>) => Returned<ReadsOf<P>[R]> } : never) : never>;
 
 /** Each part's members of the state. */
 type DerivedState = UnionToIntersection<MockPartKind extends infer P ? (P extends MockPartKind ? { readonly [M in keyof P['state']]: Returned<P['state'][M]> } : never) : never>;
 
 // The documented methods and state members are exactly the derived ones: a part added, or a control or a read
 // changed, without its documentation fails to compile here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-// Each method as its parameters and answer (an argument optional in one and required in the other differs), written
-// out: an alias of the two would be compared by its variance, as functions.
-type Signature<F> = F extends (...args: infer A) => infer R ? [A, R] : never;
-const documentedAsDerived: Same<{ [Name in keyof DerivedMethods]: Signature<DerivedMethods[Name]> }, { [Name in keyof MockPartMethods]: Signature<MockPartMethods[Name]> }> = true;
+const documentedAsDerived: SameMethods<DerivedMethods, MockPartMethods> = true;
 const stateAsDerived: Same<{ [Name in keyof DerivedState]: DerivedState[Name] }, { [Name in keyof MockPartState]: MockPartState[Name] }> = true;
 void documentedAsDerived;
 void stateAsDerived;
@@ -53,8 +53,8 @@ export function addPartMethods(prototype: object, worldOf: (gateway: never, part
       ...Object.fromEntries(
         Object.entries(part.reads).map(([name, read]) => [
           name,
-          function (this: never) {
-            return read(worldOf(this, part.name));
+          function (this: never, ...args: never[]) {
+            return read(worldOf(this, part.name), ...args);
           },
         ]),
       ),

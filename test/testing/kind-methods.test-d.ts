@@ -1,7 +1,10 @@
 // Issue 36: the gateway's methods of each declared kind are derived from its declaration, with the kind's own types
 // (the documented names keep working). Each @ts-expect-error line holds exactly one mistake against a valid call.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ChannelFailure, MockGateway, MockPayOrder, MockRefund, MockTransaction, MockTransfer, OrderDecision, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from '../../src/testing/index.js';
+import type { MockKindMethods } from '../../src/testing/domain/kinds.js';
+import type { DerivedKindMethods } from '../../src/testing/kind-methods.js';
+import type { SameMethods } from '../../src/testing/same-methods.js';
+import type { ChannelFailure, MockGateway, MockPayOrder, MockRefund, MockSettlement, MockTransaction, MockTransfer, OrderDecision, RefundChannelScope, RefundDecision, RefundMode, RefundModeTarget } from '../../src/testing/index.js';
 
 declare const gateway: MockGateway;
 
@@ -70,5 +73,24 @@ describe("payments' methods, from their declaration", () => {
     expectTypeOf(gateway.settleOrder).parameter(1).toEqualTypeOf<OrderDecision>();
     // @ts-expect-error payments have no modes
     gateway.setOrderMode('hold');
+  });
+});
+
+describe("the check of the documented methods against the declarations' (kind-methods.ts)", () => {
+  // The documented interface with one method's parameter list changed, its declaration not.
+  type Changed<Name extends keyof MockKindMethods, F> = Omit<MockKindMethods, Name> & { readonly [N in Name]: F };
+
+  it('holds for the documented interface as it is', () => {
+    expectTypeOf<SameMethods<DerivedKindMethods, MockKindMethods>>().toEqualTypeOf<true>();
+  });
+
+  it('fails on an argument made optional, or required, in the documentation only', () => {
+    // @ts-expect-error setOrderFee's fee made optional
+    const optional: SameMethods<DerivedKindMethods, Changed<'setOrderFee', (ref: string, mchFeeAmount?: number) => MockPayOrder>> = true;
+    // @ts-expect-error failOrder's failure made required
+    const required: SameMethods<DerivedKindMethods, Changed<'failOrder', (ref: string, failure: ChannelFailure | undefined) => MockPayOrder>> = true;
+    // @ts-expect-error progressSettlement's to made required
+    const progressed: SameMethods<DerivedKindMethods, Changed<'progressSettlement', (ref: string, to: 'processing' | 'completed' | 'failed') => MockSettlement>> = true;
+    void [optional, required, progressed];
   });
 });

@@ -11,7 +11,7 @@ import { GatewayValidationError } from '../../src/errors/index.js';
 import { SimulatedClock } from '../../src/testing/domain/clock.js';
 import { MOCK_KINDS } from '../../src/testing/domain/kinds.js';
 import { MerchantRegistry } from '../../src/testing/domain/merchants.js';
-import { createPartWorlds, defineMockPart, partOperations, partState, runDue, type MockPartView, type MockPartWorlds } from '../../src/testing/domain/mock-part.js';
+import { createPartWorlds, defineMockPart, partOperations, partState, routeOf, runDue, type MockPartControl, type MockPartView, type MockPartWorlds } from '../../src/testing/domain/mock-part.js';
 import { OPERATIONS } from '../../src/testing/domain/operations.js';
 import { MOCK_PARTS } from '../../src/testing/domain/parts.js';
 import { createDesks } from '../../src/testing/domain/kinds.js';
@@ -40,6 +40,16 @@ interface StampState {
 
 const stampSchema = z.strictObject({ label: z.optional(z.string({ error: 'must be a string' })), color: z.optional(z.enum(['red', 'blue'], { error: "must be 'red' or 'blue'" })) });
 
+/** A control whose argument is a segment of its path, not a body. */
+const dropStamp = {
+  name: 'dropStamp', argument: 'label', method: 'POST', path: 'stamps/{label}/drop', does: 'drops the stamps of a label',
+  run: (world: StampWorld, label: string) => {
+    const dropped = world.stamps.filter((s) => s.label === label).length;
+    world.stamps.splice(0, world.stamps.length, ...world.stamps.filter((s) => s.label !== label));
+    return { label, dropped };
+  },
+} as const satisfies MockPartControl<StampWorld>;
+
 const stampPart = defineMockPart<StampWorld, StampState>()({
   name: 'stamp',
   world: ({ clock }) => ({ clock, stamps: [], color: 'red', dueRuns: 0 }),
@@ -66,14 +76,15 @@ const stampPart = defineMockPart<StampWorld, StampState>()({
         return { label, color };
       },
     },
+    dropStamp,
   ],
-  reads: { stampCount: (world): number => world.stamps.length },
+  reads: { stampCount: (world): number => world.stamps.length, stampsOf: (world, label: string): number => world.stamps.filter((s) => s.label === label).length },
   state: { stamps: (world) => [...world.stamps].reverse() },
   holds: 'stamps',
   due: (world) => {
     world.dueRuns++;
   },
-  sections: (state, kit) => kit.section('Stamps', state.stamps.length, kit.html`<table id="stamps">${state.stamps.map((s) => kit.html`<tr data-stamp="${s.label}"><td>${kit.formatTime(s.at)}</td></tr>`)}</table>`),
+  sections: (state, kit) => kit.section('Stamps', state.stamps.length, kit.html`<table id="stamps">${state.stamps.map((s) => kit.html`<tr data-stamp="${s.label}"><td>${kit.formatTime(s.at)}</td><td>${kit.button(routeOf(dropStamp, s.label), 'Drop', 'danger')}</td></tr>`)}</table>`),
   list: { holds: 'stamps', lines: (state, kit) => kit.section('Stamps', kit.rows(state.stamps).map((s) => kit.text(s.label))) },
 });
 
@@ -86,7 +97,7 @@ function scratchGateway() {
     readonly worlds = worlds;
   }
   addPartMethods(Scratch.prototype, (gateway: Scratch, part) => gateway.worlds[part], [view]);
-  const gateway = new Scratch() as Scratch & { addStamp(stamp?: object): { label: string; color: string }; stampCount(): number };
+  const gateway = new Scratch() as Scratch & { addStamp(stamp?: object): { label: string; color: string }; dropStamp(label: string): { label: string; dropped: number }; stampCount(): number; stampsOf(label: string): number };
   return { clock, worlds, gateway, world: worlds.stamp as StampWorld };
 }
 
@@ -97,6 +108,9 @@ describe('a part declared in a test gets its facade methods, routes, state, due 
     world.color = 'blue';
     expect(gateway.addStamp()).toEqual({ label: 'none', color: 'blue' });
     expect(gateway.stampCount()).toBe(2);
+    expect(gateway.stampsOf('a')).toBe(1);
+    expect(gateway.dropStamp('a')).toEqual({ label: 'a', dropped: 1 });
+    expect([gateway.stampCount(), gateway.stampsOf('a')]).toEqual([1, 0]);
     expect(() => gateway.addStamp({ color: 'green' } as object)).toThrow(GatewayValidationError);
     class Taken {
       addStamp(): void {}
@@ -106,13 +120,26 @@ describe('a part declared in a test gets its facade methods, routes, state, due 
 
   it('control route: /_mock/{path} with its body, calling the facade method of its name; its answer is the route answer', () => {
     const [route, ...others] = partRoutes(view);
-    expect(others).toEqual([]);
+    expect(others.map((r) => r.path)).toEqual(['/_mock/stamps/{label}/drop']);
     expect([route!.method, route!.path, route!.body, route!.calls, route!.does]).toEqual(['POST', '/_mock/stamps/add', '{ label?, color? }', 'addStamp(stamp)', 'stamps a label now']);
     const { gateway, world } = scratchGateway();
     expect(route!.run(gateway as never, '', { label: 'r' } as never)).toEqual({ label: 'r', color: 'red' });
     expect(world.stamps.map((s) => s.label)).toEqual(['r']);
     expect(route!.bodySchema?.safeParse({ color: 'green' }).success).toBe(false);
     expect(() => route!.run({} as never, '', {} as never)).toThrow('the mock has no method addStamp');
+  });
+
+  it('control route of a {name} segment: no body, the segment is the argument; a body schema besides it is refused', () => {
+    const [, drop] = partRoutes(view);
+    expect([drop!.method, drop!.path, drop!.body, drop!.bodySchema, drop!.calls, drop!.does]).toEqual(['POST', '/_mock/stamps/{label}/drop', undefined, undefined, 'dropStamp(label)', 'drops the stamps of a label']);
+    const { gateway, world } = scratchGateway();
+    gateway.addStamp({ label: 'a b' });
+    gateway.addStamp({ label: 'c' });
+    expect(drop!.run(gateway as never, 'a b', { label: 'c' } as never)).toEqual({ label: 'a b', dropped: 1 });
+    expect(world.stamps.map((s) => s.label)).toEqual(['c']);
+    expect(routeOf(dropStamp, 'a/b ?')).toBe('stamps/a%2Fb%20%3F/drop');
+    const bodied = { ...stampPart, controls: [{ ...dropStamp, body: '{ label }', bodySchema: stampSchema }] } as unknown as MockPartView;
+    expect(() => partRoutes(bodied)).toThrow("the mock's stamp part: dropStamp takes its argument from {label}, so it reads no body: drop its bodySchema");
   });
 
   it('state members (newest first), due hook and operation step run on its world', () => {
@@ -148,8 +175,11 @@ describe('a part declared in a test gets its facade methods, routes, state, due 
     const { gateway, worlds } = scratchGateway();
     gateway.addStamp({ label: '<b>' });
     const state = partState([view], worlds) as unknown as StampState;
-    const page = stampPart.sections!(state, { html, section, formatAmount, formatTime }).text;
-    expect(page).toContain('<h2>Stamps <span class="muted">(1)</span></h2><table id="stamps"><tr data-stamp="&#60;b&#62;"><td>2023-11-14 22:13:20 UTC</td></tr></table>');
+    const button = (route: string, label: string, kind?: string) => html`<button class="${kind}" data-post="/base/_mock/${route}">${label}</button>`;
+    const page = stampPart.sections!(state, { html, section, formatAmount, formatTime, button }).text;
+    expect(page).toContain(
+      '<h2>Stamps <span class="muted">(1)</span></h2><table id="stamps"><tr data-stamp="&#60;b&#62;"><td>2023-11-14 22:13:20 UTC</td><td><button class="danger" data-post="/base/_mock/stamps/%3Cb%3E/drop">Drop</button></td></tr></table>',
+    );
     const rows = (value: unknown) => (Array.isArray(value) ? value : []);
     expect(stampPart.list!.lines(state as never, { rows, text: String, money: () => '', section: (title, lines) => [title, ...lines] })).toEqual(['Stamps', '<b>']);
   });

@@ -1,7 +1,13 @@
 // Settlement on the mock: declared addresses under review, settlement rules (spec 4.5), records by requestId.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { listState } from '../../src/cli/mock-list.js';
+import { addressPart } from '../../src/kinds/settlements/mock-address-part.js';
+import { settlementKind } from '../../src/kinds/settlements/mock.js';
+import { LOGGED_NAMES } from '../../src/testing/domain/logged-names.js';
 import { createMockGateway, MOCK_MESSAGES, MockAddressStatus, MockSettlementStatus, type MockGateway } from '../../src/testing/index.js';
-import { call, expectedSign, MERCHANT, OTHER_MERCHANT, START } from '../support/raw-gateway.js';
+import { call, expectedSign, MERCHANT, ORIGIN, OTHER_MERCHANT, START } from '../support/raw-gateway.js';
 
 const ADDRESS = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
 let gateway: MockGateway;
@@ -99,5 +105,46 @@ describe('settleRequestGet', () => {
     expect((await call(gateway, 'settleRequestGet', { requestId: 'settle-1' }, OTHER_MERCHANT)).json).toEqual({ code: 9999, msg: MOCK_MESSAGES.settlementNotFound });
     expect(() => gateway.progressSettlement('nope')).toThrow(/nothing with serverRequestId or requestId "nope"/);
     expect(gateway.settlement('nope')).toBeUndefined();
+  });
+});
+
+describe('the declared addresses, a part of the mock (issue 36)', () => {
+  it('are reviewed through their routes of a path segment, as by the facade; a second review is refused with its reason', async () => {
+    const { serverRequestId } = (await declare()).data as { serverRequestId: string };
+    await declare('addr-2');
+    const approved = await gateway.fetch(`${ORIGIN}/_mock/addresses/${serverRequestId}/approve`, { method: 'POST' });
+    expect(await approved.json()).toEqual({ ...gateway.address(serverRequestId) });
+    expect(gateway.address('addr-1')?.status).toBe(MockAddressStatus.Approved);
+    const again = await gateway.fetch(`${ORIGIN}/_mock/addresses/addr-1/reject`, { method: 'POST' });
+    expect([again.status, await again.json()]).toEqual([400, { error: `rejectAddress: address ${serverRequestId} was already reviewed` }]);
+    const unknown = await gateway.fetch(`${ORIGIN}/_mock/addresses/addr-9/approve`, { method: 'POST' });
+    expect(await unknown.json()).toEqual({ error: 'approveAddress: nothing with serverRequestId or requestId "addr-9"' });
+    expect(gateway.rejectAddress('addr-2').status).toBe(MockAddressStatus.Rejected);
+    expect(gateway.state().addresses.map((a) => [a.requestId, a.status])).toEqual([['addr-2', MockAddressStatus.Rejected], ['addr-1', MockAddressStatus.Approved]]);
+  });
+
+  it('show on the dashboard, with Approve and Reject while under review, and in mock list', async () => {
+    const { serverRequestId } = (await declare()).data as { serverRequestId: string };
+    const page = await (await gateway.fetch(`${ORIGIN}/`)).text();
+    const row = page.slice(page.indexOf(`<tr data-address="${serverRequestId}">`));
+    expect(row.slice(0, row.indexOf('</tr>'))).toContain(
+      `<td>under review</td>\n        <td><button class="primary" data-post="/_mock/addresses/${serverRequestId}/approve">Approve</button> <button class="danger" data-post="/_mock/addresses/${serverRequestId}/reject">Reject</button></td>`,
+    );
+    gateway.approveAddress(serverRequestId);
+    const reviewed = await (await gateway.fetch(`${ORIGIN}/`)).text();
+    expect(reviewed).toContain('<td>approved</td>');
+    expect(reviewed).not.toContain(`/_mock/addresses/${serverRequestId}/approve`);
+    expect(listState(gateway.state() as never)).toEqual(expect.arrayContaining(['Declared addresses (1)', `  ${serverRequestId}  requestId addr-1  TRON_USDT ${ADDRESS}  status 1`]));
+  });
+
+  it("the request log's names of statuses come from the declarations: the settlement kind's states, the addresses' logged names", () => {
+    const settlementNames = Object.fromEntries(Object.entries(settlementKind.states.names).map(([name, status]) => [status, name]));
+    expect(LOGGED_NAMES.settleRequest?.status).toEqual(settlementNames);
+    expect(LOGGED_NAMES.settleRequestGet?.status).toEqual({ 0: 'pending', 1: 'processing', 2: 'completed', 3: 'failed' });
+    expect(LOGGED_NAMES.settleAddressApply).toBe(addressPart.logged?.settleAddressApply);
+    const handler = readFileSync(fileURLToPath(new URL('../../src/testing/http/handler.ts', import.meta.url)), 'utf8');
+    // No kind's folder (src/kinds/{kind}/): the shared operation machinery of src/kinds/ only.
+    expect(handler).not.toMatch(/from '\.\.\/\.\.\/kinds\/\w+\//);
+    expect(handler).toMatch(/from '\.\.\/\.\.\/kinds\/define-operation\.js'/);
   });
 });

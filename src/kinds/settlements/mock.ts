@@ -9,12 +9,11 @@
  *
  * @module
  */
-import type { OperationName } from '../../operations/table.js';
 import { notification } from './declaration.js';
 import type { MockDecision } from '../../testing/domain/record-desk.js';
 import { defineMockRecordKind, type MockCreateCall } from '../../testing/domain/record-kind.js';
 import { MESSAGES } from '../../testing/domain/refusals.js';
-import { ADDRESS_STATUS_NAMES, AddressBook, MockAddressStatus, type MockCoinpayRecord } from './mock-addresses.js';
+import { AddressBook, MockAddressStatus, type MockCoinpayRecord } from './mock-addresses.js';
 
 export { ADDRESS_STATUS_NAMES, MockAddressStatus, type MockAddress, type MockCoinpayRecord } from './mock-addresses.js';
 
@@ -34,15 +33,6 @@ export type MockSettlementStatus = (typeof MockSettlementStatus)[keyof typeof Mo
 
 /** Each settlement status's name, for the log and the dashboard. */
 export const SETTLEMENT_STATUS_NAMES: Readonly<Record<MockSettlementStatus, string>> = ['pending', 'processing', 'completed', 'failed'];
-/**
- * The names of the mock's own settlement statuses, by the answer field of each operation that carries one: the
- * spec defines no status values (the SDK types them as numbers), so the mock names its own for the log.
- */
-export const MOCK_STATUS_NAMES: { readonly [Op in OperationName]?: Readonly<Record<string, Readonly<Record<number, string>>>> } = {
-  settleAddressApply: { status: ADDRESS_STATUS_NAMES },
-  settleRequest: { status: SETTLEMENT_STATUS_NAMES },
-  settleRequestGet: { status: SETTLEMENT_STATUS_NAMES },
-};
 
 /**
  * A settlement request as the mock holds it.

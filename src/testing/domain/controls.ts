@@ -12,7 +12,6 @@ import type { MockNotification, NotificationAttempt } from './notifier.js';
 import type { MockDecision } from './record-desk.js';
 import type { MockRecordBase } from './record-kind.js';
 import type { MockRequestRecord } from './request-log.js';
-import type { MockAddress } from '../../kinds/settlements/mock-addresses.js';
 
 /**
  * A snapshot of the mock gateway, from {@link MockGateway.state} or `GET {base}/_mock/state`.
@@ -32,7 +31,6 @@ export interface MockGatewayState extends MockKindRecords, MockPartState {
   // Then each declared kind's records, newest first, under its plural (orders, refunds...).
   /** Newest first, each with every attempt made. */
   readonly notifications: readonly (MockNotification & { readonly attemptLog: readonly NotificationAttempt[] })[];
-  readonly addresses: readonly MockAddress[];
   // Then each declared part's members.
   /** The latest 200 requests, newest first, without their bodies: what each asked, what it was answered, and why a signature was refused. */
   readonly requests: readonly Omit<MockRequestRecord, 'body'>[];
@@ -44,8 +42,6 @@ export interface GatewayControls {
   deliverNotifications(): Promise<NotificationAttempt[]>;
   resendNotification(id: string): Promise<NotificationAttempt>;
   advanceTime(ms: number): void;
-  approveAddress(ref: string): MockAddress;
-  rejectAddress(ref: string): MockAddress;
   // A declared kind's records and controls, by its name (the routes exist for declared kinds only).
   record(kind: string, ref: string): MockRecordBase | undefined;
   setMode(kind: string, mode: string, target?: object): void;

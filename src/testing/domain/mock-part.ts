@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { ZodMiniType } from 'zod/mini';
 import type { OperationName } from '../../operations/table.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import type { MockDesks } from './kinds.js';
@@ -53,11 +54,23 @@ export interface MockPartVerb {
 
 /**
  * One control of a part: the facade method `name` and the route `{method} /_mock/{path}`, both answering what `run`
- * returns; a kind's control ({@link MockKindControl}) with the path below `/_mock/` and the part's own CLI verb.
+ * returns; a kind's control ({@link MockKindControl}) with the path below `/_mock/` and the part's own CLI verb. Its
+ * argument is the route's JSON body, or, when the path has a `{name}` segment (`addresses/{serverRequestId}/approve`),
+ * that segment: such a control reads no body.
  */
-export interface MockPartControl<World> extends Omit<MockKindControl<World>, 'verb' | 'said'> {
+export interface MockPartControl<World> extends Omit<MockKindControl<World>, 'verb' | 'said' | 'body' | 'bodySchema'> {
+  /** The JSON body it reads, as people write it; none for a control whose argument is a path segment. */
+  readonly body?: string | undefined;
+  /** Checks the body (and the facade method's argument); none for a control whose argument is a path segment. */
+  readonly bodySchema?: ZodMiniType | undefined;
   readonly verb?: MockPartVerb | undefined;
 }
+
+/** The `{name}` segment of a control's path, if it takes its argument from one. */
+export const segmentOf = (control: Pick<MockPartControl<never>, 'path'>): string | undefined => /\{(\w+)\}/.exec(control.path)?.[1];
+
+/** A control's route below `/_mock/` for one record: its path with the `{name}` segment filled in, encoded. */
+export const routeOf = (control: Pick<MockPartControl<never>, 'path'>, ref: string): string => control.path.replace(/\{\w+\}/, encodeURIComponent(ref));
 
 /** The kit the dashboard lends a part's sections (`pages/html.ts`), so that a part's folder needs no page of the mock. */
 export interface MockPageKit<Markup> {
@@ -65,6 +78,8 @@ export interface MockPageKit<Markup> {
   section(title: string, count: number, table: Markup): Markup;
   formatAmount(minor: number, currency: string): string;
   formatTime(ms: number | undefined): string;
+  /** A button that POSTs to the control route `/_mock/{route}` (e.g. {@link routeOf} a control), then reloads the page. */
+  button(route: string, label: string, kind?: 'primary' | 'danger'): Markup;
 }
 
 /** The kit `mock list` lends a part's lines: rows of the state read as hostile, a value as text, an amount, a titled section. */
@@ -74,6 +89,13 @@ export interface MockListKit {
   money(row: MockVerbAnswer, field: string): string;
   section(title: string, lines: readonly string[]): string[];
 }
+
+/** The names of the numbers an operation's logged answer fields carry, by field (`{ status: ['under review', ...] }`), for the request log. */
+export type MockLoggedNames = { readonly [field: string]: Readonly<Record<number, string>> };
+
+/** A read of a part's world: of no argument (`divisionGroups()`), or of the facade method's (`address(ref)`). */
+// A method, so that a read of a given argument type is a read of any.
+export type MockPartRead<World> = { read(world: World, ...args: never[]): unknown }['read'];
 
 /** Members of the state: each a list, newest first. */
 export type MockPartMembers<State> = { readonly [M in keyof State]: readonly unknown[] };
@@ -87,7 +109,7 @@ export interface MockPart<
   Name extends string = string,
   Ops extends { readonly [Op in OperationName]?: MockPartStep<World> } = { readonly [Op in OperationName]?: MockPartStep<World> },
   Controls extends readonly MockPartControl<World>[] = readonly MockPartControl<World>[],
-  Reads extends { readonly [read: string]: (world: World) => unknown } = { readonly [read: string]: (world: World) => unknown },
+  Reads extends { readonly [read: string]: MockPartRead<World> } = { readonly [read: string]: MockPartRead<World> },
   State extends MockPartMembers<State> = { readonly [member: string]: readonly unknown[] },
 > {
   /** e.g. `division`: the name its world is kept under. */
@@ -98,12 +120,14 @@ export interface MockPart<
   readonly operations: Ops;
   /** Its controls, in the order the routes, the usage and the guide list them. */
   readonly controls: Controls;
-  /** The facade's getters, each a method of no argument, e.g. `divisionGroups()`. */
+  /** The facade's getters, each a method of the read's arguments after the world, e.g. `divisionGroups()`, `address(ref)`. */
   readonly reads: Reads;
   /** Its members of `state()` and `GET /_mock/state`, each read from its world, newest first. */
   readonly state: { readonly [M in keyof State]: (world: World) => State[M] };
   /** What `GET /_mock/state` says of its members, e.g. `division groups, receivers, batches and records`. */
   readonly holds: string;
+  /** The request log's names of the numbers its operations answer in their logged fields (a state the spec does not name). */
+  readonly logged?: { readonly [Op in keyof Ops]?: MockLoggedNames } | undefined;
   /** Runs what falls due on the simulated clock, before each request is answered, on `advanceTime` and before `state()`. */
   due?(world: World): void;
   /** The dashboard's sections, of the part's members of the state. */
@@ -128,7 +152,7 @@ export function defineMockPart<World, State extends MockPartMembers<State> = Rec
     const Name extends string,
     const Ops extends { readonly [Op in OperationName]?: MockPartStep<World> },
     const Controls extends readonly MockPartControl<World>[],
-    const Reads extends { readonly [read: string]: (world: World) => unknown },
+    const Reads extends { readonly [read: string]: MockPartRead<World> },
   >(
     part: MockPart<World, Name, Ops, Controls, Reads, State>,
   ): MockPart<World, Name, Ops, Controls, Reads, State> => part;
@@ -139,9 +163,10 @@ export interface MockPartView {
   readonly name: string;
   readonly operations: { readonly [Op in OperationName]?: MockPartStep<never> };
   readonly controls: readonly MockPartControl<never>[];
-  readonly reads: { readonly [read: string]: (world: never) => unknown };
+  readonly reads: { readonly [read: string]: MockPartRead<never> };
   readonly state: { readonly [member: string]: (world: never) => readonly unknown[] };
   readonly holds: string;
+  readonly logged?: { readonly [Op in OperationName]?: MockLoggedNames } | undefined;
   due?(world: never): void;
   sections?<Markup>(state: never, kit: MockPageKit<Markup>): Markup;
   readonly list?: MockPart['list'];

@@ -47,6 +47,4 @@ const KIND_OPERATIONS = Object.fromEntries(
 export const OPERATIONS: { readonly [Op in OperationName]: Step } = {
   ...KIND_OPERATIONS,
   ...(partOperations<OperationContext>(PART_VIEWS) as { readonly [Op in PartOperation]: Step }),
-  // The declared addresses are the settlement kind's world.
-  settleAddressApply: ({ desks, app, params }) => desks.settlement.world.declare(app, params),
 };

@@ -6,10 +6,11 @@
  */
 import { divisionPart, type MockDivisionMethods } from '../../kinds/division/mock-part.js';
 import type { MockDivisionState } from '../../kinds/division/mock-sections.js';
+import { addressPart, type MockAddressMethods, type MockAddressState } from '../../kinds/settlements/mock-address-part.js';
 import type { MockPartView } from './mock-part.js';
 
 /** Every declared part of the mock. */
-export const MOCK_PARTS = [divisionPart] as const;
+export const MOCK_PARTS = [divisionPart, addressPart] as const;
 
 /** The declared parts, as the routes, the handler, the dashboard and the CLI read them. */
 export const PART_VIEWS: readonly MockPartView[] = MOCK_PARTS as unknown as readonly MockPartView[];
@@ -23,7 +24,7 @@ export const PART_VIEWS: readonly MockPartView[] = MOCK_PARTS as unknown as read
  * gateway.setDivisionOutcome({ outcome: 'accepted' });
  * ```
  */
-export interface MockPartMethods extends MockDivisionMethods {}
+export interface MockPartMethods extends MockDivisionMethods, MockAddressMethods {}
 
 /**
  * The members of the state of every declared part, as each part documents them; `part-methods.ts` derives them from
@@ -34,7 +35,7 @@ export interface MockPartMethods extends MockDivisionMethods {}
  * const { divisionBatches }: MockPartState = gateway.state();
  * ```
  */
-export interface MockPartState extends MockDivisionState {}
+export interface MockPartState extends MockDivisionState, MockAddressState {}
 
 /** A declared part. */
 export type MockPartKind = (typeof MOCK_PARTS)[number];

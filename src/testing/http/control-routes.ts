@@ -13,7 +13,7 @@ import { channelUserModeSchema } from '../domain/channel-users.js';
 import { faultOptionsSchema } from '../domain/faults.js';
 import { MOCK_KINDS, NOTIFICATION_REFS_TEXT } from '../domain/kinds.js';
 import { hasModes, type MockKindView } from '../domain/record-kind.js';
-import { runPartControl, type MockPartView } from '../domain/mock-part.js';
+import { runPartControl, segmentOf, type MockPartView } from '../domain/mock-part.js';
 import { PART_VIEWS } from '../domain/parts.js';
 import { controlName, controlSchemas } from '../domain/record-desk.js';
 import { BodyTooLarge, readBodyText } from './request-body.js';
@@ -96,22 +96,27 @@ export function kindRoutes(kind: MockKindView): ControlRoute[] {
   return [...(hasModes(kind) ? [mode] : []), ...own, settle, ...(progress ? [progress] : []), ...aliases, ...onRecord];
 }
 
-/** A declared part's routes: one per control, `/_mock/{path}`, answering what its facade method answers. */
+/**
+ * A declared part's routes: one per control, `/_mock/{path}`, answering what its facade method answers with the body,
+ * or with the `{name}` segment for a control whose path has one.
+ */
 export function partRoutes(part: MockPartView): ControlRoute[] {
-  return part.controls.map((control) =>
-    route({
-      method: control.method, path: `/_mock/${control.path}`, body: control.body, calls: `${control.name}(${control.argument})`, does: control.does,
-      bodySchema: control.bodySchema,
-      run: (gateway, _ref, body: unknown) => runPartControl(gateway, control, body),
-    }),
-  );
+  return part.controls.map((control) => {
+    const segment = segmentOf(control);
+    if (segment !== undefined && control.bodySchema !== undefined) throw new Error(`the mock's ${part.name} part: ${control.name} takes its argument from {${segment}}, so it reads no body: drop its bodySchema`);
+    return route({
+      method: control.method, path: `/_mock/${control.path}`, ...(control.body === undefined ? {} : { body: control.body }), calls: `${control.name}(${control.argument})`, does: control.does,
+      ...(control.bodySchema === undefined ? {} : { bodySchema: control.bodySchema }),
+      run: (gateway, ref, body: unknown) => runPartControl(gateway, control, segment === undefined ? body : ref),
+    });
+  });
 }
 
 /** Every control route, in the order the usage and the guide list them. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET', path: '/_mock/state', calls: 'state()',
-    does: `everything the mock holds: merchants (no secrets), ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}notifications and their attempts, addresses, ${PART_VIEWS.map((part) => `${part.holds}, `).join('')}the latest 200 requests`,
+    does: `everything the mock holds: merchants (no secrets), ${MOCK_KINDS.map((kind) => `${kind.plural}, `).join('')}notifications and their attempts, ${PART_VIEWS.map((part) => `${part.holds}, `).join('')}the latest 200 requests`,
     run: (gateway) => gateway.state(),
   }),
   route({ method: 'POST', path: '/_mock/notifications/deliver', calls: 'deliverNotifications()', does: 'attempts every notification due now', run: (gateway) => gateway.deliverNotifications() }),
@@ -129,8 +134,6 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       return { now: gateway.now() };
     },
   }),
-  route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/approve', calls: 'approveAddress(ref)', does: 'the platform approves a declared address', run: (gateway, ref) => gateway.approveAddress(ref) }),
-  route({ method: 'POST', path: '/_mock/addresses/{serverRequestId}/reject', calls: 'rejectAddress(ref)', does: 'the platform rejects a declared address', run: (gateway, ref) => gateway.rejectAddress(ref) }),
   ...MOCK_KINDS.flatMap(kindRoutes),
   ...PART_VIEWS.flatMap(partRoutes),
   route({

@@ -17,13 +17,13 @@ import type { SimulatedClock } from '../domain/clock.js';
 import type { GatewayControls } from '../domain/controls.js';
 import { stallUntilAborted, type FaultPlan } from '../domain/faults.js';
 import type { MockDesks } from '../domain/kinds.js';
+import { LOGGED_NAMES } from '../domain/logged-names.js';
 import type { MerchantRegistry } from '../domain/merchants.js';
 import { runDue, type MockPartWorlds } from '../domain/mock-part.js';
 import { PART_VIEWS } from '../domain/parts.js';
 import { OPERATIONS } from '../domain/operations.js';
 import { BUSINESS_ERROR, Refusal } from '../domain/refusals.js';
 import { bounded, type MockRequestRecord, type RequestLog } from '../domain/request-log.js';
-import { MOCK_STATUS_NAMES } from '../../kinds/settlements/mock.js';
 import { DecimalLiteral } from '../domain/json-text.js';
 import { handleCashier } from '../pages/cashier-page.js';
 import { handleDashboard } from '../pages/dashboard-page.js';
@@ -172,7 +172,7 @@ function describe(record: Recording, result: Answer, successCode: number): void 
       .filter((name) => result.data[name] !== undefined && !(name in record.keys))
       .map((name) => {
         const value = result.data[name];
-        const stateName = enumName(shape[name], value) ?? (typeof value === 'number' ? MOCK_STATUS_NAMES[record.operation]?.[name]?.[value] : undefined);
+        const stateName = enumName(shape[name], value) ?? (typeof value === 'number' ? LOGGED_NAMES[record.operation]?.[name]?.[value] : undefined);
         return ` ${name}=${String(value)}${stateName === undefined ? '' : ` (${stateName})`}`;
       });
     record.outcome = `SUCCESS${shown.join('')}`;

@@ -12,7 +12,6 @@ import { MOCK_KINDS } from '../domain/kinds.js';
 import type { MockNotification, NotificationAttempt } from '../domain/notifier.js';
 import { aliasOf, stateFieldOf, stateName, stateOf, sumOfOrder, type MockColumn, type MockKindView } from '../domain/record-kind.js';
 import type { MockRequestRecord } from '../domain/request-log.js';
-import { ADDRESS_STATUS_NAMES, MockAddressStatus } from '../../kinds/settlements/mock-addresses.js';
 import type { MockPageKit } from '../domain/mock-part.js';
 import { PART_VIEWS } from '../domain/parts.js';
 import { formatAmount, formatTime, html, layout, section, type Html } from './html.js';
@@ -134,12 +133,13 @@ function requestRows(r: Omit<MockRequestRecord, 'body'>): Html {
     <td><span class="badge ${r.msg === 'SUCCESS' && r.fault === undefined ? 'ok' : 'bad'}">${r.code ?? r.fault ?? '—'}</span> ${r.outcome}</td><td>${r.ms} ms</td></tr>${why}`;
 }
 
-/** What the dashboard lends each declared part's sections. */
-const PAGE_KIT: MockPageKit<Html> = { html, section, formatAmount, formatTime };
+/** What the dashboard lends each declared part's sections; its buttons call the routes below the base path. */
+const pageKit = (path: string): MockPageKit<Html> => ({ html, section, formatAmount, formatTime, button: (route, label, kind) => control(path, route, label, kind) });
 
 function renderDashboard(state: MockGatewayState, base: string, path: string): Html {
-  const { merchants, orders, notifications, addresses } = state;
+  const { merchants, orders, notifications } = state;
   const ofOrders = recordsByOrder(state);
+  const kit = pageKit(path);
   return html`
     <div class="card"><h2>Merchants</h2><table><tr><th>mchNo</th><th>appId</th></tr>
       ${merchants.map((m) => html`<tr><td><code>${m.mchNo}</code></td><td><code>${m.appId}</code></td></tr>`)}</table>
@@ -150,13 +150,9 @@ function renderDashboard(state: MockGatewayState, base: string, path: string): H
         <td><span class="badge ${STATE_BADGES[o.state] ?? ''}">${o.state} ${payOrderStateName(o.state)}</span></td><td>${formatTime(o.createdAt)}</td>
         <td>${recordButtons(path, paymentKind, o as unknown as Row)}</td></tr>`)}</table>`)}
     ${MOCK_KINDS.filter((kind) => kind.ownSection !== true).map((kind) => kindSection(path, kind, rowsOf(state, kind)))}
-    ${PART_VIEWS.map((part) => part.sections?.(state as never, PAGE_KIT) ?? '')}
+    ${PART_VIEWS.map((part) => part.sections?.(state as never, kit) ?? '')}
     ${section('Notifications', notifications.length, html`<table><tr><th>Id</th><th>Order / URL</th><th>State</th><th>Attempts and answers</th><th></th></tr>
       ${notifications.map((n) => notificationRow(path, n))}</table>`)}
-    ${section('Declared addresses', addresses.length, html`<table><tr><th>serverRequestId</th><th>requestId</th><th>Token</th><th>Address</th><th>Status</th><th></th></tr>
-      ${addresses.map((a) => html`<tr data-address="${a.serverRequestId}"><td><code>${a.serverRequestId}</code></td><td><code>${a.requestId}</code></td><td>${a.tokenId}</td><td><code>${a.address}</code></td>
-        <td>${ADDRESS_STATUS_NAMES[a.status]}</td>
-        <td>${a.status === MockAddressStatus.UnderReview ? [control(path, `addresses/${encodeURIComponent(a.serverRequestId)}/approve`, 'Approve', 'primary'), html` `, control(path, `addresses/${encodeURIComponent(a.serverRequestId)}/reject`, 'Reject', 'danger')] : ''}</td></tr>`)}</table>`)}
     ${section('Latest requests', state.requests.length, html`<table id="requests"><tr><th>Time</th><th>Operation</th><th>Keys</th><th>Outcome</th><th>Took</th></tr>
       ${state.requests.map(requestRows)}</table>`)}`;
 }
