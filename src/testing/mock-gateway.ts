@@ -63,12 +63,9 @@ export function createMockGateway(options: MockGatewayOptions): MockGateway {
 
 /**
  * The mock gateway, made by {@link createMockGateway}. Besides the methods below, each declared record kind gives it
- * methods named after the kind ({@link MockKindMethods}): `order(ref)`, `orders()`, `settleOrder`, `payOrder`,
- * `failOrder`, `expireOrder`, `setOrderFee`, `addTransaction`, `payerReturnUrl`, `declineNextPayment`; `refund(ref)`, `refunds()`, `setRefundMode`, `settleRefund`,
- * `refuseRefunds`, `allowRefunds`; `transfer(ref)`, `transfers()`, `setTransferMode`, `settleTransfer`; `settlement(ref)`,
- * `settlements()`, `setSettlementMode`, `settleSettlement`, `progressSettlement`. Each declared part gives it its controls
- * and reads ({@link MockPartMethods}): `createDivisionGroup`, `refuseReceiverBinds`, `setDivisionOutcome`,
- * `divisionGroups()`, `divisionReceivers()`, `divisions()`; `approveAddress`, `rejectAddress`, `address(ref)`.
+ * methods named after the kind ({@link MockKindMethods}: `order(ref)`, `payOrder`, `refunds()`, `setRefundMode`,
+ * `progressSettlement`...), and each declared part its controls and reads ({@link MockPartMethods}:
+ * `createDivisionGroup`, `divisions()`, `approveAddress`...), each documented where its kind or part is declared.
  *
  * @example
  * ```ts
