@@ -1,4 +1,6 @@
-// Attack review of the newest money paths (transfers, settlements' confirm, division), through the public API.
+// Attacks on the newest money paths through the public API (transfers, transfer notifications, settleRequest's
+// confirm): a replayed answer of another payee's payout, expectations that check nothing, a query answer posted as a
+// notification, a record read back that is not the settlement sent, a payee's account in a refusal or a log line.
 import { describe, expect, it, vi } from 'vitest';
 import { createNotificationProcessor, GatewayClient, GatewayError, GatewayReconciliationMismatchError, GatewayValidationError, memoryStore, verifyTransferNotification, type GatewayLogger } from '../../src/index.js';
 import { formBody, freshFields, MERCHANT as NOTIFY_MERCHANT, signedFields, TRANSFER_FIELDS } from '../support/notification.js';
@@ -92,5 +94,49 @@ describe('transfer notifications', () => {
     const answer = await processor.handleRequest(post(fields));
     expect(await answer.text()).not.toBe('SUCCESS');
     expect(onTransferred).not.toHaveBeenCalled();
+  });
+});
+
+describe('settleRequest with confirm', () => {
+  const params = { requestId: 'settle-1', amount: 150000, tokenId: 'TRON_USDT', payoutChannel: 'Crypto', currency: 'USD', address: 'TXYZaddressOne' } as const;
+  const record = (extra: Record<string, unknown> = {}) =>
+    signedEnvelope({ serverRequestId: 'S1', requestId: 'settle-1', tokenId: 'TRON_USDT', currency: 'USD', amount: 150000, status: 0, address: 'TXYZaddressOne', mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, ...extra });
+  it.each([
+    ['another amount', { amount: 1 }],
+    ['another address', { address: 'TXYZattacker' }],
+    ['another token', { tokenId: 'ETH_USDT' }],
+    ['another serverRequestId', { serverRequestId: 'S2' }],
+  ])('a record read back with %s is never the confirmed settlement', async (_what, extra) => {
+    const { client } = answering((path) => json(path.endsWith('/settleRequest') ? signedEnvelope({ serverRequestId: 'S1', status: 0 }) : record(extra)));
+    await expect(client.settleRequest(params, { confirm: true })).rejects.toBeInstanceOf(GatewayError);
+  });
+  it('the record read back as sent is the confirmed settlement', async () => {
+    const { client } = answering((path) => json(path.endsWith('/settleRequest') ? signedEnvelope({ serverRequestId: 'S1', status: 0 }) : record()));
+    await expect(client.settleRequest(params, { confirm: true })).resolves.toMatchObject({ serverRequestId: 'S1', amount: 150000 });
+  });
+});
+
+describe("a payee's account in a transfer notification's refusal or log line", () => {
+  const post = (fields: Record<string, string>) => new Request('http://127.0.0.1/pay/notify', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: formBody(fields) });
+  it.each([
+    ['another amount', { amount: '15' }],
+    ['another merchant', { mchNo: 'M0000000000' }],
+    ['state 1', { state: '1' }],
+    ['a forged sign', {}],
+  ])('%s: refused, the account and name in no error, answer or log line', async (what, changes) => {
+    const lines: string[] = [];
+    const record = (line: string, fields?: Readonly<Record<string, unknown>>) => void lines.push(line, JSON.stringify(fields ?? {}));
+    const logger = { error: record, warn: record, info: record, debug: record };
+    const onTransferred = vi.fn(async () => {});
+    const processor = createNotificationProcessor({ ...NOTIFY_MERCHANT, store: memoryStore(), expectTransfer: { amount: 1500, currency: 'CNY' }, onTransferred, onTransferFailed: vi.fn(), logger, logLevel: 'debug' } as never) as unknown as { handleRequest(r: Request): Promise<Response> };
+    const fields = freshFields({ successTime: String(Date.now()), createdAt: String(Date.now()), ...changes }, TRANSFER_FIELDS);
+    if (what === 'a forged sign') fields['sign'] = 'F'.repeat(32);
+    const answer = await processor.handleRequest(post(fields));
+    const text = await answer.text();
+    expect(text).not.toBe('SUCCESS');
+    expect(onTransferred).not.toHaveBeenCalled();
+    const error = await verifyTransferNotification(fields, { ...NOTIFY_MERCHANT, expect: { amount: 1500, currency: 'CNY' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect([text, (error as Error).message, JSON.stringify(error), ...lines].join('\n')).not.toMatch(/o8xYz0123456789|Li Lei/);
   });
 });
