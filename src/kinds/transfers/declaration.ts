@@ -304,8 +304,8 @@ export const operations = {
     },
     retry: 'create',
     key: 'mchOrderNo',
-    // The payee's account is not bound: a mismatch would print it.
-    binds: ['mchOrderNo', 'amount'],
+    // The payee's account too: a replayed answer of an earlier transfer under this number paid another payee (masked in a mismatch).
+    binds: ['mchOrderNo', 'amount', 'accountNo'],
     // In the reference server's order (shared/spec/transfers.md section 1): the duplicate first, then steps 3-7. The SDK
     // refuses before sending what steps 0 and 2 check (an amount below 1, a notifyUrl not http(s)): parameter_invalid.
     refusals: {
