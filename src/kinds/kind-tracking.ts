@@ -10,7 +10,7 @@ import type * as z from 'zod/mini';
 import type { Keys } from '../protocol/schemas/keys.js';
 
 /** A kind's operations, by name, as its declaration gives them (each with its `retry`, `params` and `notFound`). */
-export type KindOperations = { readonly [Op in string]: { readonly retry: string; readonly params: z.ZodMiniType; readonly notFound?: readonly string[] | undefined } };
+export type KindOperations = { readonly [Op in string]: { readonly retry: string; readonly params: z.ZodMiniType; readonly result: z.ZodMiniType; readonly notFound?: readonly string[] | undefined } };
 
 /** The operations of `Ops` a tracked record may be settled with: its reads (`retry: 'read'`), e.g. `query`, `refundQuery`. */
 export type ReadsOf<Ops extends KindOperations> = { [Op in keyof Ops & string]: Ops[Op]['retry'] extends 'read' ? Op : never }[keyof Ops & string];
@@ -31,6 +31,13 @@ export interface KeyTracking {
    * same field (a transfer's `entryType`: a payment has `mchOrderNo` too). Absent: the number alone.
    */
   readonly marker?: string | undefined;
+  /**
+   * What else the record found under the number must carry as sent, beyond the amount and currency: the create's
+   * decisive fields that tell one record from another under a number used before (a transfer's payee: `ifCode`,
+   * `entryType`, `accountNo`). The store keeps each as a digest keyed by the merchant's secret, never the value (a
+   * payee's account is personal data). Absent: nothing else.
+   */
+  readonly matched?: readonly string[] | undefined;
 }
 
 /** A capability of a kind whose open record a sweep may close once its validity passed (`closeExpired`): payments. */
@@ -91,8 +98,9 @@ type NotFoundOf<Row> = Row extends { readonly notFound: readonly (infer Reason e
  * kind's enum and a not-found reason of that read.
  */
 export type CheckedTracking<State, Ops extends KindOperations> = {
-  [Read in ReadsOf<Ops>]: Omit<KindTracking<Read>, 'by' | 'open' | 'states' | 'notFound'> & {
+  [Read in ReadsOf<Ops>]: Omit<KindTracking<Read>, 'by' | 'open' | 'states' | 'notFound' | 'byKey'> & {
     readonly by: readonly [id: Keys<Ops[Read]['params']>, number: Keys<Ops[Read]['params']>];
+    readonly byKey: Omit<KeyTracking, 'matched'> & { readonly matched?: readonly Keys<Ops[Read]['result']>[] | undefined };
     readonly open: readonly State[];
     readonly states: Readonly<Record<string, State>>;
     readonly notFound: NotFoundOf<Ops[Read]> & string;

@@ -8,6 +8,7 @@ import { ranField } from './sweep-report.js';
 import { orderSweeper, type OrderSweeper } from './sweep.js';
 import { checkSweepClient, type SweeperSettings, type SweptKind, type SweptRefusal } from './sweep-settings.js';
 import { checkExpected, type IdempotentNotification } from './verify-received.js';
+import { keyedDigest } from '../util/keyed-digest.js';
 
 /**
  * Creates a processor that takes the gateway's notifications as they arrive (repeated, concurrent, on any of
@@ -57,6 +58,7 @@ export function createNotificationProcessor<const Options extends NotificationPr
 
 /** What a sweeper takes of the processor's options besides the parsed ones. */
 interface SweeperOptions {
+  readonly secret: string;
   readonly mchNo: string;
   readonly appId: string;
   readonly now?: (() => number) | undefined;
@@ -84,6 +86,7 @@ function withSweeper(parsed: ParsedProcessorOptions, tracked: readonly Processed
   const { logger, logLevel } = options;
   const sweeper = orderSweeper({
     store, client, mchNo, appId, kinds,
+    digest: keyedDigest(options.secret),
     // Asked once (busy is reported, not waited for), with the horizon judged as a notification's is.
     runOnce: (key, eventTime, effect) => runWaiting({ ...settings, busyWaitMs: 0 }, key, eventTime, effect),
     now: options.now ?? Date.now, logger, logLevel: logLevel as SweeperSettings['logLevel'],

@@ -8,7 +8,7 @@
  */
 import { readIds } from '../kinds/kind-tracking.js';
 import { bindingProblem, call, cannotSettle, checkTracked, forget, isRefusal, settle, trackedById, type SignedRecord, type SweepCheckContext } from './sweep-check.js';
-import { describeSent, sentDifferences, sentOf, type Sent } from './sweep-keys.js';
+import { describeSent, matchedDifferences, sentDifferences, sentOf, type Sent } from './sweep-keys.js';
 import { aRecord, keyOwner, trackedKind, type TrackedKind } from './sweep-kinds.js';
 import type { Outcome, Tally } from './sweep-report.js';
 import type { TrackedOrder } from './tracking.js';
@@ -50,7 +50,7 @@ async function find(sweep: SweepCheckContext, tracked: TrackedOrder, sent: Sent,
     if (ofId === undefined) return;
     compared[of.tracking.by[0]] = ofId;
   }
-  const mismatch = bindingProblem(noun, { [by[1]]: sent.number }, record, sweep.settings) ?? sentMismatch(sent, record, compared);
+  const mismatch = bindingProblem(noun, { [by[1]]: sent.number }, record, sweep.settings) ?? sentMismatch(sent, record, compared) ?? (await matchedMismatch(sent, record, sweep.settings.digest));
   if (mismatch !== undefined) return pending.count('mismatched', mismatch);
   const id = record[by[0]] as string;
   const byId = trackedById(kind, id, sent.number, adoptedAt(sweep), tracked.expiresAt);
@@ -92,6 +92,14 @@ function sentMismatch(sent: Sent, record: object, compared: Readonly<Record<stri
   const differences = sentDifferences(compared, record as Readonly<Record<string, unknown>>);
   if (differences === undefined) return undefined;
   return `the signed record under this ${sent.kind.tracking.by[1]} is not the ${sent.kind.tracking.noun} sent (${describeSent(sent)}): ${differences}. The key was used before: never acted on`;
+}
+
+/** How the record found differs from what was sent in the kind's matched fields (a payee's), named but never shown. */
+async function matchedMismatch(sent: Sent, record: Readonly<Record<string, unknown>>, digest: (text: string) => Promise<string>): Promise<string | undefined> {
+  const differing = await matchedDifferences(sent, record, digest);
+  if (differing.length === 0) return undefined;
+  const { by, noun } = sent.kind.tracking;
+  return `the signed record under this ${by[1]} is not the ${noun} sent: its ${differing.join(', ')} ${differing.length === 1 ? 'is' : 'are'} not what was sent (not shown). The key was used before: never acted on`;
 }
 
 /** When a record found is tracked by its ids: after this sweep's due time, so that this sweep does not take it again. */

@@ -24,6 +24,22 @@ export interface Sent {
   readonly currency: string;
   /** The id of the record it belongs to, as sent: which of that kind's ids (`payOrderId` or `mchOrderNo`), and its value. */
   readonly of?: { readonly by: string; readonly id: string } | undefined;
+  /** The keyed digest of each of the kind's `byKey.matched` fields as sent, in its order. */
+  readonly matched: readonly string[];
+}
+
+/** What the digest of a matched field is taken over: the kind, the field and its value, so that no digest stands for another field's. */
+const matchedText = (kind: TrackedKind, field: string, value: unknown): string => JSON.stringify([kind.name, field, String(value)]);
+
+/** The keyed digest of each of `kind`'s matched fields of `record` (sent or found), in the declared order. @internal */
+export function matchedDigests(kind: TrackedKind, record: Readonly<Record<string, unknown>>, digest: (text: string) => Promise<string>): Promise<string[]> {
+  return Promise.all((kind.tracking.byKey.matched ?? []).map((field) => digest(matchedText(kind, field, record[field]))));
+}
+
+/** The matched fields a record found carries otherwise than sent, by name (their values are not shown: a payee's account). @internal */
+export async function matchedDifferences(sent: Sent, record: Readonly<Record<string, unknown>>, digest: (text: string) => Promise<string>): Promise<string[]> {
+  const found = await matchedDigests(sent.kind, record, digest);
+  return (sent.kind.tracking.byKey.matched ?? []).filter((field, i) => record[field] === undefined || found[i] !== sent.matched[i]);
 }
 
 /**
@@ -33,7 +49,8 @@ export interface Sent {
  */
 export const sentSchema = lazySchemaOf((kind: TrackedKind): z.ZodMiniType<Readonly<Record<string, unknown>>> => {
   const { by, byKey } = kind.tracking;
-  const shape = { [by[1]]: requiredText(), [kind.amountField]: minorUnits(), currency: byKey.currency() };
+  const matched = Object.fromEntries((byKey.matched ?? []).map((field) => [field, requiredText()]));
+  const shape = { ...matched, [by[1]]: requiredText(), [kind.amountField]: minorUnits(), currency: byKey.currency() };
   if (byKey.of === undefined) {
     return z.object(shape) as unknown as z.ZodMiniType<Readonly<Record<string, unknown>>>;
   }
@@ -54,10 +71,11 @@ export const numberKey = (kind: TrackedKind, number: string): string => `${kind.
 
 /**
  * The tracked record of a kind's record known by its number: what was sent goes where a number goes, as a fixed
- * array (`[number, amount, CURRENCY]`, then `ofBy, ofId` for one that belongs to another record), so that the same
- * record tracked twice is written the same. Stores hold these: never change the shape. @internal
+ * array (`[number, amount, CURRENCY]`, then `ofBy, ofId` for one that belongs to another record, then the keyed
+ * digest of each `byKey.matched` field), so that the same record tracked twice is written the same. Stores hold
+ * these: never change the shape. @internal
  */
-export function trackedByNumber(kind: TrackedKind, sent: Readonly<Record<string, unknown>>, trackedAt: number, expiresAt: number | undefined): TrackedOrder {
+export async function trackedByNumber(kind: TrackedKind, sent: Readonly<Record<string, unknown>>, trackedAt: number, expiresAt: number | undefined, digest: (text: string) => Promise<string>): Promise<TrackedOrder> {
   const { by, byKey } = kind.tracking;
   const number = sent[by[1]] as string;
   const values: unknown[] = [number, sent[kind.amountField], (sent['currency'] as string).toUpperCase()];
@@ -65,6 +83,7 @@ export function trackedByNumber(kind: TrackedKind, sent: Readonly<Record<string,
     const [ofId, ofNumber] = trackedKind(byKey.of).tracking.by;
     values.push(...(sent[ofId] === undefined ? [ofNumber, sent[ofNumber]] : [ofId, sent[ofId]]));
   }
+  values.push(...(await matchedDigests(kind, sent, digest)));
   return { payOrderId: numberKey(kind, number), mchOrderNo: JSON.stringify(values), trackedAt, expiresAt };
 }
 
@@ -77,16 +96,19 @@ export function sentOf(kind: TrackedKind, number: string, stored: string): Sent 
     return 'unreadable';
   }
   if (!Array.isArray(value) || value[0] !== number || !Number.isSafeInteger(value[1]) || typeof value[2] !== 'string') return 'unreadable';
-  const sent = { kind, number, amount: value[1] as number, currency: value[2] };
-  const { of } = kind.tracking.byKey;
-  if (of === undefined) return value.length === 3 ? sent : 'unreadable';
-  if (value.length !== 5 || !trackedKind(of).tracking.by.includes(value[3]) || typeof value[4] !== 'string') return 'unreadable';
+  const { of, matched: fields = [] } = kind.tracking.byKey;
+  const base = of === undefined ? 3 : 5;
+  const matched: unknown[] = value.slice(base);
+  if (value.length !== base + fields.length || !matched.every((digest) => typeof digest === 'string' && /^[0-9a-f]{64}$/.test(digest))) return 'unreadable';
+  const sent = { kind, number, amount: value[1] as number, currency: value[2], matched: matched as string[] };
+  if (of === undefined) return sent;
+  if (!trackedKind(of).tracking.by.includes(value[3]) || typeof value[4] !== 'string') return 'unreadable';
   return { ...sent, of: { by: value[3] as string, id: value[4] } };
 }
 
 /** What was sent, as a conflict or a mismatch names it. @internal */
 export const describeSent = (sent: Sent): string =>
-  `${sent.kind.amountField} ${sent.amount}, currency ${JSON.stringify(sent.currency)}${sent.of === undefined ? '' : `, ${sent.of.by} ${JSON.stringify(sent.of.id)}`}`;
+  `${sent.kind.amountField} ${sent.amount}, currency ${JSON.stringify(sent.currency)}${sent.of === undefined ? '' : `, ${sent.of.by} ${JSON.stringify(sent.of.id)}`}${sent.matched.length === 0 ? '' : `, ${(sent.kind.tracking.byKey.matched ?? []).join(', ')} (not shown)`}`;
 
 /** How a record found under a key differs from what was sent (each `field found, not sent`), or `undefined` when it does not. @internal */
 export function sentDifferences(sent: Readonly<Record<string, unknown>>, record: Readonly<Record<string, unknown>>): string | undefined {

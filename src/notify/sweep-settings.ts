@@ -72,6 +72,8 @@ export interface SweeperSettings {
   readonly client: SweepClient | undefined;
   readonly mchNo: string;
   readonly appId: string;
+  /** The digest, keyed by the merchant's secret, of what the store keeps of a sent value it may not hold (`byKey.matched`). */
+  readonly digest: (text: string) => Promise<string>;
   /** Every tracked kind's, by its name. */
   readonly kinds: Readonly<Record<string, SweptKind>>;
   /** The notification's claim, asked once: `stale` when the event is older than the store's horizon, judged as the claim is asked. */

@@ -104,7 +104,7 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
           { path: ['options', options[0]!], message: `is missing: a sweep settles a tracked ${kind.tracking.noun} with ${takers.join(' or ')}; give the processor ${options.join(' and ')}` },
         ]);
       }
-      const record = trackedRecord(form, order, options, settings.now());
+      const record = await trackedRecord(form, order, options, settings.now(), settings.digest);
       const kept = await tracking.track(record);
       if (typeof kept !== 'string') {
         throw new GatewayError("The store's tracking.track resolved to no mchOrderNo: it must resolve to the mchOrderNo of the record it keeps (OrderTracking), so that a conflicting track is refused. Fix the store; the order may not be tracked.");
@@ -135,7 +135,7 @@ export function orderSweeper(settings: SweeperSettings): OrderSweeper {
 }
 
 /** The record `track` writes for what it was given, by its kind and form, with its options checked. */
-function trackedRecord({ kind, byKey }: ReturnType<typeof trackedForm>, order: unknown, options: TrackOptions | undefined, trackedAt: number): TrackedOrder {
+async function trackedRecord({ kind, byKey }: ReturnType<typeof trackedForm>, order: unknown, options: TrackOptions | undefined, trackedAt: number, digest: SweeperSettings['digest']): Promise<TrackedOrder> {
   const { by, expiry, noun } = kind.tracking;
   const summary = `Invalid processor.track ${noun}`;
   const given = parseInput(byKey ? sentSchema(kind) : idSchema(kind), order, summary, 'request');
@@ -143,7 +143,7 @@ function trackedRecord({ kind, byKey }: ReturnType<typeof trackedForm>, order: u
   const { expiredTime = byKey || expiry === undefined ? undefined : (given[expiry.sent] as number | undefined) } =
     expiry === undefined ? parseInput(z.strictObject({}), options ?? {}, `Invalid processor.track options: ${aRecord(kind)} takes none`, 'options') as TrackOptions : parseInput(trackOptionsSchema(), options ?? {}, 'Invalid processor.track options', 'options');
   const expiresAt = expiredTime === undefined ? undefined : trackedAt + expiredTime * 1_000;
-  if (byKey) return trackedByNumber(kind, given, trackedAt, expiresAt);
+  if (byKey) return trackedByNumber(kind, given, trackedAt, expiresAt, digest);
   return { payOrderId: idKey(kind, given[by[0]] as string), mchOrderNo: given[by[1]] as string, trackedAt, expiresAt };
 }
 

@@ -43,15 +43,19 @@ type OneOwnerId<Name extends TrackedKindName> = [OwnerOf<Name>] extends [never]
 
 /**
  * What `processor.track` takes of a kind's record whose create rejected with `GatewayOutcomeUnknownError`: your
- * number, the amount and currency sent, and (for a kind whose records belong to another's) exactly one id of that
- * record (`Refunds.Unconfirmed`).
+ * number, the amount and currency sent, (for a kind whose records belong to another's) exactly one id of that
+ * record (`Refunds.Unconfirmed`), and what else the record found must carry as sent (a transfer's payee): the
+ * parameters you sent, as they are.
  */
 export type Unconfirmed<Name extends TrackedKindName> = { readonly [Field in NumberOf<Name>]: string } & { readonly [Field in Kinds[Name]['amountField']]: number } & {
   readonly currency: string;
-} & { readonly [Field in IdOf<Name>]?: undefined } & NotDependent<Name> & OneOwnerId<Name> & Marked<Name>;
+} & { readonly [Field in IdOf<Name>]?: undefined } & NotDependent<Name> & OneOwnerId<Name> & Marked<Name> & Matched<Name>;
 
 /** The field that tells a kind's record known by its number from another kind's of the same number (a transfer's `entryType`). */
 type Marked<Name extends TrackedKindName> = TrackingOf<Name>['byKey'] extends { readonly marker: infer Marker extends string } ? { readonly [Field in Marker]: string } : unknown;
+
+/** What else the record found under the number must carry as sent (a transfer's payee: `ifCode`, `entryType`, `accountNo`). */
+type Matched<Name extends TrackedKindName> = TrackingOf<Name>['byKey'] extends { readonly matched: readonly (infer Field extends string)[] } ? { readonly [F in Field]: string } : unknown;
 
 /** Every record `track` and `untrack` take, of every tracked kind. */
 export type TrackableRecord = { [Name in TrackedKindName]: Trackable<Name> | Unconfirmed<Name> }[TrackedKindName];

@@ -1,7 +1,7 @@
 // A notification kind's states and tracking are checked where its row is declared (issue 36, "mistakes caught"):
 // each line marked as an expected error below holds one mistake that must not compile (checked by tsc through vitest).
 import { describe, expectTypeOf, it } from 'vitest';
-import { PayOrderState, Refunds } from '../../src/index.js';
+import { PayOrderState, Refunds, Transfers } from '../../src/index.js';
 import { defineNotificationKind, notificationKinds } from '../../src/notify/kinds.js';
 import { settledBy } from '../../src/kinds/define-notification.js';
 import type { SettlingRead } from '../../src/notify/kinds.js';
@@ -85,6 +85,15 @@ describe('a tracked kind declares the read that settles it', () => {
     defineNotificationKind({ ...refund, tracking: { ...tracking, notFound: 'order_not_found' } }, settledBy<typeof refundOperations>());
     // @ts-expect-error states: another kind's enum, whose numbers differ
     defineNotificationKind({ ...refund, tracking: { ...tracking, states: PayOrderState } }, settledBy<typeof refundOperations>());
+    // @ts-expect-error byKey.matched: a field the read's record does not have
+    defineNotificationKind({ ...refund, tracking: { ...tracking, byKey: { ...tracking.byKey, matched: ['accountNo'] } } }, settledBy<typeof refundOperations>());
+    // A field the record has compiles.
+    defineNotificationKind({ ...refund, tracking: { ...tracking, byKey: { ...tracking.byKey, matched: ['payOrderId'] } } }, settledBy<typeof refundOperations>());
+  });
+
+  it("what track takes of a transfer known by its number: the payee sent, which the record found must carry", () => {
+    expectTypeOf<{ mchOrderNo: string; amount: number; currency: string; entryType: string; ifCode: string; accountNo: string }>().toExtend<Transfers.Unconfirmed>();
+    expectTypeOf<{ mchOrderNo: string; amount: number; currency: string; entryType: string; ifCode: string }>().not.toExtend<Transfers.Unconfirmed>();
   });
 
   it("the SDK's tracked rows name their reads; the reads are the table's", () => {

@@ -140,3 +140,56 @@ describe("a payee's account in a transfer notification's refusal or log line", (
     expect([text, (error as Error).message, JSON.stringify(error), ...lines].join('\n')).not.toMatch(/o8xYz0123456789|Li Lei/);
   });
 });
+
+describe('the sweep of a transfer tracked by its number', () => {
+  const sweepSetup = async (earlierPayee: string) => {
+    const gateway = createMockGateway({ merchants: [MOCK_MERCHANT] });
+    const client = new GatewayClient({ baseUrl: ORIGIN, ...MOCK_MERCHANT, fetch: gateway.fetch, retry: { initialDelayMs: 1, maxDelayMs: 2 }, logLevel: 'off' });
+    // A payout under the number already exists, of the same amount: to another payee, or to this one.
+    await client.transferOrder({ ...payout, accountNo: earlierPayee, accountName: 'Li Lei' });
+    const onTransferred = vi.fn(async () => {});
+    const store = memoryStore();
+    // What the store is given to keep, as a durable store would write it.
+    const kept: string[] = [];
+    const track = store.tracking!.track.bind(store.tracking);
+    store.tracking!.track = async (order) => {
+      kept.push(order.mchOrderNo);
+      return track(order);
+    };
+    const processor = createNotificationProcessor({ ...MOCK_MERCHANT, store, client, onTransferred, onTransferFailed: async () => {}, expectTransfer: { amount: 1500, currency: 'CNY' }, logLevel: 'off' });
+    return { processor, onTransferred, kept };
+  };
+
+  it('a transfer found under the number to another payee is not the payout sent: never settled as it, and the account is not shown', async () => {
+    const { processor, onTransferred } = await sweepSetup(ACCOUNT);
+    // This payout's create ended unknown: tracked by what was sent.
+    await processor.track(payout);
+    const { transfers } = await processor.sweep({ olderThanMs: 0 });
+    expect(onTransferred).not.toHaveBeenCalled();
+    expect(transfers).toMatchObject({ checked: 1, mismatched: 1 });
+    expect(transfers.problems[0]?.message).toMatch(/its accountNo is not what was sent \(not shown\)/);
+    expect(JSON.stringify(transfers)).not.toMatch(PERSONAL);
+  });
+
+  it('the same payee found under the number is settled once; the store keeps a keyed digest of the payee, never the account', async () => {
+    const { processor, onTransferred, kept } = await sweepSetup(OTHER);
+    await processor.track(payout);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).not.toMatch(PERSONAL);
+    expect(JSON.parse(kept[0]!)).toEqual(['payout-1', 1500, 'CNY', expect.stringMatching(/^[0-9a-f]{64}$/), expect.stringMatching(/^[0-9a-f]{64}$/), expect.stringMatching(/^[0-9a-f]{64}$/)]);
+    const { transfers } = await processor.sweep({ olderThanMs: 0 });
+    expect(transfers).toMatchObject({ checked: 1, transferred: 1, mismatched: 0 });
+    expect(onTransferred).toHaveBeenCalledTimes(1);
+  });
+
+  it('tracking by the number asks for the payee sent, and a second track to another payee is refused without showing either account', async () => {
+    const { processor } = await sweepSetup(OTHER);
+    const { accountNo: _left, ...withoutPayee } = payout;
+    await expect(processor.track(withoutPayee as never)).rejects.toThrow(/accountNo/);
+    await processor.track(payout);
+    const refused = await rejection(processor.track({ ...payout, accountNo: ACCOUNT }));
+    expect(refused).toBeInstanceOf(GatewayValidationError);
+    expect((refused as Error).message).toMatch(/tracked with other values sent .*ifCode, entryType, accountNo \(not shown\)/);
+    expect((refused as Error).message).not.toMatch(PERSONAL);
+  });
+});

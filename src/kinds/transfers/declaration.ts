@@ -378,7 +378,8 @@ export const notification = defineNotificationKind(
       notFound: 'transfer_not_found', noun: 'transfer', found: 'transfer found by a sweep', prefix: 'transfer:',
       waited: 'show the transfer as in progress; its notification, a sweep or a later transferQuery will tell',
       // A payment is known by mchOrderNo too: one tracked by its number carries its entryType (the parameters sent do).
-      byKey: { prefix: 'transfer-key:', currency: requiredText, marker: 'entryType' },
+      // A number used before may hold a transfer to another payee of the same amount: the payee sent must be the one found.
+      byKey: { prefix: 'transfer-key:', currency: requiredText, marker: 'entryType', matched: ['ifCode', 'entryType', 'accountNo'] },
       reportedIn: 'transfers',
       stalled: {
         afterMs: 24 * 60 * 60 * 1000,
