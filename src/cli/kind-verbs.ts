@@ -7,7 +7,7 @@
  */
 import { MOCK_KINDS } from '../testing/domain/kinds.js';
 import { aliasOf, hasModes, nounOf, stateFieldOf, stateName, type MockControlVerb, type MockKindControl, type MockKindView, type MockRecordControl, type MockRecordControlVerb } from '../testing/domain/record-kind.js';
-import { failure, FAILURE_OPTIONS, failureOf, listed, NOTIFIED, wholeNumber, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
+import { failure, FAILURE_OPTIONS, failureOf, helpRow, listed, NOTIFIED, optionRow, wholeNumber, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 
 const stateOf = (kind: MockKindView, state: unknown) => (typeof state === 'number' ? `${state} (${stateName(kind, state)})` : String(state));
 const line = (kind: MockKindView, a: Answer) => `${kind.id} ${String(a[kind.id])}  ${kind.key} ${String(a[kind.key])}  ${stateFieldOf(kind)} ${stateOf(kind, a[stateFieldOf(kind)])}`;
@@ -184,30 +184,28 @@ export const KIND_PLACEHOLDERS = MOCK_KINDS.map((kind) => `${placeholder(kind)} 
 
 /** The help lines of each kind's verbs, and of its option. */
 export function kindHelp(): { verbs: string[]; options: string[] } {
-  const row = (name: string, text: string) => `  ${name.padEnd(20)}${text}`;
   const verbs = MOCK_KINDS.flatMap((kind) => {
     const described = modes(kind).map(([mode, to]) => (to === undefined ? `${mode} (wait in ${stateFieldOf(kind)} ${kind.states.held} until decided)` : mode === Object.keys(kind.modes)[0] ? `${mode} (the default)` : mode));
     return [
-      ...decisions(kind).map(([to, d]) => row(decisionVerb(kind, to), d.does)),
-      ...recordVerbs(kind).map(({ verb }) => row(verb.name, verb.help)),
+      ...decisions(kind).map(([to, d]) => helpRow(decisionVerb(kind, to), d.does)),
+      ...recordVerbs(kind).map(({ verb }) => helpRow(verb.name, verb.help)),
       ...(hasModes(kind)
-        ? [row(`${kind.name}-mode`, `how the coming ${kind.plural} go: ${listed(described, 'or')};`), row('', `--${kind.name} ${kind.key.toUpperCase()}: only that ${kind.name} (its mode wins over the mode of all)`)]
+        ? [helpRow(`${kind.name}-mode`, `how the coming ${kind.plural} go: ${listed(described, 'or')};`), helpRow('', `--${kind.name} ${kind.key.toUpperCase()}: only that ${kind.name} (its mode wins over the mode of all)`)]
         : []),
     ];
   });
-  const option = (name: string, text: string) => `      ${name.padEnd(17)}${text}`;
   const options = [
-    ...moded().map((kind) => option(`--${kind.name} ${placeholder(kind)}`, `${kind.name}-mode: the one ${kind.name} (${kind.key}) the mode is for`)),
-    ...MOCK_KINDS.flatMap(recordVerbs).flatMap(({ verb: { name, option: o } }) => (o === undefined ? [] : [option(`--${o.name} ${o.value}`, `${name}: ${o.help}`)])),
+    ...moded().map((kind) => optionRow(`--${kind.name} ${placeholder(kind)}`, `${kind.name}-mode: the one ${kind.name} (${kind.key}) the mode is for`)),
+    ...MOCK_KINDS.flatMap(recordVerbs).flatMap(({ verb: { name, option: o } }) => (o === undefined ? [] : [optionRow(`--${o.name} ${o.value}`, `${name}: ${o.help}`)])),
   ];
   const controls = MOCK_KINDS.flatMap(controlVerbs);
   return {
-    verbs: [...verbs, ...controls.flatMap((cv) => cv.verb.help.map((text, i) => row(i === 0 ? cv.name : '', text)))],
+    verbs: [...verbs, ...controls.flatMap((cv) => cv.verb.help.map((text, i) => helpRow(i === 0 ? cv.name : '', text)))],
     options: [
       ...options,
       ...controls.flatMap((cv) => [
-        ...optionsOf(cv.verb).map(([member, o]) => option(`--${flag(member)} ${o.value}`, `${cv.name}: ${o.help} (e.g. ${o.example})`)),
-        ...(cv.verb.undo ? [option(`--${cv.verb.undo.option}`, `${cv.name}: ${cv.verb.undo.help}`)] : []),
+        ...optionsOf(cv.verb).map(([member, o]) => optionRow(`--${flag(member)} ${o.value}`, `${cv.name}: ${o.help} (e.g. ${o.example})`)),
+        ...(cv.verb.undo ? [optionRow(`--${cv.verb.undo.option}`, `${cv.name}: ${cv.verb.undo.help}`)] : []),
       ]),
     ],
   };

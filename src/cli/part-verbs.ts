@@ -7,7 +7,7 @@
  */
 import type { MockPartVerb, MockPartView, MockVerbOption } from '../testing/domain/mock-part.js';
 import { PART_VIEWS } from '../testing/domain/parts.js';
-import { failure, FAILURE_OPTIONS, failureOf, listed, wholeNumber, type TriggerSpec, type Values } from './trigger-spec.js';
+import { failure, FAILURE_OPTIONS, failureOf, helpRow, listed, optionRow, wholeNumber, type TriggerSpec, type Values } from './trigger-spec.js';
 
 const optionsOf = (verb: MockPartVerb): [string, MockVerbOption][] => Object.entries(verb.options ?? {});
 /** The verbs a part's controls declare, in their order. */
@@ -69,12 +69,10 @@ export function partUsage(parts: readonly MockPartView[] = PART_VIEWS): string[]
 
 /** The help lines of each part verb, and of its options. */
 export function partHelp(parts: readonly MockPartView[] = PART_VIEWS): { verbs: string[]; options: string[] } {
-  const row = (name: string, text: string) => `  ${name.padEnd(20)}${text}`;
-  const option = (name: string, text: string) => `      ${name.padEnd(17)}${text}`;
   const verbs = parts.flatMap(verbsOf);
   return {
-    verbs: verbs.flatMap((verb) => verb.help.map((text, i) => row(i === 0 ? verb.name : '', text))),
-    options: verbs.flatMap((verb) => optionsOf(verb).map(([name, declared]) => option(`--${name}${declared.value === undefined ? '' : ` ${declared.value}`}`, `${verb.name}: ${declared.help}`))),
+    verbs: verbs.flatMap((verb) => verb.help.map((text, i) => helpRow(i === 0 ? verb.name : '', text))),
+    options: verbs.flatMap((verb) => optionsOf(verb).map(([name, declared]) => optionRow(`--${name}${declared.value === undefined ? '' : ` ${declared.value}`}`, `${verb.name}: ${declared.help}`))),
   };
 }
 

@@ -17,7 +17,7 @@ import { readCappedStream } from '../util/read-capped-stream.js';
 import { FAILURE_VERBS, KIND_OPTION_TYPES, KIND_OPTIONS, KIND_PLACEHOLDERS, KIND_VERBS, controlUsage, kindHelp, kindUsage } from './kind-verbs.js';
 import { listState } from './mock-list.js';
 import { PART_FAILURE_VERBS, PART_OPTION_TYPES, PART_OPTIONS, PART_VERBS, partHelp, partUsage } from './part-verbs.js';
-import { listed, wrapped, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
+import { helpRow, listed, wrapped, type Answer, type TriggerSpec, type Values } from './trigger-spec.js';
 import { UsageError } from './usage-error.js';
 
 /** The verbs that take `--err-code` and `--err-msg`. */
@@ -46,7 +46,7 @@ export const TRIGGERS = Object.keys(TRIGGER_SPECS) as readonly Trigger[];
 export type Trigger = keyof typeof TRIGGER_SPECS | (string & {});
 
 /** A help row: the verb, then its text in lines of at most 100 characters, each under the first. */
-const helpRow = (name: string, text: string) => wrapped(text, 78).split('\n').map((line, i) => `  ${(i === 0 ? name : '').padEnd(20)}${line}`).join('\n');
+const helpRows = (name: string, text: string) => wrapped(text, 78).split('\n').map((line, i) => helpRow(i === 0 ? name : '', line)).join('\n');
 
 /** Where the mock command listens by default. */
 const DEFAULT_URL = 'http://127.0.0.1:4010';
@@ -66,7 +66,7 @@ ${kindHelp().verbs.join('\n')}
 ${partHelp().verbs.join('\n')}
   resend              sends each notification again now, with its original reqTime and sign; REF is its id (N1...),
                       or the ${NOTIFICATION_REFS_TEXT} it notifies
-${helpRow('list', `what the mock holds: ${[...MOCK_KINDS.map((kind) => kind.plural), ...PART_VIEWS.flatMap((part) => (part.list ? [part.list.holds] : [])), 'notifications'].join(', ')}`)}
+${helpRows('list', `what the mock holds: ${[...MOCK_KINDS.map((kind) => kind.plural), ...PART_VIEWS.flatMap((part) => (part.list ? [part.list.holds] : [])), 'notifications'].join(', ')}`)}
 
 Options:
       --url URL        the mock's base URL (default $${MOCK_URL_ENV}, else ${DEFAULT_URL})

@@ -53,3 +53,10 @@ export function wrapped(text: string, width = 110): string {
     return lines;
   }, []).join('\n');
 }
+
+/** A verb's help row: the verb in a gutter of 20 columns, then its text; a verb too long for the gutter has a line of its own. */
+export const helpRow = (name: string, text: string): string => gutter('  ', 20, name, text);
+/** An option's help row, in a gutter of 17 columns alike. */
+export const optionRow = (name: string, text: string): string => gutter('      ', 17, name, text);
+const gutter = (indent: string, width: number, name: string, text: string): string =>
+  name.length < width ? `${indent}${name.padEnd(width)}${text}` : `${indent}${name}\n${indent}${''.padEnd(width)}${text}`;

@@ -70,3 +70,14 @@ describe('MOCK_MESSAGES', () => {
     expect(Object.keys(MOCK_MESSAGES).sort()).toEqual([...Object.keys(MESSAGES), ...own].sort());
   });
 });
+
+describe("mock --help's rows", () => {
+  it('never run a verb or an option into its text: a name too long for the gutter has a line of its own', () => {
+    const { verbs, options } = kindHelp();
+    const lines = (rows: readonly string[]) => rows.flatMap((row) => row.split('\n'));
+    expect(lines(verbs)).toContain('  settlement-processing');
+    // A line is a name alone, or its text starts after the gutter (20 columns for a verb, 17 for an option), a space before it.
+    for (const line of lines(verbs)) expect(/^ {2}\S+$/.test(line) || line[21] === ' ').toBe(true);
+    for (const line of lines(options)) expect(/^ {6}\S+( \S+)?$/.test(line) || line[22] === ' ').toBe(true);
+  });
+});
