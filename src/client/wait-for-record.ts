@@ -7,7 +7,8 @@ import type { PayOrderState } from '../kinds/payments/enums.js';
 import type { PayOrder } from '../kinds/payments/schemas.js';
 import type { KindTracking } from '../kinds/kind-tracking.js';
 import { notificationKinds, type TableTracking } from '../notify/kinds.js';
-import type { OperationName, ParamsOf, ResultOf } from '../operations/table.js';
+import { definitionOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
+import { maskPersonalFields } from '../protocol/schemas/free-text.js';
 import type { RequestOptions } from './options.js';
 import { endsWait, sleep } from './policy.js';
 
@@ -100,7 +101,8 @@ export class GatewayWaitTimeoutError extends GatewayTimeoutError {
 
 /**
  * Each tracked kind's record as the wait's timeout last read it, or `undefined` when no query succeeded (always, for
- * another kind's wait): `lastOrder` for `waitForOrder`, `lastRefund` for `waitForRefund`, `lastTransfer` for `waitForTransfer`.
+ * another kind's wait): `lastOrder` for `waitForOrder`, `lastRefund` for `waitForRefund`, `lastTransfer` for `waitForTransfer`
+ * (its payee's account and name masked, `***6789`: the error's fields reach logs).
  */
 export interface GatewayWaitTimeoutError extends LastRecordFields {}
 
@@ -210,7 +212,8 @@ export async function waitFor<Ids, R extends StatefulRecord>(
 
 function timedOut<Ids, R extends StatefulRecord>(wait: RecordWait<Ids, R>, ids: Ids, timeout: number, last: R | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
   const seen = last ? `was still in state ${last.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
-  const records: LastRecords = { [wait.last]: last };
+  // The payee of a transfer read last is masked: the error's fields reach logs.
+  const records: LastRecords = { [wait.last]: last && maskPersonalFields(last, definitionOf(wait.read).result.def.shape) };
   return new GatewayWaitTimeoutError(`The ${wait.named(ids)} ${seen} after waiting ${timeout} ms (${wait.method}'s timeout): ${wait.advice}.`, records.lastOrder, {
     operation: wait.read,
     cause: lastFailure,

@@ -144,8 +144,9 @@ export class GatewayResponseValidationError extends GatewayResponseError {
 
 /**
  * What a create's lookup found after its answer broke the contract ({@link GatewayResponseContractError}):
- * `found` with the record the gateway holds under your key, `absent` when the lookup proved there is none, or
- * `unknown` when the lookup could not tell (then `error` says why).
+ * `found` with the record the gateway holds under your key (a payee's account and name masked, `***6789`: the error's
+ * fields reach logs), `absent` when the lookup proved there is none, or `unknown` when the lookup could not tell
+ * (then `error` says why).
  *
  * @example
  * ```ts

@@ -2,7 +2,8 @@
 // confirm): a replayed answer of another payee's payout, expectations that check nothing, a query answer posted as a
 // notification, a record read back that is not the settlement sent, a payee's account in a refusal or a log line.
 import { describe, expect, it, vi } from 'vitest';
-import { createNotificationProcessor, GatewayClient, GatewayError, GatewayReconciliationMismatchError, GatewayValidationError, memoryStore, verifyTransferNotification, type GatewayLogger } from '../../src/index.js';
+import { inspect } from 'node:util';
+import { createNotificationProcessor, GatewayClient, GatewayError, GatewayReconciliationMismatchError, GatewayResponseContractError, GatewayValidationError, GatewayWaitTimeoutError, memoryStore, verifyTransferNotification, type GatewayLogger } from '../../src/index.js';
 import { formBody, freshFields, MERCHANT as NOTIFY_MERCHANT, signedFields, TRANSFER_FIELDS } from '../support/notification.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import { MERCHANT as MOCK_MERCHANT, ORIGIN } from '../support/raw-gateway.js';
@@ -191,5 +192,33 @@ describe('the sweep of a transfer tracked by its number', () => {
     expect(refused).toBeInstanceOf(GatewayValidationError);
     expect((refused as Error).message).toMatch(/tracked with other values sent .*ifCode, entryType, accountNo \(not shown\)/);
     expect((refused as Error).message).not.toMatch(PERSONAL);
+  });
+});
+
+describe("a payee in the records an error carries (an error's fields reach logs as its message does)", () => {
+  it("waitForTransfer's timeout carries the transfer last read with the payee's account and name masked", async () => {
+    const gateway = createMockGateway({ merchants: [MOCK_MERCHANT] });
+    const client = new GatewayClient({ baseUrl: ORIGIN, ...MOCK_MERCHANT, fetch: gateway.fetch, logLevel: 'off' });
+    gateway.setTransferMode('hold');
+    await client.transferOrder({ ...payout, accountNo: ACCOUNT, accountName: 'Li Lei' });
+    const error = await rejection(client.waitForTransfer({ mchOrderNo: 'payout-1' }, { timeout: 50, intervalMs: 10 }));
+    expect(error).toBeInstanceOf(GatewayWaitTimeoutError);
+    const { lastTransfer } = error as GatewayWaitTimeoutError;
+    expect(lastTransfer).toMatchObject({ mchOrderNo: 'payout-1', state: 1, amount: 1500, accountNo: '***6789', accountName: '***' });
+    expect(`${JSON.stringify(error)}\n${inspect(error, { depth: 8 })}`).not.toMatch(PERSONAL);
+  });
+
+  it("a create's broken answer: the record its lookup finds is carried with the payee masked", async () => {
+    const record = { ...TRANSFER_FIELDS, mchNo: CREDENTIALS.mchNo, appId: CREDENTIALS.appId, mchOrderNo: 'payout-1', transferDesc: payout.transferDesc, accountNo: OTHER, accountName: 'Han Meimei', amount: 1500, state: 2, successTime: 1623985459000, createdAt: 1623985400000 };
+    const { reqTime: _none, ...found } = record as Readonly<Record<string, unknown>>;
+    const { client } = answering((path) =>
+      // The create's answer, signed, breaks its schema (a state that is no number); the lookup finds the transfer sent.
+      json(path === '/api/transferOrder' ? signedEnvelope({ transferId: 'T1', mchOrderNo: 'payout-1', amount: 1500, accountNo: OTHER, state: 'paid' }) : signedEnvelope(found)),
+    );
+    const error = await rejection(client.transferOrder(payout));
+    expect(error).toBeInstanceOf(GatewayResponseContractError);
+    const { lookup } = error as GatewayResponseContractError;
+    expect(lookup).toMatchObject({ outcome: 'found', record: { mchOrderNo: 'payout-1', accountNo: '***9876', accountName: '***imei' } });
+    expect(`${error.message}\n${JSON.stringify(error)}\n${inspect(error, { depth: 8 })}`).not.toMatch(PERSONAL);
   });
 });

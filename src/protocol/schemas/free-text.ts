@@ -53,6 +53,16 @@ export const isPersonalData = (schema: z.core.$ZodType | undefined): boolean => 
 /** A personal value as messages show it: its last 4 characters of 8 or more (`***6789`), else nothing of it. */
 export const maskPersonal = (value: unknown): string => (String(value).length >= 8 ? `***${String(value).slice(-4)}` : '***');
 
+/**
+ * A copy of a record an error carries (a wait's last read, a lookup's record), its personal fields (of `shape`, the
+ * record's schema) masked: an error's fields reach logs as its message does.
+ */
+export function maskPersonalFields<R>(record: R, shape: Readonly<Record<string, z.core.$ZodType>>): R {
+  const fields = record as Readonly<Record<string, unknown>>;
+  const personal = Object.keys(fields).filter((name) => fields[name] !== undefined && isPersonalData(shape[name]));
+  return personal.length === 0 ? record : ({ ...fields, ...Object.fromEntries(personal.map((name) => [name, maskPersonal(fields[name])])) } as R);
+}
+
 /** The member of a verified record that holds its ambiguous free text; no field of the record is returned under this name. */
 const AMBIGUOUS_FIELDS = 'ambiguousFields';
 
