@@ -15,6 +15,7 @@ import type { ExpectFunction, GivenHandler, ParsedProcessorOptions, ProcessedKin
 import { replyTo, type NotificationOutcome } from './reply.js';
 import type { ProcessingContext, RunOnceResult } from './store.js';
 import { isoTime } from '../util/iso-time.js';
+import { maskPersonalFields } from '../protocol/schemas/free-text.js';
 import { checkExpected, type IdempotentNotification } from './verify-received.js';
 
 type Outcome = NotificationOutcome<IdempotentNotification>;
@@ -42,7 +43,7 @@ export function processorOf({ settings, kinds, ignoreKeys }: ParsedProcessorOpti
 
   const handle = async (input: NotificationInput) => {
     const received = await receive(input);
-    const deliver = async () => ('refused' in received ? received.refused : deliverKind(received.kind, received.fields, settings));
+    const deliver = async () => ('refused' in received ? received.refused : forLogs(await deliverKind(received.kind, received.fields, settings), received.kind.row));
     // The span names the kind by its row, never by anything received, and records only the fields its row says name the record.
     if (!telemetry) return replyTo(await deliver());
     return replyTo(await ('refused' in received ? telemetry.notification('unknown', deliver) : telemetry.notification(received.kind.row.name, deliver, recordIds(received.kind.row))));
@@ -54,6 +55,12 @@ export function processorOf({ settings, kinds, ignoreKeys }: ParsedProcessorOpti
       return new Response(body, { status, headers });
     },
   };
+}
+
+/** The outcome as a merchant logs it: its notification (the handler had it whole) with a payee's account and name masked. */
+function forLogs(outcome: Outcome, row: DeclaredKind): Outcome {
+  if (!('notification' in outcome) || outcome.notification === undefined) return outcome;
+  return { ...outcome, notification: maskPersonalFields(outcome.notification, row.schema.def.shape) } as Outcome;
 }
 
 /** The fields that name a kind's record (its row's `ids`): by default its tracking's `by`, and those of the kind it belongs to. */

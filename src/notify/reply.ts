@@ -62,7 +62,7 @@ export interface NotificationReply<Notification> {
   readonly headers: { readonly 'content-type': 'text/plain; charset=utf-8' };
   /** `SUCCESS`, or a short `FAIL: ...` that reveals nothing about your system. */
   readonly body: string;
-  /** What happened, for your logs. */
+  /** What happened, for your logs: its notification has a payee's account and name masked (`***6789`); your handler had them whole. */
   readonly outcome: NotificationOutcome<Notification>;
 }
 

@@ -222,3 +222,25 @@ describe("a payee in the records an error carries (an error's fields reach logs 
     expect(`${error.message}\n${JSON.stringify(error)}\n${inspect(error, { depth: 8 })}`).not.toMatch(PERSONAL);
   });
 });
+
+describe("a processor's outcome, which the docs say to log", () => {
+  it("carries a transfer notification with the payee's account and name masked; the handler had them whole", async () => {
+    const seen: string[] = [];
+    const processor = createNotificationProcessor({
+      ...NOTIFY_MERCHANT, store: memoryStore(), logLevel: 'off',
+      expectTransfer: { amount: 1500, currency: 'CNY' },
+      onTransferred: async (transfer) => void seen.push(transfer.accountNo, String(transfer.accountName)),
+      onTransferFailed: async () => {},
+    });
+    const fields = freshFields({ successTime: String(Date.now()), createdAt: String(Date.now()) }, TRANSFER_FIELDS);
+    const reply = await processor.handle(formBody(fields));
+    expect(reply.outcome.kind).toBe('processed');
+    expect(seen).toEqual([ACCOUNT, 'Li Lei']);
+    expect(reply.outcome).toMatchObject({ notification: { mchOrderNo: 'payout-1001', accountNo: '***6789', accountName: '***' } });
+    expect(`${JSON.stringify(reply)}\n${inspect(reply, { depth: 8 })}`).not.toMatch(PERSONAL);
+    // A repeat is a duplicate, masked alike.
+    const again = await processor.handle(formBody(fields));
+    expect(again.outcome.kind).toBe('duplicate');
+    expect(JSON.stringify(again)).not.toMatch(PERSONAL);
+  });
+});

@@ -60,7 +60,15 @@ export const maskPersonal = (value: unknown): string => (String(value).length >=
 export function maskPersonalFields<R>(record: R, shape: Readonly<Record<string, z.core.$ZodType>>): R {
   const fields = record as Readonly<Record<string, unknown>>;
   const personal = Object.keys(fields).filter((name) => fields[name] !== undefined && isPersonalData(shape[name]));
-  return personal.length === 0 ? record : ({ ...fields, ...Object.fromEntries(personal.map((name) => [name, maskPersonal(fields[name])])) } as R);
+  // Personal free text the signature leaves ambiguous is listed with its readings: masked alike.
+  const ambiguous = (fields as NotUniquelySigned).ambiguousFields;
+  const ambiguousPersonal = ambiguous === undefined ? [] : Object.keys(ambiguous).filter((name) => isPersonalData(shape[name]));
+  if (personal.length === 0 && ambiguousPersonal.length === 0) return record;
+  const masked: Record<string, unknown> = { ...fields, ...Object.fromEntries(personal.map((name) => [name, maskPersonal(fields[name])])) };
+  if (ambiguous !== undefined && ambiguousPersonal.length > 0) {
+    masked[AMBIGUOUS_FIELDS] = Object.freeze({ ...ambiguous, ...Object.fromEntries(ambiguousPersonal.map((name) => [name, Object.freeze(ambiguous[name]!.map(maskPersonal))])) });
+  }
+  return masked as R;
 }
 
 /** The member of a verified record that holds its ambiguous free text; no field of the record is returned under this name. */
