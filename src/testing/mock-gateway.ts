@@ -13,7 +13,7 @@ import type { MockGatewayState } from './domain/controls.js';
 import { FaultPlan, type FaultOptions, type InjectedFault } from './domain/faults.js';
 import { MerchantRegistry } from './domain/merchants.js';
 import { Notifier, signedRecordFields, type MockNotification, type NotificationAttempt } from './domain/notifier.js';
-import { createDesks, MOCK_KINDS, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
+import { createDesks, MOCK_KINDS, viewedFields, type KindNamed, type MockDesks, type MockKindName, type MockKindRecords } from './domain/kinds.js';
 import type { MockDecision, RecordDesk } from './domain/record-desk.js';
 import type { DecisionOf, ModeOf, RecordOf } from './domain/record-kind.js';
 import { RequestLog, type MockRequestRecord } from './domain/request-log.js';
@@ -109,7 +109,10 @@ export class MockGateway {
       fetch: () => o.notifyFetch ?? globalThis.fetch,
       timeoutMs: o.notifyTimeout ?? 20_000,
       routing: o.notifications ?? {},
-      onAttempt: (attempt) => log?.(notificationEvent(attempt)),
+      onAttempt: (attempt) => {
+        const kind = this.#notifier.notifications.find((n) => n.id === attempt.notificationId)?.kind ?? '';
+        log?.(notificationEvent({ ...attempt, fields: viewedFields(kind, attempt.fields) }));
+      },
     });
     this.#desks = createDesks(
       this.#clock,
@@ -475,7 +478,9 @@ export class MockGateway {
       merchants: this.#merchants.list().map(({ mchNo, appId }) => ({ mchNo, appId })),
       // Each declared kind's records under its plural, the orders first.
       ...(Object.fromEntries(MOCK_KINDS.map((kind) => [kind.plural, this.#desks[kind.name].list().reverse()])) as unknown as MockKindRecords),
-      notifications: this.#notifier.notifications.map((n) => ({ ...n, attemptLog: log.filter((a) => a.notificationId === n.id) })).reverse(),
+      notifications: this.#notifier.notifications
+        .map((n) => ({ ...n, fields: viewedFields(n.kind, n.fields), attemptLog: log.filter((a) => a.notificationId === n.id).map((a) => ({ ...a, fields: viewedFields(n.kind, a.fields) })) }))
+        .reverse(),
       ...(partState(PART_VIEWS, this.#parts) as unknown as MockPartState),
       requests: this.#requests.recent(STATE_REQUESTS),
     };

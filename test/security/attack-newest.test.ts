@@ -244,3 +244,22 @@ describe("a processor's outcome, which the docs say to log", () => {
     expect(JSON.stringify(again)).not.toMatch(PERSONAL);
   });
 });
+
+describe("the mock's views of a transfer (its state, record methods, routes' answers, request log and log lines)", () => {
+  it("show the payee's account and name masked; its own transferQuery answers the merchant them whole", async () => {
+    const events: string[] = [];
+    const gateway = createMockGateway({ merchants: [MOCK_MERCHANT], log: (event) => void events.push(JSON.stringify(event)), notifyFetch: async () => new Response('SUCCESS') });
+    const client = new GatewayClient({ baseUrl: ORIGIN, ...MOCK_MERCHANT, fetch: gateway.fetch, logLevel: 'off' });
+    gateway.setTransferMode('hold');
+    await client.transferOrder({ ...payout, accountNo: ACCOUNT, accountName: 'Li Lei', notifyUrl: 'https://shop.example/notify' });
+    expect(await client.transferQuery({ mchOrderNo: 'payout-1' })).toMatchObject({ accountNo: ACCOUNT, accountName: 'Li Lei' });
+    const settled = gateway.settleTransfer('payout-1', { to: 'succeed' });
+    const [delivery] = await gateway.deliverNotifications();
+    expect(delivery?.delivered).toBe(true);
+    expect(gateway.transfer('payout-1')).toMatchObject({ mchOrderNo: 'payout-1', accountNo: '***6789', accountName: '***' });
+    const views = [gateway.state(), gateway.transfers(), gateway.records('transfer'), settled, gateway.requests, events];
+    expect(JSON.stringify(views)).not.toMatch(PERSONAL);
+    // What was sent, signed, stays as sent for a test to post again.
+    expect(gateway.deliveries[0]?.fields).toMatchObject({ accountNo: ACCOUNT, sign: expect.any(String) });
+  });
+});

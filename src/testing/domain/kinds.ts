@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { definitionOf } from '../../operations/table.js';
+import { maskPersonalFields } from '../../protocol/schemas/free-text.js';
 import { RecordDesk } from './record-desk.js';
 import { stateFieldOf, sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecordBase, type MockRecordKind, type MockRecordReader, type ModeOf, type RecordOf, type WorldOf } from './record-kind.js';
 import { paymentKind, type MockPaymentMethods } from '../../kinds/payments/mock.js';
@@ -72,4 +74,14 @@ export function takenFromOrder(desks: MockDesks, payOrderId: string): number {
     const records = (desks[kind.name as MockKindName].list() as readonly object[] as readonly Readonly<Record<string, unknown>>[]).filter((r) => r[of.field] === payOrderId);
     return sum + sumOfOrder(of, records, stateFieldOf(kind));
   }, 0);
+}
+
+/**
+ * A notification's fields as the mock's views show them (the state, the dashboard, a log event): those its kind's query
+ * result marks personal (a payee's account and name) masked. `gateway.notifications` and `gateway.deliveries` keep
+ * them as sent, signed, for a test to post again.
+ */
+export function viewedFields(kindName: string, fields: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const kind = (MOCK_KINDS as readonly MockKind[]).find((k) => k.name === kindName);
+  return kind === undefined ? fields : maskPersonalFields(fields, definitionOf(kind.operations.query).result.def.shape);
 }

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { definitionOf, type OperationName } from '../../operations/table.js';
+import { maskPersonalFields } from '../../protocol/schemas/free-text.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import { merchantScoped, type MockMerchant } from './merchants.js';
@@ -136,7 +137,7 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
     const checked = parseInput(this.#schemas.decision, decision, `Invalid ${name} decision`, 'options');
     const record = this.#open(ref, name);
     this.#decide(record, checked.to as Decision, checked);
-    return copyOf(record);
+    return this.#view(record);
   }
 
   /** Test control: a decision under its alias's name (`payOrder(ref)`), with the failure's texts its argument gives. */
@@ -158,7 +159,7 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
     const call = { world: this.world, now: this.parts.clock.now(), control: name, signed: () => this.parts.signed(this.kind as unknown as MockRecordKind, record) };
     const answer = control.run(record, checked as never, call);
     this.expire();
-    return answer === record ? copyOf(record) : answer;
+    return answer === record ? this.#view(record) : answer;
   }
 
   /** Test control of a kind that declares `steps`: an open record takes `to`, by default its state's next step. */
@@ -176,7 +177,7 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
       throw new Error(`${name}: ${nounOf(this.kind)} ${this.#keyOf(record)} is already final (${stateFieldOf(this.kind)} ${state}, ${stateName(this.kind, state)})`);
     }
     this.#decide(record, next, {});
-    return copyOf(record);
+    return this.#view(record);
   }
 
   /** Test control: one of the kind's own controls (e.g. `refuseRefunds`), by its facade name; its argument checked first. */
@@ -201,12 +202,12 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
   /** A copy of a record by its id or a key only one merchant uses. */
   snapshot(ref: string): R | undefined {
     const record = this.lookup(ref);
-    return record && copyOf(record);
+    return record && this.#view(record);
   }
 
   /** Copies of every record, oldest first. */
   list(): R[] {
-    return this.live().map(copyOf);
+    return this.live().map((record) => this.#view(record));
   }
 
   /** A live record by its id or a key only one merchant uses, for another kind's world (refunds' orders). */
@@ -224,6 +225,11 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
   live(): readonly R[] {
     this.expire();
     return [...this.#records.values()];
+  }
+
+  /** A copy a test may change, its personal fields (those the query's declared result marks, a payee's) masked: views reach logs and screens. */
+  #view(record: R): R {
+    return maskPersonalFields(copyOf(record), definitionOf(this.kind.operations.query).result.def.shape);
   }
 
   #decide(record: R, decision: Decision, failure: Failure): void {
