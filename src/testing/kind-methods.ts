@@ -6,22 +6,12 @@
  *
  * @module
  */
+import type { KindControls } from './domain/controls.js';
 import { MOCK_KINDS, type MockKind, type MockKindMethods } from './domain/kinds.js';
 import { controlName, type MockDecision } from './domain/record-desk.js';
 import type { SameMethods } from './same-methods.js';
-import { hasModes, nounOf, type DecisionOf, type MockKindView, type MockRecordBase, type ModeOf, type RecordOf, type StepsOf } from './domain/record-kind.js';
+import { hasModes, nounOf, type DecisionOf, type MockKindView, type ModeOf, type RecordOf, type StepsOf } from './domain/record-kind.js';
 
-/** The generic controls the derived methods call, each taking the kind's name. */
-export interface KindControls {
-  record(kind: string, ref: string): MockRecordBase | undefined;
-  records(kind: string): MockRecordBase[];
-  setMode(kind: string, mode: string, target?: object): void;
-  settle(kind: string, ref: string, decision: MockDecision): MockRecordBase;
-  progress(kind: string, ref: string, to?: string): MockRecordBase;
-  control(kind: string, name: string, argument: unknown): unknown;
-  alias(kind: string, name: string, ref: string, argument?: unknown): MockRecordBase;
-  recordControl(kind: string, name: string, ref: string, argument?: unknown): unknown;
-}
 
 type KeyOf<K> = K extends { readonly key: infer Key extends string } ? Key : never;
 type ControlOf<K> = K extends { readonly controls?: infer Controls extends readonly unknown[] | undefined } ? NonNullable<Controls>[number] : never;

@@ -36,20 +36,27 @@ export interface MockGatewayState extends MockKindRecords, MockPartState {
   readonly requests: readonly Omit<MockRequestRecord, 'body'>[];
 }
 
-export interface GatewayControls {
-  now(): number;
-  state(): MockGatewayState;
-  deliverNotifications(): Promise<NotificationAttempt[]>;
-  resendNotification(id: string): Promise<NotificationAttempt>;
-  advanceTime(ms: number): void;
-  // A declared kind's records and controls, by its name (the routes exist for declared kinds only).
+/**
+ * The generic controls of a declared kind's records, each taking the kind's name: what the routes and each kind's
+ * derived methods (`kind-methods.ts`) call.
+ */
+export interface KindControls {
   record(kind: string, ref: string): MockRecordBase | undefined;
+  records(kind: string): MockRecordBase[];
   setMode(kind: string, mode: string, target?: object): void;
   settle(kind: string, ref: string, decision: MockDecision): MockRecordBase;
   progress(kind: string, ref: string, to?: string): MockRecordBase;
   control(kind: string, name: string, argument: unknown): unknown;
   alias(kind: string, name: string, ref: string, argument?: unknown): MockRecordBase;
   recordControl(kind: string, name: string, ref: string, argument?: unknown): unknown;
+}
+
+export interface GatewayControls extends KindControls {
+  now(): number;
+  state(): MockGatewayState;
+  deliverNotifications(): Promise<NotificationAttempt[]>;
+  resendNotification(id: string): Promise<NotificationAttempt>;
+  advanceTime(ms: number): void;
   setChannelUserMode(mode: ChannelUserMode): void;
   injectFault(options: FaultOptions): InjectedFault;
   clearFaults(): void;
