@@ -9,6 +9,7 @@ import { pickFields, type ConfirmDefinition, type OperationDefinition, type Reco
 import { definitionOf, OPERATION_NAMES, type OperationName } from '../operations/table.js';
 import { resultFields } from '../operations/wire.js';
 import { maskPersonalFields } from '../protocol/schemas/free-text.js';
+import { objectFields } from '../protocol/schemas/introspect.js';
 import {
   GatewayAbortError,
   GatewayError,
@@ -279,7 +280,7 @@ export class OperationRunner {
       const unshown = compareRecord(call.operation, key.name, reconcile.decisive, resultFields(reconcile.lookup), params, data);
       lookup =
         unshown.length === 0
-          ? { outcome: 'found', record: maskPersonalFields(data, definitionOf(reconcile.lookup).result.def.shape) }
+          ? { outcome: 'found', record: maskPersonalFields(data, objectFields(definitionOf(reconcile.lookup).result).personal) }
           : { outcome: 'unknown', error: new GatewayError(`the record found under ${key.name} '${key.value}' does not show ${unshown.join(', ')}, which this request sent`, { operation: call.operation }) };
     } catch (lookupError) {
       lookup = isNotFound(lookupError, reconcile.lookup) ? { outcome: 'absent' } : { outcome: 'unknown', error: lookupError };

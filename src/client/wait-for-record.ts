@@ -9,6 +9,7 @@ import type { KindTracking } from '../kinds/kind-tracking.js';
 import { notificationKinds, type TableTracking } from '../notify/kinds.js';
 import { definitionOf, type OperationName, type ParamsOf, type ResultOf } from '../operations/table.js';
 import { maskPersonalFields } from '../protocol/schemas/free-text.js';
+import { objectFields } from '../protocol/schemas/introspect.js';
 import type { RequestOptions } from './options.js';
 import { endsWait, sleep } from './policy.js';
 
@@ -213,7 +214,7 @@ export async function waitFor<Ids, R extends StatefulRecord>(
 function timedOut<Ids, R extends StatefulRecord>(wait: RecordWait<Ids, R>, ids: Ids, timeout: number, last: R | undefined, lastFailure: GatewayError | undefined): GatewayWaitTimeoutError {
   const seen = last ? `was still in state ${last.state}` : `could not be read (last failure: ${lastFailure?.name ?? 'none'})`;
   // The payee of a transfer read last is masked: the error's fields reach logs.
-  const records: LastRecords = { [wait.last]: last && maskPersonalFields(last, definitionOf(wait.read).result.def.shape) };
+  const records: LastRecords = { [wait.last]: last && maskPersonalFields(last, objectFields(definitionOf(wait.read).result).personal) };
   return new GatewayWaitTimeoutError(`The ${wait.named(ids)} ${seen} after waiting ${timeout} ms (${wait.method}'s timeout): ${wait.advice}.`, records.lastOrder, {
     operation: wait.read,
     cause: lastFailure,

@@ -16,6 +16,7 @@ import { replyTo, type NotificationOutcome } from './reply.js';
 import type { ProcessingContext, RunOnceResult } from './store.js';
 import { isoTime } from '../util/iso-time.js';
 import { maskPersonalFields } from '../protocol/schemas/free-text.js';
+import { objectFields } from '../protocol/schemas/introspect.js';
 import { checkExpected, type IdempotentNotification } from './verify-received.js';
 
 type Outcome = NotificationOutcome<IdempotentNotification>;
@@ -60,7 +61,7 @@ export function processorOf({ settings, kinds, ignoreKeys }: ParsedProcessorOpti
 /** The outcome as a merchant logs it: its notification (the handler had it whole) with a payee's account and name masked. */
 function forLogs(outcome: Outcome, row: DeclaredKind): Outcome {
   if (!('notification' in outcome) || outcome.notification === undefined) return outcome;
-  return { ...outcome, notification: maskPersonalFields(outcome.notification, row.schema.def.shape) } as Outcome;
+  return { ...outcome, notification: maskPersonalFields(outcome.notification, objectFields(row.schema).personal) } as Outcome;
 }
 
 /** The fields that name a kind's record (its row's `ids`): by default its tracking's `by`, and those of the kind it belongs to. */

@@ -54,17 +54,18 @@ export const isPersonalData = (schema: z.core.$ZodType | undefined): boolean => 
 export const maskPersonal = (value: unknown): string => (String(value).length >= 8 ? `***${String(value).slice(-4)}` : '***');
 
 /**
- * A copy of a record an error carries (a wait's last read, a lookup's record), its personal fields (of `shape`, the
- * record's schema) masked: an error's fields reach logs as its message does.
+ * A copy of a record an error, an outcome or a view carries, its fields named in `personal` (the record schema's,
+ * `objectFields(schema).personal`) masked: an error's fields reach logs as its message does.
  */
-export function maskPersonalFields<R>(record: R, shape: Readonly<Record<string, z.core.$ZodType>>): R {
+export function maskPersonalFields<R>(record: R, personal: ReadonlySet<string>): R {
+  if (personal.size === 0) return record;
   const fields = record as Readonly<Record<string, unknown>>;
-  const personal = Object.keys(fields).filter((name) => fields[name] !== undefined && isPersonalData(shape[name]));
+  const present = [...personal].filter((name) => fields[name] !== undefined);
   // Personal free text the signature leaves ambiguous is listed with its readings: masked alike.
   const ambiguous = (fields as NotUniquelySigned).ambiguousFields;
-  const ambiguousPersonal = ambiguous === undefined ? [] : Object.keys(ambiguous).filter((name) => isPersonalData(shape[name]));
-  if (personal.length === 0 && ambiguousPersonal.length === 0) return record;
-  const masked: Record<string, unknown> = { ...fields, ...Object.fromEntries(personal.map((name) => [name, maskPersonal(fields[name])])) };
+  const ambiguousPersonal = ambiguous === undefined ? [] : Object.keys(ambiguous).filter((name) => personal.has(name));
+  if (present.length === 0 && ambiguousPersonal.length === 0) return record;
+  const masked: Record<string, unknown> = { ...fields, ...Object.fromEntries(present.map((name) => [name, maskPersonal(fields[name])])) };
   if (ambiguous !== undefined && ambiguousPersonal.length > 0) {
     masked[AMBIGUOUS_FIELDS] = Object.freeze({ ...ambiguous, ...Object.fromEntries(ambiguousPersonal.map((name) => [name, Object.freeze(ambiguous[name]!.map(maskPersonal))])) });
   }

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { isFreeText } from './free-text.js';
+import { isFreeText, isPersonalData } from './free-text.js';
 
 /** What a field's schema says of the field on the wire: whether it may be left out, and what its text holds. */
 export interface FieldForm {
@@ -44,12 +44,14 @@ export interface ObjectFields {
   readonly required: ReadonlySet<string>;
   /** The fields marked {@link freeText} where they are declared: they may hold `&name=`. */
   readonly freeText: ReadonlySet<string>;
+  /** The fields marked personal data where they are declared (a payee's account and name): masked wherever shown. */
+  readonly personal: ReadonlySet<string>;
 }
 
 // Read once per schema: keyed by the SDK's own schema objects, never by received data.
 const fieldsCache = new WeakMap<object, ObjectFields>();
 
-/** The names, required names and free-text names of an object schema's fields, read once per schema. */
+/** The names, required names, free-text and personal names of an object schema's fields, read once per schema. */
 export function objectFields(schema: z.ZodMiniObject): ObjectFields {
   let fields = fieldsCache.get(schema);
   if (!fields) {
@@ -58,6 +60,7 @@ export function objectFields(schema: z.ZodMiniObject): ObjectFields {
       names: new Set(shape.map(([name]) => name)),
       required: new Set(shape.filter(([, field]) => !fieldForm(field).optional).map(([name]) => name)),
       freeText: new Set(shape.filter(([, field]) => isFreeText(field)).map(([name]) => name)),
+      personal: new Set(shape.filter(([, field]) => isPersonalData(field)).map(([name]) => name)),
     };
     fieldsCache.set(schema, fields);
   }

@@ -6,6 +6,7 @@
  */
 import { definitionOf } from '../../operations/table.js';
 import { maskPersonalFields } from '../../protocol/schemas/free-text.js';
+import { objectFields } from '../../protocol/schemas/introspect.js';
 import { RecordDesk } from './record-desk.js';
 import { stateFieldOf, sumOfOrder, type DecisionOf, type MockKindView, type MockParts, type MockRecordBase, type MockRecordKind, type MockRecordReader, type ModeOf, type RecordOf, type WorldOf } from './record-kind.js';
 import { paymentKind, type MockPaymentMethods } from '../../kinds/payments/mock.js';
@@ -83,5 +84,5 @@ export function takenFromOrder(desks: MockDesks, payOrderId: string): number {
  */
 export function viewedFields(kindName: string, fields: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   const kind = (MOCK_KINDS as readonly MockKind[]).find((k) => k.name === kindName);
-  return kind === undefined ? fields : maskPersonalFields(fields, definitionOf(kind.operations.query).result.def.shape);
+  return kind === undefined ? fields : maskPersonalFields(fields, objectFields(definitionOf(kind.operations.query).result).personal);
 }

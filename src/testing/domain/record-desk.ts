@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import { definitionOf, type OperationName } from '../../operations/table.js';
 import { maskPersonalFields } from '../../protocol/schemas/free-text.js';
+import { objectFields } from '../../protocol/schemas/introspect.js';
 import { parseInput } from '../../protocol/schemas/parse.js';
 import type { AcceptedRequest } from './accepted-request.js';
 import { merchantScoped, type MockMerchant } from './merchants.js';
@@ -229,7 +230,7 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
 
   /** A copy a test may change, its personal fields (those the query's declared result marks, a payee's) masked: views reach logs and screens. */
   #view(record: R): R {
-    return maskPersonalFields(copyOf(record), definitionOf(this.kind.operations.query).result.def.shape);
+    return maskPersonalFields(copyOf(record), objectFields(definitionOf(this.kind.operations.query).result).personal);
   }
 
   #decide(record: R, decision: Decision, failure: Failure): void {

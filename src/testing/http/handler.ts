@@ -10,7 +10,7 @@ import { apiErrorReason } from '../../operations/api-error.js';
 import { recordFields } from '../../kinds/define-operation.js';
 import { definitionOf, type OperationName } from '../../operations/table.js';
 import { maskPersonalFields } from '../../protocol/schemas/free-text.js';
-import { enumName } from '../../protocol/schemas/introspect.js';
+import { enumName, objectFields } from '../../protocol/schemas/introspect.js';
 import { formatIssues } from '../../errors/index.js';
 import { toValidationIssues } from '../../protocol/schemas/issues.js';
 import type { ChannelUserDesk } from '../domain/channel-users.js';
@@ -108,7 +108,7 @@ async function answer(setup: HandlerSetup, route: OperationRoute, request: Reque
   try {
     const body = await readBody(request);
     // Kept for a test's assertions and never shown by the state or the log line; a payee's account masked all the same.
-    record.body = maskPersonalFields(body, definitionOf(route.operation).params.def.shape);
+    record.body = maskPersonalFields(body, objectFields(definitionOf(route.operation).params).personal);
     record.keys = keysOf(route.operation, body);
     const accepted = acceptRequest(route, body, setup.merchants);
     for (const desk of Object.values<{ expire(): void }>(setup.desks)) desk.expire();
