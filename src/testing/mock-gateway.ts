@@ -110,8 +110,9 @@ export class MockGateway {
       timeoutMs: o.notifyTimeout ?? 20_000,
       routing: o.notifications ?? {},
       onAttempt: (attempt) => {
+        if (log === undefined) return;
         const kind = this.#notifier.notifications.find((n) => n.id === attempt.notificationId)?.kind ?? '';
-        log?.(notificationEvent({ ...attempt, fields: viewedFields(kind, attempt.fields) }));
+        log(notificationEvent({ ...attempt, fields: viewedFields(kind, attempt.fields) }));
       },
     });
     this.#desks = createDesks(
