@@ -318,7 +318,7 @@ export const paymentKind = defineMockRecordKind<MockPayOrder, PaymentWorld>()({
     },
     (call) => {
       const mchOrderNo = String(paramsOf(call).mchOrderNo);
-      return call.records.some((o) => o.mchNo === call.request.app.mchNo && o.mchOrderNo === mchOrderNo) ? MESSAGES.duplicateOrder(mchOrderNo) : undefined;
+      return call.taken(mchOrderNo) ? MESSAGES.duplicateOrder(mchOrderNo) : undefined;
     },
     (call) => (isSupportedWayCode(String(paramsOf(call).wayCode)) ? undefined : MESSAGES.unsupportedWayCode),
   ],

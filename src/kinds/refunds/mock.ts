@@ -270,7 +270,7 @@ export const refundKind = defineMockRecordKind<MockRefund, RefundWorld>()({
     ofOrder((order, call) => (call.records.some((r) => r.payOrderId === order.payOrderId && r.state === RefundOrderState.Refunding) ? REFUND_MESSAGES.refundInProgress : undefined)),
     (call) => {
       const mchRefundNo = String(paramsOf(call).mchRefundNo);
-      return call.records.some((r) => r.mchNo === call.request.app.mchNo && r.mchRefundNo === mchRefundNo) ? REFUND_MESSAGES.duplicateRefund(mchRefundNo) : undefined;
+      return call.taken(mchRefundNo) ? REFUND_MESSAGES.duplicateRefund(mchRefundNo) : undefined;
     },
     // refunds.md section 1, step 9: no refund service for the order's ifCode.
     ofOrder((order, { world: { unsupported } }) =>

@@ -169,7 +169,7 @@ export const settlementKind = defineMockRecordKind<MockSettlement, AddressBook>(
     (call) => ((paramsOf(call).addrServerRequestId === undefined) === (paramsOf(call).address === undefined) ? MESSAGES.addressChoice : undefined),
     (call) => {
       const requestId = String(paramsOf(call).requestId);
-      return call.records.some((s) => s.mchNo === call.request.app.mchNo && s.requestId === requestId) ? MESSAGES.duplicateRequestId(requestId) : undefined;
+      return call.taken(requestId) ? MESSAGES.duplicateRequestId(requestId) : undefined;
     },
     (call) => (declaredOf(call) === null ? MESSAGES.addressNotFound : undefined),
     (call) => (declaredOf(call) && declaredOf(call)?.status !== MockAddressStatus.Approved ? MESSAGES.addressNotApproved : undefined),

@@ -114,7 +114,7 @@ export const transferKind = defineMockRecordKind<MockTransfer, object>()({
   refusals: [
     (call) => {
       const mchOrderNo = String(paramsOf(call).mchOrderNo);
-      return call.records.some((t) => t.mchNo === call.request.app.mchNo && t.mchOrderNo === mchOrderNo) ? TEXTS.duplicate(mchOrderNo) : undefined;
+      return call.taken(mchOrderNo) ? TEXTS.duplicate(mchOrderNo) : undefined;
     },
     (call) => urlProtocolRefusal(paramsOf(call).notifyUrl, MESSAGES.notifyUrlProtocol),
     (call) => (CONFIGURED_IF_CODES.includes(String(paramsOf(call).ifCode)) ? undefined : TEXTS.notConfigured),

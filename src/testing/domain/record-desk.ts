@@ -84,7 +84,8 @@ export class RecordDesk<R extends MockRecordBase = MockRecordBase, World = unkno
    */
   create(request: AcceptedRequest, interrupted?: 'created' | 'processing', origin = ''): Record<string, unknown> {
     const now = this.parts.clock.now();
-    const call = { request, world: this.world, records: [...this.#records.values()], now, origin };
+    const taken = (key: string) => this.#byKey.has(merchantScoped(request.app.mchNo, key));
+    const call = { request, world: this.world, records: [...this.#records.values()], taken, now, origin };
     for (const check of this.kind.refusals) {
       const refusal = check(call);
       if (refusal !== undefined) throw refuse(refusal);

@@ -97,6 +97,8 @@ export interface MockCreateCall<R, World> {
   readonly request: AcceptedRequest;
   readonly world: World;
   readonly records: readonly R[];
+  /** Whether the merchant has a record under this key already (the kind's key is unique per merchant): the desk's index, not a scan. */
+  taken(key: string): boolean;
   readonly now: number;
   /** The origin (and base path) the gateway is reached by, for links in an answer (a cashier's). */
   readonly origin: string;
